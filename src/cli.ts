@@ -1,0 +1,117 @@
+/**
+ * The commander program: global flags, lazily loaded commands, and the one place where an
+ * outcome becomes an exit code. Nothing below this file calls process.exit.
+ */
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, Option } from "commander";
+import { type Context, createContext, type GlobalOptions, type Io, processIo } from "./context.js";
+import { EXIT_CODES, FacturarError, type Outcome } from "./errors.js";
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+type Action = (ctx: Context, ...args: never[]) => Promise<Outcome>;
+
+function buildProgram(io: Io, settle: (outcome: Outcome) => void): Command {
+  const program = new Command();
+  program
+    .name("facturar")
+    .description("Issue and query Argentine fiscal vouchers; validates them before they leave the machine.")
+    .version(packageVersion(), "-V, --version", "print the version")
+    .option("-p, --profile <name>", "configuration profile (env FACTURAR_PROFILE)")
+    .option("-c, --config <file>", "use exactly this configuration file")
+    .option("--json", "machine-readable output: one JSON document, or NDJSON for many vouchers")
+    .option("-q, --quiet", "print only what went wrong")
+    .option("-v, --verbose", "print more detail, stack traces of internal errors")
+    .option("--no-color", "no colours (also NO_COLOR)")
+    .option("--no-input", "never prompt (implied off a terminal and under CI)")
+    .option("-y, --yes", "answer yes to confirmations")
+    .showHelpAfterError("(run facturar --help for usage)")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
+
+  /** Commands load their module only when run, so `--version` and `--help` stay cheap. */
+  const lazy =
+    (load: () => Promise<Action>) =>
+    async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const ctx = createContext(io, command.optsWithGlobals<GlobalOptions>());
+      const action = await load();
+      settle(
+        await (action as (ctx: Context, ...rest: unknown[]) => Promise<Outcome>)(
+          ctx,
+          ...args.slice(0, -2),
+          args[args.length - 2],
+        ),
+      );
+    };
+
+  program
+    .command("validate")
+    .description("check vouchers offline: schema, tax rules and computed totals; nothing is sent")
+    .argument("<files...>", ".json or .csv voucher files, or - for standard input")
+    .option("--encoding <encoding>", "input encoding: utf8 (default, BOM allowed) or latin1")
+    .addOption(
+      new Option("--delimiter <char>", "CSV delimiter (detected from the header by default)").choices([",", ";"]),
+    )
+    .option("--ceiling <amount>", "ceiling for unidentified final consumers, in pesos (default 10000000, RG 5700)")
+    .option("--today <dd/mm/yyyy>", "check date windows against this day instead of today in Argentina")
+    .action(lazy(async () => (await import("./commands/validate.js")).validateCommand as Action));
+
+  return program;
+}
+
+function reportError(io: Io, error: unknown, json: boolean, verbose: boolean): Outcome {
+  if (error instanceof FacturarError) {
+    if (json) {
+      io.stdout.write(
+        `${JSON.stringify({ ok: false, error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } })}\n`,
+      );
+    } else {
+      io.stderr.write(`facturar: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ""}`);
+    }
+    return error.outcome;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (json) io.stdout.write(`${JSON.stringify({ ok: false, error: { code: "internal", message } })}\n`);
+  io.stderr.write(`facturar: internal error: ${message}\n`);
+  if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  else io.stderr.write("(run again with --verbose for details, and please report it)\n");
+  return "internal";
+}
+
+/** Runs the CLI and returns the exit code; tests call this with their own streams. */
+export async function run(argv: string[], io: Io = processIo()): Promise<number> {
+  let outcome: Outcome = "done";
+  const program = buildProgram(io, (o) => {
+    outcome = o;
+  });
+  const json = argv.includes("--json");
+  const verbose = argv.includes("--verbose") || argv.includes("-v");
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const quiet = error.code === "commander.helpDisplayed" || error.code === "commander.version";
+      return quiet ? EXIT_CODES.done : EXIT_CODES.usage;
+    }
+    outcome = reportError(io, error, json, verbose);
+  }
+  return EXIT_CODES[outcome];
+}
+
+export async function main(argv: string[]): Promise<void> {
+  // A reader that stops early (`| head`) closes the pipe: stop quietly, as other tools do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+  process.exitCode = await run(argv);
+}

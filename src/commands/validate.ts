@@ -1,0 +1,98 @@
+/** `facturar validate <files...>`: offline schema, tax rules and totals; nothing is sent. */
+import type { Context } from "../context.js";
+import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { checkSource } from "../input/check.js";
+import { readVouchers } from "../input/read.js";
+import type { ReadOptions } from "../input/source.js";
+import { validationHuman, validationJson } from "../output/validation.js";
+import { dayNumber } from "../voucher/dates.js";
+import { Dec } from "../voucher/decimal.js";
+import { date } from "../voucher/schema.js";
+import { ruleOptions } from "../voucher/validate.js";
+
+export interface ValidateFlags {
+  encoding?: string;
+  delimiter?: string;
+  ceiling?: string;
+  today?: string;
+}
+
+export function readOptions(ctx: Context, flags: ValidateFlags): ReadOptions {
+  const encoding = flags.encoding?.toLowerCase().replace("-", "");
+  if (encoding !== undefined && encoding !== "utf8" && encoding !== "latin1") {
+    throw new UsageError(`--encoding takes utf8 or latin1, not ${flags.encoding}`);
+  }
+  if (flags.delimiter !== undefined && flags.delimiter !== "," && flags.delimiter !== ";") {
+    throw new UsageError(`--delimiter takes "," or ";", not ${JSON.stringify(flags.delimiter)}`);
+  }
+  return {
+    ...(encoding ? { encoding } : {}),
+    ...(flags.delimiter ? { delimiter: flags.delimiter as "," | ";" } : {}),
+    stdin: ctx.io.stdin,
+  };
+}
+
+export function validationRuleOptions(flags: ValidateFlags) {
+  const opts = ruleOptions(flags.ceiling ? { ceiling: parseCeiling(flags.ceiling) } : {});
+  if (flags.today !== undefined) {
+    const parsed = date().safeParse(flags.today);
+    if (!parsed.success) throw new UsageError(`--today takes a date dd/mm/yyyy, not ${JSON.stringify(flags.today)}`);
+    opts.today = dayNumber(parsed.data);
+  }
+  return opts;
+}
+
+function parseCeiling(text: string): Dec {
+  const d = Dec.tryParse(text.trim());
+  if (!d || d.sign() <= 0)
+    throw new UsageError(`--ceiling takes a positive amount in pesos, not ${JSON.stringify(text)}`);
+  return d;
+}
+
+export async function validateCommand(ctx: Context, files: string[], flags: ValidateFlags): Promise<Outcome> {
+  const read = readOptions(ctx, flags);
+  const rules = validationRuleOptions(flags);
+  if (files.filter((f) => f === "-").length > 1) throw new UsageError("standard input (-) can be read only once");
+
+  let valid = 0;
+  let invalid = 0;
+  let unreadable = 0;
+  let warnings = 0;
+  for (const file of files) {
+    try {
+      for await (const source of readVouchers(file, read)) {
+        const check = checkSource(source, rules);
+        warnings += check.warnings.length;
+        if (check.ok) valid++;
+        else invalid++;
+        if (ctx.json) await ctx.out(JSON.stringify(validationJson(check)));
+        else for (const line of validationHuman(check, ctx.color, ctx.quiet)) await ctx.out(line);
+      }
+    } catch (error) {
+      if (!(error instanceof FacturarError) || error.code !== "input.unreadable") throw error;
+      unreadable++;
+      // One unreadable file does not hide what the others hold.
+      if (ctx.json) {
+        await ctx.out(
+          JSON.stringify({
+            ok: false,
+            status: "unreadable",
+            file,
+            errors: [{ code: error.code, message: error.message }],
+          }),
+        );
+      } else {
+        ctx.err(`${ctx.errColor.red("error:")} ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ""}`);
+      }
+    }
+  }
+  if (!ctx.quiet) {
+    const total = valid + invalid;
+    const parts = [`${total} voucher${total === 1 ? "" : "s"}: ${valid} valid, ${invalid} invalid`];
+    if (warnings > 0) parts.push(`${warnings} warning${warnings === 1 ? "" : "s"}`);
+    if (unreadable > 0) parts.push(`${unreadable} file${unreadable === 1 ? "" : "s"} unreadable`);
+    ctx.err(parts.join("; "));
+  }
+  if (unreadable > 0) return "usage";
+  return invalid > 0 ? "invalid" : "done";
+}

@@ -1,0 +1,88 @@
+/**
+ * The one door to the terminal: streams, whether each is a terminal, colour, and the global
+ * flags. Commands print through it, so tests can drive them with plain in-memory streams.
+ */
+import { Chalk, type ChalkInstance, supportsColor } from "chalk";
+
+export interface Io {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface GlobalOptions {
+  profile?: string;
+  config?: string;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  /** commander's negated `--no-color`: false when the flag was given. */
+  color?: boolean;
+  /** commander's negated `--no-input`. */
+  input?: boolean;
+  yes?: boolean;
+}
+
+export interface Context {
+  readonly io: Io;
+  readonly json: boolean;
+  readonly quiet: boolean;
+  readonly verbose: boolean;
+  /** Prompts are allowed: a terminal on stdin, no `--no-input`, not under CI. */
+  readonly interactive: boolean;
+  readonly yes: boolean;
+  readonly profile: string | undefined;
+  readonly configPath: string | undefined;
+  /** Colours for stdout and for stderr; level 0 (plain) off a terminal or under NO_COLOR. */
+  readonly color: ChalkInstance;
+  readonly errColor: ChalkInstance;
+  /** Writes a line of the result to stdout; resolves once the stream can take more. */
+  out(line: string): Promise<void>;
+  /** Writes a line of progress, warning or diagnosis to stderr. */
+  err(line: string): void;
+}
+
+export function processIo(): Io {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    env: process.env,
+  };
+}
+
+function colorLevel(isTTY: boolean, opts: GlobalOptions, env: NodeJS.ProcessEnv): 0 | 1 | 2 | 3 {
+  // chalk does not read NO_COLOR itself; https://no-color.org says any non-empty value.
+  if (opts.color === false || (env.NO_COLOR ?? "") !== "") return 0;
+  if (!isTTY && (env.FORCE_COLOR ?? "") === "") return 0;
+  return supportsColor ? supportsColor.level : isTTY ? 1 : 0;
+}
+
+export function createContext(io: Io, opts: GlobalOptions): Context {
+  const ci = (io.env.CI ?? "") !== "" && io.env.CI !== "false";
+  const write = (stream: NodeJS.WritableStream, text: string): Promise<void> =>
+    stream.write(text) ? Promise.resolve() : new Promise((resolve) => stream.once("drain", () => resolve()));
+  return {
+    io,
+    json: opts.json ?? false,
+    quiet: opts.quiet ?? false,
+    verbose: opts.verbose ?? false,
+    interactive: io.stdinIsTTY && opts.input !== false && !ci,
+    yes: opts.yes ?? false,
+    profile: opts.profile ?? io.env.FACTURAR_PROFILE,
+    configPath: opts.config,
+    color: new Chalk({ level: colorLevel(io.stdoutIsTTY, opts, io.env) }),
+    errColor: new Chalk({ level: colorLevel(io.stderrIsTTY, opts, io.env) }),
+    out: (line) => write(io.stdout, `${line}\n`),
+    err: (line) => {
+      io.stderr.write(`${line}\n`);
+    },
+  };
+}

@@ -1,0 +1,288 @@
+/**
+ * CSV batches as design.md describes them: a header of dotted paths, one item per row, rows with
+ * the same `comprobante.external_reference` forming one voucher. Streams: a voucher is yielded as
+ * soon as its rows end, so a file of any size validates in bounded memory.
+ */
+import { pipeline, Readable } from "node:stream";
+import { parse } from "csv-parse";
+import { InputError } from "../errors.js";
+import { Dec } from "../voucher/decimal.js";
+import type { Finding, Path } from "../voucher/rules.js";
+import {
+  type ColumnSpec,
+  columnCatalogue,
+  columnPattern,
+  ITEM_PREFIX,
+  REFERENCE_COLUMN,
+  suggestColumn,
+  TAGS_COLUMN,
+} from "./columns.js";
+import { rowRange, type SourceVoucher } from "./source.js";
+
+interface Column {
+  name: string;
+  /** Path segments inside the envelope (voucher columns) or inside an item (item columns). */
+  segments: (string | number)[];
+  item: boolean;
+  numeric: boolean;
+  tags: boolean;
+}
+
+export interface CsvOptions {
+  delimiter?: "," | ";";
+  /** Accept `1234,56` in numeric cells; on by default with `;` (es-AR spreadsheets). */
+  decimalComma?: boolean;
+}
+
+const DECIMAL_COMMA = /^\s*[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+\s*$/;
+
+function toNumberText(value: string): string {
+  return DECIMAL_COMMA.test(value) ? value.replace(/\./g, "").replace(",", ".").trim() : value;
+}
+
+export function detectDelimiter(headerLine: string): "," | ";" {
+  const semicolons = headerLine.split(";").length;
+  const commas = headerLine.split(",").length;
+  return semicolons > commas ? ";" : ",";
+}
+
+function compileHeader(file: string, header: string[]): Column[] {
+  const catalogue = columnCatalogue();
+  const seen = new Set<string>();
+  return header.map((rawName, i) => {
+    const name = rawName.trim();
+    const place = `${file}:row 1, column ${i + 1}`;
+    if (name === "") throw new InputError(`${place}: empty column name in the header`, place);
+    if (seen.has(name)) throw new InputError(`${place}: column ${name} appears twice`, place);
+    seen.add(name);
+    const spec: ColumnSpec | undefined = catalogue.get(columnPattern(name));
+    if (!spec) {
+      const suggestion = suggestColumn(name);
+      const hint =
+        name.startsWith(ITEM_PREFIX) && /\.\d+\./.test(name)
+          ? "item columns take no index: each row is one item"
+          : suggestion
+            ? `did you mean ${suggestion}?`
+            : "columns are dotted paths such as comprobante.detalle.producto.descripcion (see `facturar schema`)";
+      throw new InputError(`${place}: unknown column ${JSON.stringify(name)}; ${hint}`, place, hint);
+    }
+    const segments = name.split(".").map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    const item = name.startsWith(ITEM_PREFIX);
+    return {
+      name,
+      segments: item ? segments.slice(2) : segments,
+      item,
+      numeric: spec.numeric,
+      tags: name === TAGS_COLUMN,
+    };
+  });
+}
+
+function setPath(target: Record<string, unknown>, segments: (string | number)[], value: unknown): void {
+  let node: Record<string | number, unknown> = target;
+  for (let i = 0; i < segments.length - 1; i++) {
+    const key = segments[i] as string | number;
+    const nextIsIndex = typeof segments[i + 1] === "number";
+    let child = node[key];
+    if (child === undefined) {
+      child = nextIsIndex ? [] : {};
+      node[key] = child;
+    }
+    node = child as Record<string | number, unknown>;
+  }
+  node[segments[segments.length - 1] as string | number] = value;
+}
+
+/** Arrays filled by index may have holes (`tributos.1` without `tributos.0`): close them up. */
+function compact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.filter((v) => v !== undefined).map(compact);
+  if (value !== null && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) (value as Record<string, unknown>)[k] = compact(v);
+  }
+  return value;
+}
+
+class VoucherBuilder {
+  readonly envelope: Record<string, unknown> = {};
+  readonly items: Record<string, unknown>[] = [];
+  readonly rows: number[] = [];
+  readonly itemRows: number[] = [];
+  /** First row that set each voucher-level cell, and its value. */
+  readonly cells = new Map<string, { row: number; value: string }>();
+  readonly findings: Finding[] = [];
+
+  constructor(
+    readonly file: string,
+    readonly index: number,
+    readonly reference: string,
+  ) {}
+
+  addRow(row: number, record: string[], columns: Column[], decimalComma: boolean): void {
+    this.rows.push(row);
+    let item: Record<string, unknown> | undefined;
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i] as Column;
+      const cell = (record[i] ?? "").trim();
+      if (cell === "") continue;
+      const value = column.numeric && decimalComma ? toNumberText(cell) : cell;
+      if (column.item) {
+        item ??= {};
+        setPath(item, column.segments, value);
+        continue;
+      }
+      const first = this.cells.get(column.name);
+      if (first) {
+        if (!sameCell(first.value, value, column.numeric)) {
+          this.findings.push({
+            severity: "error",
+            code: "csv.conflict",
+            path: column.segments,
+            at: `${this.file}:row ${row}, column ${column.name}`,
+            message: `${JSON.stringify(cell)} differs from ${JSON.stringify(first.value)} given on row ${first.row} for the same voucher: voucher cells on later rows must be empty or equal`,
+          });
+        }
+        continue;
+      }
+      this.cells.set(column.name, { row, value });
+      setPath(this.envelope, column.segments, column.tags ? splitTags(value) : value);
+    }
+    if (item) {
+      this.items.push(item);
+      this.itemRows.push(row);
+    }
+  }
+
+  build(): SourceVoucher {
+    const envelope = compact(this.envelope) as Record<string, unknown>;
+    const comprobante = (envelope.comprobante ?? {}) as Record<string, unknown>;
+    envelope.comprobante = comprobante;
+    if (this.items.length > 0) comprobante.detalle = this.items;
+    const rows = this.rows;
+    const label = `${this.file}:${rowRange(rows)}`;
+    return {
+      file: this.file,
+      index: this.index,
+      raw: envelope,
+      readerFindings: this.findings,
+      label,
+      rows,
+      place: (path: Path) => this.place(path),
+    };
+  }
+
+  private place(path: Path): string {
+    if (path[0] === "comprobante" && path[1] === "detalle" && typeof path[2] === "number") {
+      const row = this.itemRows[path[2]];
+      const rest = path.slice(3).filter((s) => typeof s === "string");
+      const column = rest.length > 0 ? `, column ${ITEM_PREFIX}${rest.join(".")}` : "";
+      return row === undefined ? `${this.file}:${rowRange(this.rows)}` : `${this.file}:row ${row}${column}`;
+    }
+    const name = path.join(".");
+    const exact = this.cells.get(name);
+    if (exact) return `${this.file}:row ${exact.row}, column ${name}`;
+    for (const [cellName, cell] of this.cells) {
+      if (name !== "" && cellName.startsWith(`${name}.`)) return `${this.file}:row ${cell.row}, column ${cellName}`;
+    }
+    return `${this.file}:${rowRange(this.rows)}${name ? `, column ${name}` : ""}`;
+  }
+}
+
+function sameCell(a: string, b: string, numeric: boolean): boolean {
+  if (a === b) return true;
+  if (!numeric) return false;
+  const x = Dec.tryParse(a.trim());
+  const y = Dec.tryParse(b.trim());
+  return x !== undefined && y !== undefined && x.eq(y);
+}
+
+function splitTags(value: string): string[] {
+  return value
+    .split("|")
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
+}
+
+/**
+ * Reads vouchers from CSV text chunks. Rows of one voucher must be contiguous; a reference that
+ * comes back after other vouchers is refused rather than silently split into two vouchers.
+ */
+export async function* readCsvVouchers(
+  file: string,
+  chunks: AsyncIterable<string>,
+  opts: CsvOptions = {},
+): AsyncGenerator<SourceVoucher> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done || first.value.trim() === "") throw new InputError(`${file}: the file is empty`, file);
+  const firstChunk = first.value;
+  const delimiter = opts.delimiter ?? detectDelimiter(firstChunk.split(/\r?\n/, 1)[0] ?? "");
+  const decimalComma = opts.decimalComma ?? delimiter === ";";
+
+  const parser = parse({ delimiter, skip_empty_lines: true, info: true, bom: true });
+  async function* rest() {
+    yield firstChunk;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  // pipeline() hands a decoding error from the source to the parser, so iteration throws it.
+  pipeline(Readable.from(rest()), parser, () => {});
+
+  let columns: Column[] | undefined;
+  let referenceIndex = -1;
+  let current: VoucherBuilder | undefined;
+  const finished = new Map<string, number>();
+  let count = 0;
+  try {
+    for await (const entry of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const row = entry.info.lines;
+      if (!columns) {
+        columns = compileHeader(file, entry.record);
+        referenceIndex = columns.findIndex((c) => c.name === REFERENCE_COLUMN);
+        continue;
+      }
+      const reference = referenceIndex >= 0 ? (entry.record[referenceIndex] ?? "").trim() : "";
+      if (current && (reference === "" || reference !== current.reference)) {
+        yield current.build();
+        if (current.reference !== "") finished.set(current.reference, current.rows[0] ?? row);
+        current = undefined;
+      }
+      if (!current) {
+        const earlier = reference === "" ? undefined : finished.get(reference);
+        if (earlier !== undefined) {
+          const place = `${file}:row ${row}, column ${REFERENCE_COLUMN}`;
+          throw new InputError(
+            `${place}: reference ${reference} already formed a voucher at row ${earlier}; keep each voucher's rows together`,
+            place,
+          );
+        }
+        current = new VoucherBuilder(file, count++, reference);
+      }
+      current.addRow(row, entry.record, columns, decimalComma);
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw csvError(file, error as Error & { code?: string; lines?: number });
+  } finally {
+    parser.destroy();
+  }
+  if (!columns) throw new InputError(`${file}: the file has no header row`, file);
+  if (current) yield current.build();
+  if (count === 0) throw new InputError(`${file}: the file has a header but no voucher rows`, file);
+}
+
+function csvError(file: string, error: Error & { code?: string; lines?: number }): InputError {
+  if (error instanceof TypeError && /encoded data was not valid/i.test(error.message)) {
+    return new InputError(
+      `${file}: the file is not valid UTF-8`,
+      file,
+      "if it comes from a spreadsheet saved as Latin-1, pass --encoding latin1",
+    );
+  }
+  const place = error.lines ? `${file}:row ${error.lines}` : file;
+  const reason =
+    error.code === "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH"
+      ? "this row has a different number of cells than the header"
+      : error.code === "CSV_QUOTE_NOT_CLOSED"
+        ? "a quoted cell is never closed"
+        : error.message.replace(/^Invalid (Record|Opening|Closing) /, "invalid ");
+  return new InputError(`${place}: not valid CSV: ${reason}`, place);
+}

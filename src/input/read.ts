@@ -1,0 +1,120 @@
+/** Opens any input the commands take: .json, .csv, or `-` for standard input. */
+import { createReadStream } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { TextDecoder } from "node:util";
+import { InputError } from "../errors.js";
+import { readCsvVouchers } from "./csv.js";
+import { parseJsonVouchers } from "./json.js";
+import type { ReadOptions, SourceVoucher } from "./source.js";
+
+type Kind = "json" | "csv";
+
+function kindOf(file: string): Kind | undefined {
+  const lower = file.toLowerCase();
+  if (lower.endsWith(".json")) return "json";
+  if (lower.endsWith(".csv") || lower.endsWith(".txt")) return "csv";
+  return undefined;
+}
+
+/** JSON starts with `{` or `[`; anything else is taken for CSV. */
+function sniff(text: string): Kind {
+  const first = text.replace(/^\uFEFF/, "").trimStart()[0];
+  return first === "{" || first === "[" ? "json" : "csv";
+}
+
+function decoder(encoding: "utf8" | "latin1"): TextDecoder {
+  // fatal: a byte that is not UTF-8 is an error to report, not a silent U+FFFD in a voucher.
+  return encoding === "latin1" ? new TextDecoder("latin1") : new TextDecoder("utf-8", { fatal: true });
+}
+
+function decodeAll(file: string, bytes: Uint8Array, encoding: "utf8" | "latin1"): string {
+  try {
+    return decoder(encoding).decode(bytes);
+  } catch {
+    throw new InputError(
+      `${file}: the file is not valid UTF-8`,
+      file,
+      "if it was saved as Latin-1, pass --encoding latin1",
+    );
+  }
+}
+
+async function* decodeStream(file: string, stream: AsyncIterable<Buffer>, encoding: "utf8" | "latin1") {
+  const d = decoder(encoding);
+  let offset = 0;
+  try {
+    for await (const chunk of stream) {
+      const text = d.decode(chunk, { stream: true });
+      offset += chunk.length;
+      if (text) yield text;
+    }
+    const tail = d.decode();
+    if (tail) yield tail;
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code) throw new InputError(`${file}: cannot be read (${code})`, file);
+    if (error instanceof TypeError) {
+      throw new InputError(
+        `${file}: the file is not valid UTF-8 (near byte ${offset})`,
+        file,
+        "if it was saved as Latin-1, pass --encoding latin1",
+      );
+    }
+    throw error;
+  }
+}
+
+async function readStdin(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+async function* fromText(text: string): AsyncGenerator<string> {
+  yield text;
+}
+
+export async function* readVouchers(file: string, opts: ReadOptions = {}): AsyncGenerator<SourceVoucher> {
+  const encoding = opts.encoding ?? "utf8";
+  const csvOptions = opts.delimiter ? { delimiter: opts.delimiter } : {};
+  if (file === "-") {
+    const label = "<stdin>";
+    const text = decodeAll(label, await readStdin(opts.stdin ?? process.stdin), encoding);
+    if (text.trim() === "") throw new InputError(`${label}: no input`, label);
+    if (sniff(text) === "json") yield* parseJsonVouchers(label, text.replace(/^\uFEFF/, ""));
+    else yield* readCsvVouchers(label, fromText(text), csvOptions);
+    return;
+  }
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) throw new InputError(`${file}: is a folder, not a voucher file`, file);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(
+      code === "ENOENT" ? `${file}: no such file` : `${file}: cannot be read (${code ?? (error as Error).message})`,
+      file,
+    );
+  }
+  let kind = kindOf(file);
+  if (kind === "json" || kind === undefined) {
+    const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+      throw new InputError(`${file}: cannot be read (${error.code ?? error.message})`, file);
+    });
+    const text = decodeAll(file, bytes, encoding);
+    kind ??= sniff(text);
+    if (kind === "json") {
+      yield* parseJsonVouchers(file, text.replace(/^\uFEFF/, ""));
+      return;
+    }
+    yield* readCsvVouchers(file, fromText(text), csvOptions);
+    return;
+  }
+  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+  try {
+    yield* readCsvVouchers(file, decodeStream(file, stream, encoding), csvOptions);
+  } finally {
+    stream.destroy();
+  }
+}

@@ -1,0 +1,33 @@
+/** What every input reader yields: a raw voucher and a way to name any place in it. */
+import type { Finding, Path } from "../voucher/rules.js";
+
+export interface SourceVoucher {
+  file: string;
+  /** Ordinal of the voucher within its file, from 0. */
+  index: number;
+  /** The envelope as read, before validation. */
+  raw: unknown;
+  /** Problems the reader itself found (conflicting CSV cells), as findings. */
+  readerFindings: Finding[];
+  /** Short label for people: `a.json`, `a.json[2]`, `a.csv:rows 2-5`. */
+  label: string;
+  /** Input rows for CSV vouchers (reports quote them). */
+  rows?: number[];
+  /** Names a field's place in the input: `a.csv:row 12, column comprobante.total`. */
+  place(path: Path): string;
+}
+
+export interface ReadOptions {
+  /** `utf8` (default, BOM allowed) or `latin1`. */
+  encoding?: "utf8" | "latin1";
+  /** CSV delimiter; detected from the header when absent. */
+  delimiter?: "," | ";";
+  /** Standard input, for the file name `-`. */
+  stdin?: NodeJS.ReadableStream;
+}
+
+export function rowRange(rows: number[]): string {
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  return first === last ? `row ${first}` : `rows ${first}-${last}`;
+}

@@ -1,0 +1,52 @@
+/** How `validate` shows a voucher: a block for people, one NDJSON object for machines. */
+import type { ChalkInstance } from "chalk";
+import type { PlacedFinding, VoucherCheck } from "../input/check.js";
+import { describeTotals, totalsToJson } from "../voucher/totals.js";
+
+function findingJson(f: PlacedFinding) {
+  return { code: f.code, field: f.field, place: f.place, message: f.message };
+}
+
+export function validationJson(check: VoucherCheck) {
+  const env = check.result.envelope;
+  const raw = check.source.raw as { comprobante?: { tipo?: unknown; external_reference?: unknown } };
+  return {
+    ok: check.ok,
+    status: check.ok ? "valid" : "invalid",
+    file: check.source.file,
+    index: check.source.index,
+    source: check.source.label,
+    ...(check.source.rows ? { rows: check.source.rows } : {}),
+    external_reference: env?.comprobante.external_reference ?? stringOrNull(raw.comprobante?.external_reference),
+    comprobante_tipo: env?.comprobante.tipo ?? stringOrNull(raw.comprobante?.tipo),
+    errors: check.errors.map(findingJson),
+    warnings: check.warnings.map(findingJson),
+    totals: check.result.totals ? totalsToJson(check.result.totals) : null,
+  };
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === "string" || typeof value === "number" ? String(value) : null;
+}
+
+export function validationHuman(check: VoucherCheck, color: ChalkInstance, quiet: boolean): string[] {
+  const { comprobante_tipo: tipo, external_reference: ref } = validationJson(check);
+  const lines: string[] = [];
+  const head = [check.source.label, tipo ?? "", ref ? `ref ${ref}` : ""].filter(Boolean).join("  ");
+  if (check.ok) {
+    if (quiet) return lines;
+    const total = check.result.totals ? `  total ${check.result.totals.total.toFixed(2)}` : "";
+    lines.push(`${color.green("✔")} ${head}${total}`);
+    if (check.result.totals) lines.push(color.dim(`    ${describeTotals(check.result.totals)}`));
+  } else {
+    const n = check.errors.length;
+    lines.push(`${color.red("✖")} ${head}  ${color.red(`${n} error${n === 1 ? "" : "s"}`)}`);
+  }
+  for (const f of check.errors)
+    lines.push(`    ${color.red("error")}   ${f.place}: ${f.message} ${color.dim(`[${f.code}]`)}`);
+  if (!quiet) {
+    for (const f of check.warnings)
+      lines.push(`    ${color.yellow("warning")} ${f.place}: ${f.message} ${color.dim(`[${f.code}]`)}`);
+  }
+  return lines;
+}

@@ -1,0 +1,37 @@
+/** Calendar days as whole numbers, so that date rules are plain arithmetic. */
+
+const MS_PER_DAY = 86_400_000;
+/** Argentina has no daylight saving: UTC−3 all year. */
+const ARGENTINA_OFFSET_MS = -3 * 3_600_000;
+
+/** Day number (days since 1970-01-01) of a normalised dd/mm/yyyy date. */
+export function dayNumber(ddmmyyyy: string): number {
+  const [d, m, y] = ddmmyyyy.split("/").map(Number);
+  return Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1) / MS_PER_DAY;
+}
+
+export function formatDay(day: number): string {
+  const date = new Date(day * MS_PER_DAY);
+  const dd = String(date.getUTCDate()).padStart(2, "0");
+  const mm = String(date.getUTCMonth() + 1).padStart(2, "0");
+  return `${dd}/${mm}/${date.getUTCFullYear()}`;
+}
+
+/** Today's day number in Argentina, where the authority counts its date windows. */
+export function argentinaToday(now: Date = new Date()): number {
+  return Math.floor((now.getTime() + ARGENTINA_OFFSET_MS) / MS_PER_DAY);
+}
+
+/** Months since year 0 of a dd/mm/yyyy or mm/yyyy date, to compare month periods. */
+export function monthNumber(date: string): number {
+  const parts = date.split("/").map(Number);
+  const month = parts.length === 3 ? parts[1] : parts[0];
+  const year = parts[parts.length - 1];
+  return (year ?? 0) * 12 + (month ?? 1) - 1;
+}
+
+/** ISO yyyy-mm-dd of a dd/mm/yyyy date (the QR wants it). */
+export function toIsoDate(ddmmyyyy: string): string {
+  const [d, m, y] = ddmmyyyy.split("/");
+  return `${y}-${m}-${d}`;
+}

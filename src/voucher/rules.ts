@@ -1,0 +1,777 @@
+/**
+ * The tax authority's and the service's rules that can be checked before a voucher leaves the
+ * machine (tax-rules.md §4 and §7, spec part 2, reference §5). Each finding names the JSON path
+ * of the field at fault, so that a CSV reader can turn it into a row and a column.
+ */
+import {
+  CURRENCIES,
+  type DocumentType,
+  FCE_DATA,
+  FCE_REGIME,
+  isNote,
+  PAYMENT_CONDITION_OTHER,
+  SPECIAL_REGIMES,
+  TRIBUTO_REGIMES,
+  TRIBUTO_TYPES,
+  VAT_CONDITIONS_BY_CLASS,
+  VAT_EXEMPT,
+  VAT_NON_TAXED,
+  type VatCondition,
+  type VoucherTypeInfo,
+  voucherTypeInfo,
+} from "./codes.js";
+import { dayNumber, formatDay, monthNumber } from "./dates.js";
+import { Dec } from "./decimal.js";
+import { CUIL_PREFIXES, cbuProblem, cuitProblem, describeCuitProblem } from "./ids.js";
+import type { Envelope, Party } from "./schema.js";
+import { describeTotals, type Totals } from "./totals.js";
+
+export type Severity = "error" | "warning";
+export type Path = readonly (string | number)[];
+
+export interface Finding {
+  severity: Severity;
+  /** Stable rule code, e.g. `items.max`; documented in samples/invalid/README.md. */
+  code: string;
+  path: Path;
+  message: string;
+  /** Where the reader saw it, when that says more than the path (a CSV cell on a later row). */
+  at?: string;
+}
+
+export interface RuleOptions {
+  /** Today's day number in Argentina (date windows). */
+  today: number;
+  /** Anonymous final-consumer ceiling, in pesos. */
+  ceiling: Dec;
+  /** The issuer's CUIT when known (the profile), to refuse invoicing oneself. */
+  issuerCuit?: string;
+}
+
+export const LIMITS = {
+  items: 130,
+  tags: 50,
+  tagLength: 255,
+  associations: 10,
+  /** The docs say 6 in one place and 7 in another: 7 is refused, 7 itself draws a warning. */
+  tributos: 7,
+  tributosSafe: 6,
+  externalReference: 255,
+  emails: 15,
+} as const;
+
+const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]+$/;
+const TAG = /^[\p{L}\p{N} _-]+$/u;
+const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
+const DAYS = { goods: 5, services: 10, fceBack: 5, fceAhead: 1 } as const;
+
+class Findings {
+  readonly list: Finding[] = [];
+  error(code: string, path: Path, message: string): void {
+    this.list.push({ severity: "error", code, path, message });
+  }
+  warn(code: string, path: Path, message: string): void {
+    this.list.push({ severity: "warning", code, path, message });
+  }
+}
+
+const C = ["comprobante"] as const;
+
+export function checkRules(env: Envelope, totals: Totals, opts: RuleOptions): Finding[] {
+  const f = new Findings();
+  const c = env.comprobante;
+  const info = voucherTypeInfo(c.tipo);
+  if (!info) return f.list; // the schema already refused the type
+  const partyKey = c.operacion === "V" ? "cliente" : "proveedor";
+  const party = c.operacion === "V" ? env.cliente : env.proveedor;
+
+  checkParties(f, env);
+  checkLimits(f, env);
+  if (party) {
+    checkDocument(f, party, partyKey, info, totals, c.cotizacion ?? "1", opts);
+    checkIdentifiers(f, party, partyKey, opts);
+  }
+  checkClassRestrictions(f, env, info, totals);
+  checkFce(f, env, info, opts);
+  checkAssociations(f, env, info);
+  checkCurrency(f, env);
+  checkPayments(f, env, totals);
+  checkPeriods(f, env);
+  checkTributos(f, env);
+  checkSpecialRegimes(f, env, info);
+  checkDates(f, env, info, opts);
+  checkTotal(f, env, totals);
+  return f.list;
+}
+
+function checkParties(f: Findings, env: Envelope): void {
+  const op = env.comprobante.operacion;
+  if (env.cliente && env.proveedor) {
+    f.error("party.both", ["proveedor"], "send either `cliente` (a sale) or `proveedor` (a purchase), not both");
+  }
+  if (op === "V" && !env.cliente) {
+    f.error(
+      "party.missing",
+      ["cliente"],
+      env.proveedor
+        ? 'a sale (operacion "V") needs `cliente`; `proveedor` is for purchases (operacion "C")'
+        : 'a sale (operacion "V") needs a `cliente` block',
+    );
+  }
+  if (op === "C" && !env.proveedor) {
+    f.error(
+      "party.missing",
+      ["proveedor"],
+      env.cliente
+        ? 'a purchase (operacion "C") needs `proveedor`; `cliente` is for sales (operacion "V")'
+        : 'a purchase (operacion "C") needs a `proveedor` block',
+    );
+  }
+}
+
+function checkLimits(f: Findings, env: Envelope): void {
+  const c = env.comprobante;
+  if (c.detalle.length > LIMITS.items) {
+    f.error(
+      "items.max",
+      [...C, "detalle"],
+      `a voucher takes at most ${LIMITS.items} items; this one has ${c.detalle.length}: split it`,
+    );
+  }
+  const tags = c.tags ?? [];
+  if (tags.length > LIMITS.tags) {
+    f.error("tags.max", [...C, "tags"], `at most ${LIMITS.tags} tags per voucher; got ${tags.length}`);
+  }
+  tags.forEach((tag, i) => {
+    if (tag.length === 0 || tag.length > LIMITS.tagLength || !TAG.test(tag)) {
+      f.error(
+        "tags.format",
+        [...C, "tags", i],
+        `a tag is 1 to ${LIMITS.tagLength} letters, digits, spaces, "_" or "-"; got ${JSON.stringify(tag.slice(0, 40))}`,
+      );
+    }
+  });
+  const associations = c.comprobantes_asociados ?? [];
+  if (associations.length > LIMITS.associations) {
+    f.error(
+      "associations.max",
+      [...C, "comprobantes_asociados"],
+      `at most ${LIMITS.associations} associated vouchers; got ${associations.length}`,
+    );
+  }
+  const tributos = c.tributos ?? [];
+  if (tributos.length > LIMITS.tributos) {
+    f.error(
+      "tributos.max",
+      [...C, "tributos"],
+      `at most ${LIMITS.tributos} tributos per voucher; got ${tributos.length}`,
+    );
+  } else if (tributos.length > LIMITS.tributosSafe) {
+    f.warn(
+      "tributos.max",
+      [...C, "tributos"],
+      `${tributos.length} tributos: part of the service's documentation allows only ${LIMITS.tributosSafe}`,
+    );
+  }
+  const ref = c.external_reference;
+  if (
+    ref !== undefined &&
+    (ref.length === 0 || ref.length > LIMITS.externalReference || !EXTERNAL_REFERENCE.test(ref))
+  ) {
+    f.error(
+      "external_reference.format",
+      [...C, "external_reference"],
+      `external_reference is 1 to ${LIMITS.externalReference} letters, digits, "_" or "-"; got ${JSON.stringify(ref.slice(0, 60))}`,
+    );
+  }
+  if (c.nogravados !== undefined && !Dec.parse(c.nogravados).isZero()) {
+    f.error(
+      "nogravados.deprecated",
+      [...C, "nogravados"],
+      "nogravados must be 0: send non-taxed amounts as items with alicuota -2",
+    );
+  }
+  if (c.percepciones_iva !== undefined && !Dec.parse(c.percepciones_iva).isZero()) {
+    f.warn(
+      "percepciones_iva.deprecated",
+      [...C, "percepciones_iva"],
+      "percepciones_iva is not added to the total: send VAT perceptions in `tributos` (tipo 6)",
+    );
+  }
+}
+
+const CUIT_ONLY = "a CUIT";
+
+function requiredDocument(info: VoucherTypeInfo, condition: VatCondition): string | undefined {
+  if (info.fce) return "FCE vouchers go to a CUIT";
+  switch (info.class) {
+    case "A":
+    case "M":
+      return `class ${info.class} vouchers go to ${CUIT_ONLY}`;
+    case "B":
+      return condition === "E" ? `class B vouchers to an exempt customer go to ${CUIT_ONLY}` : undefined;
+    case "C":
+      return condition === "RI" || condition === "M" || condition === "E"
+        ? `class C vouchers to a registered, small or exempt taxpayer go to ${CUIT_ONLY}`
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function checkDocument(
+  f: Findings,
+  party: Party,
+  key: "cliente" | "proveedor",
+  info: VoucherTypeInfo,
+  totals: Totals,
+  cotizacion: string,
+  opts: RuleOptions,
+): void {
+  const condition = party.condicion_iva_operacion ?? party.condicion_iva;
+  const conditionPath = [key, party.condicion_iva_operacion ? "condicion_iva_operacion" : "condicion_iva"];
+  if (key === "cliente" && info.class) {
+    const allowed = VAT_CONDITIONS_BY_CLASS[info.class];
+    if (!allowed.includes(condition)) {
+      f.error(
+        "vat-condition.class",
+        conditionPath,
+        `a ${info.class === "M" ? "class M" : `class ${info.class}`} voucher cannot go to a customer with VAT condition ${condition}; allowed: ${allowed.join(", ")}${info.class === "B" && condition === "RI" ? " (a registered taxpayer gets class A)" : ""}`,
+      );
+    }
+    const needsCuit = requiredDocument(info, condition);
+    if (needsCuit && party.documento_tipo !== "CUIT") {
+      f.error("document.class", [key, "documento_tipo"], `${needsCuit}, not ${party.documento_tipo}`);
+    }
+  }
+  if (party.documento_tipo === "OTRO") {
+    if (party.documento_nro !== "0") {
+      f.error(
+        "anonymous.document",
+        [key, "documento_nro"],
+        'an unidentified final consumer is sent as documento_tipo "OTRO" with documento_nro "0"',
+      );
+    }
+    if (key === "cliente" && condition !== "CF") {
+      f.error(
+        "anonymous.condition",
+        conditionPath,
+        `an unidentified customer (OTRO) must be a final consumer (CF), not ${condition}`,
+      );
+    }
+    const amount = totals.total.mul(Dec.parse(cotizacion));
+    if (key === "cliente" && amount.cmp(opts.ceiling) >= 0) {
+      f.error(
+        "anonymous.ceiling",
+        [key, "documento_tipo"],
+        `a sale of ${amount.toFixed(2)} pesos reaches the ceiling for unidentified consumers (${opts.ceiling.toFixed(2)}): identify the customer by DNI, CUIT, CUIL or passport`,
+      );
+    }
+  }
+  if (party.condicion_pago === PAYMENT_CONDITION_OTHER && !party.condicion_pago_otra) {
+    f.error(
+      "payment-condition.other",
+      [key, "condicion_pago_otra"],
+      `condicion_pago ${PAYMENT_CONDITION_OTHER} ("Otra") needs condicion_pago_otra describing it`,
+    );
+  }
+  if (party.email) {
+    const addresses = party.email.split(",").map((a) => a.trim());
+    if (addresses.length > LIMITS.emails) {
+      f.error("email.max", [key, "email"], `at most ${LIMITS.emails} e-mail addresses; got ${addresses.length}`);
+    }
+    const bad = addresses.find((a) => !EMAIL.test(a));
+    if (bad !== undefined)
+      f.warn("email.format", [key, "email"], `${JSON.stringify(bad)} does not look like an e-mail address`);
+  }
+}
+
+function checkCuit(f: Findings, value: string, path: Path, what: string, prefixes?: string[]): boolean {
+  const problem = cuitProblem(value, prefixes);
+  if (problem) f.error("cuit.check", path, `${what}: ${describeCuitProblem(problem, value)}`);
+  return problem === undefined;
+}
+
+function checkIdentifiers(f: Findings, party: Party, key: "cliente" | "proveedor", opts: RuleOptions): void {
+  const type: DocumentType = party.documento_tipo;
+  const path = [key, "documento_nro"];
+  if (type === "CUIT") {
+    if (checkCuit(f, party.documento_nro, path, `the ${key}'s CUIT`) && opts.issuerCuit === party.documento_nro) {
+      f.error("cuit.self", path, "the receiver's CUIT is the issuer's own: a voucher cannot be issued to oneself");
+    }
+  } else if (type === "CUIL") {
+    checkCuit(f, party.documento_nro, path, `the ${key}'s CUIL`, CUIL_PREFIXES);
+  } else if (type === "DNI" && !/^\d{7,8}$/.test(party.documento_nro)) {
+    f.warn("document.dni", path, `a DNI has 7 or 8 digits; got ${party.documento_nro}`);
+  }
+}
+
+function checkClassRestrictions(f: Findings, env: Envelope, info: VoucherTypeInfo, totals: Totals): void {
+  const c = env.comprobante;
+  if (info.class === "C") {
+    c.detalle.forEach((d, i) => {
+      if (d.producto.alicuota !== "0") {
+        const what =
+          d.producto.alicuota === VAT_EXEMPT
+            ? "exempt items"
+            : d.producto.alicuota === VAT_NON_TAXED
+              ? "non-taxed items"
+              : "VAT";
+        f.error(
+          "class-c.vat",
+          [...C, "detalle", i, "producto", "alicuota"],
+          `class C vouchers carry no ${what}: send alicuota 0 and the final price`,
+        );
+      }
+    });
+    if (c.exentos !== undefined && !Dec.parse(c.exentos).isZero()) {
+      f.error("class-c.exempt", [...C, "exentos"], "class C vouchers carry no exempt amount");
+    }
+    (c.tributos ?? []).forEach((_, i) => {
+      f.error("class-c.perceptions", [...C, "tributos", i], "class C vouchers carry no perceptions");
+    });
+  }
+  if (info.class === "E") {
+    if (!c.fex) f.error("class-e.fex", [...C, "fex"], "export vouchers (class E) need the `fex` block");
+    c.detalle.forEach((d, i) => {
+      if (d.producto.alicuota !== "0" && d.producto.alicuota !== VAT_EXEMPT) {
+        f.error(
+          "class-e.vat",
+          [...C, "detalle", i, "producto", "alicuota"],
+          d.producto.alicuota === VAT_NON_TAXED
+            ? "export vouchers carry no non-taxed items"
+            : "export vouchers carry no VAT: send alicuota 0",
+        );
+      }
+      if (d.bonificacion_porcentaje !== undefined && !Dec.parse(d.bonificacion_porcentaje).isZero()) {
+        f.error(
+          "class-e.discount",
+          [...C, "detalle", i, "bonificacion_porcentaje"],
+          "export vouchers carry no discounts",
+        );
+      }
+      if (
+        d.producto.impuestos_internos_alicuota !== undefined &&
+        !Dec.parse(d.producto.impuestos_internos_alicuota).isZero()
+      ) {
+        f.error(
+          "class-e.internal-taxes",
+          [...C, "detalle", i, "producto", "impuestos_internos_alicuota"],
+          "export vouchers carry no internal taxes",
+        );
+      }
+    });
+    if (!totals.discount.isZero())
+      f.error("class-e.discount", [...C, "bonificacion"], "export vouchers carry no discounts");
+    if (c.impuestos_internos !== undefined && !Dec.parse(c.impuestos_internos).isZero()) {
+      f.error("class-e.internal-taxes", [...C, "impuestos_internos"], "export vouchers carry no internal taxes");
+    }
+    (c.tributos ?? []).forEach((_, i) => {
+      f.error("class-e.taxes", [...C, "tributos", i], "export vouchers carry no taxes or perceptions");
+    });
+    if (c.comprobantes_asociados_periodo) {
+      f.error(
+        "class-e.period",
+        [...C, "comprobantes_asociados_periodo"],
+        "export notes point at their vouchers in comprobantes_asociados, not at a period",
+      );
+    }
+    checkExportBlock(f, env);
+  } else if (c.fex) {
+    f.error("fex.not-export", [...C, "fex"], "the `fex` block belongs to export vouchers (class E) only");
+  }
+}
+
+function checkExportBlock(f: Findings, env: Envelope): void {
+  const fex = env.comprobante.fex;
+  if (!fex) return;
+  const path = [...C, "fex"];
+  const goods = fex.tipo_exportacion === 1;
+  if (fex.tipo_exportacion === 3) {
+    f.error("fex.type", [...path, "tipo_exportacion"], "tipo_exportacion is 1 (goods), 2 (services) or 4 (other)");
+  }
+  if (goods) {
+    if (!fex.permisos_tiene) {
+      f.error(
+        "fex.permits",
+        [...path, "permisos_tiene"],
+        'goods exports say whether they have permits: permisos_tiene "S" or "N"',
+      );
+    }
+    if (fex.permisos_tiene === "S" && !fex.permisos?.length) {
+      f.error("fex.permits", [...path, "permisos"], 'permisos_tiene is "S" but no permisos are listed');
+    }
+    if (fex.permisos_tiene === "N" && fex.permisos?.length) {
+      f.error("fex.permits", [...path, "permisos"], 'permisos are listed but permisos_tiene is "N"');
+    }
+    if (!fex.incoterms_tipo_id)
+      f.warn("fex.incoterms", [...path, "incoterms_tipo_id"], "goods exports usually state the incoterm");
+  } else {
+    if (fex.permisos?.length)
+      f.error("fex.permits", [...path, "permisos"], "customs permits are for goods exports only");
+    if (fex.incoterms_nro) f.error("fex.incoterms", [...path, "incoterms_nro"], "incoterms are for goods exports only");
+    if (!fex.fecha_pago) {
+      f.error("fex.payment-date", [...path, "fecha_pago"], "service and other exports need fecha_pago");
+    }
+  }
+  if (fex.cliente_pais_cuit) checkCuit(f, fex.cliente_pais_cuit, [...path, "cliente_pais_cuit"], "the country CUIT");
+  if (!fex.pais_comprobante_id)
+    f.error("fex.country", [...path, "pais_comprobante_id"], "export vouchers name the destination country");
+}
+
+function fceData(env: Envelope): Map<number, { value: string; index: number }> {
+  const rg = env.comprobante.rg_especiales;
+  if (rg?.regimen !== FCE_REGIME) return new Map();
+  return new Map(rg.datos.map((d, index) => [d.id, { value: d.valor.trim(), index }]));
+}
+
+function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleOptions): void {
+  const c = env.comprobante;
+  const rg = c.rg_especiales;
+  const rgPath = [...C, "rg_especiales"];
+  if (!info.fce) {
+    if (rg?.regimen === FCE_REGIME) {
+      f.error("fce.not-fce", [...rgPath, "regimen"], "the FCE regime belongs to FCE MiPyME vouchers only");
+    }
+    return;
+  }
+  if (env.cliente && env.cliente.documento_tipo !== "CUIT") return; // reported by document.class
+  if (rg?.regimen !== FCE_REGIME) {
+    f.error(
+      "fce.regime",
+      rgPath,
+      `FCE vouchers carry rg_especiales with regimen "${FCE_REGIME}" and its data (CBU 2101 and 27 on invoices, 22 on notes)`,
+    );
+    return;
+  }
+  const data = fceData(env);
+  const at = (id: number) => [...rgPath, "datos", data.get(id)?.index ?? 0, "valor"];
+  if (info.kind === "invoice") {
+    const cbu = data.get(FCE_DATA.CBU);
+    if (!cbu) f.error("fce.cbu", [...rgPath, "datos"], "FCE invoices carry the issuer's CBU (id 2101)");
+    else {
+      const problem = cbuProblem(cbu.value);
+      if (problem) f.error("fce.cbu", at(FCE_DATA.CBU), problem);
+    }
+    const transfer = data.get(FCE_DATA.TRANSFER);
+    if (!transfer)
+      f.error("fce.transfer", [...rgPath, "datos"], 'FCE invoices carry the transfer option (id 27): "SCA" or "ADC"');
+    else if (transfer.value !== "SCA" && transfer.value !== "ADC") {
+      f.error(
+        "fce.transfer",
+        at(FCE_DATA.TRANSFER),
+        `the transfer option (id 27) is "SCA" or "ADC", not ${JSON.stringify(transfer.value)}`,
+      );
+    }
+    if (data.has(FCE_DATA.ANNULMENT))
+      f.error("fce.annulment", at(FCE_DATA.ANNULMENT), "id 22 (annulment) belongs to FCE notes, not invoices");
+    const dueFloor = Math.max(dayNumber(c.fecha), opts.today);
+    if (dayNumber(c.vencimiento) < dueFloor) {
+      f.error(
+        "fce.due-date",
+        [...C, "vencimiento"],
+        `an FCE invoice's payment due date must be on or after ${formatDay(dueFloor)} (the later of its date and today)`,
+      );
+    }
+  } else {
+    const annulment = data.get(FCE_DATA.ANNULMENT);
+    if (!annulment) f.error("fce.annulment", [...rgPath, "datos"], 'FCE notes carry id 22 (annulment): "S" or "N"');
+    else if (annulment.value !== "S" && annulment.value !== "N") {
+      f.error(
+        "fce.annulment",
+        at(FCE_DATA.ANNULMENT),
+        `id 22 (annulment) is "S" or "N", not ${JSON.stringify(annulment.value)}`,
+      );
+    }
+    for (const id of [FCE_DATA.CBU, FCE_DATA.ALIAS, FCE_DATA.TRANSFER]) {
+      if (data.has(id)) f.error("fce.note-data", at(id), `id ${id} belongs to FCE invoices, not to notes`);
+    }
+  }
+  const alias = data.get(FCE_DATA.ALIAS);
+  if (alias && !/^[A-Za-z0-9.-]{6,20}$/.test(alias.value)) {
+    f.error("fce.alias", at(FCE_DATA.ALIAS), "a CBU alias has 6 to 20 letters, digits, dots or dashes");
+  }
+}
+
+function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
+  const c = env.comprobante;
+  const list = c.comprobantes_asociados ?? [];
+  const fecha = dayNumber(c.fecha);
+  if (isNote(info) && list.length === 0 && !c.comprobantes_asociados_periodo) {
+    f.error(
+      "notes.association",
+      [...C, "comprobantes_asociados"],
+      "credit and debit notes name the vouchers they adjust (comprobantes_asociados) or a period (comprobantes_asociados_periodo)",
+    );
+  }
+  list.forEach((a, i) => {
+    const path = [...C, "comprobantes_asociados", i];
+    const target = voucherTypeInfo(a.tipo_comprobante);
+    checkCuit(f, a.cuit, [...path, "cuit"], "the associated voucher's issuer CUIT");
+    if (dayNumber(a.comprobante_fecha) > fecha) {
+      f.error(
+        "associations.date",
+        [...path, "comprobante_fecha"],
+        `an associated voucher (${a.comprobante_fecha}) cannot be dated after this voucher (${c.fecha})`,
+      );
+    }
+    if (!target || !isNote(info)) return;
+    const sameFamily =
+      target.class === info.class ||
+      ((info.class === "A" || info.class === "M") && (target.class === "A" || target.class === "M"));
+    if (!sameFamily) {
+      f.error(
+        "associations.class",
+        [...path, "tipo_comprobante"],
+        `a class ${info.class} note adjusts class ${info.class} vouchers, not ${a.tipo_comprobante}`,
+      );
+    }
+    if (info.fce && !(target.fce && target.kind === "invoice")) {
+      f.error("associations.fce", [...path, "tipo_comprobante"], "an FCE note adjusts an FCE invoice of its class");
+    }
+  });
+  if (info.fce && isNote(info) && list.length > 1) {
+    f.error("associations.fce", [...C, "comprobantes_asociados"], "an FCE note adjusts exactly one FCE invoice");
+  }
+  if (info.fce && isNote(info) && list.length === 0 && c.comprobantes_asociados_periodo) {
+    f.error(
+      "associations.fce",
+      [...C, "comprobantes_asociados"],
+      "an FCE note names the one FCE invoice it adjusts, not a period",
+    );
+  }
+  const period = c.comprobantes_asociados_periodo;
+  if (period) {
+    const path = [...C, "comprobantes_asociados_periodo"];
+    if (dayNumber(period.fecha_desde) > dayNumber(period.fecha_hasta)) {
+      f.error(
+        "period.order",
+        [...path, "fecha_hasta"],
+        `the period ends (${period.fecha_hasta}) before it starts (${period.fecha_desde})`,
+      );
+    }
+    if (dayNumber(period.fecha_hasta) > fecha) {
+      f.error(
+        "associations.date",
+        [...path, "fecha_hasta"],
+        `the associated period cannot end after this voucher's date (${c.fecha})`,
+      );
+    }
+  }
+}
+
+function checkCurrency(f: Findings, env: Envelope): void {
+  const c = env.comprobante;
+  const path = [...C, "cotizacion"];
+  if (c.moneda === "PES") {
+    if (c.cotizacion !== undefined && !Dec.parse(c.cotizacion).eq(Dec.ONE)) {
+      f.error("currency.rate", path, `a voucher in pesos has cotizacion 1, not ${c.cotizacion}`);
+    }
+    if (c.datos_informativos?.paga_misma_moneda === "S") {
+      f.error(
+        "currency.same-currency",
+        [...C, "datos_informativos", "paga_misma_moneda"],
+        'paga_misma_moneda "S" is for vouchers in a foreign currency',
+      );
+    }
+    return;
+  }
+  if (!(c.moneda in CURRENCIES)) {
+    f.warn("currency.unknown", [...C, "moneda"], `currency ${c.moneda} is not in the tool's table; check the code`);
+  }
+  if (c.cotizacion === undefined) {
+    f.error("currency.rate", path, `a voucher in ${c.moneda} needs its exchange rate (cotizacion)`);
+  } else if (Dec.parse(c.cotizacion).eq(Dec.ONE)) {
+    f.warn("currency.rate", path, `cotizacion 1 for ${c.moneda}: is the exchange rate missing?`);
+  }
+  const cotizacion = c.cotizacion ? Dec.parse(c.cotizacion) : undefined;
+  if (cotizacion && cotizacion.significantScale() > 3) {
+    f.warn("currency.rate", path, "the service handles cotizacion with 3 decimals; more may be rounded");
+  }
+}
+
+function checkPayments(f: Findings, env: Envelope, totals: Totals): void {
+  const pagos = env.comprobante.pagos;
+  if (!pagos) return;
+  const path = [...C, "pagos", "total"];
+  const declared = Dec.parse(pagos.total);
+  const sum = Dec.sum(pagos.formas_pago.map((p) => Dec.parse(p.importe)));
+  if (!declared.eq(sum)) {
+    f.error(
+      "payments.sum",
+      path,
+      `pagos.total ${declared.toFixed(2)} differs from the sum of formas_pago ${sum.toFixed(2)}`,
+    );
+  }
+  const voucherTotal = env.comprobante.total ? Dec.parse(env.comprobante.total) : totals.total;
+  if (declared.cmp(voucherTotal) > 0) {
+    f.error(
+      "payments.exceed",
+      path,
+      `payments (${declared.toFixed(2)}) exceed the voucher total (${voucherTotal.toFixed(2)})`,
+    );
+  }
+}
+
+function checkPeriods(f: Findings, env: Envelope): void {
+  const c = env.comprobante;
+  const from = c.periodo_facturado_desde;
+  const to = c.periodo_facturado_hasta;
+  if ((from === undefined) !== (to === undefined)) {
+    f.error(
+      "period.incomplete",
+      [...C, from === undefined ? "periodo_facturado_desde" : "periodo_facturado_hasta"],
+      "the billed period needs both periodo_facturado_desde and periodo_facturado_hasta",
+    );
+  } else if (from && to && dayNumber(from) > dayNumber(to)) {
+    f.error(
+      "period.order",
+      [...C, "periodo_facturado_hasta"],
+      `the billed period ends (${to}) before it starts (${from})`,
+    );
+  }
+  if (dayNumber(c.vencimiento) < dayNumber(c.fecha)) {
+    f.error(
+      "due-date.order",
+      [...C, "vencimiento"],
+      `the payment due date (${c.vencimiento}) is before the voucher date (${c.fecha})`,
+    );
+  }
+  if (c.abono === "S") {
+    if (!c.abono_frecuencia)
+      f.error(
+        "subscription.incomplete",
+        [...C, "abono_frecuencia"],
+        "a subscription (abono S) needs abono_frecuencia in months",
+      );
+    if (!c.abono_hasta)
+      f.error("subscription.incomplete", [...C, "abono_hasta"], "a subscription (abono S) needs abono_hasta (mm/yyyy)");
+    else if (monthNumber(c.abono_hasta) < monthNumber(c.fecha)) {
+      f.error(
+        "period.order",
+        [...C, "abono_hasta"],
+        `the subscription ends (${c.abono_hasta}) before the voucher's month`,
+      );
+    }
+  }
+}
+
+function checkTributos(f: Findings, env: Envelope): void {
+  (env.comprobante.tributos ?? []).forEach((t, i) => {
+    const path = [...C, "tributos", i];
+    if (!(t.tipo in TRIBUTO_TYPES)) {
+      f.error(
+        "tributo.type",
+        [...path, "tipo"],
+        `unknown tributo type ${t.tipo}; expected 1 (national), 6 (VAT) or 7 (IIBB)`,
+      );
+      return;
+    }
+    const regime = TRIBUTO_REGIMES[t.regimen];
+    if (!regime) f.error("tributo.regime", [...path, "regimen"], `unknown tributo regime ${t.regimen}`);
+    else if (regime.tipo !== t.tipo) {
+      f.error(
+        "tributo.regime",
+        [...path, "regimen"],
+        `regime ${t.regimen} (${regime.name}) belongs to tributo type ${regime.tipo}, not ${t.tipo} (${TRIBUTO_TYPES[t.tipo]})`,
+      );
+    }
+    const expected = Dec.parse(t.base_imponible).mul(Dec.parse(t.alicuota)).shift(2).roundHalfEven(2);
+    if (expected.sub(Dec.parse(t.total)).abs().cmp(Dec.parse("0.01")) > 0) {
+      f.warn(
+        "tributo.amount",
+        [...path, "total"],
+        `${t.base_imponible} × ${t.alicuota}% is ${expected.toFixed(2)}, but total says ${t.total}`,
+      );
+    }
+  });
+}
+
+function checkSpecialRegimes(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
+  const rg = env.comprobante.rg_especiales;
+  if (!rg) return;
+  const path = [...C, "rg_especiales"];
+  const ids = SPECIAL_REGIMES[rg.regimen];
+  if (!ids) {
+    f.warn(
+      "rg_especiales.regime",
+      [...path, "regimen"],
+      `regime ${JSON.stringify(rg.regimen)} is not in the tool's table; the authority will judge it`,
+    );
+  }
+  rg.datos.forEach((d, i) => {
+    if (ids && !ids.includes(d.id)) {
+      f.error(
+        "rg_especiales.id",
+        [...path, "datos", i, "id"],
+        `regime ${rg.regimen} takes ids ${ids.join(", ")}, not ${d.id}`,
+      );
+    }
+    if (d.valor.trim() === "")
+      f.warn(
+        "rg_especiales.empty",
+        [...path, "datos", i, "valor"],
+        "an item with an empty valor is dropped by the service",
+      );
+  });
+  if (!info.fce && rg.regimen !== FCE_REGIME) {
+    const fceIds = [FCE_DATA.CBU, FCE_DATA.ALIAS, FCE_DATA.ANNULMENT, FCE_DATA.TRANSFER] as number[];
+    rg.datos.forEach((d, i) => {
+      if (fceIds.includes(d.id))
+        f.error("fce.not-fce", [...path, "datos", i, "id"], `id ${d.id} is FCE data; this is not an FCE voucher`);
+    });
+  }
+}
+
+function checkDates(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleOptions): void {
+  const c = env.comprobante;
+  const offset = dayNumber(c.fecha) - opts.today;
+  const path = [...C, "fecha"];
+  if (info.fce) {
+    if (offset < -DAYS.fceBack || offset > DAYS.fceAhead) {
+      f.warn(
+        "date.window",
+        path,
+        `an FCE voucher is dated from ${DAYS.fceBack} days back to ${DAYS.fceAhead} ahead of today (${formatDay(opts.today)}); ${c.fecha} may be refused`,
+      );
+    }
+    return;
+  }
+  // The billed period marks services; without it the authority treats the voucher as goods.
+  const services = c.periodo_facturado_desde !== undefined;
+  const span = services ? DAYS.services : DAYS.goods;
+  const what = services ? "services" : "goods";
+  if (Math.abs(offset) > span) {
+    f.warn(
+      "date.window",
+      path,
+      `vouchers for ${what} are dated within ${span} days of today (${formatDay(opts.today)}); ${c.fecha} may be refused`,
+    );
+  } else if (!services && offset > 0 && monthNumber(c.fecha) !== monthNumber(formatDay(opts.today))) {
+    f.warn("date.window", path, `a goods voucher dated ahead (${c.fecha}) must stay in the current month`);
+  }
+}
+
+function checkTotal(f: Findings, env: Envelope, totals: Totals): void {
+  const declared = env.comprobante.total;
+  if (declared === undefined) return; // filled in by the validator, with a warning
+  const diff = Dec.parse(declared).sub(totals.total).abs();
+  const roundingSlack = Dec.parse("0.01").mul(
+    Dec.fromInt(Math.max(1, totals.rates.length + (env.comprobante.tributos?.length ?? 0))),
+  );
+  if (diff.cmp(totals.tolerance) <= 0 && diff.cmp(roundingSlack) > 0) {
+    // Inside the authority's relative tolerance, but more than rounding can explain.
+    f.warn(
+      "total.drift",
+      [...C, "total"],
+      `total ${Dec.parse(declared).toFixed(2)} differs from the computed ${totals.total.toFixed(2)} by ${diff.toFixed(2)}: the authority tolerates it, but the printed items will not add up`,
+    );
+  }
+  if (diff.cmp(totals.tolerance) > 0) {
+    f.error(
+      "total.mismatch",
+      [...C, "total"],
+      `total ${Dec.parse(declared).toFixed(2)} does not match the computed ${totals.total.toFixed(2)} (${describeTotals(totals)}); the authority tolerates ${totals.tolerance.toFixed(2)}`,
+    );
+  }
+}

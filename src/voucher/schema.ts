@@ -1,0 +1,354 @@
+/**
+ * The request envelope of the service (spec part 2, reference §5) as zod schemas. This one schema
+ * feeds validation, the JSON Schema editors use for voucher files, and the CSV column list.
+ *
+ * Parsing normalises what people write: numbers come as JSON numbers or numeric text and leave
+ * as exact decimal text; dates may drop leading zeros and leave zero-padded; S/N flags accept
+ * booleans; document types accept any case.
+ */
+import * as z from "zod";
+import {
+  DOCUMENT_TYPES,
+  LANGUAGES,
+  PAYMENT_CONDITIONS,
+  PROVINCES,
+  UNITS,
+  VAT_CONDITIONS,
+  VAT_RATES,
+  VOUCHER_TYPE_NAMES,
+} from "./codes.js";
+import { Dec } from "./decimal.js";
+
+const NUMBER_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
+const NUMBER_MESSAGE = "expected a number such as 1234.56 (a decimal point, no thousands separators)";
+
+interface DecimalOptions {
+  /** Most decimals the service takes for this field. */
+  decimals: number;
+  min?: string;
+  /** Strictly greater than `min`. */
+  exclusiveMin?: boolean;
+  max?: string;
+  /** Most digits before the point (amounts are 13 + 2). */
+  integerDigits?: number;
+}
+
+/** A decimal number field: JSON number or numeric text in, canonical decimal text out. */
+function decimal(opts: DecimalOptions) {
+  const integerDigits = opts.integerDigits ?? 13;
+  return z
+    .union([z.number(), z.string().regex(NUMBER_TEXT, NUMBER_MESSAGE)], { error: NUMBER_MESSAGE })
+    .transform((value, ctx) => {
+      const d = typeof value === "number" ? Dec.fromNumber(value) : Dec.tryParse(value.trim());
+      const fail = (message: string) => {
+        ctx.issues.push({ code: "custom", message, input: value });
+        return z.NEVER;
+      };
+      if (!d) return fail("expected a plain decimal number, not exponent notation");
+      if (d.significantScale() > opts.decimals) {
+        return fail(`at most ${opts.decimals} decimals allowed, got ${d.toString()}`);
+      }
+      if (d.integerDigits() > integerDigits) return fail(`at most ${integerDigits} digits before the decimal point`);
+      if (opts.min !== undefined) {
+        const c = d.cmp(Dec.parse(opts.min));
+        if (c < 0 || (opts.exclusiveMin && c === 0)) {
+          return fail(`must be ${opts.exclusiveMin ? "greater than" : "at least"} ${opts.min}, got ${d.toString()}`);
+        }
+      }
+      if (opts.max !== undefined && d.cmp(Dec.parse(opts.max)) > 0) {
+        return fail(`must be at most ${opts.max}, got ${d.toString()}`);
+      }
+      return d.toString();
+    });
+}
+
+const amount = () => decimal({ decimals: 2, min: "0" });
+
+/** A whole number field: JSON integer or digit text ("0010" is 10) in, number out. */
+function integer(min: number, max: number, what = "a whole number") {
+  return z
+    .union([z.number().int(), z.string().regex(/^\s*\d+\s*$/, `expected ${what}`)], { error: `expected ${what}` })
+    .transform((value, ctx) => {
+      const n = typeof value === "number" ? value : Number(value.trim());
+      if (n < min || n > max) {
+        ctx.issues.push({ code: "custom", message: `must be between ${min} and ${max}, got ${n}`, input: value });
+        return z.NEVER;
+      }
+      return n;
+    });
+}
+
+/** A code from a table, sent as a number or as text. */
+function code(table: Record<number, string>, what: string) {
+  return z
+    .union([z.number().int(), z.string().regex(/^\s*\d+\s*$/, `expected a ${what} code`)], {
+      error: `expected a ${what} code`,
+    })
+    .transform((value, ctx) => {
+      const n = typeof value === "number" ? value : Number(value.trim());
+      if (!(n in table)) {
+        ctx.issues.push({ code: "custom", message: `unknown ${what} code ${n}`, input: value });
+        return z.NEVER;
+      }
+      return n;
+    });
+}
+
+/** Digits only (documents, CUITs); numbers are accepted for convenience. */
+function digits(maxLength: number, what: string) {
+  return z
+    .union([z.number().int().nonnegative(), z.string()], { error: `expected ${what} (digits only)` })
+    .transform((value, ctx) => {
+      const text = typeof value === "number" ? String(value) : value.trim();
+      if (!/^\d+$/.test(text) || text.length > maxLength) {
+        ctx.issues.push({
+          code: "custom",
+          message: `${what} must be 1 to ${maxLength} digits, with no dashes or dots; got ${JSON.stringify(text)}`,
+          input: value,
+        });
+        return z.NEVER;
+      }
+      return text;
+    });
+}
+
+const DATE = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/;
+
+/** dd/mm/yyyy that exists in the calendar; d/m/yyyy is accepted and padded. */
+export function date() {
+  return z.string({ error: "expected a date dd/mm/yyyy" }).transform((value, ctx) => {
+    const m = DATE.exec(value);
+    const day = Number(m?.[1]);
+    const month = Number(m?.[2]);
+    const year = Number(m?.[3]);
+    const probe = new Date(Date.UTC(year, month - 1, day));
+    if (!m || probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) {
+      ctx.issues.push({
+        code: "custom",
+        message: m
+          ? `${value.trim()} is not a date in the calendar`
+          : `expected a date dd/mm/yyyy, got ${JSON.stringify(value)}`,
+        input: value,
+      });
+      return z.NEVER;
+    }
+    return `${String(day).padStart(2, "0")}/${String(month).padStart(2, "0")}/${year}`;
+  });
+}
+
+/** mm/yyyy (subscription end). */
+const monthYear = () =>
+  z.string().transform((value, ctx) => {
+    const m = /^\s*(\d{1,2})\/(\d{4})\s*$/.exec(value);
+    const month = Number(m?.[1]);
+    if (!m || month < 1 || month > 12) {
+      ctx.issues.push({ code: "custom", message: `expected mm/yyyy, got ${JSON.stringify(value)}`, input: value });
+      return z.NEVER;
+    }
+    return `${String(month).padStart(2, "0")}/${m[2]}`;
+  });
+
+/** `S`/`N` flag; booleans and lower case accepted. */
+const flag = () =>
+  z
+    .union([z.boolean(), z.enum(["S", "N", "s", "n"])], { error: 'expected "S" or "N"' })
+    .transform((v) => (v === true || v === "S" || v === "s" ? "S" : "N"));
+
+const text = (max: number, min = 1) =>
+  z
+    .string()
+    .min(min, min > 1 ? `must have at least ${min} characters` : "must not be empty")
+    .max(max, `must have at most ${max} characters`);
+
+const documentType = z
+  .string({ error: `expected one of ${DOCUMENT_TYPES.join(", ")}` })
+  .transform((v) => v.trim().toUpperCase())
+  .pipe(z.enum(DOCUMENT_TYPES, { error: `expected one of ${DOCUMENT_TYPES.join(", ")}` }));
+
+const vatCondition = z.enum(VAT_CONDITIONS, { error: `expected one of ${VAT_CONDITIONS.join(", ")}` });
+
+const partyFields = {
+  documento_tipo: documentType,
+  documento_nro: digits(20, "the document number"),
+  razon_social: text(255).optional(),
+  nombre_fantasia: text(255).optional(),
+  email: text(255 * 15).optional(),
+  domicilio: text(255).optional(),
+  provincia: code(PROVINCES, "province").optional(),
+  codigo: text(50).optional(),
+  envia_por_mail: flag().optional(),
+  condicion_pago: code(PAYMENT_CONDITIONS, "payment condition").optional(),
+  condicion_pago_otra: text(100).optional(),
+  condicion_iva: vatCondition,
+  condicion_iva_operacion: vatCondition.optional(),
+};
+
+export const clienteSchema = z.strictObject({
+  ...partyFields,
+  reclama_deuda: flag().optional(),
+  reclama_deuda_dias: integer(0, 3650).optional(),
+  reclama_deuda_repite_dias: integer(0, 3650).optional(),
+  rg5329: flag().optional(),
+});
+
+export const proveedorSchema = z.strictObject(partyFields);
+
+const vatRate = z.union([z.number(), z.string()], { error: "expected a VAT rate" }).transform((value, ctx) => {
+  const d = typeof value === "number" ? Dec.fromNumber(value) : Dec.tryParse(value.trim());
+  const canonical = d?.toString();
+  if (!canonical || !(VAT_RATES as readonly string[]).includes(canonical)) {
+    ctx.issues.push({
+      code: "custom",
+      message: `VAT rate must be one of ${VAT_RATES.join(", ")} (-1 exempt, -2 non-taxed); got ${JSON.stringify(value)}`,
+      input: value,
+    });
+    return z.NEVER;
+  }
+  return canonical as (typeof VAT_RATES)[number];
+});
+
+export const productoSchema = z.strictObject({
+  descripcion: text(255, 4),
+  codigo: text(50).optional(),
+  lista_precios: text(255, 4).optional(),
+  unidad_bulto: integer(1, 1_000_000).optional(),
+  precio_unitario_sin_iva: decimal({ decimals: 3, min: "0" }),
+  alicuota: vatRate,
+  impuestos_internos_alicuota: decimal({ decimals: 2, min: "0", max: "100" }).optional(),
+  unidad_medida: code(UNITS, "unit of measure").optional(),
+  actualiza_precio: flag().optional(),
+  rg5329: flag().optional(),
+  precio_total: amount().optional(),
+});
+
+export const detalleSchema = z.strictObject({
+  cantidad: decimal({ decimals: 2, min: "0", exclusiveMin: true }),
+  afecta_stock: flag().optional(),
+  bonificacion_porcentaje: decimal({ decimals: 2, min: "0", max: "100" }).optional(),
+  incluir_lista_precios_venta: flag().optional(),
+  actualiza_precio: flag().optional(),
+  leyenda: text(1000).optional(),
+  producto: productoSchema,
+});
+
+export const tributoSchema = z.strictObject({
+  tipo: integer(1, 99, "a tributo type code"),
+  regimen: integer(1, 99, "a tributo regime code"),
+  base_imponible: amount(),
+  alicuota: decimal({ decimals: 2, min: "0", max: "100", integerDigits: 3 }),
+  total: amount(),
+});
+
+export const rgEspecialesSchema = z.strictObject({
+  regimen: text(255),
+  datos: z.array(
+    z.strictObject({
+      id: integer(1, 99999, "a regime data id"),
+      valor: z.union([z.string(), z.number()]).transform(String),
+    }),
+  ),
+});
+
+export const pagosSchema = z.strictObject({
+  formas_pago: z
+    .array(z.strictObject({ descripcion: text(255), importe: amount() }))
+    .min(1, "list at least one payment"),
+  total: amount(),
+});
+
+const voucherTypeName = z.enum(VOUCHER_TYPE_NAMES, {
+  error: (issue) =>
+    `unknown voucher type ${JSON.stringify(issue.input)}; expected a name such as "FACTURA B" (see \`facturar schema\`)`,
+});
+
+export const asociadoSchema = z.strictObject({
+  tipo_comprobante: voucherTypeName,
+  punto_venta: integer(1, 99999, "a point of sale number"),
+  numero: integer(1, 99_999_999, "a voucher number"),
+  comprobante_fecha: date(),
+  cuit: digits(11, "the issuer's CUIT"),
+});
+
+export const periodoSchema = z.strictObject({ fecha_desde: date(), fecha_hasta: date() });
+
+export const fexSchema = z.strictObject({
+  tipo_exportacion: integer(1, 4, "an export type (1 goods, 2 services, 4 other)"),
+  permisos_tiene: flag().optional(),
+  fecha_pago: date().optional(),
+  pais_comprobante_id: integer(1, 9999, "a country id").optional(),
+  forma_pago_leyenda: text(255).optional(),
+  cliente_pais_cuit: digits(11, "the country CUIT").optional(),
+  incoterms_tipo_id: text(10).optional(),
+  incoterms_nro: text(255).optional(),
+  permisos: z
+    .array(
+      z.strictObject({
+        codigo_despacho: text(16),
+        pais_destino_id: integer(1, 9999, "a country id"),
+      }),
+    )
+    .optional(),
+});
+
+export const comprobanteSchema = z.strictObject({
+  tipo: voucherTypeName,
+  operacion: z.enum(["V", "C"], { error: 'expected "V" (sale) or "C" (purchase)' }).default("V"),
+  fecha: date(),
+  vencimiento: date(),
+  punto_venta: integer(1, 99999, "a point of sale number").optional(),
+  numero: integer(0, 99_999_999, "a voucher number of at most 8 digits").optional(),
+  moneda: z
+    .string()
+    .regex(/^[A-Z0-9]{3}$/, "expected a 3-character currency code such as PES, DOL or 060")
+    .default("PES"),
+  cotizacion: decimal({ decimals: 6, min: "0", exclusiveMin: true, integerDigits: 4 }).optional(),
+  idioma: code(LANGUAGES, "language").default(1),
+  periodo_facturado_desde: date().optional(),
+  periodo_facturado_hasta: date().optional(),
+  rubro: text(255),
+  rubro_grupo_contable: text(255),
+  external_reference: z.union([z.string(), z.number().int().nonnegative()]).transform(String).optional(),
+  tags: z.array(z.string()).optional(),
+  datos_informativos: z.strictObject({ paga_misma_moneda: flag() }).optional(),
+  abono: flag().optional(),
+  abono_frecuencia: integer(1, 120, "a frequency in months").optional(),
+  abono_hasta: monthYear().optional(),
+  abono_actualiza_precios: flag().optional(),
+  detalle: z.array(detalleSchema).min(1, "a voucher needs at least one item"),
+  bonificacion: amount().optional(),
+  leyenda_gral: text(500).optional(),
+  comentario: text(255).optional(),
+  exentos: amount().optional(),
+  nogravados: amount().optional(),
+  impuestos_internos: amount().optional(),
+  impuestos_internos_base: amount().optional(),
+  impuestos_internos_alicuota: decimal({ decimals: 2, min: "0", max: "100", integerDigits: 3 }).optional(),
+  percepciones_iva: amount().optional(),
+  total: amount().optional(),
+  tributos: z.array(tributoSchema).optional(),
+  rg_especiales: rgEspecialesSchema.optional(),
+  pagos: pagosSchema.optional(),
+  comprobantes_asociados: z.array(asociadoSchema).optional(),
+  comprobantes_asociados_periodo: periodoSchema.optional(),
+  fex: fexSchema.optional(),
+});
+
+/** Credentials are allowed in a file (copied from the service's examples) and ignored. */
+const ignoredCredential = z.union([z.string(), z.number()]).optional();
+
+export const envelopeSchema = z.strictObject({
+  $schema: z.string().optional(),
+  usertoken: ignoredCredential,
+  apikey: ignoredCredential,
+  apitoken: ignoredCredential,
+  cliente: clienteSchema.optional(),
+  proveedor: proveedorSchema.optional(),
+  comprobante: comprobanteSchema,
+});
+
+export type Envelope = z.output<typeof envelopeSchema>;
+export type Comprobante = Envelope["comprobante"];
+export type Cliente = z.output<typeof clienteSchema>;
+export type Party = z.output<typeof proveedorSchema>;
+export type Detalle = Comprobante["detalle"][number];
+export type EnvelopeInput = z.input<typeof envelopeSchema>;

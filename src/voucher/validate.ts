@@ -1,0 +1,110 @@
+/**
+ * One voucher, checked end to end: schema, then the rules, then the totals. Returns data only;
+ * the caller decides how to show it.
+ */
+import type * as z from "zod";
+import { DEFAULT_FINAL_CONSUMER_CEILING } from "./codes.js";
+import { argentinaToday } from "./dates.js";
+import { Dec } from "./decimal.js";
+import { checkRules, type Finding, type Path, type RuleOptions } from "./rules.js";
+import { type Envelope, envelopeSchema } from "./schema.js";
+import { computeTotals, type Totals } from "./totals.js";
+
+export interface ValidationResult {
+  ok: boolean;
+  /** The normalised envelope (defaults applied, total filled in) when the schema accepted it. */
+  envelope?: Envelope;
+  totals?: Totals;
+  findings: Finding[];
+}
+
+export interface ValidateOptions {
+  now?: Date;
+  ceiling?: Dec | string;
+  issuerCuit?: string;
+}
+
+export function ruleOptions(opts: ValidateOptions = {}): RuleOptions {
+  const ceiling = opts.ceiling ?? DEFAULT_FINAL_CONSUMER_CEILING;
+  return {
+    today: argentinaToday(opts.now),
+    ceiling: typeof ceiling === "string" ? Dec.parse(ceiling) : ceiling,
+    ...(opts.issuerCuit ? { issuerCuit: opts.issuerCuit } : {}),
+  };
+}
+
+/**
+ * The service's own examples send "" for fields they leave out (`"leyenda_gral": ""`); read an
+ * empty or blank string as an absent field so that such files validate as the service takes them.
+ */
+export function dropEmptyStrings(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropEmptyStrings);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (typeof v === "string" && v.trim() === "") continue;
+      out[key] = dropEmptyStrings(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function validateEnvelope(raw: unknown, opts: RuleOptions | ValidateOptions = {}): ValidationResult {
+  const options = "today" in opts ? (opts as RuleOptions) : ruleOptions(opts);
+  const cleaned = dropEmptyStrings(raw);
+  const parsed = envelopeSchema.safeParse(cleaned);
+  if (!parsed.success) return { ok: false, findings: zodFindings(parsed.error.issues, cleaned) };
+
+  const envelope = parsed.data;
+  const c = envelope.comprobante;
+  if (c.moneda === "PES" && c.cotizacion === undefined) c.cotizacion = "1";
+  const totals = computeTotals(c);
+  const findings = checkRules(envelope, totals, options);
+  if (c.total === undefined) {
+    c.total = totals.total.toFixed(2);
+    findings.push({
+      severity: "warning",
+      code: "total.missing",
+      path: ["comprobante", "total"],
+      message: `no total given: filled in with the computed ${c.total}`,
+    });
+  }
+  const ok = !findings.some((f) => f.severity === "error");
+  return { ok, envelope, totals, findings };
+}
+
+function valueAt(root: unknown, path: Path): unknown {
+  let node = root;
+  for (const key of path) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return node;
+}
+
+function zodFindings(issues: z.core.$ZodIssue[], input: unknown): Finding[] {
+  const findings: Finding[] = [];
+  for (const issue of issues) {
+    const path = issue.path as Path;
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        findings.push({
+          severity: "error",
+          code: "schema.unknown-field",
+          path: [...path, key],
+          message: `unknown field ${JSON.stringify(key)}; check its spelling (see \`facturar schema\`)`,
+        });
+      }
+      continue;
+    }
+    const missing = valueAt(input, path) === undefined;
+    findings.push({
+      severity: "error",
+      code: missing ? "schema.required" : "schema.invalid",
+      path,
+      message: missing ? "required field is missing" : issue.message,
+    });
+  }
+  return findings;
+}

@@ -212,9 +212,13 @@ export async function* readCsvVouchers(
   opts: CsvOptions = {},
 ): AsyncGenerator<SourceVoucher> {
   const iterator = chunks[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  if (first.done || first.value.trim() === "") throw new InputError(`${file}: the file is empty`, file);
-  const firstChunk = first.value;
+  // Gather the whole header line before guessing the delimiter from it.
+  let firstChunk = "";
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    firstChunk += next.value;
+    if (/[\r\n]/.test(firstChunk)) break;
+  }
+  if (firstChunk.trim() === "") throw new InputError(`${file}: the file is empty`, file);
   const delimiter = opts.delimiter ?? detectDelimiter(firstChunk.split(/\r?\n/, 1)[0] ?? "");
   const decimalComma = opts.decimalComma ?? delimiter === ";";
 

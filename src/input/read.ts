@@ -53,14 +53,14 @@ async function* decodeStream(file: string, stream: AsyncIterable<Buffer>, encodi
   } catch (error) {
     if (error instanceof InputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code) throw new InputError(`${file}: cannot be read (${code})`, file);
-    if (error instanceof TypeError) {
+    if (code === "ERR_ENCODING_INVALID_ENCODED_DATA") {
       throw new InputError(
         `${file}: the file is not valid UTF-8 (near byte ${offset})`,
         file,
         "if it was saved as Latin-1, pass --encoding latin1",
       );
     }
+    if (code) throw new InputError(`${file}: cannot be read (${code})`, file);
     throw error;
   }
 }

@@ -465,12 +465,15 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
     }
     if (data.has(FCE_DATA.ANNULMENT))
       f.error("fce.annulment", at(FCE_DATA.ANNULMENT), "id 22 (annulment) belongs to FCE notes, not invoices");
-    const dueFloor = Math.max(dayNumber(c.fecha), opts.today);
-    if (dayNumber(c.vencimiento) < dueFloor) {
-      f.error(
+    // Due on or after max(date, today): the date part is a fact of the file, the today part
+    // depends on when it is sent, so it only warns (a file may be prepared days ahead).
+    if (dayNumber(c.vencimiento) < dayNumber(c.fecha)) {
+      f.error("fce.due-date", [...C, "vencimiento"], `an FCE invoice is due on or after its date (${c.fecha})`);
+    } else if (dayNumber(c.vencimiento) < opts.today) {
+      f.warn(
         "fce.due-date",
         [...C, "vencimiento"],
-        `an FCE invoice's payment due date must be on or after ${formatDay(dueFloor)} (the later of its date and today)`,
+        `an FCE invoice sent today must be due on or after today (${formatDay(opts.today)}); ${c.vencimiento} has passed`,
       );
     }
   } else {

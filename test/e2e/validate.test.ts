@@ -1,0 +1,174 @@
+/** `facturar validate` as users run it: the built CLI in a child process. */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT, runCli } from "../helpers.js";
+
+const samples = readdirSync(join(ROOT, "samples"))
+  .filter((f) => f.endsWith(".json") && f !== "voucher.schema.json")
+  .map((f) => `samples/${f}`);
+const batches = readdirSync(join(ROOT, "samples"))
+  .filter((f) => f.endsWith(".csv"))
+  .map((f) => `samples/${f}`);
+
+interface TableRow {
+  file: string;
+  code: string;
+  field: string;
+}
+
+function invalidTable(): TableRow[] {
+  const text = readFileSync(join(ROOT, "samples/invalid/README.md"), "utf8");
+  return text
+    .split("\n")
+    .filter((l) => /^\| [\w.-]+\.(json|csv) \|/.test(l))
+    .map((l) => {
+      const [file, code, field] = l.split("|").slice(1, 4).map((c) => c.trim());
+      return { file: file ?? "", code: code ?? "", field: field ?? "" };
+    });
+}
+
+const ndjson = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+
+describe("facturar validate", () => {
+  it("accepts every sample voucher and batch (exit 0)", async () => {
+    const r = await runCli(["validate", ...samples, ...batches]);
+    expect(r.stderr).toMatch(/\d+ vouchers: \d+ valid, 0 invalid/);
+    expect(r.code).toBe(0);
+    expect(samples.length).toBeGreaterThanOrEqual(16);
+    const valid = r.stdout.split("\n").filter((l) => l.startsWith("✔"));
+    expect(valid.length).toBe(samples.length + 48);
+  });
+
+  it("reads a batch of at least 20 vouchers, several with many items, in both spreadsheet dialects", async () => {
+    const comma = ndjson((await runCli(["validate", "--json", "samples/batch-nightly.csv"])).stdout);
+    const semicolon = ndjson((await runCli(["validate", "--json", "samples/batch-nightly-es-AR.csv"])).stdout);
+    expect(comma.length).toBeGreaterThanOrEqual(20);
+    expect(comma.filter((v) => v.rows.length >= 10).length).toBeGreaterThanOrEqual(3);
+    expect(semicolon.map((v) => [v.external_reference, v.totals.total])).toEqual(
+      comma.map((v) => [v.external_reference, v.totals.total]),
+    );
+  });
+
+  it.each(invalidTable())("refuses samples/invalid/$file with $code on $field (exit 3)", async ({ file, code, field }) => {
+    const r = await runCli(["validate", "--json", "--today", "20/11/2026", `samples/invalid/${file}`]);
+    expect(r.code).toBe(3);
+    const errors = ndjson(r.stdout).flatMap((v) => v.errors);
+    expect(errors).toContainEqual(expect.objectContaining({ code, field }));
+  });
+
+  it("has an invalid sample for every rule code the validator can raise", async () => {
+    const table = new Set(invalidTable().map((row) => row.code));
+    const source = ["rules.ts", "validate.ts"].map((f) => readFileSync(join(ROOT, "src/voucher", f), "utf8")).join("\n");
+    const raised = new Set([...source.matchAll(/error\(\s*"([a-z_-]+\.[a-z-]+)"/g)].map((m) => m[1]));
+    raised.add("csv.conflict");
+    // Not checkable offline or without a profile: the issuer's own CUIT.
+    raised.delete("cuit.self");
+    const missing = [...raised].filter((c) => !table.has(c as string));
+    expect(missing).toEqual([]);
+  });
+
+  it("prints one NDJSON object per voucher with the computed totals", async () => {
+    const r = await runCli(["validate", "--json", "samples/factura-a-mixed-rates.json", "samples/invalid/total-mismatch.json"]);
+    expect(r.code).toBe(3);
+    const [good, bad] = ndjson(r.stdout);
+    expect(good).toMatchObject({
+      ok: true,
+      status: "valid",
+      comprobante_tipo: "FACTURA A",
+      external_reference: "FA-2026-0001",
+      totals: { net: { "21": "1700000.00", "10.5": "17579.75", "27": "8999.99" }, exempt: "77999.97", non_taxed: "12000.00", total: "2177855.58" },
+    });
+    expect(bad.ok).toBe(false);
+    expect(bad.errors[0]).toMatchObject({ code: "total.mismatch", field: "comprobante.total", place: "samples/invalid/total-mismatch.json comprobante.total" });
+  });
+
+  it("names file, row and column for CSV problems", async () => {
+    const r = await runCli(["validate", "samples/invalid/csv-conflict.csv"]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain("samples/invalid/csv-conflict.csv:row 3, column comprobante.fecha:");
+  });
+
+  it("reads standard input", async () => {
+    const input = readFileSync(join(ROOT, "samples/factura-b-dni.json"));
+    const r = await runCli(["validate", "--json", "-"], { input });
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ ok: true, source: "<stdin>" });
+  });
+
+  describe("exit 2", () => {
+    const dir = mkdtempSync(join(tmpdir(), "facturar-e2e-"));
+
+    it("for a missing file, after reporting the others", async () => {
+      const r = await runCli(["validate", "samples/factura-b-dni.json", "samples/nope.json"]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toContain("✔ samples/factura-b-dni.json");
+      expect(r.stderr).toMatch(/samples\/nope.json: no such file/);
+    });
+
+    it("for broken JSON, with line and column", async () => {
+      const broken = join(dir, "broken.json");
+      writeFileSync(broken, '{\n  "comprobante": {\n    "tipo": "FACTURA B",,\n  }\n}\n');
+      const r = await runCli(["validate", broken]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/broken.json:3:\d+: not valid JSON/);
+      const json = await runCli(["validate", "--json", broken]);
+      expect(ndjson(json.stdout)[0]).toMatchObject({ ok: false, status: "unreadable", errors: [{ code: "input.unreadable" }] });
+    });
+
+    it("for a Latin-1 file read as UTF-8, with the way out", async () => {
+      const latin = join(dir, "latin1.csv");
+      const text = readFileSync(join(ROOT, "samples/batch-nightly.csv"), "utf8");
+      writeFileSync(latin, Buffer.from(text, "latin1"));
+      const r = await runCli(["validate", latin]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/not valid UTF-8/);
+      expect(r.stderr).toMatch(/--encoding latin1/);
+      expect((await runCli(["validate", "-q", "--encoding", "latin1", latin])).code).toBe(0);
+    });
+
+    it("for bad flags and missing arguments", async () => {
+      expect((await runCli(["validate", "--frobnicate", "samples/factura-b-dni.json"])).code).toBe(2);
+      expect((await runCli(["validate"])).code).toBe(2);
+      expect((await runCli([])).code).toBe(2);
+      expect((await runCli(["validate", "--today", "2026-11-20", "samples/factura-b-dni.json"])).code).toBe(2);
+      expect((await runCli(["validate", "--encoding", "utf16", "samples/factura-b-dni.json"])).code).toBe(2);
+      expect((await runCli(["validate", "--ceiling", "-5", "samples/factura-b-dni.json"])).code).toBe(2);
+    });
+  });
+
+  it("obeys NO_COLOR and --no-color even when colour is forced", async () => {
+    const forced = await runCli(["validate", "samples/factura-b-dni.json"], { env: { FORCE_COLOR: "1" } });
+    expect(forced.stdout).toMatch(/\u001b\[/);
+    const noColor = await runCli(["validate", "samples/factura-b-dni.json"], { env: { FORCE_COLOR: "1", NO_COLOR: "1" } });
+    expect(noColor.stdout).not.toMatch(/\u001b\[/);
+    const flag = await runCli(["--no-color", "validate", "samples/factura-b-dni.json"], { env: { FORCE_COLOR: "1" } });
+    expect(flag.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it("applies a lower ceiling for unidentified consumers", async () => {
+    const r = await runCli(["validate", "--json", "--ceiling", "50000", "samples/factura-b-anonymous.json"]);
+    expect(r.code).toBe(3);
+    expect(ndjson(r.stdout)[0].errors[0].code).toBe("anonymous.ceiling");
+  });
+
+  it("prints its version", async () => {
+    const r = await runCli(["--version"]);
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    expect(r).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+  });
+});
+
+describe("the voucher JSON Schema", () => {
+  it("committed in samples/ is the one the zod schema generates", async () => {
+    const { voucherJsonSchema } = await import("../../src/voucher/json-schema.js");
+    const committed = JSON.parse(readFileSync(join(ROOT, "samples/voucher.schema.json"), "utf8"));
+    expect(committed).toEqual(voucherJsonSchema());
+  });
+});

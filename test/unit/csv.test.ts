@@ -1,0 +1,281 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FacturarError } from "../../src/errors.js";
+import { checkSource } from "../../src/input/check.js";
+import { columnCatalogue } from "../../src/input/columns.js";
+import { readCsvVouchers } from "../../src/input/csv.js";
+import { readVouchers } from "../../src/input/read.js";
+import type { SourceVoucher } from "../../src/input/source.js";
+import { ruleOptions } from "../../src/voucher/validate.js";
+
+const HEADER = [
+  "comprobante.external_reference",
+  "comprobante.tipo",
+  "comprobante.fecha",
+  "comprobante.vencimiento",
+  "comprobante.rubro",
+  "comprobante.rubro_grupo_contable",
+  "comprobante.total",
+  "comprobante.tags",
+  "cliente.documento_tipo",
+  "cliente.documento_nro",
+  "cliente.razon_social",
+  "cliente.condicion_iva",
+  "comprobante.tributos.0.tipo",
+  "comprobante.detalle.cantidad",
+  "comprobante.detalle.producto.descripcion",
+  "comprobante.detalle.producto.precio_unitario_sin_iva",
+  "comprobante.detalle.producto.alicuota",
+];
+
+function row(cells: Partial<Record<(typeof HEADER)[number], string>>, delimiter = ","): string {
+  return HEADER.map((h) => cells[h] ?? "").join(delimiter);
+}
+
+const V = {
+  "comprobante.tipo": "FACTURA B",
+  "comprobante.fecha": "20/11/2026",
+  "comprobante.vencimiento": "20/12/2026",
+  "comprobante.rubro": "Ventas",
+  "comprobante.rubro_grupo_contable": "Ventas",
+  "cliente.documento_tipo": "DNI",
+  "cliente.documento_nro": "30123456",
+  "cliente.razon_social": "Juana",
+  "cliente.condicion_iva": "CF",
+};
+const I = (d: string, q: string, p: string, a = "21") => ({
+  "comprobante.detalle.cantidad": q,
+  "comprobante.detalle.producto.descripcion": d,
+  "comprobante.detalle.producto.precio_unitario_sin_iva": p,
+  "comprobante.detalle.producto.alicuota": a,
+});
+
+async function* chunks(text: string, size = 7) {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
+async function readAll(text: string, opts = {}): Promise<SourceVoucher[]> {
+  const out: SourceVoucher[] = [];
+  for await (const v of readCsvVouchers("b.csv", chunks(text), opts)) out.push(v);
+  return out;
+}
+
+async function readError(text: string): Promise<FacturarError> {
+  try {
+    await readAll(text);
+  } catch (error) {
+    if (error instanceof FacturarError) return error;
+    throw error;
+  }
+  throw new Error("expected the read to fail");
+}
+
+const rules = ruleOptions({ now: new Date("2026-11-20T15:00:00Z") });
+
+describe("CSV batches", () => {
+  it("groups rows by external_reference, one item per row", async () => {
+    const text = [
+      HEADER.join(","),
+      row({ "comprobante.external_reference": "R1", ...V, ...I("Yerba mate", "2", "100") }),
+      row({ "comprobante.external_reference": "R1", ...I("Azúcar blanca", "1", "50") }),
+      row({ "comprobante.external_reference": "R2", ...V, ...I("Harina 000", "1", "10", "10.5") }),
+      row({ ...V, ...I("Sin referencia", "1", "1") }),
+      row({ ...V, ...I("Otra sin referencia", "1", "1") }),
+    ].join("\n");
+    const vouchers = await readAll(text);
+    expect(vouchers.map((v) => v.label)).toEqual(["b.csv:rows 2-3", "b.csv:row 4", "b.csv:row 5", "b.csv:row 6"]);
+    const first = checkSource(vouchers[0] as SourceVoucher, rules);
+    expect(first.ok).toBe(true);
+    expect(first.result.envelope?.comprobante.detalle.map((d) => d.producto.descripcion)).toEqual([
+      "Yerba mate",
+      "Azúcar blanca",
+    ]);
+    expect(first.result.totals?.total.toFixed(2)).toBe("302.50");
+  });
+
+  it("accepts repeated voucher cells when equal (numbers compared as numbers), refuses conflicts at the later row", async () => {
+    const text = [
+      HEADER.join(","),
+      row({ "comprobante.external_reference": "R1", ...V, "comprobante.total": "121", ...I("Yerba mate", "1", "100") }),
+      row({
+        "comprobante.external_reference": "R1",
+        ...V,
+        "comprobante.total": "121.00",
+        ...I("Yerba mate", "0", "0"),
+      }),
+      row({ "comprobante.external_reference": "R1", "comprobante.fecha": "21/11/2026", ...I("Yerba mate", "1", "0") }),
+    ].join("\n");
+    const [voucher] = await readAll(text);
+    const result = checkSource(voucher as SourceVoucher, rules);
+    const conflict = result.errors.find((e) => e.code === "csv.conflict");
+    expect(conflict?.place).toBe("b.csv:row 4, column comprobante.fecha");
+    expect(conflict?.message).toMatch(/"21\/11\/2026" differs from "20\/11\/2026" given on row 2/);
+  });
+
+  it("places item errors at their row and column, voucher errors at the cell that set them", async () => {
+    const text = [
+      HEADER.join(","),
+      row({ "comprobante.external_reference": "R1", ...V, "comprobante.total": "999", ...I("Yerba mate", "1", "100") }),
+      row({ "comprobante.external_reference": "R1", ...I("Azúcar", "1", "50", "19") }),
+    ].join("\n");
+    const [voucher] = await readAll(text);
+    const result = checkSource(voucher as SourceVoucher, rules);
+    expect(result.errors.map((e) => e.place)).toEqual(["b.csv:row 3, column comprobante.detalle.producto.alicuota"]);
+    const ok = text.replace("1,Azúcar,50,19", "1,Azúcar blanca,50,21");
+    const [again] = await readAll(ok);
+    const mismatch = checkSource(again as SourceVoucher, rules);
+    expect(mismatch.errors.map((e) => [e.code, e.place])).toEqual([
+      ["total.mismatch", "b.csv:row 2, column comprobante.total"],
+    ]);
+  });
+
+  it("reads index segments, | tags and a missing required column", async () => {
+    const text = [
+      HEADER.join(","),
+      row({
+        "comprobante.external_reference": "R1",
+        ...V,
+        "comprobante.tags": "lote| noviembre |",
+        ...I("Yerba mate", "1", "100"),
+      }),
+    ].join("\n");
+    const [voucher] = await readAll(text.replace(",Ventas,Ventas,", ",,Ventas,"));
+    expect((voucher as SourceVoucher).raw).toMatchObject({ comprobante: { tags: ["lote", "noviembre"] } });
+    const result = checkSource(voucher as SourceVoucher, rules);
+    expect(result.errors.map((e) => [e.code, e.place])).toEqual([
+      ["schema.required", "b.csv:row 2, column comprobante.rubro"],
+    ]);
+  });
+
+  it("reads ; and decimal commas (es-AR spreadsheets), with thousands dots", async () => {
+    const text = [
+      HEADER.join(";"),
+      row(
+        {
+          "comprobante.external_reference": "R1",
+          ...V,
+          "comprobante.total": "1.210,00",
+          ...I("Yerba mate", "1", "1.000,00"),
+        },
+        ";",
+      ),
+    ].join("\n");
+    const [voucher] = await readAll(text);
+    const result = checkSource(voucher as SourceVoucher, rules);
+    expect(result.ok).toBe(true);
+    expect(result.result.totals?.total.toFixed(2)).toBe("1210.00");
+  });
+
+  it("leaves commas alone in a comma-delimited file's quoted text", async () => {
+    const text = [
+      HEADER.join(","),
+      row({
+        "comprobante.external_reference": "R1",
+        ...V,
+        "cliente.razon_social": '"Pérez, Juana"',
+        ...I('"Yerba, 1 kg"', "1", "100"),
+      }),
+    ].join("\n");
+    const [voucher] = await readAll(text);
+    const env = checkSource(voucher as SourceVoucher, rules).result.envelope;
+    expect(env?.cliente?.razon_social).toBe("Pérez, Juana");
+    expect(env?.comprobante.detalle[0]?.producto.descripcion).toBe("Yerba, 1 kg");
+  });
+
+  it("refuses an unknown column with a suggestion, and item columns with an index", async () => {
+    const typo = await readError("comprobante.totl,comprobante.tipo\n1,FACTURA B\n");
+    expect(typo.message).toMatch(
+      /row 1, column 1: unknown column "comprobante.totl"; did you mean comprobante.total\?/,
+    );
+    const indexed = await readError("comprobante.detalle.0.cantidad\n1\n");
+    expect(indexed.message).toMatch(/item columns take no index/);
+    const twice = await readError("comprobante.tipo,comprobante.tipo\nA,B\n");
+    expect(twice.message).toMatch(/appears twice/);
+  });
+
+  it("refuses a reference whose rows are not together", async () => {
+    const text = [
+      HEADER.join(","),
+      row({ "comprobante.external_reference": "R1", ...V, ...I("Yerba mate", "1", "1") }),
+      row({ "comprobante.external_reference": "R2", ...V, ...I("Yerba mate", "1", "1") }),
+      row({ "comprobante.external_reference": "R1", ...I("Yerba mate", "1", "1") }),
+    ].join("\n");
+    const error = await readError(text);
+    expect(error.message).toMatch(
+      /row 4, column comprobante.external_reference: reference R1 already formed a voucher at row 2/,
+    );
+  });
+
+  it("reports broken CSV with its row", async () => {
+    const ragged = await readError(`${HEADER.join(",")}\nR1,FACTURA B\n`);
+    expect(ragged.message).toMatch(/b.csv:row 2: not valid CSV: this row has a different number of cells/);
+    const unclosed = await readError(`${HEADER.join(",")}\n"R1,FACTURA B\n`);
+    expect(unclosed.message).toMatch(/not valid CSV: a quoted cell is never closed/);
+    expect((await readError("")).message).toMatch(/empty/);
+    expect((await readError(`${HEADER.join(",")}\n`)).message).toMatch(/no voucher rows/);
+  });
+
+  it("derives its columns from the schema", () => {
+    const catalogue = columnCatalogue();
+    expect(catalogue.get("comprobante.detalle.producto.precio_unitario_sin_iva")?.numeric).toBe(true);
+    expect(catalogue.get("comprobante.tributos.#.alicuota")?.numeric).toBe(true);
+    expect(catalogue.get("comprobante.fex.permisos.#.codigo_despacho")?.numeric).toBe(false);
+    expect(catalogue.has("comprobante.tags")).toBe(true);
+    expect(catalogue.has("usertoken")).toBe(false);
+  });
+});
+
+describe("CSV files and encodings", () => {
+  const dir = mkdtempSync(join(tmpdir(), "facturar-csv-"));
+  const text = [
+    HEADER.join(","),
+    row({
+      "comprobante.external_reference": "R1",
+      ...V,
+      "cliente.razon_social": "Peña Ñandú",
+      ...I("Café molido", "1", "100"),
+    }),
+  ].join("\r\n");
+
+  async function names(file: string, opts = {}) {
+    const out: string[] = [];
+    for await (const v of readVouchers(file, opts))
+      out.push(String((v.raw as { cliente: { razon_social: string } }).cliente.razon_social));
+    return out;
+  }
+
+  it("reads UTF-8 with and without a BOM, CRLF line ends", async () => {
+    const plain = join(dir, "plain.csv");
+    const bom = join(dir, "bom.csv");
+    writeFileSync(plain, text);
+    writeFileSync(bom, `\uFEFF${text}`);
+    expect(await names(plain)).toEqual(["Peña Ñandú"]);
+    expect(await names(bom)).toEqual(["Peña Ñandú"]);
+  });
+
+  it("reads latin1 when told, and says how when not", async () => {
+    const latin = join(dir, "latin1.csv");
+    writeFileSync(latin, Buffer.from(text, "latin1"));
+    expect(await names(latin, { encoding: "latin1" })).toEqual(["Peña Ñandú"]);
+    await expect(names(latin)).rejects.toMatchObject({
+      message: expect.stringMatching(/not valid UTF-8/),
+      hint: expect.stringMatching(/--encoding latin1/),
+    });
+  });
+
+  it("sniffs CSV and JSON on standard input", async () => {
+    const { Readable } = await import("node:stream");
+    expect(await names("-", { stdin: Readable.from([Buffer.from(text)]) })).toEqual(["Peña Ñandú"]);
+    const json = JSON.stringify({ cliente: { razon_social: "Desde JSON" }, comprobante: {} });
+    expect(await names("-", { stdin: Readable.from([Buffer.from(json)]) })).toEqual(["Desde JSON"]);
+  });
+
+  it("names a missing file", async () => {
+    await expect(names(join(dir, "nope.csv"))).rejects.toMatchObject({
+      code: "input.unreadable",
+      message: expect.stringMatching(/no such file/),
+    });
+  });
+});

@@ -1,0 +1,608 @@
+import { describe, expect, it } from "vitest";
+import { cbuWithCheckDigits } from "../../src/voucher/ids.js";
+import { LIMITS } from "../../src/voucher/rules.js";
+import { validateEnvelope } from "../../src/voucher/validate.js";
+import { baseVoucher, check, codes, finding, item, type Raw } from "../helpers.js";
+
+/** Applies `mutate` to a fresh base voucher and returns the error and warning codes. */
+function judge(mutate: (raw: Raw) => void, opts: { today?: string; ceiling?: string } = {}) {
+  const raw = baseVoucher();
+  mutate(raw);
+  const r = check(raw, opts);
+  return { errors: codes(r), warnings: codes(r, "warning"), result: r };
+}
+
+/** Runs `first`, then `next`: a variation on a prepared voucher. */
+const variant = (first: (raw: Raw) => void, next: (raw: Raw) => unknown) => (raw: Raw) => {
+  first(raw);
+  next(raw);
+};
+
+const untotalled = (raw: Raw) => {
+  delete raw.comprobante.total;
+};
+
+const RI = { documento_tipo: "CUIT", documento_nro: "30712293841", razon_social: "Cliente SA", condicion_iva: "RI" };
+const CBU = cbuWithCheckDigits("0170099", "2000004567890");
+const FCE_A = "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) A";
+const FCE_REGIME = "Factura de Crédito Electrónica MiPyMEs (FCE)";
+
+function fceInvoice(raw: Raw) {
+  raw.cliente = { ...RI };
+  raw.comprobante.tipo = FCE_A;
+  raw.comprobante.rg_especiales = {
+    regimen: FCE_REGIME,
+    datos: [
+      { id: 2101, valor: CBU },
+      { id: 27, valor: "SCA" },
+    ],
+  };
+}
+
+function fceNote(raw: Raw) {
+  fceInvoice(raw);
+  raw.comprobante.tipo = "NOTA DE CREDITO ELECTRONICA MiPyME (FCE) A";
+  raw.comprobante.rg_especiales.datos = [{ id: 22, valor: "N" }];
+  raw.comprobante.comprobantes_asociados = [
+    { tipo_comprobante: FCE_A, punto_venta: 3, numero: 10, comprobante_fecha: "10/11/2026", cuit: "30000000007" },
+  ];
+}
+
+describe("limits, both sides", () => {
+  it(`items: ${LIMITS.items} pass, ${LIMITS.items + 1} do not`, () => {
+    const at = judge((r) => {
+      r.comprobante.detalle = Array.from({ length: LIMITS.items }, (_, i) => item(`Item ${i}`, 1, 1, 21));
+      untotalled(r);
+    });
+    expect(at.errors).toEqual([]);
+    const over = judge((r) => {
+      r.comprobante.detalle = Array.from({ length: LIMITS.items + 1 }, (_, i) => item(`Item ${i}`, 1, 1, 21));
+      untotalled(r);
+    });
+    expect(over.errors).toEqual(["items.max"]);
+  });
+
+  it("tags: 50 pass, 51 do not; each tag is alphanumeric up to 255", () => {
+    expect(judge((r) => (r.comprobante.tags = Array.from({ length: 50 }, (_, i) => `t${i}`))).errors).toEqual([]);
+    expect(judge((r) => (r.comprobante.tags = Array.from({ length: 51 }, (_, i) => `t${i}`))).errors).toEqual([
+      "tags.max",
+    ]);
+    expect(judge((r) => (r.comprobante.tags = ["a".repeat(255), "año 2026", "lote_1-b"])).errors).toEqual([]);
+    expect(judge((r) => (r.comprobante.tags = ["a".repeat(256)])).errors).toEqual(["tags.format"]);
+    expect(judge((r) => (r.comprobante.tags = ["a/b"])).errors).toEqual(["tags.format"]);
+  });
+
+  it("associated vouchers: 10 pass, 11 do not", () => {
+    const assoc = (n: number) => (r: Raw) => {
+      r.comprobante.tipo = "NOTA DE CREDITO B";
+      r.comprobante.comprobantes_asociados = Array.from({ length: n }, (_, i) => ({
+        tipo_comprobante: "FACTURA B",
+        punto_venta: 3,
+        numero: i + 1,
+        comprobante_fecha: "01/11/2026",
+        cuit: "30000000007",
+      }));
+    };
+    expect(judge(assoc(10)).errors).toEqual([]);
+    expect(judge(assoc(11)).errors).toEqual(["associations.max"]);
+  });
+
+  it("tributos: 6 pass, 7 warn (the docs disagree), 8 do not", () => {
+    const tributos = (n: number) => (r: Raw) => {
+      r.comprobante.tributos = Array.from({ length: n }, () => ({
+        tipo: 7,
+        regimen: 5,
+        base_imponible: 100,
+        alicuota: 1,
+        total: 1,
+      }));
+      untotalled(r);
+    };
+    expect(judge(tributos(6))).toMatchObject({ errors: [], warnings: ["total.missing"] });
+    expect(judge(tributos(7)).warnings).toContain("tributos.max");
+    expect(judge(tributos(7)).errors).toEqual([]);
+    expect(judge(tributos(8)).errors).toEqual(["tributos.max"]);
+  });
+
+  it("external_reference: letters, digits, _ and -, up to 255", () => {
+    expect(judge((r) => (r.comprobante.external_reference = "A".repeat(255))).errors).toEqual([]);
+    expect(judge((r) => (r.comprobante.external_reference = "A".repeat(256))).errors).toEqual([
+      "external_reference.format",
+    ]);
+    expect(judge((r) => (r.comprobante.external_reference = "lote_7-b")).errors).toEqual([]);
+    expect(judge((r) => (r.comprobante.external_reference = "lote 7")).errors).toEqual(["external_reference.format"]);
+    expect(judge((r) => (r.comprobante.external_reference = 17032)).errors).toEqual([]);
+  });
+
+  it("e-mail addresses: 15 pass, 16 do not", () => {
+    const emails = (n: number) => Array.from({ length: n }, (_, i) => `u${i}@example.com`).join(",");
+    expect(judge((r) => (r.cliente.email = emails(15))).errors).toEqual([]);
+    expect(judge((r) => (r.cliente.email = emails(16))).errors).toEqual(["email.max"]);
+    expect(judge((r) => (r.cliente.email = "not-an-address")).warnings).toEqual(["email.format"]);
+  });
+});
+
+describe("document type per class (spec 2.2 rule 4)", () => {
+  it("class A, M and FCE go to a CUIT", () => {
+    for (const tipo of ["FACTURA A", "FACTURA M", "NOTA DE DEBITO A"]) {
+      expect(judge((r) => (r.comprobante.tipo = tipo)).errors, tipo).toContain("document.class");
+    }
+    const ok = judge((r) => {
+      r.comprobante.tipo = "FACTURA A";
+      r.cliente = { ...RI };
+    });
+    expect(ok.errors).toEqual([]);
+  });
+
+  it("class B to an exempt customer goes to a CUIT; to a consumer any document", () => {
+    expect(judge((r) => (r.cliente.condicion_iva = "E")).errors).toEqual(["document.class"]);
+    for (const doc of ["DNI", "PASAPORTE", "LE", "LC", "CUIL"]) {
+      const nro = doc === "CUIL" ? "20111111112" : "30123456";
+      expect(judge((r) => Object.assign(r.cliente, { documento_tipo: doc, documento_nro: nro })).errors, doc).toEqual(
+        [],
+      );
+    }
+    // The spec spells it "Pasaporte": any case is read as the table's PASAPORTE.
+    expect(judge((r) => (r.cliente.documento_tipo = "Pasaporte")).errors).toEqual([]);
+  });
+
+  it("class C to a registered, small or exempt taxpayer goes to a CUIT", () => {
+    for (const condition of ["RI", "M", "E"]) {
+      const r = judge((raw) => {
+        raw.comprobante.tipo = "FACTURA C";
+        raw.comprobante.detalle = [item("Clase", 1, 121, 0)];
+        raw.cliente.condicion_iva = condition;
+      });
+      expect(r.errors, condition).toEqual(["document.class"]);
+    }
+  });
+
+  it("the receiver's VAT condition must suit the class (TFC-8004)", () => {
+    expect(judge((r) => Object.assign(r.cliente, RI)).errors).toEqual(["vat-condition.class"]);
+    expect(judge((r) => (r.comprobante.tipo = "FACTURA A")).errors).toEqual(["vat-condition.class", "document.class"]);
+    expect(
+      judge((r) => Object.assign(r.cliente, { condicion_iva: "RI", condicion_iva_operacion: "CF" })).errors,
+    ).toEqual([]);
+  });
+});
+
+describe("the anonymous final consumer", () => {
+  const anonymous = (r: Raw) => Object.assign(r.cliente, { documento_tipo: "OTRO", documento_nro: "0" });
+
+  it("is OTRO / 0 and a final consumer", () => {
+    expect(judge(anonymous).errors).toEqual([]);
+    expect(judge((r) => Object.assign(anonymous(r), { documento_nro: "123" })).errors).toEqual(["anonymous.document"]);
+    expect(judge((r) => Object.assign(anonymous(r), { condicion_iva: "IVNA" })).errors).toEqual([
+      "anonymous.condition",
+    ]);
+  });
+
+  it("is allowed only below the ceiling, in pesos", () => {
+    const at = (total: number, opts = {}) =>
+      judge((r) => {
+        anonymous(r);
+        r.comprobante.detalle = [item("Equipo", 1, total, 0)];
+        r.comprobante.total = total;
+      }, opts).errors;
+    expect(at(9999999.99)).toEqual([]);
+    expect(at(10000000)).toEqual(["anonymous.ceiling"]);
+    expect(at(500, { ceiling: "500.01" })).toEqual([]);
+    expect(at(500, { ceiling: "500" })).toEqual(["anonymous.ceiling"]);
+    const dollars = judge((r) => {
+      anonymous(r);
+      r.comprobante.detalle = [item("Equipo", 1, 10000, 0)];
+      r.comprobante.total = 10000;
+      r.comprobante.moneda = "DOL";
+      r.comprobante.cotizacion = 1000;
+    });
+    expect(dollars.errors).toEqual(["anonymous.ceiling"]);
+  });
+});
+
+describe("CUIT check digits wherever a CUIT appears", () => {
+  it("the customer's", () => {
+    const r = judge((raw) => {
+      raw.comprobante.tipo = "FACTURA A";
+      raw.cliente = { ...RI, documento_nro: "30712293842" };
+    });
+    expect(r.errors).toEqual(["cuit.check"]);
+    expect(finding(r.result, "cuit.check")?.message).toMatch(/expected 1/);
+  });
+  it("a CUIL's, with person prefixes only", () => {
+    expect(
+      judge((r) => Object.assign(r.cliente, { documento_tipo: "CUIL", documento_nro: "30000000007" })).errors,
+    ).toEqual(["cuit.check"]);
+  });
+  it("an associated voucher's and the export country's", () => {
+    const r = judge((raw) => {
+      raw.comprobante.tipo = "NOTA DE CREDITO B";
+      raw.comprobante.comprobantes_asociados = [
+        {
+          tipo_comprobante: "FACTURA B",
+          punto_venta: 1,
+          numero: 1,
+          comprobante_fecha: "01/11/2026",
+          cuit: "30000000008",
+        },
+      ];
+    });
+    expect(r.errors).toEqual(["cuit.check"]);
+  });
+  it("never the issuer's own", () => {
+    const raw = baseVoucher();
+    raw.comprobante.tipo = "FACTURA A";
+    raw.cliente = { ...RI };
+    const r = check(raw);
+    expect(r.ok).toBe(true);
+    const self = validateEnvelope(raw, { issuerCuit: "30712293841", now: new Date("2026-11-20T15:00:00Z") });
+    expect(codes(self)).toEqual(["cuit.self"]);
+  });
+});
+
+describe("class C and E restrictions", () => {
+  const classC = (r: Raw) => {
+    r.comprobante.tipo = "FACTURA C";
+    r.comprobante.detalle = [item("Clase", 1, 121, 0)];
+  };
+  it("C: no VAT, no exempt or non-taxed items, no perceptions", () => {
+    expect(judge(classC).errors).toEqual([]);
+    for (const rate of [21, -1, -2]) {
+      expect(judge(variant(classC, (r) => (r.comprobante.detalle[0].producto.alicuota = rate))).errors).toEqual([
+        "class-c.vat",
+      ]);
+    }
+    expect(
+      judge(
+        variant(classC, (r) => {
+          r.comprobante.exentos = 10;
+          untotalled(r);
+        }),
+      ).errors,
+    ).toEqual(["class-c.exempt"]);
+    expect(
+      judge((r) => {
+        classC(r);
+        r.comprobante.tributos = [{ tipo: 7, regimen: 5, base_imponible: 121, alicuota: 1, total: 1.21 }];
+        untotalled(r);
+      }).errors,
+    ).toEqual(["class-c.perceptions"]);
+  });
+
+  const services = (r: Raw) => {
+    r.cliente = {
+      documento_tipo: "CUIT",
+      documento_nro: "55000002207",
+      razon_social: "Buyer LLC",
+      condicion_iva: "CDEX",
+    };
+    r.comprobante.tipo = "FACTURA E";
+    r.comprobante.moneda = "DOL";
+    r.comprobante.cotizacion = 1000;
+    r.comprobante.detalle = [item("Consultoría", 10, 12.1, 0)];
+    r.comprobante.fex = { tipo_exportacion: 2, pais_comprobante_id: 212, fecha_pago: "15/12/2026" };
+  };
+  it("E: fex required; no VAT, discounts, taxes or internal taxes", () => {
+    expect(judge(services).errors).toEqual([]);
+    expect(judge(variant(services, (r) => delete r.comprobante.fex)).errors).toEqual(["class-e.fex"]);
+    expect(
+      judge(
+        variant(services, (r) => {
+          r.comprobante.detalle[0].producto.alicuota = 21;
+          untotalled(r);
+        }),
+      ).errors,
+    ).toEqual(["class-e.vat"]);
+    expect(judge(variant(services, (r) => (r.comprobante.detalle[0].producto.alicuota = -2))).errors).toEqual([
+      "class-e.vat",
+    ]);
+    expect(
+      judge(
+        variant(services, (r) => {
+          r.comprobante.bonificacion = 1;
+          untotalled(r);
+        }),
+      ).errors,
+    ).toEqual(["class-e.discount"]);
+    expect(
+      judge(
+        variant(services, (r) => {
+          r.comprobante.detalle[0].bonificacion_porcentaje = 5;
+          untotalled(r);
+        }),
+      ).errors,
+    ).toEqual(["class-e.discount"]);
+    expect(
+      judge(
+        variant(services, (r) => {
+          r.comprobante.impuestos_internos = 3;
+          untotalled(r);
+        }),
+      ).errors,
+    ).toEqual(["class-e.internal-taxes"]);
+    expect(
+      judge((r) => {
+        services(r);
+        r.comprobante.tributos = [{ tipo: 1, regimen: 33, base_imponible: 121, alicuota: 1, total: 1.21 }];
+        untotalled(r);
+      }).errors,
+    ).toEqual(["class-e.taxes"]);
+  });
+  it("E goods: permits consistent; services: a payment date, no permits", () => {
+    const goods = (r: Raw) => {
+      services(r);
+      r.comprobante.fex = {
+        tipo_exportacion: 1,
+        permisos_tiene: "N",
+        pais_comprobante_id: 212,
+        incoterms_tipo_id: "FOB",
+      };
+    };
+    expect(judge(goods).errors).toEqual([]);
+    expect(judge(variant(goods, (r) => (r.comprobante.fex.permisos_tiene = "S"))).errors).toEqual(["fex.permits"]);
+    expect(judge(variant(services, (r) => delete r.comprobante.fex.fecha_pago)).errors).toEqual(["fex.payment-date"]);
+    expect(
+      judge(variant(services, (r) => (r.comprobante.fex.permisos = [{ codigo_despacho: "X1", pais_destino_id: 212 }])))
+        .errors,
+    ).toEqual(["fex.permits"]);
+    expect(judge((r) => (r.comprobante.fex = { tipo_exportacion: 2 })).errors).toEqual(["fex.not-export"]);
+  });
+});
+
+describe("MiPyME FCE", () => {
+  it("an invoice carries a valid CBU (2101) and SCA/ADC (27), to a CUIT", () => {
+    expect(judge(fceInvoice).errors).toEqual([]);
+    expect(judge(variant(fceInvoice, (r) => (r.comprobante.rg_especiales.datos[1].valor = "ADC"))).errors).toEqual([]);
+    expect(judge(variant(fceInvoice, (r) => delete r.comprobante.rg_especiales)).errors).toEqual(["fce.regime"]);
+    expect(judge(variant(fceInvoice, (r) => r.comprobante.rg_especiales.datos.splice(0, 1))).errors).toEqual([
+      "fce.cbu",
+    ]);
+    expect(
+      judge(
+        variant(
+          fceInvoice,
+          (r) => (r.comprobante.rg_especiales.datos[0].valor = `${CBU.slice(0, 21)}${(Number(CBU[21]) + 1) % 10}`),
+        ),
+      ).errors,
+    ).toEqual(["fce.cbu"]);
+    expect(judge(variant(fceInvoice, (r) => (r.comprobante.rg_especiales.datos[1].valor = "SAC"))).errors).toEqual([
+      "fce.transfer",
+    ]);
+    expect(
+      judge(variant(fceInvoice, (r) => r.comprobante.rg_especiales.datos.push({ id: 22, valor: "N" }))).errors,
+    ).toEqual(["fce.annulment"]);
+    expect(
+      judge(
+        variant(fceInvoice, (r) => (r.cliente = { ...r.cliente, documento_tipo: "DNI", documento_nro: "30123456" })),
+      ).errors,
+    ).toContain("document.class");
+  });
+
+  it("an invoice is due on or after its date, and (warning) today", () => {
+    expect(judge(variant(fceInvoice, (r) => (r.comprobante.vencimiento = r.comprobante.fecha))).errors).toEqual([]);
+    expect(judge(variant(fceInvoice, (r) => (r.comprobante.vencimiento = "19/11/2026"))).errors).toContain(
+      "fce.due-date",
+    );
+    const stale = judge((r) => fceInvoice(r), { today: "22/12/2026" });
+    expect(stale.errors).toEqual([]);
+    expect(stale.warnings).toContain("fce.due-date");
+  });
+
+  it("a note carries 22 (S/N), no CBU, alias or 27, and adjusts one FCE invoice", () => {
+    expect(judge(fceNote).errors).toEqual([]);
+    expect(judge(variant(fceNote, (r) => (r.comprobante.rg_especiales.datos = []))).errors).toEqual(["fce.annulment"]);
+    expect(judge(variant(fceNote, (r) => (r.comprobante.rg_especiales.datos[0].valor = "X"))).errors).toEqual([
+      "fce.annulment",
+    ]);
+    expect(
+      judge(variant(fceNote, (r) => r.comprobante.rg_especiales.datos.push({ id: 27, valor: "SCA" }))).errors,
+    ).toEqual(["fce.note-data"]);
+    expect(
+      judge(variant(fceNote, (r) => (r.comprobante.comprobantes_asociados[0].tipo_comprobante = "FACTURA A"))).errors,
+    ).toEqual(["associations.fce"]);
+    expect(
+      judge(
+        variant(fceNote, (r) =>
+          r.comprobante.comprobantes_asociados.push({ ...r.comprobante.comprobantes_asociados[0], numero: 11 }),
+        ),
+      ).errors,
+    ).toEqual(["associations.fce"]);
+  });
+
+  it("FCE data stays off other vouchers", () => {
+    expect(
+      judge((r) => (r.comprobante.rg_especiales = { regimen: FCE_REGIME, datos: [{ id: 2101, valor: CBU }] })).errors,
+    ).toEqual(["fce.not-fce"]);
+  });
+});
+
+describe("credit and debit notes", () => {
+  const note = (r: Raw) => {
+    r.comprobante.tipo = "NOTA DE CREDITO B";
+    r.comprobante.comprobantes_asociados = [
+      {
+        tipo_comprobante: "FACTURA B",
+        punto_venta: 3,
+        numero: 7,
+        comprobante_fecha: "18/11/2026",
+        cuit: "30000000007",
+      },
+    ];
+  };
+  it("name what they adjust: vouchers or a period", () => {
+    expect(judge(note).errors).toEqual([]);
+    expect(judge(variant(note, (r) => delete r.comprobante.comprobantes_asociados)).errors).toEqual([
+      "notes.association",
+    ]);
+    const period = judge((r) => {
+      r.comprobante.tipo = "NOTA DE DEBITO B";
+      r.comprobante.comprobantes_asociados_periodo = { fecha_desde: "01/10/2026", fecha_hasta: "31/10/2026" };
+    });
+    expect(period.errors).toEqual([]);
+  });
+  it("adjust vouchers of their own class, dated no later than themselves", () => {
+    expect(
+      judge(variant(note, (r) => (r.comprobante.comprobantes_asociados[0].tipo_comprobante = "FACTURA A"))).errors,
+    ).toEqual(["associations.class"]);
+    expect(
+      judge(variant(note, (r) => (r.comprobante.comprobantes_asociados[0].comprobante_fecha = "20/11/2026"))).errors,
+    ).toEqual([]);
+    expect(
+      judge(variant(note, (r) => (r.comprobante.comprobantes_asociados[0].comprobante_fecha = "21/11/2026"))).errors,
+    ).toEqual(["associations.date"]);
+  });
+  it("an associated period is ordered and ends by the voucher's date", () => {
+    const period = (from: string, to: string) => (r: Raw) => {
+      r.comprobante.tipo = "NOTA DE DEBITO B";
+      r.comprobante.comprobantes_asociados_periodo = { fecha_desde: from, fecha_hasta: to };
+    };
+    expect(judge(period("01/11/2026", "20/11/2026")).errors).toEqual([]);
+    expect(judge(period("02/11/2026", "01/11/2026")).errors).toEqual(["period.order"]);
+    expect(judge(period("01/11/2026", "21/11/2026")).errors).toEqual(["associations.date"]);
+  });
+});
+
+describe("currency, payments, periods, tributos", () => {
+  it("PES means cotizacion 1; other currencies need a rate", () => {
+    expect(judge((r) => (r.comprobante.cotizacion = 1)).errors).toEqual([]);
+    expect(judge((r) => (r.comprobante.cotizacion = 3)).errors).toEqual(["currency.rate"]);
+    expect(judge((r) => (r.comprobante.moneda = "DOL")).errors).toEqual(["currency.rate"]);
+    expect(judge((r) => Object.assign(r.comprobante, { moneda: "DOL", cotizacion: 1015.5 })).errors).toEqual([]);
+    expect(judge((r) => Object.assign(r.comprobante, { moneda: "DOL", cotizacion: 1 })).warnings).toEqual([
+      "currency.rate",
+    ]);
+    expect(judge((r) => Object.assign(r.comprobante, { moneda: "XYZ", cotizacion: 5 })).warnings).toEqual([
+      "currency.unknown",
+    ]);
+    expect(judge((r) => (r.comprobante.datos_informativos = { paga_misma_moneda: "S" })).errors).toEqual([
+      "currency.same-currency",
+    ]);
+  });
+
+  it("pagos.total equals its parts and does not exceed the voucher", () => {
+    const pay = (parts: number[], total: number) => (r: Raw) => {
+      r.comprobante.pagos = { formas_pago: parts.map((importe, i) => ({ descripcion: `Medio ${i}`, importe })), total };
+    };
+    expect(judge(pay([100, 21], 121)).errors).toEqual([]);
+    expect(judge(pay([50], 50)).errors).toEqual([]); // partial payment
+    expect(judge(pay([100, 20], 121)).errors).toEqual(["payments.sum"]);
+    expect(judge(pay([100, 21.01], 121.01)).errors).toEqual(["payments.exceed"]);
+  });
+
+  it("billed period complete and ordered; due date not before the voucher", () => {
+    expect(judge((r) => (r.comprobante.periodo_facturado_desde = "01/11/2026")).errors).toEqual(["period.incomplete"]);
+    expect(
+      judge((r) =>
+        Object.assign(r.comprobante, { periodo_facturado_desde: "01/11/2026", periodo_facturado_hasta: "01/11/2026" }),
+      ).errors,
+    ).toEqual([]);
+    expect(
+      judge((r) =>
+        Object.assign(r.comprobante, { periodo_facturado_desde: "02/11/2026", periodo_facturado_hasta: "01/11/2026" }),
+      ).errors,
+    ).toEqual(["period.order"]);
+    expect(judge((r) => (r.comprobante.vencimiento = "19/11/2026")).errors).toEqual(["due-date.order"]);
+  });
+
+  it("a subscription says how often and until when", () => {
+    const sub = { abono: "S", abono_frecuencia: 1, abono_hasta: "12/2027" };
+    expect(judge((r) => Object.assign(r.comprobante, sub)).errors).toEqual([]);
+    expect(judge((r) => Object.assign(r.comprobante, sub, { abono_hasta: "11/2026" })).errors).toEqual([]);
+    expect(judge((r) => Object.assign(r.comprobante, sub, { abono_hasta: "10/2026" })).errors).toEqual([
+      "period.order",
+    ]);
+    expect(judge((r) => Object.assign(r.comprobante, { abono: "S" })).errors).toEqual([
+      "subscription.incomplete",
+      "subscription.incomplete",
+    ]);
+  });
+
+  it("tributo types and regimes match; amounts are checked as a warning", () => {
+    const trib = (t: object) => (r: Raw) => {
+      r.comprobante.tributos = [{ tipo: 6, regimen: 3, base_imponible: 100, alicuota: 3, total: 3, ...t }];
+      untotalled(r);
+    };
+    expect(judge(trib({})).errors).toEqual([]);
+    expect(judge(trib({ tipo: 7, regimen: 5 })).errors).toEqual([]);
+    expect(judge(trib({ tipo: 2 })).errors).toEqual(["tributo.type"]);
+    expect(judge(trib({ regimen: 5 })).errors).toEqual(["tributo.regime"]);
+    expect(judge(trib({ regimen: 40 })).errors).toEqual(["tributo.regime"]);
+    expect(judge(trib({ total: 4 })).warnings).toContain("tributo.amount");
+  });
+
+  it("special regimes take their own ids", () => {
+    expect(
+      judge((r) => (r.comprobante.rg_especiales = { regimen: "RG 2.820", datos: [{ id: 11, valor: "x" }] })).errors,
+    ).toEqual([]);
+    expect(
+      judge((r) => (r.comprobante.rg_especiales = { regimen: "RG 2.820", datos: [{ id: 12, valor: "x" }] })).errors,
+    ).toEqual(["rg_especiales.id"]);
+    expect(
+      judge((r) => (r.comprobante.rg_especiales = { regimen: "Otro régimen", datos: [{ id: 1, valor: "x" }] }))
+        .warnings,
+    ).toEqual(["rg_especiales.regime"]);
+  });
+
+  it("operacion and the party agree", () => {
+    expect(judge((r) => (r.comprobante.operacion = "C")).errors).toEqual(["party.missing"]);
+    expect(
+      judge((r) => {
+        r.comprobante.operacion = "C";
+        r.proveedor = { ...RI };
+        delete r.cliente;
+        r.comprobante.tipo = "FACTURA A";
+      }).errors,
+    ).toEqual([]);
+    expect(judge((r) => (r.proveedor = { ...RI })).errors).toEqual(["party.both"]);
+    expect(judge((r) => delete r.cliente).errors).toEqual(["party.missing"]);
+  });
+
+  it("a payment condition 'Otra' says which", () => {
+    expect(judge((r) => (r.cliente.condicion_pago = 214)).errors).toEqual(["payment-condition.other"]);
+    expect(
+      judge((r) => Object.assign(r.cliente, { condicion_pago: 214, condicion_pago_otra: "Canje" })).errors,
+    ).toEqual([]);
+  });
+
+  it("nogravados must be 0", () => {
+    expect(judge((r) => (r.comprobante.nogravados = 0)).errors).toEqual([]);
+    expect(judge((r) => (r.comprobante.nogravados = 1)).errors).toEqual(["nogravados.deprecated"]);
+  });
+});
+
+describe("date windows (warnings, Argentina time)", () => {
+  const dated = (fecha: string, opts: { services?: boolean } = {}) =>
+    judge((r) => {
+      r.comprobante.fecha = fecha;
+      r.comprobante.vencimiento = "31/12/2026";
+      if (opts.services)
+        Object.assign(r.comprobante, { periodo_facturado_desde: "01/11/2026", periodo_facturado_hasta: "01/11/2026" });
+    }).warnings.filter((w) => w === "date.window");
+
+  it("goods: 5 days either side, ahead only within the month", () => {
+    expect(dated("15/11/2026")).toEqual([]);
+    expect(dated("14/11/2026")).toEqual(["date.window"]);
+    expect(dated("25/11/2026")).toEqual([]);
+    expect(dated("26/11/2026")).toEqual(["date.window"]);
+    expect(judge((r) => (r.comprobante.fecha = "01/12/2026"), { today: "28/11/2026" }).warnings).toContain(
+      "date.window",
+    );
+  });
+  it("services: 10 days either side", () => {
+    expect(dated("10/11/2026", { services: true })).toEqual([]);
+    expect(dated("09/11/2026", { services: true })).toEqual(["date.window"]);
+    expect(dated("30/11/2026", { services: true })).toEqual([]);
+    expect(dated("01/12/2026", { services: true })).toEqual(["date.window"]);
+  });
+  it("FCE: 5 days back, 1 ahead", () => {
+    const fce = (fecha: string) =>
+      judge((r) => {
+        fceInvoice(r);
+        r.comprobante.fecha = fecha;
+        r.comprobante.vencimiento = "31/12/2026";
+      }).warnings.filter((w) => w === "date.window");
+    expect(fce("15/11/2026")).toEqual([]);
+    expect(fce("14/11/2026")).toEqual(["date.window"]);
+    expect(fce("21/11/2026")).toEqual([]);
+    expect(fce("22/11/2026")).toEqual(["date.window"]);
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { baseVoucher, check, codes } from "../helpers.js";
+
+function firstError(mutate: (raw: ReturnType<typeof baseVoucher>) => void) {
+  const raw = baseVoucher();
+  mutate(raw);
+  const r = check(raw);
+  return r.findings.find((f) => f.severity === "error");
+}
+
+describe("the voucher schema", () => {
+  it("takes numbers as JSON numbers or numeric text, and keeps them exact", () => {
+    const raw = baseVoucher();
+    raw.comprobante.detalle[0].cantidad = "1.00";
+    raw.comprobante.detalle[0].producto.precio_unitario_sin_iva = " 100 ";
+    raw.comprobante.total = "121.00";
+    raw.comprobante.punto_venta = "0010";
+    const r = check(raw);
+    expect(r.ok).toBe(true);
+    expect(r.envelope?.comprobante.detalle[0]?.cantidad).toBe("1");
+    expect(r.envelope?.comprobante.punto_venta).toBe(10);
+  });
+
+  it("refuses numbers with a comma, exponent, too many decimals or digits", () => {
+    expect(firstError((r) => (r.comprobante.detalle[0].producto.precio_unitario_sin_iva = "100,5"))?.message).toMatch(
+      /decimal point/,
+    );
+    expect(firstError((r) => (r.comprobante.detalle[0].producto.precio_unitario_sin_iva = 1e25))?.message).toMatch(
+      /exponent/,
+    );
+    expect(firstError((r) => (r.comprobante.detalle[0].producto.precio_unitario_sin_iva = 1.2345))?.message).toMatch(
+      /3 decimals/,
+    );
+    expect(firstError((r) => (r.comprobante.detalle[0].cantidad = 1.234))?.message).toMatch(/2 decimals/);
+    expect(firstError((r) => (r.comprobante.total = "12345678901234"))?.message).toMatch(/13 digits/);
+    expect(firstError((r) => (r.comprobante.detalle[0].cantidad = 0))?.message).toMatch(/greater than 0/);
+    expect(firstError((r) => (r.comprobante.detalle[0].producto.precio_unitario_sin_iva = -1))?.message).toMatch(
+      /at least 0/,
+    );
+    expect(firstError((r) => (r.comprobante.detalle[0].bonificacion_porcentaje = 101))?.message).toMatch(/at most 100/);
+  });
+
+  it("takes dates that exist, pads d/m/yyyy, refuses other shapes", () => {
+    const raw = baseVoucher();
+    raw.comprobante.fecha = "5/11/2026";
+    raw.comprobante.vencimiento = "1/12/2026";
+    const r = check(raw);
+    expect(r.envelope?.comprobante.fecha).toBe("05/11/2026");
+    expect(firstError((x) => (x.comprobante.vencimiento = "29/02/2028"))).toBeUndefined(); // leap year
+    expect(firstError((x) => (x.comprobante.fecha = "29/02/2026"))?.message).toMatch(/not a date in the calendar/);
+    expect(firstError((x) => (x.comprobante.fecha = "31/04/2026"))?.message).toMatch(/not a date in the calendar/);
+    expect(firstError((x) => (x.comprobante.fecha = "2026-11-20"))?.message).toMatch(/dd\/mm\/yyyy/);
+  });
+
+  it("reads S/N flags from booleans and any case", () => {
+    const raw = baseVoucher();
+    raw.cliente.envia_por_mail = false;
+    raw.comprobante.detalle[0].afecta_stock = "s";
+    const r = check(raw);
+    expect(r.envelope?.cliente?.envia_por_mail).toBe("N");
+    expect(r.envelope?.comprobante.detalle[0]?.afecta_stock).toBe("S");
+    expect(firstError((x) => (x.cliente.envia_por_mail = "Y"))?.message).toMatch(/"S" or "N"/);
+  });
+
+  it("knows the code tables", () => {
+    expect(firstError((r) => (r.comprobante.tipo = "Factura B"))?.message).toMatch(/unknown voucher type/);
+    expect(firstError((r) => (r.cliente.provincia = 27))?.message).toMatch(/unknown province code 27/);
+    expect(firstError((r) => (r.cliente.condicion_pago = 200))?.message).toMatch(/unknown payment condition/);
+    expect(firstError((r) => (r.comprobante.detalle[0].producto.unidad_medida = 12))?.message).toMatch(
+      /unit of measure/,
+    );
+    expect(firstError((r) => (r.comprobante.detalle[0].producto.alicuota = 19))?.message).toMatch(
+      /VAT rate must be one of/,
+    );
+    expect(firstError((r) => (r.comprobante.idioma = 3))?.message).toMatch(/unknown language/);
+    expect(firstError((r) => (r.cliente.condicion_iva = "XX"))?.message).toMatch(/expected one of CF, RI/);
+    expect(firstError((r) => (r.cliente.documento_tipo = "RUT"))?.message).toMatch(/expected one of DNI, CUIT/);
+    const exempt = baseVoucher();
+    exempt.comprobante.detalle[0].producto.alicuota = "EXENTO";
+    expect(check(exempt).ok).toBe(false);
+  });
+
+  it("accepts every voucher type string exactly as the service spells it", () => {
+    for (const tipo of ["NOTA DE DEBITO ELECTRONICA MiPyME (FCE) C", "RECIBO C", "LIQUIDACIONES B", "PRESUPUESTO"]) {
+      expect(firstError((r) => (r.comprobante.tipo = tipo))?.code, tipo).not.toBe("schema.invalid");
+    }
+  });
+
+  it("names unknown and missing fields by their path", () => {
+    const typo = firstError((r) => (r.comprobante.detalle[0].producto.precio = 1));
+    expect(typo).toMatchObject({
+      code: "schema.unknown-field",
+      path: ["comprobante", "detalle", 0, "producto", "precio"],
+    });
+    const missing = firstError((r) => delete r.comprobante.rubro);
+    expect(missing).toMatchObject({ code: "schema.required", path: ["comprobante", "rubro"] });
+  });
+
+  it("reads empty strings as absent fields, as the service's own examples send them", () => {
+    const raw = baseVoucher();
+    Object.assign(raw.comprobante, {
+      periodo_facturado_desde: "",
+      periodo_facturado_hasta: "",
+      leyenda_gral: "",
+      comentario: " ",
+    });
+    expect(codes(check(raw))).toEqual([]);
+  });
+
+  it("defaults operacion, moneda, idioma and the peso rate", () => {
+    const env = check(baseVoucher()).envelope;
+    expect(env?.comprobante).toMatchObject({ operacion: "V", moneda: "PES", idioma: 1, cotizacion: "1" });
+  });
+
+  it("ignores credentials in a file and keeps $schema", () => {
+    const raw = { $schema: "./voucher.schema.json", usertoken: "x", apikey: 1, apitoken: "y", ...baseVoucher() };
+    expect(check(raw).ok).toBe(true);
+  });
+});

@@ -20,7 +20,7 @@ export interface VoucherCheck {
 }
 
 export function checkSource(source: SourceVoucher, opts: RuleOptions): VoucherCheck {
-  const result = validateEnvelope(source.raw, opts);
+  const result = validateEnvelope(source.raw, opts, source.hasNoEmptyStrings);
   const placed = [...source.readerFindings, ...result.findings].map(
     (f): PlacedFinding => ({ ...f, field: formatPath(f.path), place: f.at ?? source.place(f.path) }),
   );

@@ -3,8 +3,6 @@
  * the same `comprobante.external_reference` forming one voucher. Streams: a voucher is yielded as
  * soon as its rows end, so a file of any size validates in bounded memory.
  */
-import { pipeline, Readable } from "node:stream";
-import { parse } from "csv-parse";
 import { InputError } from "../errors.js";
 import { Dec } from "../voucher/decimal.js";
 import type { Finding, Path } from "../voucher/rules.js";
@@ -17,6 +15,7 @@ import {
   suggestColumn,
   TAGS_COLUMN,
 } from "./columns.js";
+import { CsvRecordReader, CsvSyntaxError } from "./csv-records.js";
 import { rowRange, type SourceVoucher } from "./source.js";
 
 interface Column {
@@ -164,6 +163,7 @@ class VoucherBuilder {
       index: this.index,
       raw: envelope,
       readerFindings: this.findings,
+      hasNoEmptyStrings: true,
       label,
       rows,
       place: (path: Path) => this.place(path),
@@ -195,6 +195,11 @@ function sameCell(a: string, b: string, numeric: boolean): boolean {
   return x !== undefined && y !== undefined && x.eq(y);
 }
 
+/** A string that shares no memory with the text it was cut from. */
+function detach(text: string): string {
+  return Buffer.from(text, "utf8").toString("utf8");
+}
+
 function splitTags(value: string): string[] {
   return value
     .split("|")
@@ -222,71 +227,78 @@ export async function* readCsvVouchers(
   const delimiter = opts.delimiter ?? detectDelimiter(firstChunk.split(/\r?\n/, 1)[0] ?? "");
   const decimalComma = opts.decimalComma ?? delimiter === ";";
 
-  const parser = parse({ delimiter, skip_empty_lines: true, info: true, bom: true });
-  async function* rest() {
-    yield firstChunk;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-  }
-  // pipeline() hands a decoding error from the source to the parser, so iteration throws it.
-  pipeline(Readable.from(rest()), parser, () => {});
-
   let columns: Column[] | undefined;
   let referenceIndex = -1;
   let current: VoucherBuilder | undefined;
   const finished = new Map<string, number>();
+  const ready: SourceVoucher[] = [];
   let count = 0;
-  try {
-    for await (const entry of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const row = entry.info.lines;
-      if (!columns) {
-        columns = compileHeader(file, entry.record);
-        referenceIndex = columns.findIndex((c) => c.name === REFERENCE_COLUMN);
-        continue;
-      }
-      const reference = referenceIndex >= 0 ? (entry.record[referenceIndex] ?? "").trim() : "";
-      if (current && (reference === "" || reference !== current.reference)) {
-        yield current.build();
-        if (current.reference !== "") finished.set(current.reference, current.rows[0] ?? row);
-        current = undefined;
-      }
-      if (!current) {
-        const earlier = reference === "" ? undefined : finished.get(reference);
-        if (earlier !== undefined) {
-          const place = `${file}:row ${row}, column ${REFERENCE_COLUMN}`;
-          throw new InputError(
-            `${place}: reference ${reference} already formed a voucher at row ${earlier}; keep each voucher's rows together`,
-            place,
-          );
-        }
-        current = new VoucherBuilder(file, count++, reference);
-      }
-      current.addRow(row, entry.record, columns, decimalComma);
-    }
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    throw csvError(file, error as Error & { code?: string; lines?: number });
-  } finally {
-    parser.destroy();
-  }
-  if (!columns) throw new InputError(`${file}: the file has no header row`, file);
-  if (current) yield current.build();
-  if (count === 0) throw new InputError(`${file}: the file has a header but no voucher rows`, file);
-}
+  let failure: unknown;
 
-function csvError(file: string, error: Error & { code?: string; lines?: number }): InputError {
-  if (error instanceof TypeError && /encoded data was not valid/i.test(error.message)) {
-    return new InputError(
-      `${file}: the file is not valid UTF-8`,
-      file,
-      "if it comes from a spreadsheet saved as Latin-1, pass --encoding latin1",
-    );
+  const onRecord = (record: string[], row: number): void => {
+    if (!columns) {
+      columns = compileHeader(file, record);
+      referenceIndex = columns.findIndex((c) => c.name === REFERENCE_COLUMN);
+      return;
+    }
+    const reference = referenceIndex >= 0 ? (record[referenceIndex] ?? "").trim() : "";
+    if (current && (reference === "" || reference !== current.reference)) {
+      ready.push(current.build());
+      // A copy: the cell is a slice of the whole chunk's text, which it would keep alive.
+      if (current.reference !== "") finished.set(detach(current.reference), current.rows[0] ?? row);
+      current = undefined;
+    }
+    if (!current) {
+      const earlier = reference === "" ? undefined : finished.get(reference);
+      if (earlier !== undefined) {
+        const place = `${file}:row ${row}, column ${REFERENCE_COLUMN}`;
+        throw new InputError(
+          `${place}: reference ${reference} already formed a voucher at row ${earlier}; keep each voucher's rows together`,
+          place,
+        );
+      }
+      current = new VoucherBuilder(file, count++, reference);
+    }
+    current.addRow(row, record, columns, decimalComma);
+  };
+  const reader = new CsvRecordReader(delimiter, (record, row) => {
+    if (failure !== undefined) return;
+    if (columns && record.length !== columns.length) {
+      failure = new InputError(
+        `${file}:row ${row}: not valid CSV: this row has ${record.length} cells, the header ${columns.length}`,
+        `${file}:row ${row}`,
+        "a cell holding the delimiter must be quoted",
+      );
+      return;
+    }
+    try {
+      onRecord(record, row);
+    } catch (error) {
+      failure = error;
+    }
+  });
+
+  try {
+    let chunk: string | undefined = firstChunk;
+    while (chunk !== undefined) {
+      reader.push(chunk);
+      if (failure !== undefined) throw failure;
+      // Vouchers are handed on per chunk (a megabyte of rows parsed synchronously), not per row.
+      yield* ready.splice(0);
+      const next = await iterator.next();
+      chunk = next.done ? undefined : next.value;
+    }
+    reader.end();
+    if (failure !== undefined) throw failure;
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) {
+      const place = `${file}:row ${error.line}`;
+      throw new InputError(`${place}: not valid CSV: ${error.message}`, place);
+    }
+    throw error;
   }
-  const place = error.lines ? `${file}:row ${error.lines}` : file;
-  const reason =
-    error.code === "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH"
-      ? "this row has a different number of cells than the header"
-      : error.code === "CSV_QUOTE_NOT_CLOSED"
-        ? "a quoted cell is never closed"
-        : error.message.replace(/^Invalid (Record|Opening|Closing) /, "invalid ");
-  return new InputError(`${place}: not valid CSV: ${reason}`, place);
+  yield* ready.splice(0);
+  if (!columns) throw new InputError(`${file}: the file has no header row`, file);
+  if (current) yield (current as VoucherBuilder).build();
+  if (count === 0) throw new InputError(`${file}: the file has a header but no voucher rows`, file);
 }

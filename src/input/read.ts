@@ -111,7 +111,7 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
     yield* readCsvVouchers(file, fromText(text), csvOptions);
     return;
   }
-  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+  const stream = createReadStream(file, { highWaterMark: 1 << 16 });
   try {
     yield* readCsvVouchers(file, decodeStream(file, stream, encoding), csvOptions);
   } finally {

@@ -11,6 +11,8 @@ export interface SourceVoucher {
   readerFindings: Finding[];
   /** Short label for people: `a.json`, `a.json[2]`, `a.csv:rows 2-5`. */
   label: string;
+  /** True when the reader never yields "" values (CSV leaves empty cells out). */
+  hasNoEmptyStrings?: boolean;
   /** Input rows for CSV vouchers (reports quote them). */
   rows?: number[];
   /** Names a field's place in the input: `a.csv:row 12, column comprobante.total`. */

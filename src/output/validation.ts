@@ -30,6 +30,7 @@ function stringOrNull(value: unknown): string | null {
 }
 
 export function validationHuman(check: VoucherCheck, color: ChalkInstance, quiet: boolean): string[] {
+  if (quiet && check.ok) return [];
   const { comprobante_tipo: tipo, external_reference: ref } = validationJson(check);
   const lines: string[] = [];
   const head = [check.source.label, tipo ?? "", ref ? `ref ${ref}` : ""].filter(Boolean).join("  ");

@@ -4,10 +4,19 @@ const MS_PER_DAY = 86_400_000;
 /** Argentina has no daylight saving: UTC−3 all year. */
 const ARGENTINA_OFFSET_MS = -3 * 3_600_000;
 
+const dayNumbers = new Map<string, number>();
+
 /** Day number (days since 1970-01-01) of a normalised dd/mm/yyyy date. */
 export function dayNumber(ddmmyyyy: string): number {
-  const [d, m, y] = ddmmyyyy.split("/").map(Number);
-  return Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1) / MS_PER_DAY;
+  // A batch repeats the same few dates thousands of times.
+  let day = dayNumbers.get(ddmmyyyy);
+  if (day === undefined) {
+    const [d, m, y] = ddmmyyyy.split("/").map(Number);
+    day = Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1) / MS_PER_DAY;
+    if (dayNumbers.size > 10_000) dayNumbers.clear();
+    dayNumbers.set(ddmmyyyy, day);
+  }
+  return day;
 }
 
 export function formatDay(day: number): string {

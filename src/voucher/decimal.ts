@@ -5,8 +5,10 @@
 const PLAIN_DECIMAL = /^([+-])?(\d+)(?:\.(\d+))?$/;
 const TEN = 10n;
 
+const POWERS = Array.from({ length: 40 }, (_, i) => TEN ** BigInt(i));
+
 function pow10(n: number): bigint {
-  return TEN ** BigInt(n);
+  return POWERS[n] ?? TEN ** BigInt(n);
 }
 
 export class Dec {

@@ -56,8 +56,7 @@ export function classChargesVat(cls: VoucherClass | null): boolean {
  * (largest remainder; ties go to the earlier weight).
  */
 export function allocate(amount: Dec, weights: Dec[]): Dec[] {
-  const totalWeight = Dec.sum(weights);
-  if (weights.length === 0 || totalWeight.isZero()) return weights.map(() => Dec.ZERO);
+  if (amount.isZero() || weights.length === 0 || Dec.sum(weights).isZero()) return weights.map(() => Dec.ZERO);
   const cents = BigInt(amount.toFixed(2).replace(".", ""));
   const weightCents = weights.map((w) => BigInt(w.toFixed(2).replace(".", "")));
   const totalCents = weightCents.reduce((a, b) => a + b, 0n);

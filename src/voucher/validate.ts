@@ -50,9 +50,17 @@ export function dropEmptyStrings(value: unknown): unknown {
   return value;
 }
 
-export function validateEnvelope(raw: unknown, opts: RuleOptions | ValidateOptions = {}): ValidationResult {
+/**
+ * Validates one raw envelope. `hasNoEmptyStrings` skips the clean-up pass for readers that
+ * never produce "" (the CSV reader leaves empty cells out).
+ */
+export function validateEnvelope(
+  raw: unknown,
+  opts: RuleOptions | ValidateOptions = {},
+  hasNoEmptyStrings = false,
+): ValidationResult {
   const options = "today" in opts ? (opts as RuleOptions) : ruleOptions(opts);
-  const cleaned = dropEmptyStrings(raw);
+  const cleaned = hasNoEmptyStrings ? raw : dropEmptyStrings(raw);
   const parsed = envelopeSchema.safeParse(cleaned);
   if (!parsed.success) return { ok: false, findings: zodFindings(parsed.error.issues, cleaned) };
 

@@ -63,7 +63,27 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void): Command {
     .option("--today <dd/mm/yyyy>", "check date windows against this day instead of today in Argentina")
     .action(lazy(async () => (await import("./commands/validate.js")).validateCommand as Action));
 
+  program
+    .command("sandbox")
+    .description("run the embedded development-mode service on loopback until stopped (Ctrl-C)")
+    .option("--port <port>", "port to listen on; 0 takes a free one", "0")
+    .option("--host <address>", "loopback address to listen on", "127.0.0.1")
+    .option("--data-dir <dir>", "where the service keeps its state (default $XDG_DATA_HOME/facturar/sandbox)")
+    .option(
+      "--fault <name=value>",
+      "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down",
+      collect,
+      [],
+    )
+    .option("--queue-interval <ms>", "how often the queue worker runs", "1000")
+    .option("--quota <n>", "the plan's voucher quota (the development plan has 1500)")
+    .action(lazy(async () => (await import("./commands/sandbox.js")).sandboxCommand as Action));
+
   return program;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function reportError(io: Io, error: unknown, json: boolean, verbose: boolean): Outcome {

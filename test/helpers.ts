@@ -10,7 +10,7 @@ export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const BIN = fileURLToPath(new URL("../bin/facturar.js", import.meta.url));
 export const TODAY = "20/11/2026";
 
-// biome-ignore lint/suspicious/noExplicitAny: tests mutate raw envelopes freely
+/** Raw envelopes, mutated freely by the tests. */
 export type Raw = any;
 
 export function item(

@@ -1,0 +1,87 @@
+/** `facturar sandbox`: the embedded development-mode service, on loopback, until stopped. */
+import { sandboxDataDir } from "../config/paths.js";
+import type { Context } from "../context.js";
+import { type Outcome, UsageError } from "../errors.js";
+import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
+import { startSandbox } from "../sandbox/server.js";
+
+export interface SandboxFlags {
+  port?: string;
+  host?: string;
+  dataDir?: string;
+  fault?: string[];
+  queueInterval?: string;
+  quota?: string;
+}
+
+function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise<Outcome> {
+  const port = wholeNumber("--port", flags.port, 0, 65535) ?? 0;
+  const queueIntervalMs = wholeNumber("--queue-interval", flags.queueInterval, 10, 3_600_000) ?? 1000;
+  const quota = wholeNumber("--quota", flags.quota, 1, 100_000_000);
+  const host = flags.host ?? "127.0.0.1";
+  if (!LOOPBACK.test(host))
+    throw new UsageError(`the sandbox listens on loopback only; --host ${host} is not a loopback address`);
+  let faults: ReturnType<typeof parseFaults>;
+  try {
+    faults = parseFaults([ctx.io.env.FACTURAR_SANDBOX_FAULTS ?? "", ...(flags.fault ?? [])]);
+  } catch (error) {
+    if (error instanceof FaultSpecError) throw new UsageError(error.message);
+    throw error;
+  }
+  const dataDir = flags.dataDir ?? sandboxDataDir(ctx.io.env);
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      dataDir,
+      host: host.replace(/^\[|\]$/g, ""),
+      port,
+      faults,
+      queueIntervalMs,
+      ...(quota ? { quota } : {}),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE")
+      throw new UsageError(`port ${port} is already in use; pick another with --port, or --port 0 for a free one`);
+    if (/in use by process/.test((error as Error).message)) throw new UsageError((error as Error).message);
+    throw error;
+  }
+  const points = sandbox.pointsOfSale.map(({ punto_venta, usertoken, apikey, apitoken }) => ({
+    punto_venta,
+    usertoken,
+    apikey,
+    apitoken,
+  }));
+  if (ctx.json) {
+    await ctx.out(JSON.stringify({ base_url: sandbox.baseUrl, points_of_sale: points }));
+  } else {
+    const c = ctx.color;
+    await ctx.out(`${c.bold("facturar sandbox")}: development-mode service (no fiscal validity), data in ${dataDir}`);
+    await ctx.out(`base URL: ${c.cyan(sandbox.baseUrl)}`);
+    for (const p of points) {
+      await ctx.out(
+        `point of sale ${p.punto_venta}: usertoken ${p.usertoken}  apikey ${p.apikey}  apitoken ${p.apitoken}`,
+      );
+    }
+    const active = Object.entries(faults).filter(([, v]) => v !== 0 && v !== false);
+    if (active.length > 0) await ctx.out(`faults: ${active.map(([k, v]) => `${k}=${v}`).join(", ")}`);
+    ctx.err("Stop with Ctrl-C.");
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await sandbox.close();
+  return "done";
+}

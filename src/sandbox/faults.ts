@@ -1,0 +1,81 @@
+/**
+ * Faults the sandbox can inject, so that tests and users can see how the client behaves when the
+ * network and the service misbehave. Syntax: `NAME=VALUE` pairs, comma separated (the
+ * `FACTURAR_SANDBOX_FAULTS` variable) or one per `--fault` flag.
+ */
+
+export interface Faults {
+  /** Milliseconds added before every answer. */
+  latency: number;
+  /** Share of requests answered with a 5xx. */
+  error5xx: number;
+  /** Share of requests answered 429 with Retry-After. */
+  ratelimit: number;
+  /** Share of requests whose connection is dropped before anything is processed. */
+  dropBefore: number;
+  /** Share of requests processed and committed, whose connection is then dropped unanswered. */
+  dropAfterCommit: number;
+  /** Every call answers the maintenance reply (reference §6.5). */
+  maintenance: boolean;
+  /** The authority is down: instant issuing is refused, the queue waits. */
+  authorityDown: boolean;
+  /** Share of queued vouchers whose processing ends in error (to exercise re-queueing). */
+  queueError: number;
+}
+
+export const NO_FAULTS: Faults = {
+  latency: 0,
+  error5xx: 0,
+  ratelimit: 0,
+  dropBefore: 0,
+  dropAfterCommit: 0,
+  maintenance: false,
+  authorityDown: false,
+  queueError: 0,
+};
+
+const RATES = {
+  error5xx: "error5xx",
+  ratelimit: "ratelimit",
+  "drop-before": "dropBefore",
+  "drop-after-commit": "dropAfterCommit",
+  "queue-error": "queueError",
+} as const;
+
+export const FAULT_NAMES = ["latency", ...Object.keys(RATES), "maintenance", "authority-down"];
+
+export class FaultSpecError extends Error {}
+
+/** Parses `latency=50,error5xx=0.05,maintenance`; throws FaultSpecError naming the bad part. */
+export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
+  const faults = { ...base };
+  for (const part of specs.flatMap((s) => s.split(",")).map((s) => s.trim())) {
+    if (part === "") continue;
+    const [name = "", value] = part.split("=", 2).map((s) => s.trim());
+    if (name === "maintenance" || name === "authority-down") {
+      if (value !== undefined && !["1", "true", "on", "0", "false", "off"].includes(value)) {
+        throw new FaultSpecError(`fault ${name} takes no value (or on/off), got ${JSON.stringify(value)}`);
+      }
+      const on = value === undefined || ["1", "true", "on"].includes(value);
+      if (name === "maintenance") faults.maintenance = on;
+      else faults.authorityDown = on;
+      continue;
+    }
+    if (name === "latency") {
+      const ms = Number(value);
+      if (value === undefined || !Number.isInteger(ms) || ms < 0) {
+        throw new FaultSpecError(`latency takes whole milliseconds, e.g. latency=200; got ${JSON.stringify(part)}`);
+      }
+      faults.latency = ms;
+      continue;
+    }
+    const key = RATES[name as keyof typeof RATES];
+    if (!key) throw new FaultSpecError(`unknown fault ${JSON.stringify(name)}; known: ${FAULT_NAMES.join(", ")}`);
+    const rate = Number(value);
+    if (value === undefined || !Number.isFinite(rate) || rate < 0 || rate > 1) {
+      throw new FaultSpecError(`${name} takes a rate from 0 to 1, e.g. ${name}=0.05; got ${JSON.stringify(part)}`);
+    }
+    faults[key] = rate;
+  }
+  return faults;
+}

@@ -1,0 +1,234 @@
+/**
+ * The development-mode service over real HTTP on loopback: `facturar sandbox` runs it on its own,
+ * the CLI starts it in-process for `base_url: "sandbox"`, and the tests talk to it as a client
+ * would. Faults are injected here, around the service, where a network or a proxy would fail.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { argentinaToday } from "../voucher/dates.js";
+import { renderTicketPdf, renderVoucherPdf } from "./documents.js";
+import { type Faults, NO_FAULTS } from "./faults.js";
+import { type Reply, SandboxService } from "./service.js";
+import { type PointOfSale, Store } from "./store.js";
+
+export const API_PREFIX = "/app/api/v2";
+const MAX_BODY = 8 * 1024 * 1024;
+
+export interface SandboxOptions {
+  dataDir: string;
+  host?: string;
+  port?: number;
+  faults?: Faults;
+  /** How often the queue worker runs; the real service takes minutes, here about a second. */
+  queueIntervalMs?: number;
+  /** The plan's voucher quota (1,500 on the real development plan). */
+  quota?: number;
+  ceiling?: number;
+  now?: () => Date;
+  random?: () => number;
+}
+
+export interface Sandbox {
+  baseUrl: string;
+  pointsOfSale: PointOfSale[];
+  store: Store;
+  service: SandboxService;
+  faults: Faults;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, reply: Reply, headers: Record<string, string> = {}): void {
+  // The service is PHP: its JSON escapes slashes ("07\/08\/2015"); a JSON parser reads it the same.
+  const body = JSON.stringify(reply.body).replace(/\//g, "\\/");
+  res.writeHead(reply.status, { "content-type": "application/json; charset=utf-8", ...headers });
+  res.end(body);
+}
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        resolve(undefined);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
+  const store = await Store.open(opts.dataDir, opts.quota !== undefined ? { quota: opts.quota } : {});
+  const faults = { ...(opts.faults ?? NO_FAULTS) };
+  const now = opts.now ?? (() => new Date());
+  const random = opts.random ?? Math.random;
+  let baseUrl = "";
+  const service = new SandboxService(store, {
+    faults,
+    baseUrl: () => baseUrl,
+    now,
+    random,
+    ceiling: opts.ceiling ?? 10_000_000,
+  });
+  const documentsDir = join(opts.dataDir, "documents");
+  mkdirSync(documentsDir, { recursive: true });
+
+  async function serveDocument(res: ServerResponse, kind: "pdf" | "ticket", token: string): Promise<void> {
+    const link = store.link(token);
+    const voucher = link && link.kind === kind ? store.byId(link.voucherId) : undefined;
+    if (!link || !voucher) {
+      send(res, { status: 404, body: { error: "S", errores: ["El comprobante solicitado no existe."] } });
+      return;
+    }
+    if (link.day !== argentinaToday(now())) {
+      send(res, {
+        status: 410,
+        body: {
+          error: "S",
+          errores: ["El link del comprobante expiro: es valido solo el dia en que se obtuvo. Use regenerar_pdf."],
+        },
+      });
+      return;
+    }
+    // Rendered on first download and kept, so issuing stays fast and later downloads are cheap.
+    const path = join(documentsDir, `${voucher.id}-${kind}.pdf`);
+    let pdf: Buffer;
+    try {
+      pdf = readFileSync(path);
+    } catch {
+      const view = service.documentView(voucher);
+      pdf = kind === "pdf" ? await renderVoucherPdf(view) : await renderTicketPdf(view);
+      writeFileSync(`${path}.tmp`, pdf);
+      renameSync(`${path}.tmp`, path);
+    }
+    const name = `${voucher.tipo.replace(/[^A-Za-z0-9]+/g, "_")}-${String(voucher.punto_venta).padStart(5, "0")}-${String(voucher.numero).padStart(8, "0")}${kind === "ticket" ? "-ticket" : ""}.pdf`;
+    res.writeHead(200, {
+      "content-type": "application/pdf",
+      "content-length": pdf.length,
+      "content-disposition": `inline; filename="${name}"`,
+    });
+    res.end(pdf);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const document = /^\/app\/api\/v2\/comprobantes\/(pdf|ticket)\/([0-9a-f]+)\.pdf$/.exec(path);
+    if (document) {
+      if (req.method !== "GET") {
+        send(res, { status: 405, body: { error: "S", errores: ["Metodo HTTP no permitido."] } }, { allow: "GET" });
+        return;
+      }
+      await serveDocument(res, document[1] as "pdf" | "ticket", document[2] as string);
+      return;
+    }
+    const method = path.startsWith(`${API_PREFIX}/`) ? path.slice(API_PREFIX.length + 1).replace(/\/$/, "") : "";
+    if (!SandboxService.METHODS.includes(method)) {
+      send(res, { status: 404, body: { error: "S", errores: [`El recurso ${path} no existe.`] } });
+      return;
+    }
+    if (req.method !== "POST") {
+      send(
+        res,
+        { status: 405, body: { error: "S", errores: ["Metodo HTTP no permitido: use POST."] } },
+        { allow: "POST" },
+      );
+      return;
+    }
+    const text = await readBody(req);
+    if (text === undefined) {
+      send(res, { status: 413, body: { error: "S", errores: ["El cuerpo del pedido es demasiado grande."] } });
+      return;
+    }
+    let body: unknown;
+    try {
+      body = text.trim() === "" ? {} : JSON.parse(text);
+    } catch {
+      send(res, { status: 400, body: { error: "S", errores: ["El cuerpo del pedido no es un JSON valido."] } });
+      return;
+    }
+    if (faults.latency > 0) await sleep(faults.latency);
+    if (random() < faults.dropBefore) {
+      req.socket.destroy();
+      return;
+    }
+    if (random() < faults.error5xx) {
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end("<html><body><h1>502 Bad Gateway</h1></body></html>");
+      return;
+    }
+    if (random() < faults.ratelimit) {
+      send(
+        res,
+        { status: 429, body: { error: "S", errores: ["Demasiados pedidos por segundo."] } },
+        { "retry-after": "1" },
+      );
+      return;
+    }
+    if (faults.maintenance) {
+      send(res, service.maintenanceReply());
+      return;
+    }
+    const pv = service.authenticate(body);
+    if ("status" in pv) {
+      send(res, pv);
+      return;
+    }
+    const reply = await service.call(method, body, pv);
+    if (random() < faults.dropAfterCommit) {
+      // Stored and durable, but the answer never arrives: the case that makes clients issue twice.
+      req.socket.destroy();
+      return;
+    }
+    send(res, reply);
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: Error) => {
+      if (!res.headersSent)
+        send(res, { status: 500, body: { error: "S", errores: [`Error interno: ${error.message}`] } });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  baseUrl = `http://${host}:${address.port}${API_PREFIX}`;
+
+  let running: Promise<unknown> | undefined;
+  const worker = setInterval(() => {
+    running ??= service.processQueue().finally(() => {
+      running = undefined;
+    });
+  }, opts.queueIntervalMs ?? 1000);
+  worker.unref();
+
+  return {
+    baseUrl,
+    pointsOfSale: store.account.points_of_sale,
+    store,
+    service,
+    faults,
+    async close() {
+      clearInterval(worker);
+      await running;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,1001 @@
+/**
+ * The methods of the hosted service's development plan (reference/api-v2.md §4, §6, §8), answered
+ * with the real response shapes and their quirks: trailing spaces, `errores: [""]`, `afip_`-named
+ * fields, numbers where requests sent text. The plan is not connected to the authority: `cae`
+ * comes back empty and the authority's own checks are not applied; the service's are.
+ */
+import {
+  DOCUMENT_TYPE_CODES,
+  type DocumentType,
+  isNote,
+  PAYMENT_CONDITIONS,
+  VAT_CONDITIONS_BY_CLASS,
+  type VatCondition,
+  voucherTypeInfo,
+} from "../voucher/codes.js";
+import { argentinaToday, dayNumber, formatDay, toIsoDate } from "../voucher/dates.js";
+import { isValidCuit } from "../voucher/ids.js";
+import { qrUrl } from "../voucher/qr.js";
+import { envelopeSchema } from "../voucher/schema.js";
+import { unescapeText } from "../voucher/text.js";
+import { computeTotals, itemNet } from "../voucher/totals.js";
+import type { DocumentView } from "./documents.js";
+import type { Faults } from "./faults.js";
+import type { PointOfSale, Store, StoredVoucher } from "./store.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: request bodies are untrusted JSON, checked field by field
+type Json = any;
+
+export interface Reply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export interface ServiceOptions {
+  faults: Faults;
+  /** The sandbox's own base URL, for the PDF links it hands out. */
+  baseUrl: () => string;
+  now: () => Date;
+  random: () => number;
+  /** Final-consumer ceiling `topecf` answers. */
+  ceiling: number;
+}
+
+const FCE_THRESHOLD = 5_549_862;
+const NOT_FOUND = "No se han encontrado comprobantes.";
+const QUEUEABLE_MAX = 100;
+const BATCH_MAX = 20;
+const ITEMS_MAX = 130;
+const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]{1,255}$/;
+const DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+
+/** `errores: [""]` is how several successes say "no error" (reference §6.3). */
+const NO_ERRORS = [""];
+
+function fail(errores: string[], extra: Record<string, unknown> = {}): Reply {
+  return { status: 200, body: { error: "S", errores, rta: "", ...extra } };
+}
+
+function issueError(errores: string[], details: { code: string; text: string }[], reference: unknown): Reply {
+  return {
+    status: 200,
+    body: {
+      error: "S",
+      errores,
+      external_reference: reference ?? "",
+      error_cod: [],
+      error_details: details,
+      requiere_fec: "NO ",
+      rta: "",
+    },
+  };
+}
+
+function isDate(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const probe = new Date(Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1])));
+  return probe.getUTCDate() === Number(m[1]) && probe.getUTCMonth() === Number(m[2]) - 1;
+}
+
+function isNumeric(value: unknown): boolean {
+  return (
+    (typeof value === "number" && Number.isFinite(value)) ||
+    (typeof value === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(value))
+  );
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, "0");
+export const fullNumber = (pv: number, numero: number) => `${pad(pv, 5)}-${pad(numero, 8)}`;
+
+export class SandboxService {
+  constructor(
+    readonly store: Store,
+    readonly options: ServiceOptions,
+  ) {}
+
+  private today(): number {
+    return argentinaToday(this.options.now());
+  }
+
+  /** The point of sale whose three credentials the body carries; a reply when they do not match. */
+  authenticate(body: Json): PointOfSale | Reply {
+    const { usertoken, apikey, apitoken } = body ?? {};
+    if (!usertoken || apikey === undefined || apikey === "" || !apitoken) {
+      return {
+        status: 401,
+        body: { error: "S", errores: ["Faltan las credenciales de acceso (usertoken, apikey y apitoken)."], rta: "" },
+      };
+    }
+    const pv = this.store.account.points_of_sale.find(
+      (p) => p.usertoken === String(usertoken) && p.apikey === String(apikey) && p.apitoken === String(apitoken),
+    );
+    return pv ?? { status: 403, body: { error: "S", errores: ["Las credenciales enviadas no son validas."], rta: "" } };
+  }
+
+  maintenanceReply(): Reply {
+    const until = new Date(this.options.now().getTime() - 3 * 3_600_000 + 3_600_000);
+    const hhmm = `${pad(until.getUTCHours(), 2)}:${pad(until.getUTCMinutes(), 2)}`;
+    return {
+      status: 200,
+      body: {
+        error: "S",
+        mantenimiento: 1,
+        mantenimiento_hasta: `${formatDay(Math.floor(until.getTime() / 86_400_000))} ${hhmm}`,
+        errores: [`Estaremos realizando tareas de mantenimiento hasta las ${hhmm}`],
+      },
+    };
+  }
+
+  /** Requests that count against the plan's quota (reference §1, §4). */
+  quotaFor(method: string, body: Json): number {
+    switch (method) {
+      case "facturacion/consulta":
+      case "facturacion/consulta_avanzada":
+      case "facturacion/numeracion":
+      case "estado_servicios/alertas":
+        return 0;
+      case "facturacion/lotes":
+      case "facturacion/lotes_encola":
+        return Array.isArray(body?.requests) ? Math.max(1, body.requests.length) : 1;
+      default:
+        return 1;
+    }
+  }
+
+  async call(method: string, body: Json, pv: PointOfSale): Promise<Reply> {
+    const quota = this.quotaFor(method, body);
+    if (this.store.quotaUsed >= this.store.account.quota) {
+      // When the quota is exhausted, every call errors (reference §12).
+      return fail([`Ha superado el cupo de ${this.store.account.quota} comprobantes de su plan API DEV.`]);
+    }
+    const counted = quota > 0 ? this.store.useQuota(quota).durable : Promise.resolve();
+    const reply = await this.dispatch(method, body ?? {}, pv);
+    await counted;
+    return reply;
+  }
+
+  private dispatch(method: string, body: Json, pv: PointOfSale): Promise<Reply> | Reply {
+    switch (method) {
+      case "facturacion/nuevo":
+        return this.nuevo(body, pv);
+      case "facturacion/nuevo_encola":
+        return this.nuevoEncola(body, pv);
+      case "facturacion/lotes":
+        return this.lotes(body, pv);
+      case "facturacion/lotes_encola":
+        return this.lotesEncola(body, pv);
+      case "facturacion/consulta":
+        return this.consulta(body, pv);
+      case "facturacion/consulta_avanzada":
+        return this.consultaAvanzada(body, pv);
+      case "facturacion/numeracion":
+        return this.numeracion(body, pv);
+      case "facturacion/requiere_fec":
+        return this.requiereFec(body);
+      case "facturacion/topecf":
+        return { status: 200, body: { error: "N", errores: [], monto: this.options.ceiling } };
+      case "facturacion/regenerar_pdf":
+        return this.regenerarPdf(body, pv);
+      case "facturacion/eliminar_encolado":
+        return this.eliminarEncolado(body, pv);
+      case "facturacion/cambiar_fecha_encolado":
+        return this.cambiarFechaEncolado(body, pv);
+      case "facturacion/reenviar_encolado":
+        return this.reenviarEncolado(body, pv);
+      case "estado_servicios/alertas":
+        return this.alertas();
+      default:
+        return { status: 404, body: { error: "S", errores: [`El metodo ${method} no existe.`] } };
+    }
+  }
+
+  static readonly METHODS = [
+    "facturacion/nuevo",
+    "facturacion/nuevo_encola",
+    "facturacion/lotes",
+    "facturacion/lotes_encola",
+    "facturacion/consulta",
+    "facturacion/consulta_avanzada",
+    "facturacion/numeracion",
+    "facturacion/requiere_fec",
+    "facturacion/topecf",
+    "facturacion/regenerar_pdf",
+    "facturacion/eliminar_encolado",
+    "facturacion/cambiar_fecha_encolado",
+    "facturacion/reenviar_encolado",
+    "estado_servicios/alertas",
+  ];
+
+  // --- the service's own checks on an issuing request ---
+
+  private check(body: Json, pv: PointOfSale, queued: boolean): { code: string; text: string }[] {
+    const problems: { code: string; text: string }[] = [];
+    const add = (text: string, code = "TFC-8002") => problems.push({ code, text });
+    const c = body?.comprobante;
+    if (!c || typeof c !== "object") {
+      add("Debe enviar el bloque comprobante.");
+      return problems;
+    }
+    const info = voucherTypeInfo(c.tipo);
+    if (!info) add(`El tipo de comprobante ${JSON.stringify(c.tipo ?? "")} no es valido.`);
+    const operacion = c.operacion;
+    if (operacion !== "V" && operacion !== "C") add('El campo operacion debe ser "V" o "C".');
+    const party = operacion === "C" ? body.proveedor : body.cliente;
+    if (!party || typeof party !== "object")
+      add(`Debe enviar el bloque ${operacion === "C" ? "proveedor" : "cliente"}.`);
+    for (const field of ["fecha", "vencimiento"])
+      if (!isDate(c[field])) add(`El campo ${field} debe tener el formato dd/mm/aaaa.`);
+    for (const field of ["moneda", "rubro", "rubro_grupo_contable"]) {
+      if (typeof c[field] !== "string" || c[field].trim() === "") add(`El campo ${field} es obligatorio.`);
+    }
+    for (const field of ["cotizacion", "idioma", "total"])
+      if (!isNumeric(c[field])) add(`El campo ${field} es obligatorio y numerico.`);
+    if (!isNumeric(c.punto_venta)) add("El campo punto_venta es obligatorio.");
+    else if (Number(c.punto_venta) !== pv.punto_venta) {
+      add(
+        `El punto de venta ${Number(c.punto_venta)} no corresponde a las credenciales enviadas (punto de venta ${pv.punto_venta}).`,
+      );
+    }
+    if (!Array.isArray(c.detalle) || c.detalle.length === 0) add("Debe enviar al menos un item en detalle.");
+    else {
+      if (c.detalle.length > ITEMS_MAX)
+        add(`El comprobante tiene ${c.detalle.length} items; el maximo es ${ITEMS_MAX}.`);
+      c.detalle.forEach((d: Json, i: number) => {
+        if (!isNumeric(d?.cantidad)) add(`Item ${i + 1}: la cantidad es obligatoria y numerica.`);
+        if (typeof d?.producto?.descripcion !== "string" || d.producto.descripcion.trim() === "")
+          add(`Item ${i + 1}: falta la descripcion del producto.`);
+        if (!isNumeric(d?.producto?.precio_unitario_sin_iva))
+          add(`Item ${i + 1}: el precio unitario es obligatorio y numerico.`);
+        if (!isNumeric(d?.producto?.alicuota)) add(`Item ${i + 1}: la alicuota es obligatoria y numerica.`);
+        else if (typeof d?.producto?.descripcion === "string" && d.producto.descripcion.includes("%"))
+          add(`Item ${i + 1}: la descripcion no puede contener el caracter %; envie #&#.`);
+      });
+    }
+    const reference = c.external_reference;
+    if (queued && (reference === undefined || reference === null || reference === ""))
+      add("El campo external_reference es obligatorio en los metodos encolados.");
+    if (
+      reference !== undefined &&
+      reference !== null &&
+      reference !== "" &&
+      !EXTERNAL_REFERENCE.test(String(reference))
+    ) {
+      add("El campo external_reference contiene caracteres no permitidos (solo letras, numeros, guion y guion bajo).");
+    }
+    if (queued) {
+      if (c.numero !== undefined && Number(c.numero) !== 0)
+        add("En los metodos encolados el numero de comprobante debe ser 0.");
+      if (info?.instantOnly) add(`El tipo de comprobante ${c.tipo} no se puede encolar; utilice el metodo nuevo.`);
+    }
+    if (Array.isArray(c.tags) && c.tags.length > 50) add("Se permiten como maximo 50 tags.");
+    if (c.pagos && Array.isArray(c.pagos.formas_pago)) {
+      const sum = c.pagos.formas_pago.reduce((acc: number, p: Json) => acc + Math.round(Number(p?.importe) * 100), 0);
+      if (sum !== Math.round(Number(c.pagos.total) * 100))
+        add("El total de pagos no coincide con la suma de las formas de pago.");
+      else if (Number(c.pagos.total) > Number(c.total)) add("El total de pagos supera el total del comprobante.");
+    }
+    if (party && typeof party === "object" && info?.class) {
+      const docType = String(party.documento_tipo ?? "").toUpperCase();
+      if (!(docType in DOCUMENT_TYPE_CODES)) add("El tipo de documento enviado no es valido.");
+      if (!/^\d+$/.test(String(party.documento_nro ?? "").trim())) add("El numero de documento solo admite digitos.");
+      const condition = String(party.condicion_iva_operacion ?? party.condicion_iva ?? "") as VatCondition;
+      if (operacion === "V") {
+        const allowed = VAT_CONDITIONS_BY_CLASS[info.class];
+        if (!allowed.includes(condition)) {
+          problems.push({
+            code: "TFC-8004",
+            text: `La condicion frente al IVA del cliente (${condition || "vacia"}) no permite emitir un comprobante ${info.class === "B" ? "tipo B" : c.tipo}.`,
+          });
+        }
+        const needsCuit =
+          info.fce ||
+          info.class === "A" ||
+          info.class === "M" ||
+          (info.class === "B" && condition === "E") ||
+          (info.class === "C" && ["RI", "M", "E"].includes(condition));
+        if (needsCuit && docType !== "CUIT") {
+          problems.push({
+            code: "TFC-8004",
+            text: `El tipo de documento enviado (${docType}) no es valido para ${c.tipo}: debe ser CUIT.`,
+          });
+        }
+      }
+      if (docType === "CUIT" && !isValidCuit(String(party.documento_nro ?? ""))) add("El CUIT enviado es invalido.");
+      if (party.condicion_pago !== undefined && !(Number(party.condicion_pago) in PAYMENT_CONDITIONS))
+        add("La condicion de pago enviada no es valida.");
+    }
+    if (
+      info &&
+      isNote(info) &&
+      !(Array.isArray(c.comprobantes_asociados) && c.comprobantes_asociados.length > 0) &&
+      !c.comprobantes_asociados_periodo
+    ) {
+      add("Las notas de credito y debito deben informar comprobantes asociados o un periodo.");
+    }
+    return problems;
+  }
+
+  // --- issuing ---
+
+  private storeVoucher(body: Json, pv: PointOfSale, queued: boolean, numero: number) {
+    const c = body.comprobante;
+    const partyKey = c.operacion === "C" ? "proveedor" : "cliente";
+    const { voucher, durable } = this.store.addVoucher({
+      punto_venta: pv.punto_venta,
+      tipo: c.tipo,
+      numero,
+      external_reference: c.external_reference === undefined ? "" : String(c.external_reference),
+      fecha: c.fecha,
+      vencimiento: c.vencimiento,
+      status: queued ? "EN COLA, ESPERANDO APROBACION" : "EMITIDO",
+      queued,
+      deleted: false,
+      attempts: 0,
+      errors: [],
+      party: { kind: partyKey, ...body[partyKey] },
+      comprobante: c,
+      created: this.options.now().toISOString(),
+    });
+    return { voucher, durable: Promise.all([durable, this.saveCustomer(body[partyKey]), this.saveProducts(c)]) };
+  }
+
+  /** Spec 2.2 rule 2: an existing customer is updated, except its document and VAT condition. */
+  private saveCustomer(party: Json): Promise<void> {
+    if (!party) return Promise.resolve();
+    const key = party.codigo
+      ? `codigo:${party.codigo}`
+      : `doc:${String(party.documento_tipo).toUpperCase()}:${party.documento_nro}`;
+    const existing = this.store.customers.get(key);
+    const updated = existing
+      ? {
+          ...existing,
+          ...party,
+          documento_tipo: existing.documento_tipo,
+          documento_nro: existing.documento_nro,
+          condicion_iva: existing.condicion_iva,
+        }
+      : { ...party };
+    return this.store.saveCustomer(key, updated);
+  }
+
+  /** Spec 2.4 rule 5: a product is replaced in its price list only when `actualiza_precio` is S. */
+  private saveProducts(c: Json): Promise<unknown> {
+    const writes: Promise<void>[] = [];
+    for (const d of Array.isArray(c?.detalle) ? c.detalle : []) {
+      const p = d?.producto;
+      if (!p) continue;
+      const key = `${p.lista_precios ?? ""}|${p.codigo ?? p.descripcion}`;
+      const update = (p.actualiza_precio ?? d.actualiza_precio) === "S";
+      if (!this.store.products.has(key) || update) writes.push(this.store.saveProduct(key, { ...p }));
+    }
+    return Promise.all(writes);
+  }
+
+  /** The reply fields of an issued voucher; `durable` settles when its links are on disk. */
+  private issued(v: StoredVoucher): { fields: Record<string, unknown>; durable: Promise<unknown> } {
+    const links = this.freshLinks(v);
+    const fields = {
+      cae: "",
+      requiere_fec: "NO ",
+      vencimiento_cae: "",
+      vencimiento_pago: v.vencimiento,
+      comprobante_pdf_url: links.pdf,
+      comprobante_ticket_url: links.ticket,
+      afip_qr: `${this.qr(v)} `,
+      afip_codigo_barras: `${this.store.account.cuit}${pad(voucherTypeInfo(v.tipo)?.code ?? 0, 3)}${pad(v.punto_venta, 5)} `,
+      envio_x_mail: "N",
+      envio_x_mail_direcciones: "",
+      external_reference: v.external_reference,
+      comprobante_tipo: v.tipo,
+      micrositios: { cliente: "", descarga: "" },
+    };
+    return { fields, durable: links.durable };
+  }
+
+  /** Links valid today only, registered in the store (reference §12 "PDF expiry"). */
+  freshLinks(v: StoredVoucher): { pdf: string; ticket: string; durable: Promise<unknown> } {
+    const day = this.today();
+    const pdf = this.store.addLink(v.id, "pdf", day);
+    const ticket = this.store.addLink(v.id, "ticket", day);
+    const base = this.options.baseUrl();
+    return {
+      pdf: `${base}/comprobantes/pdf/${pdf.link.token}.pdf`,
+      ticket: `${base}/comprobantes/ticket/${ticket.link.token}.pdf`,
+      durable: Promise.all([pdf.durable, ticket.durable]),
+    };
+  }
+
+  qr(v: StoredVoucher): string {
+    const c = v.comprobante as Json;
+    const party = v.party as Json;
+    const docType = String(party.documento_tipo ?? "").toUpperCase() as DocumentType;
+    const docNumber = String(party.documento_nro ?? "0").trim();
+    return qrUrl({
+      ver: 1,
+      fecha: toIsoDate(v.fecha),
+      cuit: Number(this.store.account.cuit),
+      ptoVta: v.punto_venta,
+      tipoCmp: voucherTypeInfo(v.tipo)?.code ?? 0,
+      nroCmp: v.numero,
+      importe: Number(c.total),
+      moneda: String(c.moneda ?? "PES"),
+      ctz: Number(c.cotizacion ?? 1),
+      ...(docType in DOCUMENT_TYPE_CODES ? { tipoDocRec: DOCUMENT_TYPE_CODES[docType] } : {}),
+      nroDocRec: docNumber.length > 15 ? docNumber : Number(docNumber),
+      tipoCodAut: "E",
+      // The development plan has no CAE.
+      codAut: 0,
+    });
+  }
+
+  private blockedByQueue(pv: PointOfSale): Reply | undefined {
+    if (!this.store.hasQueued(pv.punto_venta)) return undefined;
+    return issueError(
+      [
+        `El punto de venta ${pv.punto_venta} tiene comprobantes encolados: no es posible emitir en modo instantaneo. Utilice el metodo nuevo_encola.`,
+      ],
+      [{ code: "TFC-8002", text: "Punto de venta con comprobantes encolados." }],
+      undefined,
+    );
+  }
+
+  private authorityDown(reference: unknown): Reply {
+    return issueError(
+      ["AFIP No devolvio el CAE asociado. (Cod. Error #6661141.S1254)"],
+      [{ code: "TFC-6661", text: "Servicio de la autoridad fiscal no disponible." }],
+      reference,
+    );
+  }
+
+  private async nuevo(body: Json, pv: PointOfSale): Promise<Reply> {
+    const c = body?.comprobante;
+    const problems = this.check(body, pv, false);
+    if (problems.length > 0)
+      return issueError(
+        problems.map((p) => p.text),
+        problems,
+        c?.external_reference,
+      );
+    const blocked = this.blockedByQueue(pv);
+    if (blocked) return blocked;
+    if (this.options.faults.authorityDown) return this.authorityDown(c.external_reference);
+    const next = this.store.nextNumber(pv.punto_venta, c.tipo);
+    if (
+      c.numero !== undefined &&
+      c.numero !== null &&
+      c.numero !== "" &&
+      Number(c.numero) !== 0 &&
+      Number(c.numero) !== next
+    ) {
+      const text = `El numero de comprobante ${Number(c.numero)} no es el proximo a emitir: el proximo es ${next}.`;
+      return issueError([text], [{ code: "TFC-8002", text }], c.external_reference);
+    }
+    const numero = this.store.takeNumber(pv.punto_venta, c.tipo);
+    const { voucher, durable } = this.storeVoucher(body, pv, false, numero);
+    const { fields, durable: linksDurable } = this.issued(voucher);
+    await Promise.all([durable, linksDurable]);
+    const partyName = (voucher.party as Json).razon_social ?? "";
+    return {
+      status: 200,
+      body: {
+        error: "N",
+        errores: NO_ERRORS,
+        rta: `El comprobante ${voucher.tipo} ${fullNumber(voucher.punto_venta, numero).replace(/^0/, "")} (${partyName}) se ha guardado correctamente`,
+        ...fields,
+        // The instant reply shows the bare number (reference §9.3).
+        comprobante_nro: pad(numero, 7),
+      },
+    };
+  }
+
+  private async lotes(body: Json, pv: PointOfSale): Promise<Reply> {
+    const requests = body?.requests;
+    if (!Array.isArray(requests) || requests.length === 0)
+      return fail(["Debe enviar requests: un array de comprobantes."], { response: [] });
+    if (requests.length > BATCH_MAX) {
+      return fail([`Esta enviando ${requests.length} requests, cuando el limite permitido es ${BATCH_MAX}.`], {
+        response: [],
+      });
+    }
+    const tipo = requests[0]?.comprobante?.tipo;
+    for (let i = 0; i < requests.length; i++) {
+      const r = requests[i];
+      if (r?.comprobante?.tipo !== tipo) {
+        return fail(
+          [`El comprobante enviado en la fila ${i} (comenzando en 0) tiene un tipo de comprobante diferente.`],
+          { response: [] },
+        );
+      }
+      const problems = this.check(r, pv, false);
+      if (problems.length > 0)
+        return fail(
+          problems.map((p) => `Fila ${i} (comenzando en 0): ${p.text}`),
+          { response: [] },
+        );
+      if (i > 0 && dayNumber(r.comprobante.fecha) < dayNumber(requests[i - 1].comprobante.fecha)) {
+        return fail([`El comprobante enviado en la fila ${i} (comenzando en 0) no esta ordenado por fecha.`], {
+          response: [],
+        });
+      }
+    }
+    const blocked = this.blockedByQueue(pv);
+    if (blocked) return { status: 200, body: { ...blocked.body, response: [] } };
+    if (this.options.faults.authorityDown)
+      return { status: 200, body: { ...this.authorityDown(undefined).body, response: [] } };
+    const response: Record<string, unknown>[] = [];
+    const durables: Promise<unknown>[] = [];
+    for (const r of requests) {
+      const numero = this.store.takeNumber(pv.punto_venta, r.comprobante.tipo);
+      const { voucher, durable } = this.storeVoucher(r, pv, false, numero);
+      const { fields, durable: linksDurable } = this.issued(voucher);
+      durables.push(durable, linksDurable);
+      response.push({
+        error: "N",
+        errores: [],
+        ...fields,
+        cae_vencimiento: "",
+        observaciones: "",
+        rta: `El comprobante ${voucher.tipo} ${fullNumber(voucher.punto_venta, numero)} se ha guardado correctamente`,
+        comprobante_nro: fullNumber(voucher.punto_venta, numero),
+      });
+    }
+    await Promise.all(durables);
+    return { status: 200, body: { error: "N", errores: [], response } };
+  }
+
+  private queuedReply(v: StoredVoucher): Record<string, unknown> {
+    return {
+      error: "N",
+      errores: [],
+      error_cod: [],
+      error_details: [],
+      external_reference: v.external_reference,
+      requiere_fec: "NO",
+      observaciones: "",
+      tfc_generacion_tipo: 6,
+      rta: "El comprobante  se ha guardado correctamente ",
+      cae: " ",
+      vencimiento_cae: "01/01/2000",
+      vencimiento_pago: v.vencimiento,
+      comprobante_nro: fullNumber(v.punto_venta, 0),
+      comprobante_tipo: v.tipo,
+      afip_codigo_barras: "",
+      afip_qr: "",
+      envio_x_mail: "N",
+      envio_x_mail_direcciones: "",
+      comprobante_pdf_url: "",
+      micrositios: { cliente: "", descarga: "" },
+    };
+  }
+
+  private async nuevoEncola(body: Json, pv: PointOfSale): Promise<Reply> {
+    const problems = this.check(body, pv, true);
+    if (problems.length > 0)
+      return issueError(
+        problems.map((p) => p.text),
+        problems,
+        body?.comprobante?.external_reference,
+      );
+    const { voucher, durable } = this.storeVoucher(body, pv, true, 0);
+    await durable;
+    return { status: 200, body: this.queuedReply(voucher) };
+  }
+
+  private async lotesEncola(body: Json, pv: PointOfSale): Promise<Reply> {
+    const requests = body?.requests;
+    if (!Array.isArray(requests) || requests.length === 0)
+      return fail(["Debe enviar requests: un array de comprobantes."], { response: [] });
+    if (requests.length > QUEUEABLE_MAX) {
+      return fail(
+        [
+          `Esta enviando ${requests.length} requests, cuando el limite permitido es ${QUEUEABLE_MAX}. Divida el lote e intente nuevamente.`,
+        ],
+        { response: [] },
+      );
+    }
+    const response: Record<string, unknown>[] = [];
+    const durables: Promise<unknown>[] = [];
+    let accepted = 0;
+    for (const r of requests) {
+      const problems = this.check(r, pv, true);
+      if (problems.length > 0) {
+        response.push({
+          ...issueError(
+            problems.map((p) => p.text),
+            problems,
+            r?.comprobante?.external_reference,
+          ).body,
+        });
+        continue;
+      }
+      const { voucher, durable } = this.storeVoucher(r, pv, true, 0);
+      durables.push(durable);
+      response.push({ ...this.queuedReply(voucher), tfc_generacion_tipo: 3 });
+      accepted++;
+    }
+    await Promise.all(durables);
+    if (accepted < requests.length) {
+      return fail(
+        [
+          `El lote se procesara parcialmente. Comprobantes que se enviaron a procesar: ${requests.length}. Comprobantes que se aceptaron procesar: ${accepted}.`,
+        ],
+        { response },
+      );
+    }
+    return { status: 200, body: { error: "N", errores: [], response } };
+  }
+
+  // --- queries ---
+
+  /** A voucher as `consulta` and `consulta_avanzada` show it (reference §6.9). */
+  private queryItem(v: StoredVoucher): Record<string, unknown> {
+    const c = v.comprobante as Json;
+    const party = v.party as Json;
+    const links = this.latestLinks(v);
+    const issued = v.status === "EMITIDO";
+    const reference = /^\d{1,15}$/.test(v.external_reference) ? Number(v.external_reference) : v.external_reference;
+    return {
+      cliente: {
+        documento_tipo: party.documento_tipo ?? "",
+        documento_nro: `${party.documento_nro ?? ""} `,
+        razon_social: party.razon_social ?? "",
+        email: party.email ?? "",
+        domicilio: party.domicilio ?? "",
+      },
+      comprobante: {
+        fecha: v.fecha,
+        tipo: v.tipo,
+        moneda: c.moneda ?? "PES",
+        idioma: Number(c.idioma ?? 1),
+        cotizacion: Number(c.cotizacion ?? 1),
+        operacion: c.operacion ?? "V",
+        punto_venta: v.punto_venta,
+        numero: v.numero,
+        periodo_facturado_desde: c.periodo_facturado_desde ?? "",
+        periodo_facturado_hasta: c.periodo_facturado_hasta ?? "",
+        rubro: c.rubro ?? "",
+        rubro_grupo_contable: c.rubro_grupo_contable ?? "",
+        detalle: (Array.isArray(c.detalle) ? c.detalle : []).map((d: Json) => ({
+          cantidad: Number(d.cantidad),
+          producto: {
+            descripcion: d.producto?.descripcion ?? "",
+            precio_unitario: Number(d.producto?.precio_unitario_sin_iva ?? 0),
+            alicuota: Number(d.producto?.alicuota ?? 0),
+            bonificacion: 0,
+            impuestos_internos_alicuota: Number(d.producto?.impuestos_internos_alicuota ?? 0),
+            precio_total: Number(
+              itemNet(
+                String(d.cantidad),
+                String(d.producto?.precio_unitario_sin_iva ?? 0),
+                d.bonificacion_porcentaje === undefined ? undefined : String(d.bonificacion_porcentaje),
+              ).toFixed(2),
+            ),
+          },
+          bonificacion_porcentaje: Number(d.bonificacion_porcentaje ?? 0),
+          leyenda: d.leyenda ?? "",
+        })),
+        bonificacion: Number(c.bonificacion ?? 0),
+        leyenda_gral: c.leyenda_gral ?? "",
+        percepciones_iibb: 0,
+        percepciones_iva: Number(c.percepciones_iva ?? 0),
+        exentos: Number(c.exentos ?? 0),
+        nogravados: 0,
+        impuestos_internos: Number(c.impuestos_internos ?? 0),
+        impuestos_internos_base: Number(c.impuestos_internos_base ?? 0),
+        impuestos_internos_alicuota: Number(c.impuestos_internos_alicuota ?? 0),
+        total: Number(c.total),
+        tributos: (Array.isArray(c.tributos) ? c.tributos : []).map((t: Json) => ({
+          ...t,
+          tipo_descripcion: "",
+          regimen_descripcion: "",
+        })),
+        cae: issued ? "" : " ",
+        vencimiento_cae: issued ? "" : "01/01/2000",
+        vencimiento_pago: v.vencimiento,
+        afip_codigo_barras: "",
+        afip_observaciones: "",
+        afip_qr: issued ? `${this.qr(v)} ` : "",
+        status: v.status === "APROBADO Y EN COLA" ? `APROBADO Y EN COLA. SE EMITE EL ${v.fecha}` : v.status,
+        ctacte_status: "IMPAGA",
+        errores: v.errors,
+        external_reference: reference,
+        micrositios: { cliente: "", descarga: "" },
+        tags: Array.isArray(c.tags) ? c.tags : [],
+        comprobante_pdf_url: issued ? links.pdf : "",
+        comprobante_ticket_url: issued ? links.ticket : "",
+        abono: c.abono ?? "N",
+        comprobantes_asociados_periodos: c.comprobantes_asociados_periodo ?? { fecha_desde: "", fecha_hasta: "" },
+      },
+    };
+  }
+
+  /** The links handed out when the voucher was issued or last regenerated (they may have expired). */
+  private latestLinks(v: StoredVoucher): { pdf: string; ticket: string } {
+    const base = this.options.baseUrl();
+    const found = this.store.linksOf(v.id);
+    return {
+      pdf: found.pdf ? `${base}/comprobantes/pdf/${found.pdf}.pdf` : "",
+      ticket: found.ticket ? `${base}/comprobantes/ticket/${found.ticket}.pdf` : "",
+    };
+  }
+
+  private findVoucher(c: Json, pv: PointOfSale): StoredVoucher | undefined {
+    if (!c || Number(c.punto_venta) !== pv.punto_venta) return undefined;
+    return this.store.findByNumber(pv.punto_venta, String(c.tipo ?? ""), Number(c.numero));
+  }
+
+  private consulta(body: Json, pv: PointOfSale): Reply {
+    const v = this.findVoucher(body?.comprobante, pv);
+    if (!v) return fail(["No se encontro el comprobante solicitado."]);
+    return { status: 200, body: { error: "N", errores: NO_ERRORS, rta: "OK", ...this.queryItem(v) } };
+  }
+
+  private consultaAvanzada(body: Json, pv: PointOfSale): Reply {
+    const kind = body?.busqueda_tipo;
+    const c = body?.comprobante ?? {};
+    const page = Number(body?.pagina ?? 0);
+    const limit = Number(body?.limite ?? 100);
+    if (!Number.isInteger(page) || page < 0) return fail(["El campo pagina debe ser un entero desde 0."]);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      return fail(["El campo limite debe estar entre 1 y 1000."]);
+    let filter: (v: StoredVoucher) => boolean;
+    let candidates: Iterable<StoredVoucher> | undefined;
+    if (kind === "EXT_REF") {
+      const reference = String(c.external_reference ?? "");
+      if (reference === "") return fail(["Debe enviar el external_reference a buscar."]);
+      candidates = this.store.findByReference(pv.punto_venta, reference).reverse();
+      filter = () => true;
+    } else if (kind === "F") {
+      if (!isDate(c.fecha)) return fail(["El campo fecha debe tener el formato dd/mm/aaaa."]);
+      filter = (v) => v.fecha === c.fecha;
+    } else if (kind === "TN") {
+      const from = Number(c.numero_desde);
+      const to = Number(c.numero_hasta);
+      if (!voucherTypeInfo(c.tipo) || !Number.isInteger(from) || !Number.isInteger(to)) {
+        return fail(["La busqueda TN necesita tipo, numero_desde y numero_hasta."]);
+      }
+      if (Number(c.punto_venta) !== pv.punto_venta)
+        return { status: 200, body: { rta: "OK", error: "N", total: 0, errores: [], comprobantes: [] } };
+      const found: StoredVoucher[] = [];
+      for (let n = Math.min(to, from + 100_000); n >= from; n--) {
+        const v = this.store.findByNumber(pv.punto_venta, c.tipo, n);
+        if (v) found.push(v);
+      }
+      candidates = found;
+      filter = () => true;
+    } else {
+      return fail(['El campo busqueda_tipo debe ser "F", "TN" o "EXT_REF".']);
+    }
+    const all = [...(candidates ?? this.store.newestFirst(pv.punto_venta, filter))];
+    const items = all.slice(page * limit, page * limit + limit).map((v) => this.queryItem(v));
+    return { status: 200, body: { rta: "OK", error: "N", total: all.length, errores: [], comprobantes: items } };
+  }
+
+  private numeracion(body: Json, pv: PointOfSale): Reply {
+    const c = body?.comprobante;
+    if (!c || !voucherTypeInfo(c.tipo)) return fail(["Debe enviar un tipo de comprobante valido."]);
+    if (Number(c.punto_venta) !== pv.punto_venta)
+      return fail(["El punto de venta no corresponde a las credenciales enviadas."]);
+    return {
+      status: 200,
+      body: {
+        error: "N",
+        errores: NO_ERRORS,
+        rta: "OK",
+        comprobante: {
+          tipo: c.tipo,
+          operacion: c.operacion ?? "V",
+          punto_venta: pv.punto_venta,
+          numero: this.store.nextNumber(pv.punto_venta, c.tipo),
+        },
+      },
+    };
+  }
+
+  private requiereFec(body: Json): Reply {
+    const cuit = String(body?.cuit ?? "").trim();
+    if (!isValidCuit(cuit)) return fail([`El CUIT enviado ${cuit} es invalido.`]);
+    if (body?.fecha !== undefined && !isDate(body.fecha))
+      return fail(["El campo fecha debe tener el formato dd/mm/aaaa."]);
+    // The development plan has no registry: legal entities (30, 33, 34) are treated as large companies.
+    const obligated = ["30", "33", "34"].includes(cuit.slice(0, 2));
+    return {
+      status: 200,
+      body: { error: "N", errores: [], rta: "", esta_obligado: obligated ? "S" : "N", importe_desde: FCE_THRESHOLD },
+    };
+  }
+
+  private async regenerarPdf(body: Json, pv: PointOfSale): Promise<Reply> {
+    const v = this.findVoucher(body?.comprobante, pv);
+    if (v?.status !== "EMITIDO") return fail(["No se encontro el comprobante solicitado."]);
+    const links = this.freshLinks(v);
+    await links.durable;
+    return {
+      status: 200,
+      body: { error: "N", errores: [], comprobante_pdf_url: links.pdf, comprobante_ticket_url: links.ticket },
+    };
+  }
+
+  // --- queue management ---
+
+  private async eliminarEncolado(body: Json, pv: PointOfSale): Promise<Reply> {
+    const reference = String(body?.external_reference ?? "");
+    const matches = this.store
+      .findByReference(pv.punto_venta, reference)
+      .filter((v) => body?.fecha === undefined || v.fecha === body.fecha);
+    if (matches.length === 0) return fail([NOT_FOUND], { procesados_cant: 0, procesados: [] });
+    const deletable = matches.filter((v) => v.queued);
+    await Promise.all(deletable.map((v) => this.store.update(v, { deleted: true, queued: false })));
+    const procesados = deletable.map(
+      (v) => `El comprobante ${v.tipo} ${fullNumber(v.punto_venta, 0)} se ha eliminado correctamente. `,
+    );
+    const error = deletable.length === matches.length ? "N" : deletable.length === 0 ? "S" : "PARCIAL";
+    const errores = error === "N" ? [] : ["Los comprobantes ya emitidos no se pueden eliminar."];
+    return { status: 200, body: { error, errores, procesados_cant: deletable.length, procesados } };
+  }
+
+  private firstQueued(body: Json, pv: PointOfSale, accept: (v: StoredVoucher) => boolean): StoredVoucher | undefined {
+    // Several vouchers may share a reference: the service acts on the first match.
+    return this.store.findByReference(pv.punto_venta, String(body?.external_reference ?? "")).find(accept);
+  }
+
+  private async cambiarFechaEncolado(body: Json, pv: PointOfSale): Promise<Reply> {
+    const v = this.firstQueued(body, pv, (x) => x.queued);
+    if (!v) return fail([NOT_FOUND]);
+    if (!isDate(body?.fecha)) return fail(["El campo fecha debe tener el formato dd/mm/aaaa."]);
+    const vencimiento = isDate(body?.vencimiento) ? body.vencimiento : v.vencimiento;
+    const comprobante = { ...v.comprobante, fecha: body.fecha, vencimiento };
+    // Changing the date also puts an errored voucher back in the queue.
+    await this.store.update(v, {
+      fecha: body.fecha,
+      vencimiento,
+      comprobante,
+      status: "EN COLA, ESPERANDO APROBACION",
+      errors: [],
+      attempts: 0,
+    });
+    return { status: 200, body: { error: "N", errores: [] } };
+  }
+
+  private async reenviarEncolado(body: Json, pv: PointOfSale): Promise<Reply> {
+    const v = this.firstQueued(body, pv, (x) => x.queued && x.status === "ENVIADO A PROCESAR - CON ERROR");
+    if (!v) return fail([NOT_FOUND]);
+    await this.store.update(v, { status: "EN COLA, ESPERANDO APROBACION", errors: [], attempts: 0 });
+    return { status: 200, body: { error: "N", errores: [] } };
+  }
+
+  private alertas(): Reply {
+    if (this.options.faults.authorityDown) {
+      return {
+        status: 200,
+        body: {
+          error: "S",
+          errores: [],
+          facturacion:
+            "Los servicios de facturacion de AFIP/ARCA no estan respondiendo. La emision instantanea esta bloqueada; los comprobantes encolados se procesaran cuando se restablezcan.",
+          novedades: "",
+          rta: "ERROR",
+        },
+      };
+    }
+    return {
+      status: 200,
+      body: {
+        error: "N",
+        errores: NO_ERRORS,
+        rta: "OK",
+        facturacion: "OK",
+        prox_mantenimientos_programados: [],
+        novedades: "Entorno de desarrollo local de facturar.",
+      },
+    };
+  }
+
+  // --- the queue worker ---
+
+  /** One pass of the worker: issues the queued vouchers whose date has come (reference §8.1). */
+  async processQueue(): Promise<number> {
+    const today = this.today();
+    let issued = 0;
+    const waiting = this.store
+      .queuedVouchers()
+      .filter((v) => v.status !== "ENVIADO A PROCESAR - CON ERROR" && v.attempts < 100)
+      .sort((a, b) => dayNumber(a.fecha) - dayNumber(b.fecha) || a.id - b.id);
+    const writes: Promise<void>[] = [];
+    for (const v of waiting) {
+      if (dayNumber(v.fecha) > today) {
+        if (v.status !== "APROBADO Y EN COLA") writes.push(this.store.update(v, { status: "APROBADO Y EN COLA" }));
+        continue;
+      }
+      if (this.options.faults.authorityDown) {
+        // An outage is retried automatically on the next pass.
+        writes.push(this.store.update(v, { attempts: v.attempts + 1 }));
+        continue;
+      }
+      if (this.options.random() < this.options.faults.queueError || v.attempts + 1 >= 100) {
+        writes.push(
+          this.store.update(v, {
+            status: "ENVIADO A PROCESAR - CON ERROR",
+            attempts: v.attempts + 1,
+            errors: ["AFIP No devolvio el CAE asociado. (Cod. Error #6661141.S1254)"],
+          }),
+        );
+        continue;
+      }
+      const numero = this.store.takeNumber(v.punto_venta, v.tipo);
+      const comprobante = { ...v.comprobante, numero };
+      writes.push(
+        this.store.update(v, { numero, comprobante, status: "EMITIDO", queued: false, attempts: v.attempts + 1 }),
+      );
+      writes.push(this.freshLinks(v).durable.then(() => undefined));
+      issued++;
+    }
+    await Promise.all(writes);
+    return issued;
+  }
+
+  // --- documents ---
+
+  documentView(v: StoredVoucher): DocumentView {
+    const c = v.comprobante as Json;
+    const party = v.party as Json;
+    const parsed = envelopeSchema.safeParse({
+      [party.kind === "proveedor" ? "proveedor" : "cliente"]: stripKind(party),
+      comprobante: c,
+    });
+    const totals = parsed.success ? computeTotals(parsed.data.comprobante) : undefined;
+    const text = (value: unknown) => (typeof value === "string" ? unescapeText(value) : "");
+    const detalle: Json[] = Array.isArray(c.detalle) ? c.detalle : [];
+    return {
+      issuer: { razon_social: this.store.account.razon_social, cuit: this.store.account.cuit },
+      tipo: v.tipo,
+      punto_venta: v.punto_venta,
+      numero: v.numero,
+      fecha: v.fecha,
+      vencimiento: v.vencimiento,
+      ...(c.periodo_facturado_desde
+        ? { periodo: { desde: c.periodo_facturado_desde, hasta: c.periodo_facturado_hasta ?? "" } }
+        : {}),
+      party: {
+        label: party.kind === "proveedor" ? "Proveedor" : "Cliente",
+        razon_social: text(party.razon_social) || "Consumidor final",
+        documento_tipo: String(party.documento_tipo ?? ""),
+        documento_nro: String(party.documento_nro ?? ""),
+        condicion_iva: String(party.condicion_iva_operacion ?? party.condicion_iva ?? ""),
+        domicilio: text(party.domicilio),
+        condicion_pago: party.condicion_pago
+          ? (PAYMENT_CONDITIONS[Number(party.condicion_pago)] ?? String(party.condicion_pago))
+          : "",
+      },
+      moneda: String(c.moneda ?? "PES"),
+      cotizacion: String(c.cotizacion ?? "1"),
+      lines: detalle.map((d, i) => ({
+        codigo: String(d.producto?.codigo ?? ""),
+        descripcion: text(d.producto?.descripcion),
+        leyenda: text(d.leyenda),
+        cantidad: String(d.cantidad),
+        precio: String(d.producto?.precio_unitario_sin_iva ?? 0),
+        bonificacion: d.bonificacion_porcentaje ? String(d.bonificacion_porcentaje) : "",
+        alicuota:
+          ({ "-1": "Exento", "-2": "No grav." } as Record<string, string>)[String(d.producto?.alicuota)] ??
+          `${d.producto?.alicuota}%`,
+        subtotal:
+          totals?.itemNets[i]?.toFixed(2) ??
+          String(Number(d.cantidad) * Number(d.producto?.precio_unitario_sin_iva ?? 0)),
+      })),
+      ...(totals ? { totals } : {}),
+      declaredTotal: String(c.total),
+      leyenda_gral: text(c.leyenda_gral),
+      cae: "",
+      vencimiento_cae: "",
+      qr: this.qr(v),
+    };
+  }
+}
+
+function stripKind(party: Json): Json {
+  const { kind: _kind, ...rest } = party;
+  return rest;
+}

@@ -1,0 +1,411 @@
+/**
+ * The development-mode service's state, kept in an append-only log of JSON lines in the data
+ * folder. Every change is applied in memory at once (numbering stays sequential) and made durable
+ * by a group commit: the records of all requests in flight are written and fsynced together, and
+ * each request answers only after its records are on disk. Replaying the log rebuilds the state;
+ * a torn last line from a crash is dropped. Lookups are by index, so issuing does not slow down
+ * as vouchers accumulate.
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, truncateSync, unlinkSync, writeSync } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
+import { join } from "node:path";
+import { cuitCheckDigit } from "../voucher/ids.js";
+
+export interface PointOfSale {
+  punto_venta: number;
+  usertoken: string;
+  apikey: string;
+  apitoken: string;
+}
+
+export interface Account {
+  cuit: string;
+  razon_social: string;
+  points_of_sale: PointOfSale[];
+  quota: number;
+  created: string;
+}
+
+export type VoucherStatus =
+  | "EN COLA, ESPERANDO APROBACION"
+  | "APROBADO Y EN COLA"
+  | "ENVIADO A PROCESAR - CON ERROR"
+  | "EMITIDO";
+
+/** A voucher as the service keeps it: the request as sent, plus what the service added. */
+export interface StoredVoucher {
+  id: number;
+  punto_venta: number;
+  tipo: string;
+  /** 0 while queued. */
+  numero: number;
+  external_reference: string;
+  fecha: string;
+  vencimiento: string;
+  status: VoucherStatus;
+  queued: boolean;
+  deleted: boolean;
+  attempts: number;
+  errors: string[];
+  /** The request's `cliente` or `proveedor` and `comprobante`, as received. */
+  party: Record<string, unknown>;
+  comprobante: Record<string, unknown>;
+  created: string;
+}
+
+export interface StoredLink {
+  token: string;
+  voucherId: number;
+  kind: "pdf" | "ticket";
+  /** Argentina day number on which the link was handed out; valid that day only. */
+  day: number;
+}
+
+type LogRecord =
+  | { t: "account"; account: Account }
+  | { t: "voucher"; voucher: StoredVoucher }
+  | { t: "update"; id: number; patch: Partial<StoredVoucher> }
+  | { t: "customer"; key: string; customer: Record<string, unknown> }
+  | { t: "product"; key: string; product: Record<string, unknown> }
+  | { t: "link"; link: StoredLink }
+  | { t: "quota"; used: number };
+
+const LOG = "sandbox.log";
+const LOCK = "sandbox.lock";
+
+function token(bytes: number): string {
+  return randomBytes(bytes).toString("hex");
+}
+
+function fictitiousCuit(): string {
+  for (;;) {
+    const body = `20${String(randomInt(10_000_000, 99_999_999))}`;
+    const digit = cuitCheckDigit(body);
+    if (digit < 10) return `${body}${digit}`;
+  }
+}
+
+export function newAccount(quota: number): Account {
+  // Fictitious points of sale, as the development plan gives (its documentation shows 679).
+  const points = [679, 680].map((punto_venta) => ({
+    punto_venta,
+    usertoken: token(16),
+    apikey: String(randomInt(10_000, 99_999)),
+    apitoken: token(16),
+  }));
+  return {
+    cuit: fictitiousCuit(),
+    razon_social: "Empresa de Desarrollo SA",
+    points_of_sale: points,
+    quota,
+    created: new Date().toISOString(),
+  };
+}
+
+export class Store {
+  account!: Account;
+  private readonly vouchers = new Map<number, StoredVoucher>();
+  private readonly byNumber = new Map<string, number>();
+  private readonly byReference = new Map<string, number[]>();
+  /** Per point of sale, voucher ids in creation order (queries page newest first). */
+  private readonly byPointOfSale = new Map<number, number[]>();
+  private readonly nextNumbers = new Map<string, number>();
+  /** Requests counted against the plan's quota (one pool for the account). */
+  quotaUsed = 0;
+  /** Queued (not yet issued, not deleted) voucher ids per point of sale. */
+  private readonly queued = new Map<number, Set<number>>();
+  readonly customers = new Map<string, Record<string, unknown>>();
+  readonly products = new Map<string, Record<string, unknown>>();
+  private readonly links = new Map<string, StoredLink>();
+  /** The newest PDF and ticket link of each voucher. */
+  private readonly latest = new Map<number, { pdf?: string; ticket?: string }>();
+  private nextId = 1;
+
+  private handle?: FileHandle;
+  private pending: { line: string; resolve: () => void; reject: (e: Error) => void }[] = [];
+  private flushing?: Promise<void>;
+  private lockPath?: string;
+
+  private constructor(readonly dataDir: string) {}
+
+  /** Opens (or creates) the state in `dataDir`; refuses a folder another live sandbox holds. */
+  static async open(dataDir: string, opts: { quota?: number } = {}): Promise<Store> {
+    mkdirSync(dataDir, { recursive: true });
+    const store = new Store(dataDir);
+    store.lock();
+    const path = join(dataDir, LOG);
+    if (existsSync(path)) store.replay(readFileSync(path, "utf8"), path);
+    store.handle = await open(path, "a");
+    if (!store.account) {
+      const account = newAccount(opts.quota ?? 1500);
+      await store.commit([{ t: "account", account }]);
+      store.account = account;
+    } else if (opts.quota !== undefined && opts.quota !== store.account.quota) {
+      const account = { ...store.account, quota: opts.quota };
+      store.account = account;
+      await store.commit([{ t: "account", account }]);
+    }
+    return store;
+  }
+
+  private lock(): void {
+    const path = join(this.dataDir, LOCK);
+    try {
+      const fd = openSync(path, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const pid = Number(readFileSync(path, "utf8"));
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new Error(`the sandbox data folder ${this.dataDir} is in use by process ${pid}`);
+      }
+      // A lock left by a process that died: take it over.
+      const fd = openSync(path, "w");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+    }
+    this.lockPath = path;
+  }
+
+  private replay(text: string, path: string): void {
+    const lines = text.split("\n");
+    let goodBytes = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] as string;
+      if (line === "") continue;
+      let record: LogRecord;
+      try {
+        record = JSON.parse(line) as LogRecord;
+      } catch {
+        const last = lines.slice(i + 1).every((l) => l === "");
+        if (!last) throw new Error(`${path}: line ${i + 1} is corrupt`);
+        // A write torn by a crash: it was never acknowledged, so drop it.
+        truncateSync(path, goodBytes);
+        return;
+      }
+      this.apply(record);
+      goodBytes += Buffer.byteLength(line) + 1;
+    }
+  }
+
+  private apply(record: LogRecord): void {
+    switch (record.t) {
+      case "account":
+        this.account = record.account;
+        break;
+      case "voucher":
+        this.index(record.voucher);
+        break;
+      case "update": {
+        const v = this.vouchers.get(record.id);
+        if (v) this.patch(v, record.patch);
+        break;
+      }
+      case "customer":
+        this.customers.set(record.key, record.customer);
+        break;
+      case "product":
+        this.products.set(record.key, record.product);
+        break;
+      case "link":
+        this.remember(record.link);
+        break;
+      case "quota":
+        this.quotaUsed = record.used;
+        break;
+    }
+  }
+
+  private index(v: StoredVoucher): void {
+    this.vouchers.set(v.id, v);
+    this.nextId = Math.max(this.nextId, v.id + 1);
+    const refs = this.byReference.get(v.external_reference) ?? [];
+    refs.push(v.id);
+    this.byReference.set(v.external_reference, refs);
+    const list = this.byPointOfSale.get(v.punto_venta) ?? [];
+    list.push(v.id);
+    this.byPointOfSale.set(v.punto_venta, list);
+    if (v.numero > 0) this.numbered(v);
+    this.trackQueue(v);
+  }
+
+  private trackQueue(v: StoredVoucher): void {
+    let set = this.queued.get(v.punto_venta);
+    if (!set) {
+      set = new Set();
+      this.queued.set(v.punto_venta, set);
+    }
+    if (v.queued && !v.deleted) set.add(v.id);
+    else set.delete(v.id);
+  }
+
+  private numbered(v: StoredVoucher): void {
+    this.byNumber.set(`${v.punto_venta}|${v.tipo}|${v.numero}`, v.id);
+    const key = `${v.punto_venta}|${v.tipo}`;
+    this.nextNumbers.set(key, Math.max(this.nextNumbers.get(key) ?? 1, v.numero + 1));
+  }
+
+  private patch(v: StoredVoucher, patch: Partial<StoredVoucher>): void {
+    Object.assign(v, patch);
+    if (patch.numero !== undefined && patch.numero > 0) this.numbered(v);
+    this.trackQueue(v);
+  }
+
+  // --- writes: applied now, durable when the returned promise resolves ---
+
+  commit(records: LogRecord[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    const line = records.map((r) => JSON.stringify(r)).join("\n");
+    return new Promise((resolve, reject) => {
+      this.pending.push({ line, resolve, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    // Let the requests of this turn of the event loop join the same write.
+    await new Promise((r) => setImmediate(r));
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        if (!this.handle) throw new Error("the sandbox store is closed");
+        await this.handle.write(`${batch.map((p) => p.line).join("\n")}\n`);
+        await this.handle.sync();
+        for (const p of batch) p.resolve();
+      } catch (error) {
+        for (const p of batch) p.reject(error as Error);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  addVoucher(v: Omit<StoredVoucher, "id">): { voucher: StoredVoucher; durable: Promise<void> } {
+    const voucher = { ...v, id: this.nextId++ } as StoredVoucher;
+    this.index(voucher);
+    return { voucher, durable: this.commit([{ t: "voucher", voucher }]) };
+  }
+
+  update(v: StoredVoucher, patch: Partial<StoredVoucher>): Promise<void> {
+    this.patch(v, patch);
+    return this.commit([{ t: "update", id: v.id, patch }]);
+  }
+
+  saveCustomer(key: string, customer: Record<string, unknown>): Promise<void> {
+    this.customers.set(key, customer);
+    return this.commit([{ t: "customer", key, customer }]);
+  }
+
+  saveProduct(key: string, product: Record<string, unknown>): Promise<void> {
+    this.products.set(key, product);
+    return this.commit([{ t: "product", key, product }]);
+  }
+
+  addLink(voucherId: number, kind: "pdf" | "ticket", day: number): { link: StoredLink; durable: Promise<void> } {
+    const link = { token: token(12), voucherId, kind, day };
+    this.remember(link);
+    return { link, durable: this.commit([{ t: "link", link }]) };
+  }
+
+  /** Counts `n` requests against the plan's quota; false (and nothing counted) when it is exhausted. */
+  useQuota(n: number): { ok: boolean; durable: Promise<void> } {
+    if (this.quotaUsed >= this.account.quota) return { ok: false, durable: Promise.resolve() };
+    this.quotaUsed += n;
+    return { ok: true, durable: this.commit([{ t: "quota", used: this.quotaUsed }]) };
+  }
+
+  // --- reads ---
+
+  nextNumber(pointOfSale: number, tipo: string): number {
+    return this.nextNumbers.get(`${pointOfSale}|${tipo}`) ?? 1;
+  }
+
+  /** Takes the next number of the lane: instant issuing and the queue worker share it. */
+  takeNumber(pointOfSale: number, tipo: string): number {
+    const key = `${pointOfSale}|${tipo}`;
+    const n = this.nextNumbers.get(key) ?? 1;
+    this.nextNumbers.set(key, n + 1);
+    return n;
+  }
+
+  byId(id: number): StoredVoucher | undefined {
+    return this.vouchers.get(id);
+  }
+
+  findByNumber(pointOfSale: number, tipo: string, numero: number): StoredVoucher | undefined {
+    const id = this.byNumber.get(`${pointOfSale}|${tipo}|${numero}`);
+    return id === undefined ? undefined : this.live(id);
+  }
+
+  findByReference(pointOfSale: number, reference: string): StoredVoucher[] {
+    return (this.byReference.get(reference) ?? [])
+      .map((id) => this.live(id))
+      .filter((v): v is StoredVoucher => v !== undefined && v.punto_venta === pointOfSale);
+  }
+
+  /** Vouchers of a point of sale, newest first, filtered. */
+  *newestFirst(pointOfSale: number, filter: (v: StoredVoucher) => boolean): Generator<StoredVoucher> {
+    const ids = this.byPointOfSale.get(pointOfSale) ?? [];
+    for (let i = ids.length - 1; i >= 0; i--) {
+      const v = this.live(ids[i] as number);
+      if (v && filter(v)) yield v;
+    }
+  }
+
+  /** Queued vouchers, oldest first. */
+  queuedVouchers(): StoredVoucher[] {
+    const out: StoredVoucher[] = [];
+    for (const ids of this.queued.values()) for (const id of ids) out.push(this.vouchers.get(id) as StoredVoucher);
+    return out.sort((a, b) => a.id - b.id);
+  }
+
+  hasQueued(pointOfSale: number): boolean {
+    return (this.queued.get(pointOfSale)?.size ?? 0) > 0;
+  }
+
+  private remember(link: StoredLink): void {
+    this.links.set(link.token, link);
+    this.latest.set(link.voucherId, { ...this.latest.get(link.voucherId), [link.kind]: link.token });
+  }
+
+  linksOf(voucherId: number): { pdf?: string; ticket?: string } {
+    return this.latest.get(voucherId) ?? {};
+  }
+
+  link(tokenValue: string): StoredLink | undefined {
+    return this.links.get(tokenValue);
+  }
+
+  count(): number {
+    return this.vouchers.size;
+  }
+
+  private live(id: number): StoredVoucher | undefined {
+    const v = this.vouchers.get(id);
+    return v && !v.deleted ? v : undefined;
+  }
+
+  async close(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    await this.handle?.close();
+    this.handle = undefined;
+    if (this.lockPath) {
+      try {
+        unlinkSync(this.lockPath);
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,650 @@
+/** `facturar sandbox` over real HTTP: every method, every error shape, the queue, persistence and faults. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeQr } from "../../src/voucher/qr.js";
+import { escapeEnvelope } from "../../src/voucher/text.js";
+import { validateEnvelope } from "../../src/voucher/validate.js";
+import { ROOT, runCli } from "../helpers.js";
+import { pdfText } from "../pdf-text.js";
+import { type RunningSandbox, startSandboxProcess, tempDir } from "../sandbox-process.js";
+
+const NOW = { now: new Date("2026-11-20T15:00:00Z") };
+
+/** A sample voucher as the CLI would send it: validated, normalised, escaped, for point of sale `pv`. */
+function wire(sample: string, pv: number, change: (c: any) => void = () => {}): Record<string, any> {
+  const raw = JSON.parse(readFileSync(join(ROOT, "samples", `${sample}.json`), "utf8"));
+  change(raw);
+  const result = validateEnvelope(raw, NOW);
+  if (!result.envelope) throw new Error(JSON.stringify(result.findings));
+  const { $schema: _, ...env } = escapeEnvelope(result.envelope) as any;
+  env.comprobante.punto_venta = pv;
+  return env;
+}
+
+function today(): string {
+  const d = new Date(Date.now() - 3 * 3_600_000);
+  return `${String(d.getUTCDate()).padStart(2, "0")}/${String(d.getUTCMonth() + 1).padStart(2, "0")}/${d.getUTCFullYear()}`;
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("facturar sandbox", () => {
+  let sbx: RunningSandbox;
+  let pv: number;
+
+  beforeAll(async () => {
+    sbx = await startSandboxProcess();
+    pv = sbx.pointsOfSale[0]?.punto_venta ?? 0;
+  });
+  afterAll(async () => {
+    expect(await sbx.stop()).toBe(0);
+  });
+
+  it("prints its base URL and two fictitious points of sale with their three credentials", () => {
+    expect(sbx.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/app\/api\/v2$/);
+    expect(sbx.pointsOfSale).toHaveLength(2);
+    for (const p of sbx.pointsOfSale) {
+      expect(p.usertoken).toMatch(/^[0-9a-f]{32}$/);
+      expect(p.apikey).toMatch(/^\d+$/);
+      expect(p.apitoken).toMatch(/^[0-9a-f]{32}$/);
+    }
+  });
+
+  it("issues instantly with the service's reply shape and quirks", async () => {
+    const { status, body } = await sbx.call("facturacion/nuevo", wire("factura-b-dni", pv));
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      error: "N",
+      errores: [""],
+      cae: "",
+      vencimiento_cae: "",
+      requiere_fec: "NO ",
+      vencimiento_pago: "20/12/2026",
+      external_reference: "FB-2026-0001",
+      comprobante_tipo: "FACTURA B",
+      envio_x_mail: "N",
+      micrositios: { cliente: "", descarga: "" },
+    });
+    expect(body.comprobante_nro).toMatch(/^\d{7}$/);
+    expect(body.rta).toMatch(/^El comprobante FACTURA B \d{4}-\d{8} \(Juana Pérez\) se ha guardado correctamente$/);
+    expect(body.afip_qr.endsWith(" ")).toBe(true);
+    const qr = decodeQr(body.afip_qr);
+    expect(qr).toMatchObject({
+      ver: 1,
+      fecha: "2026-11-20",
+      ptoVta: pv,
+      tipoCmp: 6,
+      importe: 133463,
+      moneda: "PES",
+      ctz: 1,
+      tipoDocRec: 96,
+      nroDocRec: 30123456,
+      tipoCodAut: "E",
+    });
+    expect(qr?.nroCmp).toBe(Number(body.comprobante_nro));
+  });
+
+  it("serves the PDF and the ticket behind the links: customer, items and total", async () => {
+    const { body } = await sbx.call("facturacion/nuevo", wire("factura-a-mixed-rates", pv));
+    const pdf = Buffer.from(await (await fetch(body.comprobante_pdf_url)).arrayBuffer());
+    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    const text = pdfText(pdf);
+    for (const expected of [
+      "FACTURA A",
+      "COD. 001",
+      "Distribuidora del Sur SA",
+      "30712293841",
+      "Notebook 14 pulgadas",
+      "Bebida energizante 27%",
+      "1.499,999",
+      "IVA 10.5%",
+      "2.177.855,58",
+      "CAE: desarrollo: sin CAE",
+      "SIN VALIDEZ FISCAL",
+    ]) {
+      expect(text).toContain(expected);
+    }
+    const ticket = Buffer.from(await (await fetch(body.comprobante_ticket_url)).arrayBuffer());
+    expect(pdfText(ticket)).toContain("TOTAL $ 2.177.855,58");
+  });
+
+  it("prints the transparency block for consumers, and the legends for M and for A to a small taxpayer", async () => {
+    const b = await sbx.call("facturacion/nuevo", wire("factura-b-anonymous", pv));
+    expect(pdfText(Buffer.from(await (await fetch(b.body.comprobante_pdf_url)).arrayBuffer()))).toContain(
+      "IVA Contenido: $ 10.059,00",
+    );
+    const m = await sbx.call("facturacion/nuevo", wire("factura-m", pv));
+    expect(pdfText(Buffer.from(await (await fetch(m.body.comprobante_pdf_url)).arrayBuffer()))).toContain(
+      "OPERACIÓN SUJETA A RETENCIÓN",
+    );
+    const small = await sbx.call(
+      "facturacion/nuevo",
+      wire("factura-m", pv, (raw) => {
+        raw.comprobante.tipo = "FACTURA A";
+        raw.cliente = {
+          ...raw.cliente,
+          documento_nro: "20123456786",
+          condicion_iva: "M",
+          condicion_iva_operacion: "M",
+        };
+      }),
+    );
+    expect(pdfText(Buffer.from(await (await fetch(small.body.comprobante_pdf_url)).arrayBuffer()))).toContain(
+      "Ley Nº 27.618",
+    );
+  });
+
+  it("numbers per point of sale and type, and validates an explicit number", async () => {
+    const next = await sbx.call("facturacion/numeracion", {
+      comprobante: { tipo: "FACTURA C", operacion: "V", punto_venta: String(pv) },
+    });
+    expect(next.body).toEqual({
+      error: "N",
+      errores: [""],
+      rta: "OK",
+      comprobante: { tipo: "FACTURA C", operacion: "V", punto_venta: pv, numero: 1 },
+    });
+    const first = await sbx.call("facturacion/nuevo", wire("factura-c", pv));
+    const second = await sbx.call(
+      "facturacion/nuevo",
+      wire("factura-c", pv, (r) => (r.comprobante.numero = 2)),
+    );
+    expect([first.body.comprobante_nro, second.body.comprobante_nro]).toEqual(["0000001", "0000002"]);
+    const wrong = await sbx.call(
+      "facturacion/nuevo",
+      wire("factura-c", pv, (r) => (r.comprobante.numero = 9)),
+    );
+    expect(wrong.body).toMatchObject({
+      error: "S",
+      errores: ["El numero de comprobante 9 no es el proximo a emitir: el proximo es 3."],
+    });
+    const other = sbx.pointsOfSale[1] as (typeof sbx.pointsOfSale)[number];
+    const elsewhere = await sbx.call("facturacion/nuevo", wire("factura-c", other.punto_venta), other);
+    expect(elsewhere.body.comprobante_nro).toBe("0000001");
+  });
+
+  it("answers the service's errors in the service's shape", async () => {
+    const tfc = await sbx.call(
+      "facturacion/nuevo",
+      wire("factura-b-dni", pv, (r) =>
+        Object.assign(r.cliente, { documento_tipo: "CUIT", documento_nro: "30712293841", condicion_iva: "RI" }),
+      ),
+    );
+    expect(tfc.body).toMatchObject({
+      error: "S",
+      external_reference: "FB-2026-0001",
+      error_cod: [],
+      error_details: [{ code: "TFC-8004" }],
+    });
+    expect(tfc.body.errores[0]).toMatch(/no permite emitir un comprobante tipo B/);
+    const missing = await sbx.call("facturacion/nuevo", {
+      cliente: {},
+      comprobante: { tipo: "FACTURA B", punto_venta: pv },
+    });
+    expect(missing.body.error).toBe("S");
+    expect(missing.body.errores).toContain("El campo rubro es obligatorio.");
+    const many = wire("factura-b-dni", pv);
+    many.comprobante.detalle = Array.from({ length: 131 }, () => many.comprobante.detalle[0]);
+    expect((await sbx.call("facturacion/nuevo", many)).body.errores).toContain(
+      "El comprobante tiene 131 items; el maximo es 130.",
+    );
+    const otherPv = await sbx.call("facturacion/nuevo", wire("factura-b-dni", pv + 1));
+    expect(otherPv.body.errores[0]).toMatch(/no corresponde a las credenciales/);
+    const percent = wire("factura-b-dni", pv);
+    percent.comprobante.detalle[0].producto.descripcion = "Descuento 10%";
+    expect((await sbx.call("facturacion/nuevo", percent)).body.errores[0]).toMatch(/#&#/);
+  });
+
+  it("refuses bad or missing credentials (401/403), other verbs (405), unknown methods (404), broken JSON (400)", async () => {
+    const [first] = sbx.pointsOfSale;
+    const bad = await sbx.call("facturacion/topecf", {}, { ...(first as NonNullable<typeof first>), apitoken: "nope" });
+    expect(bad).toMatchObject({ status: 403, body: { error: "S" } });
+    const none = await fetch(`${sbx.baseUrl}/facturacion/topecf`, { method: "POST", body: "{}" });
+    expect(none.status).toBe(401);
+    expect(((await none.json()) as { error: string }).error).toBe("S");
+    expect((await fetch(`${sbx.baseUrl}/facturacion/nuevo`)).status).toBe(405);
+    expect((await sbx.call("facturacion/inventado")).status).toBe(404);
+    expect((await fetch(`${sbx.baseUrl}/facturacion/nuevo`, { method: "POST", body: "{not json" })).status).toBe(400);
+  });
+
+  it("answers the query methods", async () => {
+    const issued = await sbx.call(
+      "facturacion/nuevo",
+      wire("factura-b-dni", pv, (r) => (r.comprobante.external_reference = "12345")),
+    );
+    const numero = Number(issued.body.comprobante_nro);
+    const one = await sbx.call("facturacion/consulta", {
+      comprobante: { tipo: "FACTURA B", operacion: "V", punto_venta: String(pv), numero: String(numero) },
+    });
+    expect(one.body).toMatchObject({ error: "N", errores: [""], rta: "OK", cliente: { documento_nro: "30123456 " } });
+    expect(one.body.comprobante).toMatchObject({
+      punto_venta: pv,
+      numero,
+      status: "EMITIDO",
+      external_reference: 12345,
+      total: 133463,
+    });
+    expect(one.body.comprobante.detalle[0].producto).toMatchObject({ precio_unitario: 95000, precio_total: 95000 });
+    const byRef = await sbx.call("facturacion/consulta_avanzada", {
+      busqueda_tipo: "EXT_REF",
+      comprobante: { external_reference: "12345", operacion: "V" },
+    });
+    expect(byRef.body).toMatchObject({ rta: "OK", error: "N", total: 1, errores: [] });
+    const byDate = await sbx.call("facturacion/consulta_avanzada", {
+      busqueda_tipo: "F",
+      pagina: 0,
+      limite: 2,
+      comprobante: { fecha: "20/11/2026", operacion: "V" },
+    });
+    expect(byDate.body.comprobantes).toHaveLength(2);
+    expect(byDate.body.total).toBeGreaterThan(2);
+    const numbers = byDate.body.comprobantes.map((c: any) => c.comprobante.numero);
+    const page2 = await sbx.call("facturacion/consulta_avanzada", {
+      busqueda_tipo: "F",
+      pagina: 1,
+      limite: 2,
+      comprobante: { fecha: "20/11/2026" },
+    });
+    expect(page2.body.comprobantes[0].comprobante).not.toEqual(byDate.body.comprobantes[0].comprobante);
+    expect(numbers).toHaveLength(2);
+    const range = await sbx.call("facturacion/consulta_avanzada", {
+      busqueda_tipo: "TN",
+      comprobante: {
+        tipo: "FACTURA C",
+        operacion: "V",
+        punto_venta: "00679".replace("679", String(pv)),
+        numero_desde: "00000001",
+        numero_hasta: "00000002",
+      },
+    });
+    expect(range.body.comprobantes.map((c: any) => c.comprobante.numero)).toEqual([2, 1]);
+    expect(
+      (
+        await sbx.call("facturacion/consulta_avanzada", {
+          busqueda_tipo: "F",
+          limite: 1001,
+          comprobante: { fecha: "20/11/2026" },
+        })
+      ).body.error,
+    ).toBe("S");
+    expect(
+      (await sbx.call("facturacion/consulta", { comprobante: { tipo: "FACTURA B", punto_venta: pv, numero: 99999 } }))
+        .body.error,
+    ).toBe("S");
+  });
+
+  it("answers requiere_fec, topecf and the service status", async () => {
+    expect((await sbx.call("facturacion/requiere_fec", { cuit: 30500010912, fecha: "20/11/2026" })).body).toEqual({
+      error: "N",
+      errores: [],
+      rta: "",
+      esta_obligado: "S",
+      importe_desde: 5549862,
+    });
+    expect((await sbx.call("facturacion/requiere_fec", { cuit: "20111111112" })).body.esta_obligado).toBe("N");
+    expect((await sbx.call("facturacion/requiere_fec", { cuit: "20111111113" })).body).toMatchObject({
+      error: "S",
+      errores: ["El CUIT enviado 20111111113 es invalido."],
+    });
+    expect((await sbx.call("facturacion/topecf")).body).toEqual({ error: "N", errores: [], monto: 10000000 });
+    expect((await sbx.call("estado_servicios/alertas")).body).toMatchObject({
+      error: "N",
+      errores: [""],
+      rta: "OK",
+      facturacion: "OK",
+    });
+  });
+
+  it("regenerates PDF links", async () => {
+    const issued = await sbx.call("facturacion/nuevo", wire("factura-b-dni", pv));
+    const again = await sbx.call("facturacion/regenerar_pdf", {
+      comprobante: { tipo: "FACTURA B", operacion: "V", punto_venta: pv, numero: Number(issued.body.comprobante_nro) },
+    });
+    expect(again.body.error).toBe("N");
+    expect(again.body.comprobante_pdf_url).not.toBe(issued.body.comprobante_pdf_url);
+    expect((await fetch(again.body.comprobante_pdf_url)).status).toBe(200);
+    expect((await fetch(`${sbx.baseUrl}/comprobantes/pdf/0123456789abcdef.pdf`)).status).toBe(404);
+  });
+
+  it("issues in batches with lotes, refusing mixed types without processing any", async () => {
+    const a = wire("factura-b-dni", pv, (r) => (r.comprobante.external_reference = "LOTE-1"));
+    const b = wire("factura-b-dni", pv, (r) => (r.comprobante.external_reference = "LOTE-2"));
+    const ok = await sbx.call("facturacion/lotes", { requests: [a, b] });
+    expect(ok.body.error).toBe("N");
+    expect(ok.body.response).toHaveLength(2);
+    const [n1, n2] = ok.body.response.map((r: any) => r.comprobante_nro);
+    expect(n1).toMatch(new RegExp(`^${String(pv).padStart(5, "0")}-\\d{8}$`));
+    expect(Number(n2.split("-")[1])).toBe(Number(n1.split("-")[1]) + 1);
+    const mixed = await sbx.call("facturacion/lotes", { requests: [a, wire("factura-c", pv)] });
+    expect(mixed.body).toMatchObject({
+      error: "S",
+      errores: ["El comprobante enviado en la fila 1 (comenzando en 0) tiene un tipo de comprobante diferente."],
+      response: [],
+    });
+    expect(
+      (await sbx.call("facturacion/lotes", { requests: Array.from({ length: 21 }, () => a) })).body.errores[0],
+    ).toMatch(/limite permitido es 20/);
+  });
+});
+
+describe("the queue", () => {
+  let sbx: RunningSandbox;
+  let pv: number;
+  beforeAll(async () => {
+    sbx = await startSandboxProcess();
+    pv = sbx.pointsOfSale[0]?.punto_venta ?? 0;
+  });
+  afterAll(async () => {
+    await sbx.stop();
+  });
+
+  const status = async (reference: string) => {
+    const r = await sbx.call("facturacion/consulta_avanzada", {
+      busqueda_tipo: "EXT_REF",
+      comprobante: { external_reference: reference },
+    });
+    return r.body.comprobantes[0]?.comprobante;
+  };
+
+  it("queues, then issues once the date has come; blocks instant issuing meanwhile", async () => {
+    const queued = wire("factura-b-dni", pv, (r) => {
+      r.comprobante.external_reference = "COLA-1";
+      r.comprobante.fecha = today();
+      r.comprobante.vencimiento = "31/12/2099";
+      r.comprobante.numero = 0;
+    });
+    const future = wire("factura-b-dni", pv, (r) => {
+      r.comprobante.external_reference = "COLA-FUTURA";
+      r.comprobante.fecha = "01/01/2099";
+      r.comprobante.vencimiento = "31/12/2099";
+    });
+    const accepted = await sbx.call("facturacion/nuevo_encola", queued);
+    expect(accepted.body).toMatchObject({
+      error: "N",
+      errores: [],
+      error_cod: [],
+      error_details: [],
+      external_reference: "COLA-1",
+      requiere_fec: "NO",
+      tfc_generacion_tipo: 6,
+      rta: "El comprobante  se ha guardado correctamente ",
+      cae: " ",
+      vencimiento_cae: "01/01/2000",
+      comprobante_nro: `${String(pv).padStart(5, "0")}-00000000`,
+      comprobante_pdf_url: "",
+    });
+    await sbx.call("facturacion/nuevo_encola", future);
+    const blocked = await sbx.call("facturacion/nuevo", wire("factura-b-dni", pv));
+    expect(blocked.body.errores[0]).toMatch(/comprobantes encolados.*nuevo_encola/);
+    const issued = await until(async () => {
+      const c = await status("COLA-1");
+      return c?.status === "EMITIDO" ? c : undefined;
+    });
+    expect(issued.numero).toBeGreaterThan(0);
+    expect(issued.comprobante_pdf_url).toMatch(/\.pdf$/);
+    const waiting = await until(async () => {
+      const c = await status("COLA-FUTURA");
+      return c?.status?.startsWith("APROBADO") ? c : undefined;
+    });
+    expect(waiting.status).toBe("APROBADO Y EN COLA. SE EMITE EL 01/01/2099");
+  });
+
+  it("refuses export and FCE vouchers, numbers other than 0 and a missing reference", async () => {
+    expect((await sbx.call("facturacion/nuevo_encola", wire("factura-e-services", pv))).body.errores[0]).toMatch(
+      /no se puede encolar/,
+    );
+    expect(
+      (
+        await sbx.call(
+          "facturacion/nuevo_encola",
+          wire("factura-b-dni", pv, (r) => (r.comprobante.numero = 5)),
+        )
+      ).body.errores[0],
+    ).toMatch(/debe ser 0/);
+    const noRef = wire("factura-b-dni", pv);
+    delete noRef.comprobante.external_reference;
+    expect((await sbx.call("facturacion/nuevo_encola", noRef)).body).toMatchObject({
+      error: "S",
+      error_details: [{ code: "TFC-8002" }],
+    });
+  });
+
+  it("changes a queued voucher's date, and deletes queued vouchers", async () => {
+    expect(
+      (
+        await sbx.call("facturacion/cambiar_fecha_encolado", {
+          external_reference: "COLA-FUTURA",
+          fecha: "02/01/2099",
+          vencimiento: "31/12/2099",
+        })
+      ).body,
+    ).toEqual({ error: "N", errores: [] });
+    expect((await status("COLA-FUTURA")).fecha).toBe("02/01/2099");
+    const deleted = await sbx.call("facturacion/eliminar_encolado", { external_reference: "COLA-FUTURA" });
+    expect(deleted.body).toEqual({
+      error: "N",
+      errores: [],
+      procesados_cant: 1,
+      procesados: [`El comprobante FACTURA B ${String(pv).padStart(5, "0")}-00000000 se ha eliminado correctamente. `],
+    });
+    expect(await status("COLA-FUTURA")).toBeUndefined();
+    expect((await sbx.call("facturacion/eliminar_encolado", { external_reference: "COLA-1" })).body.error).toBe("S"); // already issued
+    expect(
+      (await sbx.call("facturacion/cambiar_fecha_encolado", { external_reference: "NADA", fecha: "01/01/2099" })).body,
+    ).toMatchObject({ error: "S", errores: ["No se han encontrado comprobantes."] });
+    // The queue is empty again: instant issuing works.
+    expect((await sbx.call("facturacion/nuevo", wire("factura-b-dni", pv))).body.error).toBe("N");
+  });
+
+  it("takes queued batches of up to 100 with lotes_encola, accepting the valid part", async () => {
+    const good = wire("factura-b-dni", pv, (r) => {
+      r.comprobante.external_reference = "LE-1";
+      r.comprobante.fecha = "01/01/2099";
+      r.comprobante.vencimiento = "31/12/2099";
+    });
+    const bad = wire("factura-b-dni", pv, (r) => (r.comprobante.external_reference = "LE-2"));
+    bad.comprobante.numero = 7;
+    const r = await sbx.call("facturacion/lotes_encola", { requests: [good, bad] });
+    expect(r.body.error).toBe("S");
+    expect(r.body.errores[0]).toMatch(/enviaron a procesar: 2.*aceptaron procesar: 1/);
+    expect(r.body.response.map((x: any) => x.error)).toEqual(["N", "S"]);
+    expect(r.body.response[0].tfc_generacion_tipo).toBe(3);
+    expect(
+      (await sbx.call("facturacion/lotes_encola", { requests: Array.from({ length: 101 }, () => good) })).body
+        .errores[0],
+    ).toMatch(/limite permitido es 100/);
+    await sbx.call("facturacion/eliminar_encolado", { external_reference: "LE-1" });
+  });
+});
+
+describe("persistence", () => {
+  it("keeps vouchers and numbering across a restart, and across SIGKILL after an answer", async () => {
+    const dataDir = tempDir();
+    const first = await startSandboxProcess({ dataDir });
+    const pv = first.pointsOfSale[0]?.punto_venta ?? 0;
+    const a = await first.call(
+      "facturacion/nuevo",
+      wire("factura-b-dni", pv, (r) => (r.comprobante.external_reference = "PERSIST-1")),
+    );
+    expect(await first.stop()).toBe(0);
+    const second = await startSandboxProcess({ dataDir });
+    expect(second.pointsOfSale).toEqual(first.pointsOfSale);
+    const found = await second.call("facturacion/consulta_avanzada", {
+      busqueda_tipo: "EXT_REF",
+      comprobante: { external_reference: "PERSIST-1" },
+    });
+    expect(found.body.total).toBe(1);
+    const b = await second.call(
+      "facturacion/nuevo",
+      wire("factura-b-dni", pv, (r) => (r.comprobante.external_reference = "PERSIST-2")),
+    );
+    expect(Number(b.body.comprobante_nro)).toBe(Number(a.body.comprobante_nro) + 1);
+    // An answered voucher is on disk: killing the process at once loses nothing.
+    second.child.kill("SIGKILL");
+    await second.stop();
+    const third = await startSandboxProcess({ dataDir });
+    const again = await third.call("facturacion/consulta_avanzada", {
+      busqueda_tipo: "EXT_REF",
+      comprobante: { external_reference: "PERSIST-2" },
+    });
+    expect(again.body.total).toBe(1);
+    expect(
+      (await third.call("facturacion/numeracion", { comprobante: { tipo: "FACTURA B", punto_venta: pv } })).body
+        .comprobante.numero,
+    ).toBe(Number(b.body.comprobante_nro) + 1);
+    await third.stop();
+  });
+
+  it("refuses a second sandbox on the same data folder", async () => {
+    const dataDir = tempDir();
+    const first = await startSandboxProcess({ dataDir });
+    const second = await runCli(["sandbox", "--port", "0", "--data-dir", dataDir]);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/in use by process/);
+    await first.stop();
+  });
+
+  it("counts the plan's quota, errors included, and then refuses every call", async () => {
+    const sbx = await startSandboxProcess({ args: ["--quota", "3"] });
+    const pv = sbx.pointsOfSale[0]?.punto_venta ?? 0;
+    expect((await sbx.call("facturacion/nuevo", wire("factura-b-dni", pv))).body.error).toBe("N");
+    expect((await sbx.call("facturacion/nuevo", { comprobante: {} })).body.error).toBe("S"); // an error counts
+    expect(
+      (await sbx.call("facturacion/consulta_avanzada", { busqueda_tipo: "F", comprobante: { fecha: "20/11/2026" } }))
+        .body.error,
+    ).toBe("N"); // free
+    expect((await sbx.call("facturacion/topecf")).body.error).toBe("N");
+    const over = await sbx.call("facturacion/nuevo", wire("factura-b-dni", pv));
+    expect(over.body).toMatchObject({
+      error: "S",
+      errores: ["Ha superado el cupo de 3 comprobantes de su plan API DEV."],
+    });
+    await sbx.stop();
+  });
+});
+
+describe("faults", () => {
+  it("latency, 5xx, 429 with Retry-After, maintenance", async () => {
+    const slow = await startSandboxProcess({ args: ["--fault", "latency=300"] });
+    const started = Date.now();
+    await slow.call("facturacion/topecf");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    await slow.stop();
+    const broken = await startSandboxProcess({ env: { FACTURAR_SANDBOX_FAULTS: "error5xx=1" } });
+    const r5 = await broken.call("facturacion/topecf");
+    expect(r5.status).toBe(502);
+    expect(r5.body).toMatch(/Bad Gateway/);
+    await broken.stop();
+    const limited = await startSandboxProcess({ args: ["--fault", "ratelimit=1"] });
+    const r429 = await limited.call("facturacion/topecf");
+    expect(r429.status).toBe(429);
+    expect(r429.headers.get("retry-after")).toBe("1");
+    await limited.stop();
+    const maintenance = await startSandboxProcess({ args: ["--fault", "maintenance"] });
+    const rm = await maintenance.call("facturacion/nuevo", {});
+    expect(rm.body).toMatchObject({ error: "S", mantenimiento: 1 });
+    expect(rm.body.mantenimiento_hasta).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    expect(rm.body.errores[0]).toMatch(/^Estaremos realizando tareas de mantenimiento hasta las \d{2}:\d{2}$/);
+    await maintenance.stop();
+  });
+
+  it("drop-before loses the request; drop-after-commit keeps the voucher but loses the answer", async () => {
+    const dataDir = tempDir();
+    const dropBefore = await startSandboxProcess({ dataDir, args: ["--fault", "drop-before=1"] });
+    const pv = dropBefore.pointsOfSale[0]?.punto_venta ?? 0;
+    await expect(
+      dropBefore.call(
+        "facturacion/nuevo",
+        wire("factura-b-dni", pv, (r) => (r.comprobante.external_reference = "DROP-BEFORE")),
+      ),
+    ).rejects.toThrow();
+    await dropBefore.stop();
+    const dropAfter = await startSandboxProcess({ dataDir, args: ["--fault", "drop-after-commit=1"] });
+    await expect(
+      dropAfter.call(
+        "facturacion/nuevo",
+        wire("factura-b-dni", pv, (r) => (r.comprobante.external_reference = "DROP-AFTER")),
+      ),
+    ).rejects.toThrow();
+    await dropAfter.stop();
+    const clean = await startSandboxProcess({ dataDir });
+    const count = async (ref: string) =>
+      (
+        await clean.call("facturacion/consulta_avanzada", {
+          busqueda_tipo: "EXT_REF",
+          comprobante: { external_reference: ref },
+        })
+      ).body.total;
+    expect(await count("DROP-BEFORE")).toBe(0);
+    expect(await count("DROP-AFTER")).toBe(1);
+    await clean.stop();
+  });
+
+  it("authority-down refuses instant issuing and holds the queue; queue-error flags vouchers for re-queueing", async () => {
+    const dataDir = tempDir();
+    const down = await startSandboxProcess({ dataDir, args: ["--fault", "authority-down"] });
+    const pv = down.pointsOfSale[0]?.punto_venta ?? 0;
+    expect((await down.call("facturacion/nuevo", wire("factura-b-dni", pv))).body.errores[0]).toMatch(
+      /AFIP No devolvio el CAE/,
+    );
+    expect((await down.call("estado_servicios/alertas")).body).toMatchObject({ error: "S", rta: "ERROR" });
+    const q = wire("factura-b-dni", pv, (r) => {
+      r.comprobante.external_reference = "Q-DOWN";
+      r.comprobante.fecha = today();
+      r.comprobante.vencimiento = "31/12/2099";
+    });
+    expect((await down.call("facturacion/nuevo_encola", q)).body.error).toBe("N");
+    await new Promise((r) => setTimeout(r, 400));
+    const held = await down.call("facturacion/consulta_avanzada", {
+      busqueda_tipo: "EXT_REF",
+      comprobante: { external_reference: "Q-DOWN" },
+    });
+    expect(held.body.comprobantes[0].comprobante.status).toBe("EN COLA, ESPERANDO APROBACION");
+    await down.stop();
+
+    const failing = await startSandboxProcess({ dataDir, args: ["--fault", "queue-error=1"] });
+    const flagged = await until(async () => {
+      const r = await failing.call("facturacion/consulta_avanzada", {
+        busqueda_tipo: "EXT_REF",
+        comprobante: { external_reference: "Q-DOWN" },
+      });
+      const c = r.body.comprobantes[0].comprobante;
+      return c.status === "ENVIADO A PROCESAR - CON ERROR" ? c : undefined;
+    });
+    expect(flagged.errores[0]).toMatch(/CAE/);
+    await failing.stop();
+
+    const healthy = await startSandboxProcess({ dataDir });
+    expect((await healthy.call("facturacion/reenviar_encolado", { external_reference: "Q-DOWN" })).body).toEqual({
+      error: "N",
+      errores: [],
+    });
+    const issued = await until(async () => {
+      const r = await healthy.call("facturacion/consulta_avanzada", {
+        busqueda_tipo: "EXT_REF",
+        comprobante: { external_reference: "Q-DOWN" },
+      });
+      return r.body.comprobantes[0].comprobante.status === "EMITIDO" ? r.body.comprobantes[0].comprobante : undefined;
+    });
+    expect(issued.numero).toBe(1);
+    expect((await healthy.call("facturacion/reenviar_encolado", { external_reference: "Q-DOWN" })).body.error).toBe(
+      "S",
+    );
+    await healthy.stop();
+  });
+
+  it("refuses unknown faults and non-loopback hosts (exit 2)", async () => {
+    expect((await runCli(["sandbox", "--fault", "earthquake=1"])).code).toBe(2);
+    expect((await runCli(["sandbox", "--fault", "error5xx=2"])).code).toBe(2);
+    expect((await runCli(["sandbox", "--host", "0.0.0.0"])).code).toBe(2);
+  });
+});

@@ -15,9 +15,13 @@ import { createInterface } from "node:readline";
 const perLevel = Number(process.argv[2] ?? 3000);
 const concurrency = 8;
 const dataDir = mkdtempSync(join(tmpdir(), "facturar-bench-"));
-const child = spawn(process.execPath, ["bin/facturar.js", "--json", "sandbox", "--port", "0", "--data-dir", dataDir, "--quota", "100000000"], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
+const child = spawn(
+  process.execPath,
+  ["bin/facturar.js", "--json", "sandbox", "--port", "0", "--data-dir", dataDir, "--quota", "100000000"],
+  {
+    stdio: ["ignore", "pipe", "inherit"],
+  },
+);
 const info = JSON.parse(await new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)));
 const pv = info.points_of_sale[0];
 const url = new URL(info.base_url);
@@ -25,11 +29,28 @@ const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 
 function voucher(ref) {
   return {
-    cliente: { documento_tipo: "DNI", documento_nro: "30123456", razon_social: "Cliente de prueba", condicion_iva: "CF" },
+    cliente: {
+      documento_tipo: "DNI",
+      documento_nro: "30123456",
+      razon_social: "Cliente de prueba",
+      condicion_iva: "CF",
+    },
     comprobante: {
-      tipo: "FACTURA B", operacion: "V", fecha: "20/11/2026", vencimiento: "20/12/2026", moneda: "PES", cotizacion: 1, idioma: 1,
-      punto_venta: pv.punto_venta, rubro: "Ventas", rubro_grupo_contable: "Ventas", external_reference: ref, total: "121",
-      detalle: [{ cantidad: "1", producto: { descripcion: "Yerba mate 1 kg", precio_unitario_sin_iva: "100", alicuota: "21" } }],
+      tipo: "FACTURA B",
+      operacion: "V",
+      fecha: "20/11/2026",
+      vencimiento: "20/12/2026",
+      moneda: "PES",
+      cotizacion: 1,
+      idioma: 1,
+      punto_venta: pv.punto_venta,
+      rubro: "Ventas",
+      rubro_grupo_contable: "Ventas",
+      external_reference: ref,
+      total: "121",
+      detalle: [
+        { cantidad: "1", producto: { descripcion: "Yerba mate 1 kg", precio_unitario_sin_iva: "100", alicuota: "21" } },
+      ],
     },
   };
 }
@@ -38,7 +59,14 @@ function post(method, body) {
   const payload = JSON.stringify({ usertoken: pv.usertoken, apikey: pv.apikey, apitoken: pv.apitoken, ...body });
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: `${url.pathname}/${method}`, method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}/${method}`,
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
+      },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -55,7 +83,9 @@ let stored = 0;
 async function fillTo(target) {
   while (stored < target) {
     const n = Math.min(20, target - stored);
-    const reply = await post("facturacion/lotes", { requests: Array.from({ length: n }, (_, i) => voucher(`FILL-${stored + i}`)) });
+    const reply = await post("facturacion/lotes", {
+      requests: Array.from({ length: n }, (_, i) => voucher(`FILL-${stored + i}`)),
+    });
     if (reply.error !== "N") throw new Error(JSON.stringify(reply));
     stored += n;
   }

@@ -63,6 +63,55 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void): Command {
     .option("--today <dd/mm/yyyy>", "check date windows against this day instead of today in Argentina")
     .action(lazy(async () => (await import("./commands/validate.js")).validateCommand as Action));
 
+  const inputOptions = (command: Command) =>
+    command
+      .argument("<files...>", ".json or .csv voucher files, or - for standard input")
+      .option("--no-validate", "skip the tax rules and totals check (the schema still applies)")
+      .option("--encoding <encoding>", "input encoding: utf8 (default) or latin1")
+      .addOption(new Option("--delimiter <char>", "CSV delimiter (detected by default)").choices([",", ";"]))
+      .option("--out <dir>", "folder for PDFs and tickets (default: the profile's pdf_dir, else ./comprobantes)")
+      .option("--no-pdf", "do not download the PDF and the ticket")
+      .option("--qr <target>", "write each voucher's QR to FILE.png, or draw it: --qr terminal")
+      .option("--allow-duplicate", "issue again a voucher the journal holds as issued (with a new reference)");
+
+  inputOptions(
+    program.command("issue").description("issue vouchers now (instant mode), each exactly once; PDFs saved"),
+  ).action(lazy(async () => (await import("./commands/issue.js")).issueInstant as Action));
+
+  inputOptions(
+    program
+      .command("issue-queued")
+      .description("issue vouchers through the service's queue; --wait follows them to the end"),
+  )
+    .option("--wait", "wait until each voucher is issued or fails, then save its PDF")
+    .option("--timeout <seconds>", "with --wait: give up waiting after this long (default 300)")
+    .action(lazy(async () => (await import("./commands/issue.js")).issueQueued as Action));
+
+  program
+    .command("query")
+    .description("find vouchers: --ref R | --date D | --type T --number N | --type T --from N --to M")
+    .option("--ref <reference>", "by external_reference")
+    .option("--date <dd/mm/yyyy>", "by voucher date")
+    .option("--type <tipo>", 'voucher type, as the service writes it ("FACTURA B")')
+    .option("--number <n>", "with --type: one voucher")
+    .option("--from <n>", "with --type and --to: a number range")
+    .option("--to <n>", "end of the range")
+    .option("--pv <n>", "point of sale (default: the profile's)")
+    .option("--pdf", "save the PDFs of the issued vouchers found (fresh links when the old ones expired)")
+    .option("--out <dir>", "folder for --pdf")
+    .action(lazy(async () => (await import("./commands/query.js")).queryCommand as Action));
+
+  program
+    .command("ceiling")
+    .description("the final-consumer identification ceiling (topecf), cached for the day")
+    .option("--refresh", "ask the service even if today's answer is cached")
+    .action(lazy(async () => (await import("./commands/service-info.js")).ceilingCommand as Action));
+
+  program
+    .command("status")
+    .description("service status, scheduled maintenance and news; exit 6 when invoicing is not OK")
+    .action(lazy(async () => (await import("./commands/service-info.js")).statusCommand as Action));
+
   program
     .command("sandbox")
     .description("run the embedded development-mode service on loopback until stopped (Ctrl-C)")

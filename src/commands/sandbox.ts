@@ -4,6 +4,7 @@ import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
 import { startSandbox } from "../sandbox/server.js";
+import { SandboxInUseError } from "../sandbox/store.js";
 
 export interface SandboxFlags {
   port?: string;
@@ -53,7 +54,8 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE")
       throw new UsageError(`port ${port} is already in use; pick another with --port, or --port 0 for a free one`);
-    if (/in use by process/.test((error as Error).message)) throw new UsageError((error as Error).message);
+    if (error instanceof SandboxInUseError)
+      throw new UsageError(error.message, "stop it first, or pick another --data-dir");
     throw error;
   }
   const points = sandbox.pointsOfSale.map(({ punto_venta, usertoken, apikey, apitoken }) => ({

@@ -183,7 +183,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
       return;
     }
     const reply = await service.call(method, body, pv);
-    if (random() < faults.dropAfterCommit) {
+    if (SandboxService.CHANGING.has(method) && random() < faults.dropAfterCommit) {
       // Stored and durable, but the answer never arrives: the case that makes clients issue twice.
       req.socket.destroy();
       return;
@@ -206,6 +206,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   baseUrl = `http://${host}:${address.port}${API_PREFIX}`;
+  store.announce(baseUrl);
 
   let running: Promise<unknown> | undefined;
   const worker = setInterval(() => {

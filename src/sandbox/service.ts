@@ -191,6 +191,18 @@ export class SandboxService {
     }
   }
 
+  /** Methods that change state: the ones whose answer can be lost after the change is committed. */
+  static readonly CHANGING = new Set([
+    "facturacion/nuevo",
+    "facturacion/nuevo_encola",
+    "facturacion/lotes",
+    "facturacion/lotes_encola",
+    "facturacion/regenerar_pdf",
+    "facturacion/eliminar_encolado",
+    "facturacion/cambiar_fecha_encolado",
+    "facturacion/reenviar_encolado",
+  ]);
+
   static readonly METHODS = [
     "facturacion/nuevo",
     "facturacion/nuevo_encola",

@@ -7,7 +7,17 @@
  * as vouchers accumulate.
  */
 import { randomBytes, randomInt } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, truncateSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { cuitCheckDigit } from "../voucher/ids.js";
@@ -153,20 +163,24 @@ export class Store {
     const path = join(this.dataDir, LOCK);
     try {
       const fd = openSync(path, "wx");
-      writeSync(fd, String(process.pid));
+      writeSync(fd, JSON.stringify({ pid: process.pid }));
       closeSync(fd);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const pid = Number(readFileSync(path, "utf8"));
-      if (pid && pid !== process.pid && isAlive(pid)) {
-        throw new Error(`the sandbox data folder ${this.dataDir} is in use by process ${pid}`);
-      }
+      const holder = readLock(this.dataDir);
+      if (holder && holder.pid !== process.pid && isAlive(holder.pid))
+        throw new SandboxInUseError(this.dataDir, holder);
       // A lock left by a process that died: take it over.
       const fd = openSync(path, "w");
-      writeSync(fd, String(process.pid));
+      writeSync(fd, JSON.stringify({ pid: process.pid }));
       closeSync(fd);
     }
     this.lockPath = path;
+  }
+
+  /** Records where this sandbox listens, so that another process can use it instead of failing. */
+  announce(baseUrl: string): void {
+    if (this.lockPath) writeFileSync(this.lockPath, JSON.stringify({ pid: process.pid, base_url: baseUrl }));
   }
 
   private replay(text: string, path: string): void {
@@ -399,6 +413,48 @@ export class Store {
       }
     }
   }
+}
+
+export interface LockHolder {
+  pid: number;
+  base_url?: string;
+}
+
+export class SandboxInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: LockHolder,
+  ) {
+    super(`the sandbox data folder ${dataDir} is in use by process ${holder.pid}`);
+  }
+}
+
+export function readLock(dataDir: string): LockHolder | undefined {
+  try {
+    const text = readFileSync(join(dataDir, LOCK), "utf8");
+    const parsed = text.trim().startsWith("{") ? (JSON.parse(text) as LockHolder) : { pid: Number(text) };
+    return Number.isInteger(parsed.pid) && parsed.pid > 0 ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The account as the log last recorded it, read without taking the lock (for a second process). */
+export function readAccount(dataDir: string): Account | undefined {
+  let account: Account | undefined;
+  try {
+    for (const line of readFileSync(join(dataDir, LOG), "utf8").split("\n")) {
+      if (!line.startsWith('{"t":"account"')) continue;
+      try {
+        account = (JSON.parse(line) as { account: Account }).account;
+      } catch {
+        // torn line
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return account;
 }
 
 function isAlive(pid: number): boolean {

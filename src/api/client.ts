@@ -1,0 +1,274 @@
+/**
+ * The service's client: credentials in the body, JSON both ways, answers normalised, failures
+ * typed. Calls that change nothing are retried with exponential backoff and jitter; issuing calls
+ * never are: their callers reconcile by `external_reference` instead.
+ */
+import type { Credentials } from "../config/profile.js";
+import { FacturarError } from "../errors.js";
+import { exchange, type HttpResponse, TransportError } from "./http.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: the service's answers are untyped JSON, read field by field
+export type Answer = Record<string, any>;
+
+export class AccessDeniedError extends FacturarError {
+  constructor(message: string) {
+    super(
+      message,
+      "denied",
+      "service.denied",
+      "check the profile's usertoken, apikey and apitoken (and its point of sale)",
+    );
+  }
+}
+
+export class UnavailableError extends FacturarError {
+  constructor(message: string, hint?: string, code = "service.unavailable") {
+    super(message, "unavailable", code, hint);
+  }
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  credentials: Credentials;
+  userAgent: string;
+  /** Verbose request log; credentials never reach it. */
+  log?: (line: string) => void;
+  readTimeoutMs?: number;
+  /** Instant issuing may take the service up to about 90 s. */
+  issueTimeoutMs?: number;
+  retries?: number;
+  /** Base of the backoff, in ms (tests shorten it). */
+  backoffMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const SECRET_KEYS = new Set(["usertoken", "apikey", "apitoken"]);
+
+export function redact(text: string, credentials: Credentials): string {
+  let out = text;
+  for (const value of [credentials.usertoken, credentials.apikey, credentials.apitoken]) {
+    if (value) out = out.split(value).join("***");
+  }
+  return out;
+}
+
+/** Trims every string (the service pads `cae`, the QR, `requiere_fec`…) and drops `""` from `errores`. */
+export function normalise(value: unknown): unknown {
+  if (typeof value === "string") return value.trim();
+  if (Array.isArray(value)) return value.map(normalise);
+  if (value !== null && typeof value === "object") {
+    const out: Answer = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (key === "errores" && Array.isArray(v))
+        out[key] = v.map((e) => (typeof e === "string" ? e.trim() : e)).filter((e) => e !== "");
+      else if (key === "external_reference" && typeof v === "number") out[key] = String(v);
+      else out[key] = normalise(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** `00003-00000074`, `0002-00000006` or a bare `0000123`. */
+export function parseVoucherNumber(text: unknown): { punto_venta?: number; numero: number } | undefined {
+  const s = String(text ?? "").trim();
+  const full = /^(\d{1,5})-(\d{1,8})$/.exec(s);
+  if (full) return { punto_venta: Number(full[1]), numero: Number(full[2]) };
+  return /^\d{1,8}$/.test(s) ? { numero: Number(s) } : undefined;
+}
+
+function retryAfterMs(response: HttpResponse): number | undefined {
+  const header = response.headers["retry-after"];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.min(60_000, Math.max(0, seconds * 1000));
+  const when = Date.parse(value);
+  return Number.isFinite(when) ? Math.min(60_000, Math.max(0, when - Date.now())) : undefined;
+}
+
+/** A failure of one attempt that a read may retry. */
+class Retryable extends Error {
+  constructor(
+    override readonly cause: FacturarError | TransportError,
+    readonly waitMs?: number,
+  ) {
+    super(cause.message);
+  }
+}
+
+export class ApiClient {
+  private readonly base: URL;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(readonly options: ClientOptions) {
+    this.base = new URL(`${options.baseUrl.replace(/\/+$/, "")}/`);
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  get baseUrl(): URL {
+    return this.base;
+  }
+
+  /** A call that changes nothing: retried on network failures, 5xx and 429. */
+  async read(method: string, body: Answer = {}): Promise<Answer> {
+    const attempts = (this.options.retries ?? 4) + 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once(method, body, this.options.readTimeoutMs ?? 30_000);
+      } catch (error) {
+        if (!(error instanceof Retryable)) throw error;
+        if (attempt >= attempts) throw this.final(error.cause);
+        const backoff = (this.options.backoffMs ?? 500) * 2 ** (attempt - 1);
+        const wait = error.waitMs ?? backoff / 2 + Math.random() * backoff;
+        this.options.log?.(`retrying ${method} in ${Math.round(wait)} ms (${error.message})`);
+        await this.sleep(wait);
+      }
+    }
+  }
+
+  /**
+   * An issuing call: one attempt, except after a 429 (the service refused before doing anything).
+   * A TransportError out of here means the outcome is unknown: reconcile before sending again.
+   */
+  async issue(method: string, body: Answer): Promise<Answer> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once(method, body, this.options.issueTimeoutMs ?? 95_000);
+      } catch (error) {
+        if (!(error instanceof Retryable)) throw error;
+        const rateLimited = error.cause instanceof UnavailableError && error.cause.code === "service.rate-limited";
+        if (rateLimited && attempt <= (this.options.retries ?? 4)) {
+          await this.sleep(error.waitMs ?? (this.options.backoffMs ?? 500) * 2 ** attempt);
+          continue;
+        }
+        // A 5xx may come from a proxy after the service did the work: as unknown as a timeout.
+        if (error.cause instanceof UnavailableError && !rateLimited) {
+          throw new TransportError(error.cause.message, "dropped", true);
+        }
+        throw error.cause;
+      }
+    }
+  }
+
+  /** `issue` with one more rule: an answer that cannot be read may still mean the work was done. */
+  async issueOrUnknown(method: string, body: Answer): Promise<Answer> {
+    try {
+      return await this.issue(method, body);
+    } catch (error) {
+      if (
+        error instanceof UnavailableError &&
+        (error.code === "service.not-json" || error.code === "service.too-large")
+      ) {
+        throw new TransportError(error.message, "dropped", true);
+      }
+      throw error;
+    }
+  }
+
+  /** Downloads a document link (no credentials are sent). */
+  async download(url: URL, maxBytes = 50 * 1024 * 1024): Promise<HttpResponse> {
+    this.options.log?.(`GET ${url.origin}${url.pathname}`);
+    return exchange(url, {
+      method: "GET",
+      timeoutMs: this.options.readTimeoutMs ?? 30_000,
+      maxBytes,
+      headers: { "user-agent": this.options.userAgent },
+    });
+  }
+
+  private final(cause: FacturarError | TransportError): FacturarError {
+    if (cause instanceof FacturarError) return cause;
+    return new UnavailableError(
+      `${cause.message} (after retries)`,
+      "check the network, or the service status with `facturar status`",
+    );
+  }
+
+  private async once(method: string, body: Answer, timeoutMs: number): Promise<Answer> {
+    const url = new URL(method, this.base);
+    const payload = JSON.stringify({ ...body, ...this.options.credentials });
+    const log = this.options.log;
+    const started = Date.now();
+    if (log) {
+      const shown = Object.fromEntries(
+        Object.entries({ ...body, ...this.options.credentials }).map(([k, v]) => [k, SECRET_KEYS.has(k) ? "***" : v]),
+      );
+      log(
+        `POST ${url.origin}${url.pathname} ${redact(JSON.stringify(shown), this.options.credentials).slice(0, 4000)}`,
+      );
+    }
+    let response: HttpResponse;
+    try {
+      response = await exchange(url, {
+        method: "POST",
+        body: payload,
+        timeoutMs,
+        headers: { "user-agent": this.options.userAgent, accept: "application/json" },
+      });
+    } catch (error) {
+      if (error instanceof TransportError) {
+        log?.(`  ${error.kind}: ${error.message}`);
+        if (error.kind === "redirect" || error.kind === "too-large")
+          throw new UnavailableError(error.message, undefined, `service.${error.kind}`);
+        throw new Retryable(error);
+      }
+      throw error;
+    }
+    const text = response.body.toString("utf8");
+    log?.(
+      `  ${response.status} in ${Date.now() - started} ms: ${redact(text, this.options.credentials).slice(0, 4000)}`,
+    );
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const answer =
+      parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+        ? (normalise(parsed) as Answer)
+        : undefined;
+    const message = answer?.errores?.join("; ") || undefined;
+    if (response.status === 401 || response.status === 403) {
+      throw new AccessDeniedError(`access denied (HTTP ${response.status})${message ? `: ${message}` : ""}`);
+    }
+    if (response.status === 429) {
+      throw new Retryable(
+        new UnavailableError("too many requests (HTTP 429)", "lower the request rate", "service.rate-limited"),
+        retryAfterMs(response),
+      );
+    }
+    if (response.status >= 500) {
+      throw new Retryable(
+        new UnavailableError(
+          `the service failed (HTTP ${response.status})`,
+          "try again later; `facturar status` shows the service's state",
+        ),
+      );
+    }
+    if (response.status !== 200) {
+      throw new FacturarError(
+        `the service answered HTTP ${response.status} to ${method}${message ? `: ${message}` : ""}`,
+        "rejected",
+        `http.${response.status}`,
+        response.status === 404 ? "is base_url the API's /app/api/v2 address?" : undefined,
+      );
+    }
+    if (!answer) {
+      throw new UnavailableError(
+        `the service answered ${method} with something that is not a JSON object`,
+        "the base URL may point at a web page, or a proxy is in the way",
+        "service.not-json",
+      );
+    }
+    if (answer.mantenimiento !== undefined && Number(answer.mantenimiento) !== 0) {
+      throw new UnavailableError(
+        `the service is under maintenance${answer.mantenimiento_hasta ? ` until ${answer.mantenimiento_hasta}` : ""}${message ? `: ${message}` : ""}`,
+        "try again after that time",
+        "service.maintenance",
+      );
+    }
+    return answer;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * From a profile to a working client. `base_url: "sandbox"` starts the embedded development-mode
+ * service in this process for the duration of the command (its state in the user's data folder),
+ * or, when another facturar process already runs it on that folder, talks to that one.
+ */
+import { readFileSync } from "node:fs";
+import { sandboxDataDir } from "../config/paths.js";
+import { type Credentials, checkBaseUrl, type Profile, SANDBOX } from "../config/profile.js";
+import { FacturarError, UsageError } from "../errors.js";
+import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
+import { startSandbox } from "../sandbox/server.js";
+import { readAccount, SandboxInUseError } from "../sandbox/store.js";
+import { ApiClient, type ClientOptions } from "./client.js";
+
+export interface Connection {
+  client: ApiClient;
+  /** The point of sale vouchers default to: the profile's, or the sandbox's first. */
+  puntoVenta?: number;
+  sandbox: boolean;
+  close(): Promise<void>;
+}
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string })
+      .version;
+  } catch {
+    return "0";
+  }
+}
+
+export const USER_AGENT = `facturar/${version()} (+node ${process.versions.node})`;
+
+export interface ConnectOptions {
+  env: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+  client?: Partial<ClientOptions>;
+}
+
+export async function connect(profile: Profile, opts: ConnectOptions): Promise<Connection> {
+  const clientOptions = (baseUrl: string, credentials: Credentials): ClientOptions => ({
+    baseUrl,
+    credentials,
+    userAgent: USER_AGENT,
+    ...(opts.log ? { log: opts.log } : {}),
+    ...opts.client,
+  });
+  if (profile.baseUrl !== SANDBOX) {
+    checkBaseUrl(profile.baseUrl);
+    if (!profile.credentials)
+      throw new FacturarError(`profile ${profile.name} has no credentials`, "denied", "config.credentials");
+    return {
+      client: new ApiClient(clientOptions(profile.baseUrl, profile.credentials)),
+      ...(profile.puntoVenta !== undefined ? { puntoVenta: profile.puntoVenta } : {}),
+      sandbox: false,
+      close: async () => {},
+    };
+  }
+
+  const dataDir = sandboxDataDir(opts.env);
+  let faults: ReturnType<typeof parseFaults>;
+  try {
+    faults = parseFaults([opts.env.FACTURAR_SANDBOX_FAULTS ?? ""]);
+  } catch (error) {
+    if (error instanceof FaultSpecError) throw new UsageError(`FACTURAR_SANDBOX_FAULTS: ${error.message}`);
+    throw error;
+  }
+  const choose = (points: { punto_venta: number; usertoken: string; apikey: string; apitoken: string }[]) => {
+    const wanted = profile.puntoVenta ?? points[0]?.punto_venta;
+    const pv = points.find((p) => p.punto_venta === wanted);
+    if (!pv) {
+      throw new UsageError(
+        `the sandbox has no point of sale ${wanted}; it has ${points.map((p) => p.punto_venta).join(" and ")}`,
+        "remove punto_venta from the sandbox profile, or use one of those",
+      );
+    }
+    return pv;
+  };
+  try {
+    const sandbox = await startSandbox({ dataDir, faults, queueIntervalMs: 200 });
+    const pv = choose(sandbox.pointsOfSale);
+    opts.log?.(`embedded sandbox at ${sandbox.baseUrl} (data in ${dataDir})`);
+    return {
+      client: new ApiClient(clientOptions(sandbox.baseUrl, pv)),
+      puntoVenta: pv.punto_venta,
+      sandbox: true,
+      close: () => sandbox.close(),
+    };
+  } catch (error) {
+    if (!(error instanceof SandboxInUseError)) throw error;
+    // Another facturar process holds the sandbox: use it where it listens.
+    const account = readAccount(dataDir);
+    if (!error.holder.base_url || !account) {
+      throw new UsageError(`${error.message}, which is not serving it yet`, "try again in a moment");
+    }
+    const pv = choose(account.points_of_sale);
+    opts.log?.(`using the sandbox of process ${error.holder.pid} at ${error.holder.base_url}`);
+    return {
+      client: new ApiClient(clientOptions(error.holder.base_url, pv)),
+      puntoVenta: pv.punto_venta,
+      sandbox: true,
+      close: async () => {},
+    };
+  }
+}

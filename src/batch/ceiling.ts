@@ -1,0 +1,75 @@
+/**
+ * The final-consumer identification ceiling (`topecf`), cached for the day per profile: the
+ * authority updates it rarely, and every call uses a request of the plan's quota.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ApiClient } from "../api/client.js";
+import { FacturarError } from "../errors.js";
+import { DEFAULT_FINAL_CONSUMER_CEILING } from "../voucher/codes.js";
+import { argentinaToday, formatDay } from "../voucher/dates.js";
+import { Dec } from "../voucher/decimal.js";
+
+interface CacheFile {
+  [profile: string]: { day: string; monto: string };
+}
+
+export interface CeilingAnswer {
+  monto: Dec;
+  day: string;
+  cached: boolean;
+}
+
+function readCache(path: string): CacheFile {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as CacheFile;
+  } catch {
+    return {};
+  }
+}
+
+/** Asks `topecf` unless today's answer is cached. */
+export async function fetchCeiling(
+  client: ApiClient,
+  dir: string,
+  profile: string,
+  refresh = false,
+): Promise<CeilingAnswer> {
+  const path = join(dir, "ceiling.json");
+  const today = formatDay(argentinaToday());
+  const cache = readCache(path);
+  const hit = cache[profile];
+  if (!refresh && hit?.day === today && Dec.tryParse(hit.monto))
+    return { monto: Dec.parse(hit.monto), day: today, cached: true };
+  const answer = await client.read("facturacion/topecf");
+  const monto = Dec.fromNumber(Number(answer.monto)) ?? Dec.tryParse(String(answer.monto ?? ""));
+  if (answer.error !== "N" || !monto || monto.sign() <= 0) {
+    throw new FacturarError(
+      `topecf did not answer a ceiling: ${(answer.errores as string[] | undefined)?.join("; ") || JSON.stringify(answer.monto)}`,
+      "rejected",
+      "service.topecf",
+    );
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const next = { ...readCache(path), [profile]: { day: today, monto: monto.toString() } };
+  writeFileSync(`${path}.tmp`, JSON.stringify(next, null, 2));
+  renameSync(`${path}.tmp`, path);
+  return { monto, day: today, cached: false };
+}
+
+/** The ceiling for validation: the live one, or the documented default when it cannot be had. */
+export async function currentCeiling(
+  client: ApiClient,
+  dir: string,
+  profile: string,
+  warn: (line: string) => void,
+): Promise<Dec> {
+  try {
+    return (await fetchCeiling(client, dir, profile)).monto;
+  } catch (error) {
+    warn(
+      `could not get the current final-consumer ceiling (${(error as Error).message}); using ${DEFAULT_FINAL_CONSUMER_CEILING}`,
+    );
+    return Dec.parse(DEFAULT_FINAL_CONSUMER_CEILING);
+  }
+}

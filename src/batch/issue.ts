@@ -1,0 +1,442 @@
+/**
+ * Issuing with exactly-once semantics: every voucher carries an external_reference (derived from
+ * its content when the input has none), the journal records `sending` (fsynced) before the call,
+ * an issuing call that fails without an answer is reconciled by reference before anything is sent
+ * again, and a reference the journal already holds as issued is skipped.
+ */
+import { type Answer, type ApiClient, parseVoucherNumber } from "../api/client.js";
+import { TransportError } from "../api/http.js";
+import { FacturarError } from "../errors.js";
+import { documentName, writeSafely } from "../output/files.js";
+import type { Envelope } from "../voucher/schema.js";
+import { escapeEnvelope } from "../voucher/text.js";
+import { derivedReference, type Journal, type JournalEntry } from "./journal.js";
+
+export type VoucherStatus = "issued" | "queued" | "skipped-duplicate" | "rejected" | "invalid" | "unknown";
+
+/** One voucher's outcome, with at least the fields design.md lists for JSON output. */
+export interface VoucherResult {
+  ok: boolean;
+  status: VoucherStatus;
+  source: string;
+  external_reference: string;
+  comprobante_tipo: string | null;
+  punto_venta: number | null;
+  numero: number | null;
+  comprobante_nro: string | null;
+  cae: string | null;
+  vencimiento_cae: string | null;
+  vencimiento_pago: string | null;
+  total: string | null;
+  qr: string | null;
+  pdf: string | null;
+  ticket: string | null;
+  errors: string[];
+  error_details: { code: string; text: string }[];
+  /** Settled by asking the service after a lost answer, or from an earlier run. */
+  reconciled?: boolean;
+  hint?: string;
+  warnings?: string[];
+}
+
+export interface PreparedVoucher {
+  source: string;
+  /** The normalised envelope, before escaping. */
+  envelope: Envelope;
+  reference: string;
+}
+
+export interface IssueSettings {
+  mode: "instant" | "queued";
+  /** Send again a reference the journal holds as issued (with a new reference). */
+  allowDuplicate: boolean;
+  savePdf: boolean;
+  outDir: string;
+  /** Queued mode: follow each voucher until it is issued or fails. */
+  wait: boolean;
+  waitTimeoutMs: number;
+  pollMs?: number;
+}
+
+export class Issuer {
+  constructor(
+    private readonly client: ApiClient,
+    private readonly journal: Journal,
+    private readonly settings: IssueSettings,
+    private readonly warn: (line: string) => void,
+  ) {}
+
+  /** Fills the reference and the point of sale; queued methods want numero 0. */
+  static prepare(
+    envelope: Envelope,
+    source: string,
+    puntoVenta: number | undefined,
+    mode: "instant" | "queued",
+  ): PreparedVoucher {
+    const reference = envelope.comprobante.external_reference ?? derivedReference(envelope as never);
+    const comprobante = { ...envelope.comprobante, external_reference: reference };
+    if (comprobante.punto_venta === undefined && puntoVenta !== undefined) comprobante.punto_venta = puntoVenta;
+    if (mode === "queued") comprobante.numero = 0;
+    return { source, envelope: { ...envelope, comprobante }, reference };
+  }
+
+  async issue(voucher: PreparedVoucher): Promise<VoucherResult> {
+    let reference = voucher.reference;
+    const known = this.journal.get(reference);
+    if (known && (known.state === "issued" || known.state === "queued")) {
+      if (!this.settings.allowDuplicate) return this.skipped(voucher, known);
+      reference = this.nextReference(reference);
+    } else if (known && (known.state === "sending" || known.state === "unknown")) {
+      // A run died or lost an answer here: ask the service before sending anything.
+      const settled = await this.reconcile(voucher, reference);
+      if (settled) return settled;
+    }
+    return this.send(voucher, reference, 1);
+  }
+
+  private nextReference(reference: string): string {
+    for (let n = 2; ; n++) {
+      const candidate = `${reference.slice(0, 250)}-R${n}`;
+      const entry = this.journal.get(candidate);
+      if (!entry || entry.state === "rejected") return candidate;
+    }
+  }
+
+  private async send(voucher: PreparedVoucher, reference: string, attempt: number): Promise<VoucherResult> {
+    const c = voucher.envelope.comprobante;
+    await this.journal.record({
+      ref: reference,
+      state: "sending",
+      mode: this.settings.mode,
+      tipo: c.tipo,
+      ...(c.punto_venta !== undefined ? { punto_venta: c.punto_venta } : {}),
+      ...(c.total !== undefined ? { total: c.total } : {}),
+      source: voucher.source,
+    });
+    const body = escapeEnvelope({ ...voucher.envelope, comprobante: { ...c, external_reference: reference } });
+    const {
+      $schema: _s,
+      usertoken: _u,
+      apikey: _k,
+      apitoken: _t,
+      ...wire
+    } = body as Envelope & Record<string, unknown>;
+    let answer: Answer;
+    try {
+      answer = await this.client.issueOrUnknown(
+        this.settings.mode === "queued" ? "facturacion/nuevo_encola" : "facturacion/nuevo",
+        wire,
+      );
+    } catch (error) {
+      if (!(error instanceof TransportError)) {
+        // Refused before anything was done (access, maintenance): nothing to reconcile.
+        await this.journal.record({
+          ref: reference,
+          state: "rejected",
+          mode: this.settings.mode,
+          errors: [(error as Error).message],
+        });
+        throw error;
+      }
+      this.warn(`${voucher.source}: ${error.message}; asking the service whether ${reference} was stored`);
+      const settled = await this.reconcile(voucher, reference);
+      if (settled) return settled;
+      if (attempt >= 3) {
+        await this.journal.record({
+          ref: reference,
+          state: "unknown",
+          mode: this.settings.mode,
+          errors: [error.message],
+        });
+        return this.unknown(voucher, reference, error.message);
+      }
+      return this.send(voucher, reference, attempt + 1);
+    }
+    if (answer.error !== "N") return this.rejected(voucher, reference, answer);
+    if (this.settings.mode === "queued") {
+      await this.journal.record({ ref: reference, state: "queued", mode: "queued", tipo: c.tipo });
+      const queued = this.result(voucher, reference, "queued", answer);
+      return this.settings.wait ? this.follow(voucher, reference) : queued;
+    }
+    const number = parseVoucherNumber(answer.comprobante_nro);
+    const puntoVenta = number?.punto_venta ?? (c.punto_venta as number | undefined) ?? null;
+    const result = this.result(voucher, reference, "issued", {
+      ...answer,
+      punto_venta: puntoVenta,
+      numero: number?.numero ?? null,
+    });
+    await this.journalIssued(result);
+    return this.withDocuments(result, answer.comprobante_pdf_url, answer.comprobante_ticket_url);
+  }
+
+  /**
+   * Asks the service for the reference. Returns the settled result, or undefined when the
+   * service has no voucher under it (so sending is safe).
+   */
+  private async reconcile(voucher: PreparedVoucher, reference: string): Promise<VoucherResult | undefined> {
+    let found: Answer | undefined;
+    try {
+      found = await lookup(this.client, reference);
+    } catch (error) {
+      await this.journal.record({
+        ref: reference,
+        state: "unknown",
+        mode: this.settings.mode,
+        errors: [(error as Error).message],
+      });
+      return this.unknown(
+        voucher,
+        reference,
+        `could not ask the service about ${reference}: ${(error as Error).message}`,
+      );
+    }
+    if (!found) return undefined;
+    const result = this.fromQuery(voucher, reference, found);
+    result.reconciled = true;
+    if (result.status === "issued") {
+      await this.journalIssued(result);
+      return this.withDocuments(
+        result,
+        found.comprobante.comprobante_pdf_url,
+        found.comprobante.comprobante_ticket_url,
+      );
+    }
+    if (result.status === "queued") {
+      await this.journal.record({ ref: reference, state: "queued", mode: "queued" });
+      return this.settings.wait ? this.follow(voucher, reference) : result;
+    }
+    await this.journal.record({ ref: reference, state: "rejected", mode: this.settings.mode, errors: result.errors });
+    return result;
+  }
+
+  /** Queued mode with --wait: polls by reference until issued, failed, or the timeout. */
+  private async follow(voucher: PreparedVoucher, reference: string): Promise<VoucherResult> {
+    const deadline = Date.now() + this.settings.waitTimeoutMs;
+    for (;;) {
+      const found = await lookup(this.client, reference);
+      if (found) {
+        const result = this.fromQuery(voucher, reference, found);
+        if (result.status === "issued") {
+          await this.journalIssued(result);
+          return this.withDocuments(
+            result,
+            found.comprobante.comprobante_pdf_url,
+            found.comprobante.comprobante_ticket_url,
+          );
+        }
+        if (result.status === "rejected") {
+          await this.journal.record({ ref: reference, state: "rejected", mode: "queued", errors: result.errors });
+          return result;
+        }
+      }
+      if (Date.now() >= deadline) {
+        const still = this.result(voucher, reference, "queued", {});
+        still.warnings = [`still queued after ${Math.round(this.settings.waitTimeoutMs / 1000)} s`];
+        return still;
+      }
+      await new Promise((r) => setTimeout(r, this.settings.pollMs ?? 500));
+    }
+  }
+
+  private async journalIssued(result: VoucherResult): Promise<void> {
+    await this.journal.record({
+      ref: result.external_reference,
+      state: "issued",
+      mode: this.settings.mode,
+      ...(result.comprobante_tipo ? { tipo: result.comprobante_tipo } : {}),
+      ...(result.punto_venta !== null ? { punto_venta: result.punto_venta } : {}),
+      ...(result.numero !== null ? { numero: result.numero } : {}),
+      ...(result.comprobante_nro ? { comprobante_nro: result.comprobante_nro } : {}),
+      ...(result.cae ? { cae: result.cae } : {}),
+    });
+  }
+
+  /** Saves the PDF and the ticket at once: their links die the same day. */
+  private async withDocuments(result: VoucherResult, pdfUrl: unknown, ticketUrl: unknown): Promise<VoucherResult> {
+    if (!this.settings.savePdf || result.numero === null || result.punto_venta === null || !result.comprobante_tipo)
+      return result;
+    const save = async (kind: "pdf" | "ticket", url: unknown): Promise<string | null> => {
+      const name = `${documentName(result.comprobante_tipo as string, result.punto_venta as number, result.numero as number, kind === "ticket" ? "-ticket" : "")}.pdf`;
+      try {
+        return await saveDocument(this.client, this.settings.outDir, name, url, () => this.regenerate(result, kind));
+      } catch (error) {
+        result.warnings = [
+          ...(result.warnings ?? []),
+          `${kind === "pdf" ? "PDF" : "ticket"} not saved: ${(error as Error).message}`,
+        ];
+        return null;
+      }
+    };
+    result.pdf = await save("pdf", pdfUrl);
+    if (ticketUrl) result.ticket = await save("ticket", ticketUrl);
+    await this.journal.record({
+      ref: result.external_reference,
+      state: "issued",
+      mode: this.settings.mode,
+      pdf: result.pdf,
+      ticket: result.ticket,
+    });
+    return result;
+  }
+
+  private async regenerate(result: VoucherResult, kind: "pdf" | "ticket"): Promise<unknown> {
+    const answer = await this.client.read("facturacion/regenerar_pdf", {
+      comprobante: {
+        tipo: result.comprobante_tipo,
+        operacion: "V",
+        punto_venta: result.punto_venta,
+        numero: result.numero,
+      },
+    });
+    if (answer.error !== "N") throw new Error(answer.errores?.join("; ") || "regenerar_pdf failed");
+    return kind === "pdf" ? answer.comprobante_pdf_url : answer.comprobante_ticket_url;
+  }
+
+  private skipped(voucher: PreparedVoucher, entry: JournalEntry): VoucherResult {
+    const result = this.result(voucher, entry.ref, "skipped-duplicate", {
+      punto_venta: entry.punto_venta ?? null,
+      numero: entry.numero ?? null,
+      comprobante_nro: entry.comprobante_nro,
+      cae: entry.cae,
+    });
+    result.pdf = entry.pdf ?? null;
+    result.ticket = entry.ticket ?? null;
+    result.hint = "already issued (journal): not sent again; --allow-duplicate issues another on purpose";
+    return result;
+  }
+
+  private async rejected(voucher: PreparedVoucher, reference: string, answer: Answer): Promise<VoucherResult> {
+    const result = this.result(voucher, reference, "rejected", answer);
+    result.errors = (answer.errores as string[] | undefined) ?? [];
+    result.error_details = Array.isArray(answer.error_details) ? answer.error_details : [];
+    result.hint = hintFor(result, answer);
+    await this.journal.record({ ref: reference, state: "rejected", mode: this.settings.mode, errors: result.errors });
+    return result;
+  }
+
+  private unknown(voucher: PreparedVoucher, reference: string, message: string): VoucherResult {
+    const result = this.result(voucher, reference, "unknown", {});
+    result.errors = [message];
+    result.hint =
+      "sent, but no answer came back and the service could not be asked; `facturar journal --reconcile` settles it later";
+    return result;
+  }
+
+  private fromQuery(voucher: PreparedVoucher, reference: string, item: Answer): VoucherResult {
+    const c = item.comprobante ?? {};
+    const status = String(c.status ?? "");
+    const state: VoucherStatus = status === "EMITIDO" ? "issued" : status.includes("CON ERROR") ? "rejected" : "queued";
+    const result = this.result(voucher, reference, state, { ...c, comprobante_tipo: c.tipo });
+    if (state === "rejected") result.errors = Array.isArray(c.errores) && c.errores.length > 0 ? c.errores : [status];
+    return result;
+  }
+
+  private result(voucher: PreparedVoucher, reference: string, status: VoucherStatus, answer: Answer): VoucherResult {
+    const c = voucher.envelope.comprobante;
+    const number = parseVoucherNumber(answer.comprobante_nro);
+    const puntoVenta = answer.punto_venta ?? number?.punto_venta ?? c.punto_venta ?? null;
+    const numero = answer.numero ?? (number && number.numero > 0 ? number.numero : null);
+    const issued = status === "issued" || status === "skipped-duplicate";
+    return {
+      ok: status !== "rejected" && status !== "unknown" && status !== "invalid",
+      status,
+      source: voucher.source,
+      external_reference: reference,
+      comprobante_tipo: answer.comprobante_tipo ?? c.tipo ?? null,
+      punto_venta: puntoVenta === null ? null : Number(puntoVenta),
+      numero: numero === null || numero === undefined || Number(numero) === 0 ? null : Number(numero),
+      comprobante_nro:
+        issued && puntoVenta !== null && numero
+          ? `${String(puntoVenta).padStart(5, "0")}-${String(numero).padStart(8, "0")}`
+          : null,
+      // The development plan and queued replies leave these empty or as placeholders.
+      cae: answer.cae ? String(answer.cae) : null,
+      vencimiento_cae:
+        answer.vencimiento_cae && answer.vencimiento_cae !== "01/01/2000" ? String(answer.vencimiento_cae) : null,
+      vencimiento_pago: answer.vencimiento_pago ? String(answer.vencimiento_pago) : (c.vencimiento ?? null),
+      total: c.total ?? null,
+      qr: answer.afip_qr || answer.tax_qr ? String(answer.afip_qr || answer.tax_qr) : null,
+      pdf: null,
+      ticket: null,
+      errors: [],
+      error_details: [],
+    };
+  }
+}
+
+/** The newest voucher the service holds under `reference`, or undefined. */
+export async function lookup(client: ApiClient, reference: string): Promise<Answer | undefined> {
+  const answer = await client.read("facturacion/consulta_avanzada", {
+    busqueda_tipo: "EXT_REF",
+    pagina: 0,
+    limite: 10,
+    comprobante: { external_reference: reference, operacion: "V" },
+  });
+  if (answer.error !== "N") {
+    const message = (answer.errores as string[] | undefined)?.join("; ") ?? "";
+    if (/no se (han )?encontr/i.test(message)) return undefined;
+    throw new FacturarError(
+      `the service could not be asked about ${reference}: ${message}`,
+      "unavailable",
+      "service.query-failed",
+    );
+  }
+  const items = Array.isArray(answer.comprobantes) ? answer.comprobantes : [];
+  return items.find((item: Answer) => String(item?.comprobante?.external_reference ?? "") === reference);
+}
+
+/** Downloads a document link and saves it; an expired link is regenerated once. */
+export async function saveDocument(
+  client: ApiClient,
+  dir: string,
+  name: string,
+  url: unknown,
+  regenerate: () => Promise<unknown>,
+): Promise<string> {
+  let link = url;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (typeof link !== "string" || link === "") {
+      link = await regenerate();
+      continue;
+    }
+    const target = documentUrl(client, link);
+    const response = await client.download(target);
+    if ((response.status === 410 || response.status === 404 || response.status === 403) && attempt === 0) {
+      link = await regenerate();
+      continue;
+    }
+    if (response.status !== 200) throw new Error(`the link answered HTTP ${response.status}`);
+    if (response.body.subarray(0, 5).toString("latin1") !== "%PDF-") throw new Error("the link did not return a PDF");
+    return writeSafely(dir, name, response.body);
+  }
+  throw new Error("no working link for the document");
+}
+
+/** Document links must stay on the service's own host, over http(s). */
+export function documentUrl(client: ApiClient, link: string): URL {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    throw new Error(`not a URL: ${JSON.stringify(link.slice(0, 80))}`);
+  }
+  const base = client.baseUrl;
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && base.protocol === "http:")) {
+    throw new Error(`refusing a ${url.protocol} document link`);
+  }
+  if (url.hostname !== base.hostname) throw new Error(`refusing a document link to another host (${url.hostname})`);
+  return url;
+}
+
+function hintFor(result: VoucherResult, answer: Answer): string | undefined {
+  const codes = result.error_details.map((d) => d.code);
+  const text = result.errors.join(" ");
+  if (String(answer.requiere_fec ?? "").toUpperCase() === "SI")
+    return "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)";
+  if (codes.includes("TFC-8004"))
+    return "the customer's condicion_iva does not fit this voucher type (a registered taxpayer gets class A; consumers and exempt customers class B)";
+  if (/encolad/i.test(text))
+    return "this point of sale has queued vouchers: use `facturar issue-queued` until they are processed";
+  if (/proximo a emitir|next/i.test(text)) return "leave numero out: the service assigns the next number itself";
+  return undefined;
+}

@@ -1,0 +1,25 @@
+/** What the online commands share: the profile, the connection, verbose logging, warnings. */
+import { type Connection, connect } from "../api/connect.js";
+import { loadProfile, type Profile } from "../config/profile.js";
+import type { Context } from "../context.js";
+
+export async function withConnection<T>(
+  ctx: Context,
+  use: (connection: Connection, profile: Profile) => Promise<T>,
+): Promise<T> {
+  const profile = await loadProfile({
+    ...(ctx.profile ? { profile: ctx.profile } : {}),
+    ...(ctx.configPath ? { config: ctx.configPath } : {}),
+    env: ctx.io.env,
+  });
+  for (const w of profile.warnings) ctx.err(`${ctx.errColor.yellow("warning:")} ${w}`);
+  const connection = await connect(profile, {
+    env: ctx.io.env,
+    ...(ctx.verbose ? { log: (line: string) => ctx.err(ctx.errColor.dim(line)) } : {}),
+  });
+  try {
+    return await use(connection, profile);
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,212 @@
+/** `facturar query`: by reference, date, type and number, or number range; every page. */
+import type { Answer, ApiClient } from "../api/client.js";
+import { saveDocument } from "../batch/issue.js";
+import type { Context } from "../context.js";
+import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { documentName } from "../output/files.js";
+import { voucherTypeInfo } from "../voucher/codes.js";
+import { date } from "../voucher/schema.js";
+import { withConnection } from "./online.js";
+
+export interface QueryFlags {
+  ref?: string;
+  date?: string;
+  type?: string;
+  number?: string;
+  from?: string;
+  to?: string;
+  pv?: string;
+  pdf?: boolean;
+  out?: string;
+}
+
+type Criteria =
+  | { kind: "ref"; ref: string }
+  | { kind: "date"; date: string }
+  | { kind: "number"; tipo: string; numero: number }
+  | { kind: "range"; tipo: string; from: number; to: number };
+
+function whole(flag: string, value: string): number {
+  const n = Number(value);
+  if (!/^\d{1,8}$/.test(value.trim()) || n < 1)
+    throw new UsageError(`${flag} takes a voucher number, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function criteria(flags: QueryFlags): Criteria {
+  const chosen = [flags.ref !== undefined, flags.date !== undefined, flags.type !== undefined].filter(Boolean).length;
+  if (chosen !== 1)
+    throw new UsageError("query takes one of: --ref R | --date D | --type T --number N | --type T --from N --to M");
+  if (flags.ref !== undefined) {
+    if (flags.ref.trim() === "") throw new UsageError("--ref needs a reference");
+    return { kind: "ref", ref: flags.ref.trim() };
+  }
+  if (flags.date !== undefined) {
+    const parsed = date().safeParse(flags.date);
+    if (!parsed.success) throw new UsageError(`--date takes dd/mm/yyyy, not ${JSON.stringify(flags.date)}`);
+    return { kind: "date", date: parsed.data };
+  }
+  const tipo = String(flags.type);
+  if (!voucherTypeInfo(tipo))
+    throw new UsageError(
+      `unknown voucher type ${JSON.stringify(tipo)}`,
+      'write it as the service does, e.g. "FACTURA B"',
+    );
+  if (flags.number !== undefined) {
+    if (flags.from !== undefined || flags.to !== undefined)
+      throw new UsageError("--number does not go with --from/--to");
+    return { kind: "number", tipo, numero: whole("--number", flags.number) };
+  }
+  if (flags.from === undefined || flags.to === undefined)
+    throw new UsageError("--type needs --number N, or --from N and --to M");
+  const from = whole("--from", flags.from);
+  const to = whole("--to", flags.to);
+  if (from > to) throw new UsageError("--from is after --to");
+  return { kind: "range", tipo, from, to };
+}
+
+/** Every voucher the criteria match, newest first, page after page. */
+export async function* queryAll(
+  client: ApiClient,
+  c: Criteria,
+  puntoVenta: number | undefined,
+): AsyncGenerator<Answer> {
+  if (c.kind === "number") {
+    const answer = await client.read("facturacion/consulta", {
+      comprobante: { tipo: c.tipo, operacion: "V", punto_venta: puntoVenta, numero: c.numero },
+    });
+    if (answer.error === "N") yield { cliente: answer.cliente, comprobante: answer.comprobante };
+    else if (!/no se encontr/i.test((answer.errores ?? []).join(" "))) {
+      throw new FacturarError(
+        `consulta failed: ${(answer.errores ?? []).join("; ")}`,
+        "rejected",
+        "service.query-failed",
+      );
+    }
+    return;
+  }
+  const body =
+    c.kind === "ref"
+      ? { busqueda_tipo: "EXT_REF", comprobante: { external_reference: c.ref, operacion: "V" } }
+      : c.kind === "date"
+        ? { busqueda_tipo: "F", comprobante: { fecha: c.date, operacion: "V" } }
+        : {
+            busqueda_tipo: "TN",
+            comprobante: {
+              tipo: c.tipo,
+              operacion: "V",
+              punto_venta: puntoVenta,
+              numero_desde: c.from,
+              numero_hasta: c.to,
+            },
+          };
+  const limit = 1000;
+  let seen = 0;
+  for (let page = 0; ; page++) {
+    const answer = await client.read("facturacion/consulta_avanzada", { ...body, pagina: page, limite: limit });
+    if (answer.error !== "N") {
+      if (/no se (han )?encontr/i.test((answer.errores ?? []).join(" "))) return;
+      throw new FacturarError(
+        `consulta_avanzada failed: ${(answer.errores ?? []).join("; ")}`,
+        "rejected",
+        "service.query-failed",
+      );
+    }
+    const items: Answer[] = Array.isArray(answer.comprobantes) ? answer.comprobantes : [];
+    for (const item of items) yield item;
+    seen += items.length;
+    if (items.length < limit || seen >= Number(answer.total ?? 0)) return;
+  }
+}
+
+function numberOf(c: Answer): string {
+  return `${String(c.punto_venta ?? 0).padStart(5, "0")}-${String(c.numero ?? 0).padStart(8, "0")}`;
+}
+
+export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Outcome> {
+  const wanted = criteria(flags);
+  const pvFlag = flags.pv === undefined ? undefined : Number(flags.pv);
+  if (pvFlag !== undefined && (!Number.isInteger(pvFlag) || pvFlag < 1 || pvFlag > 99999))
+    throw new UsageError(`--pv takes a point of sale number, not ${flags.pv}`);
+  return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
+    const pv = pvFlag ?? connection.puntoVenta ?? profile.puntoVenta;
+    const outDir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
+    const rows: string[][] = [];
+    let count = 0;
+    for await (const item of queryAll(connection.client, wanted, pv)) {
+      count++;
+      const c: Answer = item.comprobante ?? {};
+      const issued = c.status === "EMITIDO";
+      let pdf: string | null = null;
+      if (flags.pdf && issued) {
+        const regenerate = async (kind: "pdf" | "ticket") => {
+          const answer = await connection.client.read("facturacion/regenerar_pdf", {
+            comprobante: { tipo: c.tipo, operacion: "V", punto_venta: c.punto_venta, numero: c.numero },
+          });
+          if (answer.error !== "N") throw new Error((answer.errores ?? []).join("; ") || "regenerar_pdf failed");
+          return kind === "pdf" ? answer.comprobante_pdf_url : answer.comprobante_ticket_url;
+        };
+        try {
+          pdf = await saveDocument(
+            connection.client,
+            outDir,
+            `${documentName(c.tipo, c.punto_venta, c.numero)}.pdf`,
+            c.comprobante_pdf_url,
+            () => regenerate("pdf"),
+          );
+        } catch (error) {
+          ctx.err(
+            `${ctx.errColor.yellow("warning:")} ${c.tipo} ${numberOf(c)}: PDF not saved: ${(error as Error).message}`,
+          );
+        }
+      }
+      if (ctx.json) {
+        await ctx.out(
+          JSON.stringify({
+            ...item,
+            comprobante_nro: issued ? numberOf(c) : null,
+            external_reference: String(c.external_reference ?? ""),
+            pdf,
+          }),
+        );
+      } else {
+        rows.push([
+          c.tipo ?? "",
+          issued ? numberOf(c) : "(queued)",
+          c.fecha ?? "",
+          item.cliente?.razon_social ?? "",
+          String(c.total ?? ""),
+          c.status ?? "",
+          String(c.external_reference ?? ""),
+          pdf ?? "",
+        ]);
+      }
+    }
+    if (!ctx.json) {
+      if (rows.length === 0) ctx.err("no voucher found");
+      else
+        for (const line of table(
+          ["type", "number", "date", "customer", "total", "status", "reference", ...(flags.pdf ? ["pdf"] : [])],
+          rows,
+          flags.pdf ?? false,
+        ))
+          await ctx.out(line);
+    }
+    if (!ctx.quiet && !ctx.json && count > 0) ctx.err(`${count} voucher${count === 1 ? "" : "s"}`);
+    return "done";
+  });
+}
+
+function table(head: string[], rows: string[][], withPdf: boolean): string[] {
+  const all = [head, ...rows.map((r) => (withPdf ? r : r.slice(0, -1)))];
+  const widths = head.map((_, i) => Math.min(40, Math.max(...all.map((r) => (r[i] ?? "").length))));
+  const fmt = (r: string[]) =>
+    r
+      .map((cell, i) => {
+        const text = cell.length > (widths[i] ?? 0) ? `${cell.slice(0, (widths[i] ?? 1) - 1)}…` : cell;
+        return i === 4 ? text.padStart(widths[i] ?? 0) : text.padEnd(widths[i] ?? 0);
+      })
+      .join("  ")
+      .trimEnd();
+  return all.map(fmt);
+}

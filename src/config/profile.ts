@@ -1,0 +1,228 @@
+/**
+ * Profiles from cosmiconfig (module `facturar`), searched from the working directory up, then the
+ * user's config folder, or exactly the `--config` file. Precedence: flag > environment
+ * (`FACTURAR_*`) > profile > built-in default. No configuration at all means the embedded sandbox.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, resolve } from "node:path";
+import { cosmiconfig } from "cosmiconfig";
+import * as z from "zod";
+import { FacturarError, UsageError } from "../errors.js";
+
+export const SANDBOX = "sandbox";
+
+const credential = z.union([
+  z.string().min(1),
+  z.number(),
+  z.strictObject({ env: z.string().min(1) }),
+  z.strictObject({ file: z.string().min(1) }),
+]);
+
+const profileSchema = z.strictObject({
+  base_url: z.string().min(1).optional(),
+  usertoken: credential.optional(),
+  apikey: credential.optional(),
+  apitoken: credential.optional(),
+  punto_venta: z
+    .union([
+      z.number().int().min(1).max(99999),
+      z
+        .string()
+        .regex(/^\d{1,5}$/)
+        .transform(Number),
+    ])
+    .optional(),
+  pdf_dir: z.string().min(1).optional(),
+  production: z.boolean().optional(),
+  /** Least milliseconds between requests sent in parallel (the service asks for 100). */
+  rate_ms: z.number().int().min(0).optional(),
+});
+
+const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  default_profile: z.string().min(1).optional(),
+  profiles: z.record(z.string(), profileSchema).default({}),
+});
+
+export type ProfileConfig = z.output<typeof profileSchema>;
+
+export interface Credentials {
+  usertoken: string;
+  apikey: string;
+  apitoken: string;
+}
+
+export interface Profile {
+  name: string;
+  /** `sandbox` (the embedded service) or the API's base URL, without a trailing slash. */
+  baseUrl: string;
+  /** Undefined for the sandbox, which hands out its own. */
+  credentials?: Credentials;
+  puntoVenta?: number;
+  pdfDir?: string;
+  production: boolean;
+  rateMs?: number;
+  /** The file the profile came from, if any. */
+  configFile?: string;
+  /** Problems worth a warning (a literal secret others can read). */
+  warnings: string[];
+}
+
+export class ConfigError extends FacturarError {
+  constructor(message: string, hint?: string) {
+    super(message, "usage", "config.invalid", hint);
+  }
+}
+
+function expandHome(path: string): string {
+  return path === "~" || path.startsWith("~/") ? `${homedir()}${path.slice(1)}` : path;
+}
+
+type CredentialSpec = z.output<typeof credential>;
+
+function resolveCredential(
+  name: string,
+  spec: CredentialSpec | undefined,
+  env: NodeJS.ProcessEnv,
+  baseDir: string,
+): string | undefined {
+  if (spec === undefined) return undefined;
+  if (typeof spec === "string" || typeof spec === "number") return String(spec);
+  if ("env" in spec) {
+    const value = env[spec.env];
+    if (!value)
+      throw new ConfigError(`credential ${name} comes from the environment variable ${spec.env}, which is not set`);
+    return value.trim();
+  }
+  const path = resolve(baseDir, expandHome(spec.file));
+  try {
+    return readFileSync(path, "utf8").trim();
+  } catch (error) {
+    throw new ConfigError(
+      `credential ${name} comes from ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code})`,
+    );
+  }
+}
+
+async function loadConfigFile(explicit: string | undefined, cwd: string) {
+  const explorer = cosmiconfig("facturar", { searchStrategy: "global" });
+  try {
+    if (explicit) return await explorer.load(resolve(cwd, explicit));
+    return await explorer.search(cwd);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (explicit && code === "ENOENT") throw new ConfigError(`config file ${explicit} does not exist`);
+    throw new ConfigError(`cannot read the configuration: ${(error as Error).message}`);
+  }
+}
+
+export interface ProfileRequest {
+  profile?: string;
+  config?: string;
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export async function loadProfile(req: ProfileRequest): Promise<Profile> {
+  const env = req.env;
+  const found = await loadConfigFile(req.config, req.cwd ?? process.cwd());
+  let config: z.output<typeof configSchema> = { profiles: {} };
+  if (found && !found.isEmpty) {
+    const parsed = configSchema.safeParse(found.config);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ConfigError(`${found.filepath}: ${issue?.path.join(".") || "(top)"}: ${issue?.message}`);
+    }
+    config = parsed.data;
+  }
+  const name =
+    req.profile ??
+    env.FACTURAR_PROFILE ??
+    config.default_profile ??
+    (Object.keys(config.profiles).length === 1 ? Object.keys(config.profiles)[0] : SANDBOX) ??
+    SANDBOX;
+  const profile = config.profiles[name];
+  if (!profile && name !== SANDBOX) {
+    const known = Object.keys(config.profiles);
+    throw new ConfigError(
+      `no profile named ${JSON.stringify(name)}${found ? ` in ${found.filepath}` : " (no configuration file found)"}`,
+      known.length > 0
+        ? `profiles there: ${known.join(", ")}`
+        : "create one with `facturar init`, or use the embedded sandbox (no profile)",
+    );
+  }
+  const baseDir = found ? dirname(found.filepath) : process.cwd();
+  const warnings: string[] = [];
+  const baseUrl = (env.FACTURAR_BASE_URL ?? profile?.base_url ?? SANDBOX).replace(/\/+$/, "");
+  const pick = (key: "usertoken" | "apikey" | "apitoken") => {
+    const fromEnv = env[`FACTURAR_${key.toUpperCase()}`];
+    return fromEnv ? fromEnv.trim() : resolveCredential(key, profile?.[key], env, baseDir);
+  };
+  const literal = (["usertoken", "apikey", "apitoken"] as const).filter((k) => {
+    const spec = profile?.[k];
+    return typeof spec === "string" || typeof spec === "number";
+  });
+  if (found && literal.length > 0) {
+    try {
+      const mode = statSync(found.filepath).mode;
+      if ((mode & 0o044) !== 0) {
+        warnings.push(
+          `${found.filepath} holds literal credentials (${literal.join(", ")}) and other users can read it: chmod 600 it, or use {"env": NAME} / {"file": PATH}`,
+        );
+      }
+    } catch {
+      // a config that vanished is reported elsewhere
+    }
+  }
+  const result: Profile = {
+    name,
+    baseUrl,
+    production: profile?.production ?? false,
+    warnings,
+    ...(found ? { configFile: found.filepath } : {}),
+    ...(profile?.punto_venta !== undefined ? { puntoVenta: profile.punto_venta } : {}),
+    ...(profile?.pdf_dir ? { pdfDir: resolve(baseDir, expandHome(profile.pdf_dir)) } : {}),
+    ...(profile?.rate_ms !== undefined ? { rateMs: profile.rate_ms } : {}),
+  };
+  if (baseUrl !== SANDBOX) {
+    checkBaseUrl(baseUrl);
+    const usertoken = pick("usertoken");
+    const apikey = pick("apikey");
+    const apitoken = pick("apitoken");
+    if (!usertoken || !apikey || !apitoken) {
+      throw new FacturarError(
+        `profile ${name} has no ${[!usertoken && "usertoken", !apikey && "apikey", !apitoken && "apitoken"].filter(Boolean).join(", ")}`,
+        "denied",
+        "config.credentials",
+        "set them in the profile, or in FACTURAR_USERTOKEN, FACTURAR_APIKEY and FACTURAR_APITOKEN",
+      );
+    }
+    result.credentials = { usertoken, apikey, apitoken };
+  }
+  return result;
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/** https anywhere; plain http only to this machine. */
+export function checkBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UsageError(
+      `base_url ${JSON.stringify(baseUrl)} is not a URL`,
+      'use "sandbox" or https://<host>/app/api/v2',
+    );
+  }
+  if (url.protocol === "https:") return url;
+  if (url.protocol === "http:" && LOOPBACK_HOST.test(url.hostname)) return url;
+  throw new UsageError(
+    `refusing ${url.protocol}//${url.host}: credentials travel in the body, so only https is allowed (plain http only to loopback)`,
+  );
+}
+
+export function isLoopback(hostname: string): boolean {
+  return LOOPBACK_HOST.test(hostname);
+}

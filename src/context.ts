@@ -76,7 +76,7 @@ export function createContext(io: Io, opts: GlobalOptions): Context {
     verbose: opts.verbose ?? false,
     interactive: io.stdinIsTTY && opts.input !== false && !ci,
     yes: opts.yes ?? false,
-    profile: opts.profile ?? io.env.FACTURAR_PROFILE,
+    profile: opts.profile ?? (io.env.FACTURAR_PROFILE?.trim() || undefined),
     configPath: opts.config,
     color: new Chalk({ level: colorLevel(io.stdoutIsTTY, opts, io.env) }),
     errColor: new Chalk({ level: colorLevel(io.stderrIsTTY, opts, io.env) }),

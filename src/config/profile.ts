@@ -124,6 +124,12 @@ export interface ProfileRequest {
   cwd?: string;
 }
 
+/** An empty variable counts as unset, as shells and cron files often leave them. */
+function setting(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
 export async function loadProfile(req: ProfileRequest): Promise<Profile> {
   const env = req.env;
   const found = await loadConfigFile(req.config, req.cwd ?? process.cwd());
@@ -136,12 +142,8 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
     }
     config = parsed.data;
   }
-  const name =
-    req.profile ??
-    env.FACTURAR_PROFILE ??
-    config.default_profile ??
-    (Object.keys(config.profiles).length === 1 ? Object.keys(config.profiles)[0] : SANDBOX) ??
-    SANDBOX;
+  // Never a production profile by accident: without a choice, the sandbox.
+  const name = req.profile ?? setting(env, "FACTURAR_PROFILE") ?? config.default_profile ?? SANDBOX;
   const profile = config.profiles[name];
   if (!profile && name !== SANDBOX) {
     const known = Object.keys(config.profiles);
@@ -154,11 +156,9 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
   }
   const baseDir = found ? dirname(found.filepath) : process.cwd();
   const warnings: string[] = [];
-  const baseUrl = (env.FACTURAR_BASE_URL ?? profile?.base_url ?? SANDBOX).replace(/\/+$/, "");
-  const pick = (key: "usertoken" | "apikey" | "apitoken") => {
-    const fromEnv = env[`FACTURAR_${key.toUpperCase()}`];
-    return fromEnv ? fromEnv.trim() : resolveCredential(key, profile?.[key], env, baseDir);
-  };
+  const baseUrl = (setting(env, "FACTURAR_BASE_URL") ?? profile?.base_url ?? SANDBOX).replace(/\/+$/, "");
+  const pick = (key: "usertoken" | "apikey" | "apitoken") =>
+    setting(env, `FACTURAR_${key.toUpperCase()}`) ?? resolveCredential(key, profile?.[key], env, baseDir);
   const literal = (["usertoken", "apikey", "apitoken"] as const).filter((k) => {
     const spec = profile?.[k];
     return typeof spec === "string" || typeof spec === "number";

@@ -207,6 +207,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   baseUrl = `http://${host}:${address.port}${API_PREFIX}`;
   store.announce(baseUrl);
+  // The hosted queue works around the clock; this one only while a process runs it. Catch up
+  // on what came due in between before answering anyone.
+  await service.processQueue();
 
   let running: Promise<unknown> | undefined;
   const worker = setInterval(() => {

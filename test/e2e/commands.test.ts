@@ -1,0 +1,315 @@
+/** issue, issue-queued, query, ceiling and status as users run them: the built CLI, a real sandbox. */
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { writeSafely } from "../../src/output/files.js";
+import { ROOT, runCli } from "../helpers.js";
+import { pdfText } from "../pdf-text.js";
+import { startSandboxProcess, tempDir } from "../sandbox-process.js";
+
+const sample = (name: string) => join(ROOT, "samples", `${name}.json`);
+
+/** A fresh user: own home, XDG folders and working directory, no configuration. */
+function user(extra: Record<string, string> = {}) {
+  const home = tempDir("facturar-user-");
+  const cwd = join(home, "work");
+  mkdirSync(cwd);
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, "config"),
+    XDG_DATA_HOME: join(home, "data"),
+    XDG_STATE_HOME: join(home, "state"),
+    FACTURAR_SANDBOX_FAULTS: "",
+    FACTURAR_PROFILE: "",
+    ...extra,
+  };
+  return {
+    home,
+    cwd,
+    env,
+    run: (args: string[], more: Record<string, string> = {}) => runCli(args, { cwd, env: { ...env, ...more } }),
+  };
+}
+
+const ndjson = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+
+describe("issue with no configuration at all (the embedded sandbox)", () => {
+  const u = user();
+
+  it("issues a B invoice, prints its number and saves its PDF and ticket", async () => {
+    const r = await u.run(["issue", sample("factura-b-dni")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/✔ FACTURA B 00679-00000001 {2}ref FB-2026-0001 {2}issued/);
+    expect(r.stdout).toContain("PDF: comprobantes/FACTURA_B-00679-00000001.pdf");
+    const pdf = readFileSync(join(u.cwd, "comprobantes/FACTURA_B-00679-00000001.pdf"));
+    const text = pdfText(pdf);
+    expect(text).toContain("Juana Pérez");
+    expect(text).toContain("Zapatillas running");
+    expect(text).toContain("133.463,00");
+    expect(existsSync(join(u.cwd, "comprobantes/FACTURA_B-00679-00000001-ticket.pdf"))).toBe(true);
+  });
+
+  it("reports the same file again as already issued and sends nothing", async () => {
+    const r = await u.run(["--json", "issue", sample("factura-b-dni")]);
+    expect(r.code).toBe(0);
+    const [result] = ndjson(r.stdout);
+    expect(result).toMatchObject({ ok: true, status: "skipped-duplicate", comprobante_nro: "00679-00000001" });
+    const q = ndjson((await u.run(["--json", "query", "--ref", "FB-2026-0001"])).stdout);
+    expect(q).toHaveLength(1);
+  });
+
+  it("finds it with query --ref, as a table and as JSON", async () => {
+    const human = await u.run(["query", "--ref", "FB-2026-0001"]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(
+      /FACTURA B\s+00679-00000001\s+20\/11\/2026\s+Juana Pérez\s+133463\s+EMITIDO\s+FB-2026-0001/,
+    );
+    const [item] = ndjson((await u.run(["--json", "query", "--type", "FACTURA B", "--number", "1"])).stdout);
+    expect(item).toMatchObject({
+      comprobante_nro: "00679-00000001",
+      external_reference: "FB-2026-0001",
+      cliente: { documento_nro: "30123456" },
+    });
+    expect(ndjson((await u.run(["--json", "query", "--date", "20/11/2026"])).stdout).length).toBeGreaterThanOrEqual(1);
+    expect(
+      ndjson((await u.run(["--json", "query", "--type", "FACTURA B", "--from", "1", "--to", "5"])).stdout),
+    ).toHaveLength(1);
+  });
+
+  it("prints every field design.md lists in JSON", async () => {
+    const [result] = ndjson((await u.run(["--json", "issue", sample("factura-a-mixed-rates")])).stdout);
+    for (const key of [
+      "ok",
+      "external_reference",
+      "comprobante_tipo",
+      "punto_venta",
+      "numero",
+      "comprobante_nro",
+      "cae",
+      "vencimiento_cae",
+      "vencimiento_pago",
+      "qr",
+      "pdf",
+      "ticket",
+      "errors",
+      "error_details",
+      "status",
+    ]) {
+      expect(result, key).toHaveProperty(key);
+    }
+    expect(result).toMatchObject({
+      status: "issued",
+      comprobante_tipo: "FACTURA A",
+      punto_venta: 679,
+      numero: 1,
+      cae: null,
+      errors: [],
+      error_details: [],
+    });
+    expect(result.qr).toMatch(/^https:\/\/www\.afip\.gob\.ar\/fe\/qr\/\?p=[A-Za-z0-9+/=]+$/);
+    expect(existsSync(result.pdf)).toBe(true);
+  });
+
+  it("issues through the queue and, with --wait, ends issued with its PDF", async () => {
+    const r = await u.run(["--json", "issue-queued", "--wait", "--timeout", "30", sample("factura-c")]);
+    expect(r.code).toBe(0);
+    const [result] = ndjson(r.stdout);
+    expect(result).toMatchObject({ status: "issued", comprobante_tipo: "FACTURA C", numero: 1 });
+    expect(existsSync(result.pdf)).toBe(true);
+    const queuedOnly = await u.run(["--json", "issue-queued", sample("factura-m")]);
+    expect(ndjson(queuedOnly.stdout)[0]).toMatchObject({ status: "queued", numero: null });
+    expect(queuedOnly.code).toBe(0);
+  });
+
+  it("answers ceiling and status", async () => {
+    const ceiling = await u.run(["ceiling"]);
+    expect(ceiling).toMatchObject({ code: 0 });
+    expect(ceiling.stdout).toContain("$ 10.000.000,00");
+    expect(JSON.parse((await u.run(["--json", "ceiling"])).stdout)).toMatchObject({
+      ok: true,
+      monto: 10000000,
+      cached: true,
+    });
+    const status = await u.run(["--json", "status"]);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ ok: true, sandbox: true, facturacion: "OK" });
+  });
+
+  it("writes the QR as a PNG", async () => {
+    const r = await u.run(["issue", "--qr", "qr.png", sample("nota-de-debito-b-period")]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(u.cwd, "qr.png")).subarray(1, 4).toString()).toBe("PNG");
+  });
+});
+
+describe("exit codes", () => {
+  it("3: an invalid voucher stops the whole batch before anything is sent", async () => {
+    const u = user();
+    const r = await u.run([
+      "--json",
+      "issue",
+      sample("factura-b-dni"),
+      join(ROOT, "samples/invalid/total-mismatch.json"),
+    ]);
+    expect(r.code).toBe(3);
+    const results = ndjson(r.stdout);
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ status: "invalid", error_details: [{ code: "total.mismatch" }] });
+    expect(existsSync(join(u.env.XDG_STATE_HOME, "facturar"))).toBe(false);
+  });
+
+  it("4: rejected by the service, with the service's codes and a hint; 7: partly done", async () => {
+    const u = user();
+    const bad = join(u.cwd, "to-ri.json");
+    const raw = JSON.parse(readFileSync(sample("factura-b-dni"), "utf8"));
+    raw.cliente = { ...raw.cliente, documento_tipo: "CUIT", documento_nro: "30712293841", condicion_iva: "RI" };
+    raw.comprobante.external_reference = "TO-RI";
+    writeFileSync(bad, JSON.stringify(raw));
+    const rejected = await u.run(["--json", "issue", "--no-validate", bad]);
+    expect(rejected.code).toBe(4);
+    expect(ndjson(rejected.stdout)[0]).toMatchObject({
+      ok: false,
+      status: "rejected",
+      error_details: [{ code: "TFC-8004" }],
+      hint: expect.stringMatching(/condicion_iva/),
+    });
+    const partial = await u.run(["issue", "--no-validate", sample("factura-m"), bad]);
+    expect(partial.code).toBe(7);
+  });
+
+  it("5: wrong credentials", async () => {
+    const sbx = await startSandboxProcess();
+    const u = user({
+      FACTURAR_BASE_URL: sbx.baseUrl,
+      FACTURAR_USERTOKEN: "x",
+      FACTURAR_APIKEY: "1",
+      FACTURAR_APITOKEN: "y",
+    });
+    const r = await u.run(["status"]);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/access denied \(HTTP 403\)/);
+    await sbx.stop();
+  });
+
+  it("6: maintenance, and an authority outage for status", async () => {
+    const u = user();
+    const r = await u.run(["issue", sample("factura-b-dni")], { FACTURAR_SANDBOX_FAULTS: "maintenance" });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/under maintenance until \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+    expect((await u.run(["status"], { FACTURAR_SANDBOX_FAULTS: "authority-down" })).code).toBe(6);
+  });
+
+  it("8: sent with no answer and no way to ask; the next run reconciles and settles it", async () => {
+    const u = user();
+    const lost = await u.run(["--json", "issue", sample("factura-b-dni")], {
+      FACTURAR_SANDBOX_FAULTS: "drop-before=1",
+    });
+    expect(lost.code).toBe(8);
+    expect(ndjson(lost.stdout)[0]).toMatchObject({ status: "unknown", ok: false });
+    const journal = readFileSync(join(u.env.XDG_STATE_HOME, "facturar", "journal-sandbox.jsonl"), "utf8");
+    expect(journal).toMatch(/"state":"unknown"/);
+    const settled = await u.run(["--json", "issue", sample("factura-b-dni")]);
+    expect(settled.code).toBe(0);
+    expect(ndjson(settled.stdout)[0]).toMatchObject({ status: "issued", numero: 1 });
+  });
+
+  it("0 with one voucher, never two, when the answer to an issue is lost after the service stored it", async () => {
+    const u = user();
+    const r = await u.run(["--json", "issue", sample("factura-b-dni"), sample("factura-m")], {
+      FACTURAR_SANDBOX_FAULTS: "drop-after-commit=1",
+    });
+    expect(r.code).toBe(0);
+    const results = ndjson(r.stdout);
+    expect(results.map((x) => [x.status, x.reconciled, x.numero])).toEqual([
+      ["issued", true, 1],
+      ["issued", true, 1],
+    ]);
+    expect(results.every((x) => existsSync(x.pdf))).toBe(true);
+    for (const ref of ["FB-2026-0001", "FM-2026-0001"]) {
+      expect(ndjson((await u.run(["--json", "query", "--ref", ref])).stdout)).toHaveLength(1);
+    }
+  });
+
+  it("2: usage errors", async () => {
+    const u = user();
+    expect((await u.run(["query"])).code).toBe(2);
+    expect((await u.run(["query", "--ref", "A", "--date", "20/11/2026"])).code).toBe(2);
+    expect((await u.run(["query", "--type", "FACTURA Z", "--number", "1"])).code).toBe(2);
+    expect((await u.run(["issue", "nope.json"])).code).toBe(2);
+    expect((await u.run(["issue-queued", "--timeout", "5", sample("factura-b-dni")])).code).toBe(2);
+    const plain = await u.run(["status"], {
+      FACTURAR_BASE_URL: "http://example.com/app/api/v2",
+      FACTURAR_USERTOKEN: "a",
+      FACTURAR_APIKEY: "1",
+      FACTURAR_APITOKEN: "b",
+    });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(/only https is allowed/);
+  });
+});
+
+describe("profiles", () => {
+  it("reads a cosmiconfig profile with credentials from env and file; --verbose never shows them", async () => {
+    const sbx = await startSandboxProcess();
+    const pv = sbx.pointsOfSale[1] as NonNullable<(typeof sbx.pointsOfSale)[number]>;
+    const u = user({ PV2_USERTOKEN: pv.usertoken });
+    writeFileSync(join(u.home, "apitoken"), `${pv.apitoken}\n`);
+    writeFileSync(
+      join(u.cwd, ".facturarrc.json"),
+      JSON.stringify({
+        default_profile: "pv2",
+        profiles: {
+          pv2: {
+            base_url: sbx.baseUrl,
+            usertoken: { env: "PV2_USERTOKEN" },
+            apikey: pv.apikey,
+            apitoken: { file: "~/apitoken" },
+            punto_venta: pv.punto_venta,
+            pdf_dir: "./pdfs",
+          },
+        },
+      }),
+    );
+    chmodSync(join(u.cwd, ".facturarrc.json"), 0o644);
+    const r = await u.run(["--verbose", "issue", sample("factura-b-dni")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`FACTURA B ${String(pv.punto_venta).padStart(5, "0")}-00000001`);
+    expect(readdirSync(join(u.cwd, "pdfs"))).toContain(
+      `FACTURA_B-${String(pv.punto_venta).padStart(5, "0")}-00000001.pdf`,
+    );
+    // The literal apikey in a file others can read draws the warning.
+    expect(r.stderr).toMatch(/holds literal credentials \(apikey\) and other users can read it/);
+    expect(r.stderr).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/app\/api\/v2\/facturacion\/nuevo/);
+    for (const secret of [pv.usertoken, pv.apitoken]) {
+      expect(r.stderr).not.toContain(secret);
+      expect(r.stdout).not.toContain(secret);
+    }
+    const journal = readdirSync(join(u.env.XDG_STATE_HOME, "facturar"))
+      .map((f) => readFileSync(join(u.env.XDG_STATE_HOME, "facturar", f), "utf8"))
+      .join("");
+    expect(journal).not.toContain(pv.usertoken);
+    // An unknown profile is a usage error naming the ones there are.
+    const unknown = await u.run(["--profile", "nope", "status"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/profiles there: pv2/);
+    await sbx.stop();
+  });
+});
+
+describe("writing documents", () => {
+  it("writes atomically, refuses symlinks and names that leave the folder", async () => {
+    const dir = tempDir("facturar-out-");
+    const path = await writeSafely(dir, "FACTURA_B-00001-00000001.pdf", Buffer.from("%PDF-1"));
+    expect(readFileSync(path, "utf8")).toBe("%PDF-1");
+    symlinkSync("/etc/passwd", join(dir, "evil.pdf"));
+    await expect(writeSafely(dir, "evil.pdf", Buffer.from("x"))).rejects.toThrow(/symbolic link/);
+    await expect(writeSafely(dir, "../escape.pdf", Buffer.from("x"))).rejects.toThrow(/not a plain file name/);
+    await expect(writeSafely(dir, ".hidden", Buffer.from("x"))).rejects.toThrow(/not a plain file name/);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+});

@@ -74,9 +74,9 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void): Command {
       .option("--qr <target>", "write each voucher's QR to FILE.png, or draw it: --qr terminal")
       .option("--allow-duplicate", "issue again a voucher the journal holds as issued (with a new reference)");
 
-  inputOptions(
-    program.command("issue").description("issue vouchers now (instant mode), each exactly once; PDFs saved"),
-  ).action(lazy(async () => (await import("./commands/issue.js")).issueInstant as Action));
+  inputOptions(program.command("issue").description("issue vouchers now (instant mode), each exactly once; PDFs saved"))
+    .option("--batch-size <n>", "send vouchers of one type in groups of 2 to 20 through the batch method (lotes)")
+    .action(lazy(async () => (await import("./commands/issue.js")).issueInstant as Action));
 
   inputOptions(
     program
@@ -85,6 +85,7 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void): Command {
   )
     .option("--wait", "wait until each voucher is issued or fails, then save its PDF")
     .option("--timeout <seconds>", "with --wait: give up waiting after this long (default 300)")
+    .option("--batch-size <n>", "queue vouchers in groups of 2 to 100 (lotes_encola)")
     .action(lazy(async () => (await import("./commands/issue.js")).issueQueued as Action));
 
   program

@@ -81,17 +81,126 @@ export class Issuer {
   }
 
   async issue(voucher: PreparedVoucher): Promise<VoucherResult> {
+    const decided = await this.decide(voucher);
+    return "result" in decided ? decided.result : this.send(voucher, decided.reference, 1);
+  }
+
+  /** What the journal says about a voucher: settled already, or to be sent under `reference`. */
+  private async decide(voucher: PreparedVoucher): Promise<{ result: VoucherResult } | { reference: string }> {
     let reference = voucher.reference;
     const known = this.journal.get(reference);
     if (known && (known.state === "issued" || known.state === "queued")) {
-      if (!this.settings.allowDuplicate) return this.skipped(voucher, known);
+      if (!this.settings.allowDuplicate) return { result: this.skipped(voucher, known) };
       reference = this.nextReference(reference);
     } else if (known && (known.state === "sending" || known.state === "unknown")) {
       // A run died or lost an answer here: ask the service before sending anything.
       const settled = await this.reconcile(voucher, reference);
-      if (settled) return settled;
+      if (settled) return { result: settled };
     }
-    return this.send(voucher, reference, 1);
+    return { reference };
+  }
+
+  /**
+   * Several vouchers in one call: `lotes` (instant, up to 20 of one type, in date order) or
+   * `lotes_encola` (queued, up to 100). Results come back in input order.
+   */
+  async issueBatch(vouchers: PreparedVoucher[]): Promise<VoucherResult[]> {
+    const results: (VoucherResult | undefined)[] = [];
+    const pending: { index: number; voucher: PreparedVoucher; reference: string }[] = [];
+    for (const [index, voucher] of vouchers.entries()) {
+      const decided = await this.decide(voucher);
+      if ("result" in decided) results[index] = decided.result;
+      else pending.push({ index, voucher, reference: decided.reference });
+    }
+    if (pending.length === 1) {
+      const [only] = pending as [(typeof pending)[number]];
+      results[only.index] = await this.send(only.voucher, only.reference, 1);
+    } else if (pending.length > 1) {
+      const queued = this.settings.mode === "queued";
+      const wires = [];
+      for (const p of pending) {
+        const c = p.voucher.envelope.comprobante;
+        await this.journal.record({
+          ref: p.reference,
+          state: "sending",
+          mode: this.settings.mode,
+          tipo: c.tipo,
+          ...(c.total !== undefined ? { total: c.total } : {}),
+          source: p.voucher.source,
+        });
+        wires.push(this.wire(p.voucher, p.reference));
+      }
+      let answer: Answer | undefined;
+      try {
+        answer = await this.client.issueOrUnknown(queued ? "facturacion/lotes_encola" : "facturacion/lotes", {
+          requests: wires,
+        });
+      } catch (error) {
+        if (!(error instanceof TransportError)) {
+          for (const p of pending)
+            await this.journal.record({
+              ref: p.reference,
+              state: "rejected",
+              mode: this.settings.mode,
+              errors: [(error as Error).message],
+            });
+          throw error;
+        }
+        this.warn(`batch of ${pending.length}: ${error.message}; asking the service about each voucher`);
+        // Settle each one by reference; what the service does not have goes again, one by one.
+        for (const p of pending)
+          results[p.index] =
+            (await this.reconcile(p.voucher, p.reference)) ?? (await this.send(p.voucher, p.reference, 2));
+      }
+      if (answer) {
+        const items: Answer[] = Array.isArray(answer.response) ? answer.response : [];
+        for (const [i, p] of pending.entries()) {
+          const item = items[i];
+          if (!item) {
+            // Nothing processed (a validation error of the whole batch).
+            results[p.index] = await this.rejected(p.voucher, p.reference, { ...answer, error: "S" });
+          } else if (item.error !== "N") {
+            results[p.index] = await this.rejected(p.voucher, p.reference, item);
+          } else if (queued) {
+            await this.journal.record({
+              ref: p.reference,
+              state: "queued",
+              mode: "queued",
+              tipo: p.voucher.envelope.comprobante.tipo,
+            });
+            results[p.index] = this.settings.wait
+              ? await this.follow(p.voucher, p.reference)
+              : this.result(p.voucher, p.reference, "queued", item);
+          } else {
+            const number = parseVoucherNumber(item.comprobante_nro);
+            const result = this.result(p.voucher, p.reference, "issued", {
+              ...item,
+              punto_venta: number?.punto_venta ?? null,
+              numero: number?.numero ?? null,
+            });
+            await this.journalIssued(result);
+            results[p.index] = await this.withDocuments(result, item.comprobante_pdf_url, item.comprobante_ticket_url);
+          }
+        }
+      }
+    }
+    return results as VoucherResult[];
+  }
+
+  /** The body the service gets: escaped texts, the reference, no credentials from the file. */
+  private wire(voucher: PreparedVoucher, reference: string): Record<string, unknown> {
+    const body = escapeEnvelope({
+      ...voucher.envelope,
+      comprobante: { ...voucher.envelope.comprobante, external_reference: reference },
+    });
+    const {
+      $schema: _s,
+      usertoken: _u,
+      apikey: _k,
+      apitoken: _t,
+      ...wire
+    } = body as Envelope & Record<string, unknown>;
+    return wire;
   }
 
   private nextReference(reference: string): string {

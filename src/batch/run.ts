@@ -9,6 +9,7 @@ import { checkSource, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions } from "../input/source.js";
 import { DEFAULT_FINAL_CONSUMER_CEILING } from "../voucher/codes.js";
+import { dayNumber } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import type { Envelope } from "../voucher/schema.js";
 import { ruleOptions } from "../voucher/validate.js";
@@ -26,6 +27,8 @@ export interface IssueRequest {
   outDir?: string;
   wait: boolean;
   waitTimeoutMs: number;
+  /** Send in groups through `lotes` (2..20, one type) or `lotes_encola` (2..100). */
+  batchSize?: number;
   profile: ProfileRequest;
   env: NodeJS.ProcessEnv;
   cwd: string;
@@ -139,14 +142,19 @@ export async function issueFiles(
         },
         req.warn,
       );
-      for (const voucher of prepared) {
-        const result = await issuer.issue(voucher);
+      const count = async (result: VoucherResult) => {
         if (result.status === "issued") summary.issued++;
         else if (result.status === "queued") summary.queued++;
         else if (result.status === "skipped-duplicate") summary.skipped++;
         else if (result.status === "rejected") summary.rejected++;
         else if (result.status === "unknown") summary.unknown++;
         await emit(result);
+      };
+      if (req.batchSize && req.batchSize > 1) {
+        for (const group of batches(prepared, req.batchSize, req.mode))
+          for (const result of await issuer.issueBatch(group)) await count(result);
+      } else {
+        for (const voucher of prepared) await count(await issuer.issue(voucher));
       }
     } finally {
       await journal.close();
@@ -155,4 +163,29 @@ export async function issueFiles(
     await connection.close();
   }
   return summary;
+}
+
+/**
+ * Groups for `lotes`: consecutive vouchers of one type, in date order within the group (the
+ * service wants them ordered by date, then number). `lotes_encola` takes any mix.
+ */
+export function batches(vouchers: PreparedVoucher[], size: number, mode: "instant" | "queued"): PreparedVoucher[][] {
+  const groups: PreparedVoucher[][] = [];
+  let current: PreparedVoucher[] = [];
+  for (const v of vouchers) {
+    const sameType =
+      current.length === 0 ||
+      mode === "queued" ||
+      current[0]?.envelope.comprobante.tipo === v.envelope.comprobante.tipo;
+    if (current.length >= size || !sameType) {
+      groups.push(current);
+      current = [];
+    }
+    current.push(v);
+  }
+  if (current.length > 0) groups.push(current);
+  if (mode === "queued") return groups;
+  return groups.map((g) =>
+    [...g].sort((a, b) => dayNumber(a.envelope.comprobante.fecha) - dayNumber(b.envelope.comprobante.fecha)),
+  );
 }

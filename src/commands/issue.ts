@@ -17,6 +17,7 @@ export interface IssueFlags extends ValidateFlags {
   allowDuplicate?: boolean;
   wait?: boolean;
   timeout?: string;
+  batchSize?: string;
 }
 
 export function summaryOutcome(s: IssueSummary): Outcome {
@@ -50,6 +51,11 @@ function issueCommand(mode: "instant" | "queued") {
     if (!Number.isFinite(timeout) || timeout <= 0)
       throw new UsageError(`--timeout takes seconds, not ${JSON.stringify(flags.timeout)}`);
     if (flags.timeout !== undefined && !flags.wait) throw new UsageError("--timeout goes with --wait");
+    const maxBatch = mode === "queued" ? 100 : 20;
+    const batchSize = flags.batchSize === undefined ? undefined : Number(flags.batchSize);
+    if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 2 || batchSize > maxBatch)) {
+      throw new UsageError(`--batch-size takes 2 to ${maxBatch} here, not ${JSON.stringify(flags.batchSize)}`);
+    }
     const cwd = process.cwd();
     let results = 0;
     const summary = await issueFiles(
@@ -63,6 +69,7 @@ function issueCommand(mode: "instant" | "queued") {
         ...(flags.out ? { outDir: flags.out } : {}),
         wait: flags.wait ?? false,
         waitTimeoutMs: timeout * 1000,
+        ...(batchSize ? { batchSize } : {}),
         profile: {
           ...(ctx.profile ? { profile: ctx.profile } : {}),
           ...(ctx.configPath ? { config: ctx.configPath } : {}),

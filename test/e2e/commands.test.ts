@@ -147,6 +147,69 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
   });
 });
 
+describe("batches", () => {
+  it("issues a CSV batch through lotes in groups of one type, each exactly once, even when answers are lost", async () => {
+    const u = user();
+    const csv = join(ROOT, "samples/batch-nightly.csv");
+    const r = await u.run(["--json", "issue", "--batch-size", "20", csv], {
+      FACTURAR_SANDBOX_FAULTS: "drop-after-commit=0.3",
+    });
+    expect(r.code).toBe(0);
+    const results = ndjson(r.stdout);
+    expect(results).toHaveLength(24);
+    expect(results.every((x) => x.status === "issued" && existsSync(x.pdf) && existsSync(x.ticket))).toBe(true);
+    for (const tipo of ["FACTURA A", "FACTURA B"]) {
+      const numbers = results
+        .filter((x) => x.comprobante_tipo === tipo)
+        .map((x) => x.numero)
+        .sort((a, b) => a - b);
+      expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    }
+    const stored = ndjson((await u.run(["--json", "query", "--date", "20/11/2026"])).stdout);
+    expect(stored).toHaveLength(24);
+    expect(new Set(stored.map((x) => x.external_reference)).size).toBe(24);
+    const again = await u.run(["--json", "issue", "--batch-size", "20", csv]);
+    expect(ndjson(again.stdout).every((x) => x.status === "skipped-duplicate")).toBe(true);
+    expect((await u.run(["issue", "--batch-size", "21", csv])).code).toBe(2);
+  });
+
+  it("queues in groups with lotes_encola and follows them with --wait", async () => {
+    const u = user();
+    const r = await u.run([
+      "--json",
+      "issue-queued",
+      "--batch-size",
+      "5",
+      "--wait",
+      sample("factura-b-dni"),
+      sample("factura-c"),
+      sample("factura-m"),
+    ]);
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout).map((x) => [x.comprobante_tipo, x.status, x.numero])).toEqual([
+      ["FACTURA B", "issued", 1],
+      ["FACTURA C", "issued", 1],
+      ["FACTURA M", "issued", 1],
+    ]);
+  });
+
+  it("query --pdf saves the documents of what it finds; --qr terminal draws the QR", async () => {
+    const u = user();
+    const issued = await u.run(["issue", "--no-pdf", "--qr", "terminal", sample("factura-b-dni")]);
+    expect(issued.code).toBe(0);
+    expect(issued.stdout).toContain("▄");
+    expect(existsSync(join(u.cwd, "comprobantes"))).toBe(false);
+    const q = await u.run(["--json", "query", "--ref", "FB-2026-0001", "--pdf", "--out", "docs"]);
+    expect(q.code).toBe(0);
+    expect(ndjson(q.stdout)[0].pdf).toBe(join(u.cwd, "docs", "FACTURA_B-00679-00000001.pdf"));
+    expect(
+      readFileSync(join(u.cwd, "docs", "FACTURA_B-00679-00000001.pdf"))
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
+  });
+});
+
 describe("exit codes", () => {
   it("3: an invalid voucher stops the whole batch before anything is sent", async () => {
     const u = user();

@@ -5,6 +5,7 @@ import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { documentName } from "../output/files.js";
 import { voucherTypeInfo } from "../voucher/codes.js";
+import { Dec } from "../voucher/decimal.js";
 import { date } from "../voucher/schema.js";
 import { withConnection } from "./online.js";
 
@@ -175,7 +176,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
           issued ? numberOf(c) : "(queued)",
           c.fecha ?? "",
           item.cliente?.razon_social ?? "",
-          String(c.total ?? ""),
+          Dec.fromNumber(Number(c.total))?.toFixed(2) ?? String(c.total ?? ""),
           c.status ?? "",
           String(c.external_reference ?? ""),
           pdf ?? "",

@@ -67,7 +67,7 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
     const human = await u.run(["query", "--ref", "FB-2026-0001"]);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(
-      /FACTURA B\s+00679-00000001\s+20\/11\/2026\s+Juana Pérez\s+133463\s+EMITIDO\s+FB-2026-0001/,
+      /FACTURA B\s+00679-00000001\s+20\/11\/2026\s+Juana Pérez\s+133463\.00\s+EMITIDO\s+FB-2026-0001/,
     );
     const [item] = ndjson((await u.run(["--json", "query", "--type", "FACTURA B", "--number", "1"])).stdout);
     expect(item).toMatchObject({

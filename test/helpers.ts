@@ -90,3 +90,12 @@ export function runCli(
     child.stdin.end(opts.input ?? "");
   });
 }
+
+/** Parses NDJSON output: one JSON value per non-empty line. */
+export function ndjson(text: string): any[] {
+  return text
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}

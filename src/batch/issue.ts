@@ -302,14 +302,7 @@ export class Issuer {
     if (!found) return undefined;
     const result = this.fromQuery(voucher, reference, found);
     result.reconciled = true;
-    if (result.status === "issued") {
-      await this.journalIssued(result);
-      return this.withDocuments(
-        result,
-        found.comprobante.comprobante_pdf_url,
-        found.comprobante.comprobante_ticket_url,
-      );
-    }
+    if (result.status === "issued") return this.issuedFromQuery(result, found);
     if (result.status === "queued") {
       await this.journal.record({ ref: reference, state: "queued", mode: "queued" });
       return this.settings.wait ? this.follow(voucher, reference) : result;
@@ -325,14 +318,7 @@ export class Issuer {
       const found = await lookup(this.client, reference);
       if (found) {
         const result = this.fromQuery(voucher, reference, found);
-        if (result.status === "issued") {
-          await this.journalIssued(result);
-          return this.withDocuments(
-            result,
-            found.comprobante.comprobante_pdf_url,
-            found.comprobante.comprobante_ticket_url,
-          );
-        }
+        if (result.status === "issued") return this.issuedFromQuery(result, found);
         if (result.status === "rejected") {
           await this.journal.record({ ref: reference, state: "rejected", mode: "queued", errors: result.errors });
           return result;
@@ -345,6 +331,12 @@ export class Issuer {
       }
       await new Promise((r) => setTimeout(r, this.settings.pollMs ?? 500));
     }
+  }
+
+  /** A voucher the service reports issued: journal it and save its documents from the links it lists. */
+  private async issuedFromQuery(result: VoucherResult, found: Answer): Promise<VoucherResult> {
+    await this.journalIssued(result);
+    return this.withDocuments(result, found.comprobante.comprobante_pdf_url, found.comprobante.comprobante_ticket_url);
   }
 
   private async journalIssued(result: VoucherResult): Promise<void> {

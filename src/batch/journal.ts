@@ -9,6 +9,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } f
 import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { FacturarError } from "../errors.js";
+import { isAlive } from "../process.js";
 
 export type JournalState = "sending" | "issued" | "queued" | "rejected" | "unknown";
 
@@ -45,15 +46,6 @@ export class JournalBusyError extends FacturarError {
 
 function safeName(profile: string): string {
   return profile.replace(/[^A-Za-z0-9_.-]/g, "_");
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 export class Journal {

@@ -20,6 +20,7 @@ import {
 } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
+import { isAlive } from "../process.js";
 import { cuitCheckDigit } from "../voucher/ids.js";
 
 export interface PointOfSale {
@@ -455,13 +456,4 @@ export function readAccount(dataDir: string): Account | undefined {
     return undefined;
   }
   return account;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

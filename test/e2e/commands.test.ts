@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeSafely } from "../../src/output/files.js";
-import { ROOT, runCli } from "../helpers.js";
+import { ndjson, ROOT, runCli } from "../helpers.js";
 import { pdfText } from "../pdf-text.js";
 import { startSandboxProcess, tempDir } from "../sandbox-process.js";
 
@@ -30,13 +30,6 @@ function user(extra: Record<string, string> = {}) {
     run: (args: string[], more: Record<string, string> = {}) => runCli(args, { cwd, env: { ...env, ...more } }),
   };
 }
-
-const ndjson = (text: string) =>
-  text
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
 
 describe("issue with no configuration at all (the embedded sandbox)", () => {
   const u = user();

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, runCli } from "../helpers.js";
+import { ndjson, ROOT, runCli } from "../helpers.js";
 
 const samples = readdirSync(join(ROOT, "samples"))
   .filter((f) => f.endsWith(".json"))
@@ -34,13 +34,6 @@ function invalidTable(): TableRow[] {
 
 /** The escape that starts every ANSI colour sequence. */
 const ESC = "\u001b[";
-
-const ndjson = (text: string) =>
-  text
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
 
 describe("facturar validate", () => {
   it("accepts every sample voucher and batch (exit 0)", async () => {

@@ -4,7 +4,15 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
-import { type Context, createContext, type GlobalOptions, type Io, processIo } from "./context.js";
+import {
+  type Context,
+  createContext,
+  type GlobalOptions,
+  type Io,
+  processIo,
+  type StopToken,
+  stopToken,
+} from "./context.js";
 import { EXIT_CODES, FacturarError, type Outcome } from "./errors.js";
 
 function packageVersion(): string {
@@ -14,7 +22,7 @@ function packageVersion(): string {
 
 type Action = (ctx: Context, ...args: never[]) => Promise<Outcome>;
 
-function buildProgram(io: Io, settle: (outcome: Outcome) => void): Command {
+function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToken): Command {
   const program = new Command();
   program
     .name("facturar")
@@ -40,7 +48,7 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void): Command {
     (load: () => Promise<Action>) =>
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
-      const ctx = createContext(io, command.optsWithGlobals<GlobalOptions>());
+      const ctx = createContext(io, command.optsWithGlobals<GlobalOptions>(), stop);
       const action = await load();
       settle(
         await (action as (ctx: Context, ...rest: unknown[]) => Promise<Outcome>)(
@@ -72,7 +80,13 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void): Command {
       .option("--out <dir>", "folder for PDFs and tickets (default: the profile's pdf_dir, else ./comprobantes)")
       .option("--no-pdf", "do not download the PDF and the ticket")
       .option("--qr <target>", "write each voucher's QR to FILE.png, or draw it: --qr terminal")
-      .option("--allow-duplicate", "issue again a voucher the journal holds as issued (with a new reference)");
+      .option("--allow-duplicate", "issue again a voucher the journal holds as issued (with a new reference)")
+      .option("--concurrency <n>", "lanes (point of sale and type) sent in parallel (default 4)")
+      .option(
+        "--rate <ms>",
+        "least milliseconds between requests (default: the profile's rate_ms; 100 for a real service)",
+      )
+      .option("--report <file.csv>", "write one CSV row per voucher as it settles");
 
   inputOptions(program.command("issue").description("issue vouchers now (instant mode), each exactly once; PDFs saved"))
     .option("--batch-size <n>", "send vouchers of one type in groups of 2 to 20 through the batch method (lotes)")
@@ -101,6 +115,13 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void): Command {
     .option("--pdf", "save the PDFs of the issued vouchers found (fresh links when the old ones expired)")
     .option("--out <dir>", "folder for --pdf")
     .action(lazy(async () => (await import("./commands/query.js")).queryCommand as Action));
+
+  program
+    .command("journal")
+    .description("what the journal holds for the profile (or for some input files), unknown outcomes first")
+    .argument("[files...]", "only the vouchers read from these files")
+    .option("--reconcile", "settle unknown and queued entries by asking the service")
+    .action(lazy(async () => (await import("./commands/journal.js")).journalCommand as Action));
 
   program
     .command("ceiling")
@@ -156,11 +177,15 @@ function reportError(io: Io, error: unknown, json: boolean, verbose: boolean): O
 }
 
 /** Runs the CLI and returns the exit code; tests call this with their own streams. */
-export async function run(argv: string[], io: Io = processIo()): Promise<number> {
+export async function run(argv: string[], io: Io = processIo(), stop: StopToken = stopToken()): Promise<number> {
   let outcome: Outcome = "done";
-  const program = buildProgram(io, (o) => {
-    outcome = o;
-  });
+  const program = buildProgram(
+    io,
+    (o) => {
+      outcome = o;
+    },
+    stop,
+  );
   const json = argv.includes("--json");
   const verbose = argv.includes("--verbose") || argv.includes("-v");
   try {
@@ -183,5 +208,16 @@ export async function main(argv: string[]): Promise<void> {
       throw error;
     });
   }
-  process.exitCode = await run(argv);
+  // The first SIGINT/SIGTERM asks the command to finish what is in flight and stop (exit 130);
+  // a second one stops at once: the journal, fsynced before every send, still tells the truth.
+  const stop = stopToken();
+  const onSignal = () => {
+    if (stop.requested || !stop.graceful) process.exit(EXIT_CODES.interrupted);
+    stop.request();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  process.exitCode = await run(argv, processIo(), stop);
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
 }

@@ -40,10 +40,38 @@ export interface Context {
   /** Colours for stdout and for stderr; level 0 (plain) off a terminal or under NO_COLOR. */
   readonly color: ChalkInstance;
   readonly errColor: ChalkInstance;
+  /** Set by the first SIGINT/SIGTERM: long commands finish what is in flight and stop. */
+  readonly stop: StopToken;
   /** Writes a line of the result to stdout; resolves once the stream can take more. */
   out(line: string): Promise<void>;
   /** Writes a line of progress, warning or diagnosis to stderr. */
   err(line: string): void;
+}
+
+export interface StopToken {
+  requested: boolean;
+  /** Set by commands that stop cleanly; others end at the first signal. */
+  graceful: boolean;
+  /** Resolves when a stop is requested. */
+  readonly requestedPromise: Promise<void>;
+  request(): void;
+}
+
+export function stopToken(): StopToken {
+  let resolve: () => void = () => {};
+  const requestedPromise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  const token: StopToken = {
+    requested: false,
+    graceful: false,
+    requestedPromise,
+    request() {
+      token.requested = true;
+      resolve();
+    },
+  };
+  return token;
 }
 
 export function processIo(): Io {
@@ -65,7 +93,7 @@ function colorLevel(isTTY: boolean, opts: GlobalOptions, env: NodeJS.ProcessEnv)
   return supportsColor ? supportsColor.level : isTTY ? 1 : 0;
 }
 
-export function createContext(io: Io, opts: GlobalOptions): Context {
+export function createContext(io: Io, opts: GlobalOptions, stop: StopToken = stopToken()): Context {
   const ci = (io.env.CI ?? "") !== "" && io.env.CI !== "false";
   const write = (stream: NodeJS.WritableStream, text: string): Promise<void> =>
     stream.write(text) ? Promise.resolve() : new Promise((resolve) => stream.once("drain", () => resolve()));
@@ -76,6 +104,7 @@ export function createContext(io: Io, opts: GlobalOptions): Context {
     verbose: opts.verbose ?? false,
     interactive: io.stdinIsTTY && opts.input !== false && !ci,
     yes: opts.yes ?? false,
+    stop,
     profile: opts.profile ?? (io.env.FACTURAR_PROFILE?.trim() || undefined),
     configPath: opts.config,
     color: new Chalk({ level: colorLevel(io.stdoutIsTTY, opts, io.env) }),

@@ -39,6 +39,8 @@ export interface ClientOptions {
   retries?: number;
   /** Base of the backoff, in ms (tests shorten it). */
   backoffMs?: number;
+  /** Least time between the starts of two requests (the service asks 100 ms for parallel ones). */
+  minIntervalMs?: number;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -100,6 +102,8 @@ class Retryable extends Error {
 export class ApiClient {
   private readonly base: URL;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** When the next request may start, under `minIntervalMs`. */
+  private nextStart = 0;
 
   constructor(readonly options: ClientOptions) {
     this.base = new URL(`${options.baseUrl.replace(/\/+$/, "")}/`);
@@ -185,7 +189,18 @@ export class ApiClient {
     );
   }
 
+  /** Spaces request starts by `minIntervalMs`, across every caller of this client. */
+  private async gate(): Promise<void> {
+    const interval = this.options.minIntervalMs ?? 0;
+    if (interval <= 0) return;
+    const now = Date.now();
+    const start = Math.max(now, this.nextStart);
+    this.nextStart = start + interval;
+    if (start > now) await this.sleep(start - now);
+  }
+
   private async once(method: string, body: Answer, timeoutMs: number): Promise<Answer> {
+    await this.gate();
     const url = new URL(method, this.base);
     const payload = JSON.stringify({ ...body, ...this.options.credentials });
     const log = this.options.log;

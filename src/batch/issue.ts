@@ -12,7 +12,8 @@ import type { Envelope } from "../voucher/schema.js";
 import { escapeEnvelope } from "../voucher/text.js";
 import { derivedReference, type Journal, type JournalEntry } from "./journal.js";
 
-export type VoucherStatus = "issued" | "queued" | "skipped-duplicate" | "rejected" | "invalid" | "unknown";
+/** `held`: not sent, because an earlier voucher of its lane broke the sequence or a stop was asked. */
+export type VoucherStatus = "issued" | "queued" | "skipped-duplicate" | "rejected" | "invalid" | "unknown" | "held";
 
 /** One voucher's outcome, with at least the fields design.md lists for JSON output. */
 export interface VoucherResult {

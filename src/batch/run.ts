@@ -29,6 +29,14 @@ export interface IssueRequest {
   waitTimeoutMs: number;
   /** Send in groups through `lotes` (2..20, one type) or `lotes_encola` (2..100). */
   batchSize?: number;
+  /** Lanes (point of sale and type) issued in parallel; inside a lane, one voucher at a time. */
+  concurrency?: number;
+  /** Least ms between request starts; default: the profile's, 100 for a real service, 0 for the sandbox. */
+  rateMs?: number;
+  /** Set by a signal: finish what is in flight, send nothing new. */
+  stop?: { requested: boolean };
+  /** Told how many vouchers are about to be sent (for a progress bar). */
+  onStart?: (total: number) => void;
   profile: ProfileRequest;
   env: NodeJS.ProcessEnv;
   cwd: string;
@@ -45,7 +53,10 @@ export interface IssueSummary {
   skipped: number;
   rejected: number;
   unknown: number;
+  /** Not sent: held back after a numbering or date error in their lane, or interrupted. */
+  held: number;
   cancelled: boolean;
+  interrupted: boolean;
 }
 
 export function invalidResult(check: VoucherCheck): VoucherResult {
@@ -82,7 +93,9 @@ export async function issueFiles(
     skipped: 0,
     rejected: 0,
     unknown: 0,
+    held: 0,
     cancelled: false,
+    interrupted: false,
   };
   const rules = ruleOptions();
   const checks: VoucherCheck[] = [];
@@ -100,7 +113,12 @@ export async function issueFiles(
 
   const profile = await loadProfile(req.profile);
   for (const w of profile.warnings) req.warn(w);
-  const connection = await connect(profile, { env: req.env, ...(req.log ? { log: req.log } : {}) });
+  const rateMs = req.rateMs ?? profile.rateMs ?? (profile.baseUrl === "sandbox" ? 0 : 100);
+  const connection = await connect(profile, {
+    env: req.env,
+    ...(req.log ? { log: req.log } : {}),
+    client: { minIntervalMs: rateMs },
+  });
   try {
     const prepared = checks.map((c) =>
       Issuer.prepare(
@@ -148,14 +166,19 @@ export async function issueFiles(
         else if (result.status === "skipped-duplicate") summary.skipped++;
         else if (result.status === "rejected") summary.rejected++;
         else if (result.status === "unknown") summary.unknown++;
+        else if (result.status === "held") summary.held++;
         await emit(result);
       };
-      if (req.batchSize && req.batchSize > 1) {
-        for (const group of batches(prepared, req.batchSize, req.mode))
-          for (const result of await issuer.issueBatch(group)) await count(result);
-      } else {
-        for (const voucher of prepared) await count(await issuer.issue(voucher));
-      }
+      req.onStart?.(prepared.length);
+      await runLanes(lanes(prepared, req.mode), {
+        concurrency: req.concurrency ?? 4,
+        batchSize: req.batchSize ?? 1,
+        stopped: () => req.stop?.requested ?? false,
+        issueOne: (v) => issuer.issue(v),
+        issueMany: (vs) => issuer.issueBatch(vs),
+        emit: count,
+      });
+      summary.interrupted = req.stop?.requested ?? false;
     } finally {
       await journal.close();
     }
@@ -166,26 +189,89 @@ export async function issueFiles(
 }
 
 /**
- * Groups for `lotes`: consecutive vouchers of one type, in date order within the group (the
- * service wants them ordered by date, then number). `lotes_encola` takes any mix.
+ * Lanes: vouchers of one point of sale and type, in date order (input order for equal dates),
+ * since numbering and dates run in sequence there. Queued vouchers get their numbers later, in
+ * the service's queue, so in queued mode each point of sale is one lane.
  */
-export function batches(vouchers: PreparedVoucher[], size: number, mode: "instant" | "queued"): PreparedVoucher[][] {
-  const groups: PreparedVoucher[][] = [];
-  let current: PreparedVoucher[] = [];
+export function lanes(vouchers: PreparedVoucher[], mode: "instant" | "queued"): PreparedVoucher[][] {
+  const byLane = new Map<string, PreparedVoucher[]>();
   for (const v of vouchers) {
-    const sameType =
-      current.length === 0 ||
-      mode === "queued" ||
-      current[0]?.envelope.comprobante.tipo === v.envelope.comprobante.tipo;
-    if (current.length >= size || !sameType) {
-      groups.push(current);
-      current = [];
-    }
-    current.push(v);
+    const c = v.envelope.comprobante;
+    const key = mode === "queued" ? `${c.punto_venta}` : `${c.punto_venta}|${c.tipo}`;
+    const lane = byLane.get(key) ?? [];
+    lane.push(v);
+    byLane.set(key, lane);
   }
-  if (current.length > 0) groups.push(current);
-  if (mode === "queued") return groups;
-  return groups.map((g) =>
-    [...g].sort((a, b) => dayNumber(a.envelope.comprobante.fecha) - dayNumber(b.envelope.comprobante.fecha)),
+  // Array.prototype.sort is stable: equal dates keep their input order.
+  return [...byLane.values()].map((lane) =>
+    lane.sort((a, b) => dayNumber(a.envelope.comprobante.fecha) - dayNumber(b.envelope.comprobante.fecha)),
   );
+}
+
+/** An error that means the rest of the lane would fail too (number or date out of sequence). */
+export function breaksSequence(result: VoucherResult): boolean {
+  return (
+    result.status === "rejected" && /\b10016\b|\b10015\b|numer|fecha|proximo a emitir/i.test(result.errors.join(" "))
+  );
+}
+
+export function heldResult(voucher: PreparedVoucher, why: string): VoucherResult {
+  const c = voucher.envelope.comprobante;
+  return {
+    ok: false,
+    status: "held",
+    source: voucher.source,
+    external_reference: voucher.reference,
+    comprobante_tipo: c.tipo,
+    punto_venta: c.punto_venta ?? null,
+    numero: null,
+    comprobante_nro: null,
+    cae: null,
+    vencimiento_cae: null,
+    vencimiento_pago: c.vencimiento,
+    total: c.total ?? null,
+    qr: null,
+    pdf: null,
+    ticket: null,
+    errors: [why],
+    error_details: [],
+  };
+}
+
+interface LaneRunner {
+  concurrency: number;
+  batchSize: number;
+  stopped: () => boolean;
+  issueOne: (v: PreparedVoucher) => Promise<VoucherResult>;
+  issueMany: (vs: PreparedVoucher[]) => Promise<VoucherResult[]>;
+  emit: (r: VoucherResult) => Promise<void>;
+}
+
+/** Lanes in parallel, each in order, one voucher (or one batch) at a time. */
+export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promise<void> {
+  const queue = [...all];
+  const worker = async () => {
+    for (let lane = queue.shift(); lane; lane = queue.shift()) {
+      let heldBy: string | undefined;
+      for (let i = 0; i < lane.length; ) {
+        const group = lane.slice(i, i + run.batchSize);
+        i += group.length;
+        if (heldBy !== undefined || run.stopped()) {
+          const why =
+            heldBy !== undefined
+              ? `not sent: ${heldBy} failed in this lane with a numbering or date error, and this one would too`
+              : "not sent: interrupted";
+          for (const v of group) await run.emit(heldResult(v, why));
+          continue;
+        }
+        const results =
+          group.length === 1 ? [await run.issueOne(group[0] as PreparedVoucher)] : await run.issueMany(group);
+        for (const r of results) {
+          await run.emit(r);
+          if (heldBy === undefined && breaksSequence(r)) heldBy = r.external_reference;
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(run.concurrency, all.length)) }, worker));
 }

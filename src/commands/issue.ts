@@ -6,6 +6,8 @@ import { type IssueSummary, issueFiles } from "../batch/run.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { writeSafely } from "../output/files.js";
+import { Progress } from "../output/progress.js";
+import { Report } from "../output/report.js";
 import { resultHuman, resultJson } from "../output/voucher.js";
 import { readOptions, type ValidateFlags } from "./validate.js";
 
@@ -18,14 +20,26 @@ export interface IssueFlags extends ValidateFlags {
   wait?: boolean;
   timeout?: string;
   batchSize?: string;
+  concurrency?: string;
+  rate?: string;
+  report?: string;
 }
 
 export function summaryOutcome(s: IssueSummary): Outcome {
+  if (s.interrupted) return "interrupted";
   if (s.invalid > 0) return "invalid";
   if (s.unknown > 0) return "unknown";
   const done = s.issued + s.queued + s.skipped;
-  if (s.rejected > 0) return done > 0 ? "partial" : "rejected";
+  if (s.rejected > 0 || s.held > 0) return done > 0 || s.held > 0 ? "partial" : "rejected";
   return "done";
+}
+
+function wholeFlag(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag} takes ${min} to ${max}, not ${JSON.stringify(value)}`);
+  return n;
 }
 
 async function writeQr(ctx: Context, target: string, result: VoucherResult, several: boolean): Promise<void> {
@@ -56,8 +70,16 @@ function issueCommand(mode: "instant" | "queued") {
     if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 2 || batchSize > maxBatch)) {
       throw new UsageError(`--batch-size takes 2 to ${maxBatch} here, not ${JSON.stringify(flags.batchSize)}`);
     }
+    const concurrency = wholeFlag("--concurrency", flags.concurrency, 1, 64);
+    const rateMs = wholeFlag("--rate", flags.rate, 0, 60_000);
+    const report = flags.report ? Report.create(flags.report) : undefined;
     const cwd = process.cwd();
     let results = 0;
+    let progress: Progress | undefined;
+    ctx.stop.graceful = true;
+    void ctx.stop.requestedPromise.then(() =>
+      ctx.err("stopping: the vouchers in flight settle, nothing new is sent (again to stop at once)"),
+    );
     const summary = await issueFiles(
       {
         files,
@@ -70,6 +92,13 @@ function issueCommand(mode: "instant" | "queued") {
         wait: flags.wait ?? false,
         waitTimeoutMs: timeout * 1000,
         ...(batchSize ? { batchSize } : {}),
+        ...(concurrency ? { concurrency } : {}),
+        ...(rateMs !== undefined ? { rateMs } : {}),
+        stop: ctx.stop,
+        onStart: (total: number) => {
+          // A bar only for people watching a batch: never off a terminal, under --json or --quiet.
+          if (total > 1 && ctx.io.stderrIsTTY && !ctx.json && !ctx.quiet) progress = new Progress(ctx.io.stderr, total);
+        },
         profile: {
           ...(ctx.profile ? { profile: ctx.profile } : {}),
           ...(ctx.configPath ? { config: ctx.configPath } : {}),
@@ -85,12 +114,19 @@ function issueCommand(mode: "instant" | "queued") {
       },
       async (result) => {
         results++;
+        report?.write(result);
+        progress?.tick(result);
         if (ctx.json) await ctx.out(JSON.stringify(resultJson(result)));
-        else if (!ctx.quiet || !result.ok) for (const line of resultHuman(result, ctx.color, cwd)) await ctx.out(line);
+        else if (progress) {
+          if (!result.ok) progress.log(resultHuman(result, ctx.color, cwd).join("\n"));
+        } else if (!ctx.quiet || !result.ok)
+          for (const line of resultHuman(result, ctx.color, cwd)) await ctx.out(line);
         if (flags.qr && (result.status === "issued" || result.status === "skipped-duplicate"))
           await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1);
       },
     );
+    progress?.stop();
+    report?.sync();
     if (!ctx.quiet && !ctx.json) {
       const parts = [
         summary.invalid && `${summary.invalid} invalid (nothing sent)`,
@@ -99,6 +135,8 @@ function issueCommand(mode: "instant" | "queued") {
         summary.skipped && `${summary.skipped} already issued`,
         summary.rejected && `${summary.rejected} rejected`,
         summary.unknown && `${summary.unknown} unknown`,
+        summary.held && `${summary.held} not sent`,
+        summary.interrupted && "interrupted",
         summary.cancelled && "cancelled, nothing sent",
       ].filter(Boolean);
       ctx.err(parts.join(", ") || "nothing to do");

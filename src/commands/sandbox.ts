@@ -79,11 +79,8 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
     if (active.length > 0) await ctx.out(`faults: ${active.map(([k, v]) => `${k}=${v}`).join(", ")}`);
     ctx.err("Stop with Ctrl-C.");
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  ctx.stop.graceful = true;
+  await ctx.stop.requestedPromise;
   await sandbox.close();
   return "done";
 }

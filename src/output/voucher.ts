@@ -10,6 +10,7 @@ const MARK: Record<VoucherResult["status"], string> = {
   rejected: "✖",
   invalid: "✖",
   unknown: "?",
+  held: "·",
 };
 
 export function resultJson(result: VoucherResult): Record<string, unknown> {
@@ -33,6 +34,7 @@ export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd: string)
     rejected: "rejected by the service",
     invalid: "invalid, not sent",
     unknown: "OUTCOME UNKNOWN",
+    held: "not sent",
   };
   const lines = [
     `${paint(MARK[r.status])} ${[r.comprobante_tipo, number].filter(Boolean).join(" ")}  ${color.dim(`ref ${r.external_reference}`)}  ${paint(label[r.status])}${r.reconciled ? color.dim(" (confirmed with the service)") : ""}`,

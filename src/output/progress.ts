@@ -1,0 +1,51 @@
+/** The batch progress bar (cli-progress), on stderr, for people at a terminal. */
+import cliProgress from "cli-progress";
+import type { VoucherResult } from "../batch/issue.js";
+
+export class Progress {
+  private readonly bars: cliProgress.MultiBar;
+  private readonly bar: cliProgress.SingleBar;
+  private readonly counts = { issued: 0, rejected: 0, skipped: 0, other: 0 };
+  private readonly started = Date.now();
+
+  constructor(
+    stream: NodeJS.WritableStream,
+    private readonly total: number,
+  ) {
+    this.bars = new cliProgress.MultiBar(
+      {
+        stream: stream as NodeJS.WriteStream,
+        format:
+          "{bar} {value}/{total} | issued {issued} rejected {rejected} skipped {skipped} | {rate}/s | ETA {eta_formatted}",
+        hideCursor: true,
+        clearOnComplete: false,
+        etaBuffer: 50,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    this.bar = this.bars.create(total, 0, this.payload());
+  }
+
+  private payload() {
+    const seconds = Math.max(0.001, (Date.now() - this.started) / 1000);
+    const done = this.counts.issued + this.counts.rejected + this.counts.skipped + this.counts.other;
+    return { ...this.counts, rate: (done / seconds).toFixed(1), remaining: this.total - done };
+  }
+
+  tick(result: VoucherResult): void {
+    if (result.status === "issued" || result.status === "queued") this.counts.issued++;
+    else if (result.status === "rejected") this.counts.rejected++;
+    else if (result.status === "skipped-duplicate") this.counts.skipped++;
+    else this.counts.other++;
+    this.bar.increment(1, this.payload());
+  }
+
+  /** A line above the bar (a voucher that went wrong). */
+  log(text: string): void {
+    this.bars.log(`${text}\n`);
+  }
+
+  stop(): void {
+    this.bars.stop();
+  }
+}

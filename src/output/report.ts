@@ -1,0 +1,48 @@
+/**
+ * `--report results.csv`: one row per voucher, appended as each settles, so a run that dies still
+ * leaves the truth up to its last voucher.
+ */
+import { appendFileSync, closeSync, fsyncSync, openSync, writeFileSync } from "node:fs";
+import type { VoucherResult } from "../batch/issue.js";
+
+const COLUMNS = [
+  "source",
+  "external_reference",
+  "status",
+  "comprobante_tipo",
+  "comprobante_nro",
+  "cae",
+  "pdf",
+  "ticket",
+  "errors",
+] as const;
+
+function cell(value: unknown): string {
+  const text = value === null || value === undefined ? "" : Array.isArray(value) ? value.join(" | ") : String(value);
+  // Quote what needs it; a leading = + - @ would run as a formula in a spreadsheet.
+  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export class Report {
+  private constructor(private readonly path: string) {}
+
+  static create(path: string): Report {
+    writeFileSync(path, `${COLUMNS.join(",")}\n`);
+    return new Report(path);
+  }
+
+  write(result: VoucherResult): void {
+    appendFileSync(this.path, `${COLUMNS.map((c) => cell(result[c])).join(",")}\n`);
+  }
+
+  /** Makes what was written durable (end of the run, or a stop). */
+  sync(): void {
+    const fd = openSync(this.path, "r+");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * Cron batches with real processes: a 500-voucher CSV against a misbehaving sandbox, the CLI
+ * killed with SIGKILL at random moments and run again until it is done; two runs at once; a
+ * SIGTERM mid-batch. Whatever happens, each voucher ends issued exactly once, in lane order.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Store } from "../../src/sandbox/store.js";
+import { BIN, ndjson, ROOT } from "../helpers.js";
+import { tempDir } from "../sandbox-process.js";
+
+const LANES = [
+  { tipo: "FACTURA A", doc: "CUIT", nro: "30712293841", cond: "RI", rate: "21" },
+  { tipo: "FACTURA B", doc: "DNI", nro: "30123456", cond: "CF", rate: "21" },
+  { tipo: "FACTURA M", doc: "CUIT", nro: "30712293841", cond: "RI", rate: "10.5" },
+  { tipo: "FACTURA C", doc: "DNI", nro: "28765432", cond: "CF", rate: "0" },
+];
+
+/** `count` one-item vouchers spread over four lanes, with dates out of order inside each lane. */
+function batchCsv(dir: string, count: number): { path: string; refs: string[] } {
+  const header = [
+    "comprobante.external_reference",
+    "comprobante.tipo",
+    "comprobante.fecha",
+    "comprobante.vencimiento",
+    "comprobante.rubro",
+    "comprobante.rubro_grupo_contable",
+    "cliente.documento_tipo",
+    "cliente.documento_nro",
+    "cliente.razon_social",
+    "cliente.condicion_iva",
+    "comprobante.detalle.cantidad",
+    "comprobante.detalle.producto.descripcion",
+    "comprobante.detalle.producto.precio_unitario_sin_iva",
+    "comprobante.detalle.producto.alicuota",
+  ];
+  const rows = [header.join(",")];
+  const refs: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const lane = LANES[i % LANES.length] as (typeof LANES)[number];
+    const ref = `CRASH-${String(i).padStart(4, "0")}`;
+    refs.push(ref);
+    const day = 16 + ((i * 7) % 5); // 16..20 November, shuffled
+    rows.push(
+      [
+        ref,
+        lane.tipo,
+        `${day}/11/2026`,
+        "20/12/2026",
+        "Ventas",
+        "Ventas",
+        lane.doc,
+        lane.nro,
+        `Cliente ${i}`,
+        lane.cond,
+        "1",
+        `Artículo ${i}`,
+        String(100 + i),
+        lane.rate,
+      ].join(","),
+    );
+  }
+  const path = join(dir, "batch.csv");
+  writeFileSync(path, `${rows.join("\n")}\n`);
+  return { path, refs };
+}
+
+function userEnv(home: string, faults = ""): Record<string, string> {
+  return {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, "config"),
+    XDG_DATA_HOME: join(home, "data"),
+    XDG_STATE_HOME: join(home, "state"),
+    FACTURAR_SANDBOX_FAULTS: faults,
+    FACTURAR_PROFILE: "",
+    NO_COLOR: "1",
+  } as Record<string, string>;
+}
+
+function start(args: string[], env: Record<string, string>, cwd: string) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, done };
+}
+
+/** Opens the sandbox's own store and checks: one voucher per reference, none missing, numbers in lane order. */
+async function checkService(home: string, refs: string[], csv: string): Promise<void> {
+  const store = await Store.open(join(home, "data", "facturar", "sandbox"));
+  try {
+    const pv = store.account.points_of_sale[0]?.punto_venta as number;
+    for (const ref of refs) expect(store.findByReference(pv, ref).length, ref).toBe(1);
+    expect(store.count()).toBe(refs.length);
+    // Inside a lane, numbers follow the date, then the input order.
+    const lines = readFileSync(csv, "utf8").trim().split("\n").slice(1);
+    for (const lane of LANES) {
+      const expected = lines
+        .map((line, index) => ({ cells: line.split(","), index }))
+        .filter((r) => r.cells[1] === lane.tipo)
+        .sort((a, b) => Number(a.cells[2]?.split("/")[0]) - Number(b.cells[2]?.split("/")[0]) || a.index - b.index)
+        .map((r) => r.cells[0] as string);
+      const actual = [...expected].sort(
+        (a, b) => (store.findByReference(pv, a)[0]?.numero ?? 0) - (store.findByReference(pv, b)[0]?.numero ?? 0),
+      );
+      expect(actual, lane.tipo).toEqual(expected);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+describe("cron batches", () => {
+  it("issues 500 vouchers exactly once through faults and ten SIGKILLs", async () => {
+    const home = tempDir("facturar-crash-");
+    const cwd = join(home, "work");
+    mkdirSync(cwd);
+    const { path, refs } = batchCsv(home, 500);
+    const env = userEnv(home, "drop-after-commit=0.05,error5xx=0.05,ratelimit=0.02");
+    const args = ["--json", "issue", "--no-pdf", "--report", "report.csv", path];
+    let kills = 0;
+    for (let round = 0; round < 10; round++) {
+      const run = start(args, env, cwd);
+      await new Promise((r) => setTimeout(r, 300 + Math.random() * 1200));
+      if (run.child.exitCode === null) {
+        run.child.kill("SIGKILL");
+        kills++;
+      }
+      await run.done;
+    }
+    let final: Awaited<ReturnType<typeof start>["done"]> | undefined;
+    for (let attempt = 0; attempt < 8; attempt++) {
+      final = await start(args, env, cwd).done;
+      if (final.code === 0) break;
+    }
+    expect(final?.code, final?.stderr).toBe(0);
+    expect(kills).toBeGreaterThan(0);
+    const results = ndjson(final?.stdout ?? "");
+    expect(results).toHaveLength(500);
+    expect(results.every((r) => r.status === "issued" || r.status === "skipped-duplicate")).toBe(true);
+    await checkService(home, refs, path);
+    // The report of the last run says what happened to every voucher.
+    const report = readFileSync(join(cwd, "report.csv"), "utf8").trim().split("\n");
+    expect(report).toHaveLength(501);
+  }, 240_000);
+
+  it("refuses a second run on the same journal while the first one works", async () => {
+    const home = tempDir("facturar-twice-");
+    const cwd = join(home, "work");
+    mkdirSync(cwd);
+    const { path } = batchCsv(home, 200);
+    const env = userEnv(home, "latency=20");
+    const first = start(["--json", "issue", "--no-pdf", path], env, cwd);
+    const lock = join(home, "state", "facturar", "journal-sandbox.lock");
+    for (let i = 0; i < 200 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(existsSync(lock)).toBe(true);
+    const second = await start(["issue", "--no-pdf", path], env, cwd).done;
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/another facturar run \(process \d+\) is issuing with profile sandbox/);
+    const done = await first.done;
+    expect(done.code).toBe(0);
+    expect(ndjson(done.stdout).filter((r) => r.status === "issued")).toHaveLength(200);
+  }, 120_000);
+
+  it("on SIGTERM lets the vouchers in flight settle, writes the report, exits 130, and the journal agrees", async () => {
+    const home = tempDir("facturar-term-");
+    const cwd = join(home, "work");
+    mkdirSync(cwd);
+    const { path, refs } = batchCsv(home, 200);
+    const env = userEnv(home, "latency=30");
+    const run = start(["--json", "issue", "--no-pdf", "--concurrency", "2", "--report", "report.csv", path], env, cwd);
+    await new Promise((r) => setTimeout(r, 1500));
+    run.child.kill("SIGTERM");
+    const done = await run.done;
+    expect(done.code).toBe(130);
+    const results = ndjson(done.stdout);
+    const issued = results.filter((r) => r.status === "issued").map((r) => r.external_reference);
+    const held = results.filter((r) => r.status === "held");
+    expect(issued.length).toBeGreaterThan(0);
+    expect(held.length).toBeGreaterThan(0);
+    expect(issued.length + held.length).toBe(200);
+    const report = readFileSync(join(cwd, "report.csv"), "utf8").trim().split("\n").slice(1);
+    expect(report).toHaveLength(200);
+    expect(report.filter((line) => line.split(",")[2] === "issued")).toHaveLength(issued.length);
+    const journal = new Map<string, string>();
+    for (const line of readFileSync(join(home, "state", "facturar", "journal-sandbox.jsonl"), "utf8")
+      .trim()
+      .split("\n")) {
+      const entry = JSON.parse(line);
+      journal.set(entry.ref, entry.state);
+    }
+    for (const ref of issued) expect(journal.get(ref), ref).toBe("issued");
+    expect([...journal.values()].filter((s) => s === "sending" || s === "unknown")).toEqual([]);
+    // Running again finishes the rest, exactly once.
+    const rest = await start(["--json", "issue", "--no-pdf", path], userEnv(home), cwd).done;
+    expect(rest.code).toBe(0);
+    await checkService(home, refs, path);
+  }, 120_000);
+});
+
+describe("lanes", () => {
+  it("holds back the rest of a lane after a numbering error, and reports them as not sent (exit 7)", async () => {
+    const home = tempDir("facturar-held-");
+    const cwd = join(home, "work");
+    mkdirSync(cwd);
+    const raw = JSON.parse(readFileSync(join(ROOT, "samples", "factura-b-dni.json"), "utf8"));
+    const vouchers = [1, 2, 3].map((n) => ({
+      ...raw,
+      comprobante: { ...raw.comprobante, external_reference: `SEQ-${n}`, ...(n === 1 ? { numero: 99 } : {}) },
+    }));
+    const other = JSON.parse(readFileSync(join(ROOT, "samples", "factura-m.json"), "utf8"));
+    writeFileSync(join(cwd, "seq.json"), JSON.stringify([...vouchers, other]));
+    const done = await start(["--json", "issue", "--no-pdf", "seq.json"], userEnv(home), cwd).done;
+    expect(done.code).toBe(7);
+    const byRef = Object.fromEntries(ndjson(done.stdout).map((r) => [r.external_reference, r]));
+    expect(byRef["SEQ-1"]?.status).toBe("rejected");
+    expect(byRef["SEQ-2"]).toMatchObject({
+      status: "held",
+      errors: [expect.stringMatching(/SEQ-1 failed in this lane/)],
+    });
+    expect(byRef["SEQ-3"]?.status).toBe("held");
+    expect(byRef["FM-2026-0001"]?.status).toBe("issued");
+  });
+});

@@ -8,8 +8,6 @@ import { sandboxDataDir } from "../config/paths.js";
 import { type Credentials, checkBaseUrl, type Profile, SANDBOX } from "../config/profile.js";
 import { FacturarError, UsageError } from "../errors.js";
 import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
-import { startSandbox } from "../sandbox/server.js";
-import { readAccount, SandboxInUseError } from "../sandbox/store.js";
 import { ApiClient, type ClientOptions } from "./client.js";
 
 export interface Connection {
@@ -57,6 +55,9 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     };
   }
 
+  // Loaded only for the sandbox: it brings pdfkit, which a real profile never needs.
+  const { startSandbox } = await import("../sandbox/server.js");
+  const { readAccount, SandboxInUseError } = await import("../sandbox/store.js");
   const dataDir = sandboxDataDir(opts.env);
   let faults: ReturnType<typeof parseFaults>;
   try {

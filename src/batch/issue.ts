@@ -118,19 +118,21 @@ export class Issuer {
       results[only.index] = await this.send(only.voucher, only.reference, 1);
     } else if (pending.length > 1) {
       const queued = this.settings.mode === "queued";
-      const wires = [];
-      for (const p of pending) {
-        const c = p.voucher.envelope.comprobante;
-        await this.journal.record({
-          ref: p.reference,
-          state: "sending",
-          mode: this.settings.mode,
-          tipo: c.tipo,
-          ...(c.total !== undefined ? { total: c.total } : {}),
-          source: p.voucher.source,
-        });
-        wires.push(this.wire(p.voucher, p.reference));
-      }
+      // One write and one fsync for the whole group's `sending` entries.
+      await this.journal.recordAll(
+        pending.map((p) => {
+          const c = p.voucher.envelope.comprobante;
+          return {
+            ref: p.reference,
+            state: "sending" as const,
+            mode: this.settings.mode,
+            tipo: c.tipo,
+            ...(c.total !== undefined ? { total: c.total } : {}),
+            source: p.voucher.source,
+          };
+        }),
+      );
+      const wires = pending.map((p) => this.wire(p.voucher, p.reference));
       let answer: Answer | undefined;
       try {
         answer = await this.client.issueOrUnknown(queued ? "facturacion/lotes_encola" : "facturacion/lotes", {

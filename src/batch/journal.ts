@@ -100,13 +100,27 @@ export class Journal {
     return [...this.entries.values()];
   }
 
-  /** Appends and fsyncs; resolves once the entry is on disk. */
+  /**
+   * Appends entries. A `sending` entry is fsynced before this resolves: it is the promise to ask
+   * the service before sending again. Later states are not: if a crash loses one, the entry is
+   * still `sending`, and the next run asks the service, which knows.
+   */
   async record(entry: Omit<JournalEntry, "at">): Promise<JournalEntry> {
-    const full: JournalEntry = { ...this.entries.get(entry.ref), ...entry, at: new Date().toISOString() };
-    this.entries.set(entry.ref, full);
+    const [full] = await this.recordAll([entry]);
+    return full as JournalEntry;
+  }
+
+  /** Several entries in one write (and at most one fsync). */
+  async recordAll(entries: Omit<JournalEntry, "at">[]): Promise<JournalEntry[]> {
     if (!this.handle) throw new Error("the journal is closed");
-    await this.handle.write(`${JSON.stringify({ ...entry, at: full.at })}\n`);
-    await this.handle.sync();
+    const at = new Date().toISOString();
+    const full = entries.map((entry) => {
+      const merged: JournalEntry = { ...this.entries.get(entry.ref), ...entry, at };
+      this.entries.set(entry.ref, merged);
+      return merged;
+    });
+    await this.handle.write(entries.map((entry) => `${JSON.stringify({ ...entry, at })}\n`).join(""));
+    if (entries.some((e) => e.state === "sending")) await this.handle.sync();
     return full;
   }
 

@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+/**
+ * Batch throughput: `facturar issue` on a CSV of N vouchers (with and without saving PDFs) against a
+ * plain shell loop of `curl` calls over the same vouchers (what a user would write without this
+ * tool: one POST per voucher, nothing checked, nothing saved). All against one `facturar sandbox`
+ * process on loopback. Target: facturar ≥ 10× the curl loop, with its journal, validation and
+ * exactly-once handling on.
+ * Usage: node bench/batch-vs-curl.mjs [vouchers]
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+
+const count = Number(process.argv[2] ?? 500);
+const work = mkdtempSync(join(tmpdir(), "facturar-batch-bench-"));
+const server = spawn(
+  process.execPath,
+  ["bin/facturar.js", "--json", "sandbox", "--port", "0", "--data-dir", join(work, "sandbox"), "--quota", "10000000"],
+  {
+    stdio: ["ignore", "pipe", "inherit"],
+  },
+);
+const info = JSON.parse(
+  await new Promise((resolve) => createInterface({ input: server.stdout }).once("line", resolve)),
+);
+const pv = info.points_of_sale[0];
+
+const header =
+  "comprobante.external_reference,comprobante.tipo,comprobante.fecha,comprobante.vencimiento,comprobante.rubro,comprobante.rubro_grupo_contable,comprobante.punto_venta,cliente.documento_tipo,cliente.documento_nro,cliente.razon_social,cliente.condicion_iva,comprobante.detalle.cantidad,comprobante.detalle.producto.descripcion,comprobante.detalle.producto.precio_unitario_sin_iva,comprobante.detalle.producto.alicuota";
+const tipos = ["FACTURA A", "FACTURA B"];
+
+function csv(prefix) {
+  const rows = [header];
+  for (let i = 0; i < count; i++) {
+    const tipo = tipos[i % 2];
+    const party = tipo === "FACTURA A" ? ["CUIT", "30712293841", "RI"] : ["DNI", "30123456", "CF"];
+    rows.push(
+      [
+        `${prefix}-${i}`,
+        tipo,
+        "20/11/2026",
+        "20/12/2026",
+        "Ventas",
+        "Ventas",
+        pv.punto_venta,
+        party[0],
+        party[1],
+        `Cliente ${i}`,
+        party[2],
+        2,
+        `Articulo ${i}`,
+        "100.50",
+        21,
+      ].join(","),
+    );
+  }
+  const path = join(work, `${prefix}.csv`);
+  writeFileSync(path, `${rows.join("\n")}\n`);
+  return path;
+}
+
+function curlBodies(prefix) {
+  const dir = join(work, prefix);
+  mkdirSync(dir);
+  for (let i = 0; i < count; i++) {
+    const tipo = tipos[i % 2];
+    const cliente =
+      tipo === "FACTURA A"
+        ? { documento_tipo: "CUIT", documento_nro: "30712293841", razon_social: `Cliente ${i}`, condicion_iva: "RI" }
+        : { documento_tipo: "DNI", documento_nro: "30123456", razon_social: `Cliente ${i}`, condicion_iva: "CF" };
+    const body = {
+      usertoken: pv.usertoken,
+      apikey: pv.apikey,
+      apitoken: pv.apitoken,
+      cliente,
+      comprobante: {
+        external_reference: `${prefix}-${i}`,
+        tipo,
+        operacion: "V",
+        fecha: "20/11/2026",
+        vencimiento: "20/12/2026",
+        moneda: "PES",
+        cotizacion: 1,
+        idioma: 1,
+        punto_venta: pv.punto_venta,
+        rubro: "Ventas",
+        rubro_grupo_contable: "Ventas",
+        total: 243.21,
+        detalle: [
+          { cantidad: 2, producto: { descripcion: `Articulo ${i}`, precio_unitario_sin_iva: 100.5, alicuota: 21 } },
+        ],
+      },
+    };
+    writeFileSync(join(dir, `${String(i).padStart(6, "0")}.json`), JSON.stringify(body));
+  }
+  return dir;
+}
+
+function timeIt(label, fn) {
+  const started = performance.now();
+  fn();
+  const seconds = (performance.now() - started) / 1000;
+  const rate = count / seconds;
+  console.log(`${label}: ${seconds.toFixed(2)} s, ${rate.toFixed(0)} vouchers/s`);
+  return rate;
+}
+
+function facturar(prefix, extra) {
+  const home = join(work, `home-${prefix}`);
+  mkdirSync(join(home, "out"), { recursive: true });
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_STATE_HOME: join(home, "state"),
+    XDG_CONFIG_HOME: join(home, "config"),
+    XDG_DATA_HOME: join(home, "data"),
+    FACTURAR_BASE_URL: info.base_url,
+    FACTURAR_USERTOKEN: pv.usertoken,
+    FACTURAR_APIKEY: pv.apikey,
+    FACTURAR_APITOKEN: pv.apitoken,
+  };
+  const r = spawnSync(
+    process.execPath,
+    ["bin/facturar.js", "issue", "-q", "--rate", "0", "--out", join(home, "out"), ...extra, csv(prefix)],
+    { env, encoding: "utf8" },
+  );
+  if (r.status !== 0) throw new Error(`facturar exited ${r.status}: ${r.stderr}`);
+}
+
+console.log(`${count} vouchers (FACTURA A and B, one item), sandbox on loopback, node ${process.version}`);
+const dir = curlBodies("curl");
+const curl = timeIt("shell loop of curl (one POST per voucher, no PDF)", () =>
+  execFileSync("bash", [
+    "-c",
+    `for f in "${dir}"/*.json; do curl -s -o /dev/null -X POST -H 'Content-Type: application/json' --data @"$f" "${info.base_url}/facturacion/nuevo"; done`,
+  ]),
+);
+const noPdf = timeIt("facturar issue --no-pdf (concurrency 4)", () => facturar("nopdf", ["--no-pdf"]));
+const batched = timeIt("facturar issue --no-pdf --batch-size 20 (lotes)", () =>
+  facturar("batched", ["--no-pdf", "--batch-size", "20"]),
+);
+const withPdf = timeIt("facturar issue, PDF and ticket saved (concurrency 4)", () => facturar("pdf", []));
+const batchedPdf = timeIt("facturar issue --batch-size 20, PDF and ticket saved", () =>
+  facturar("batchedpdf", ["--batch-size", "20"]),
+);
+const ratio = (r) => `${(r / curl).toFixed(1)}×`;
+console.log(
+  `ratio to the curl loop: ${ratio(noPdf)} one by one, ${ratio(batched)} batched (no PDFs); ` +
+    `${ratio(withPdf)} one by one, ${ratio(batchedPdf)} batched, with PDFs and tickets saved`,
+);
+server.kill("SIGTERM");
+await new Promise((r) => server.on("exit", r));
+rmSync(work, { recursive: true, force: true });

@@ -40,6 +40,11 @@ export interface VoucherResult {
   warnings?: string[];
 }
 
+/** A voucher after `begin`: settled already (`result`), or journaled as sending under `reference`. */
+export type Begun =
+  | { voucher: PreparedVoucher; result: VoucherResult }
+  | { voucher: PreparedVoucher; reference: string };
+
 export interface PreparedVoucher {
   source: string;
   /** The normalised envelope, before escaping. */
@@ -82,8 +87,43 @@ export class Issuer {
   }
 
   async issue(voucher: PreparedVoucher): Promise<VoucherResult> {
+    return this.finish(await this.begin(voucher));
+  }
+
+  /**
+   * The first half of issuing: decide from the journal and, when the voucher is to be sent,
+   * fsync its `sending` entry. A lane does this for its next voucher while the current one is
+   * in flight, so the fsync costs no time of its own.
+   */
+  async begin(voucher: PreparedVoucher): Promise<Begun> {
     const decided = await this.decide(voucher);
-    return "result" in decided ? decided.result : this.send(voucher, decided.reference, 1);
+    if ("result" in decided) return { voucher, result: decided.result };
+    await this.journalSending(voucher, decided.reference);
+    return { voucher, reference: decided.reference };
+  }
+
+  /** The second half: send (unless settled already) and settle. */
+  finish(begun: Begun): Promise<VoucherResult> {
+    return "result" in begun ? Promise.resolve(begun.result) : this.send(begun.voucher, begun.reference, 1, true);
+  }
+
+  /** A begun voucher that will not be sent after all: the journal says so, so nothing is asked about it. */
+  async abandon(begun: Begun, why: string): Promise<void> {
+    if ("reference" in begun)
+      await this.journal.record({ ref: begun.reference, state: "held", mode: this.settings.mode, errors: [why] });
+  }
+
+  private async journalSending(voucher: PreparedVoucher, reference: string): Promise<void> {
+    const c = voucher.envelope.comprobante;
+    await this.journal.record({
+      ref: reference,
+      state: "sending",
+      mode: this.settings.mode,
+      tipo: c.tipo,
+      ...(c.punto_venta !== undefined ? { punto_venta: c.punto_venta } : {}),
+      ...(c.total !== undefined ? { total: c.total } : {}),
+      source: voucher.source,
+    });
   }
 
   /** What the journal says about a voucher: settled already, or to be sent under `reference`. */
@@ -214,25 +254,15 @@ export class Issuer {
     }
   }
 
-  private async send(voucher: PreparedVoucher, reference: string, attempt: number): Promise<VoucherResult> {
+  private async send(
+    voucher: PreparedVoucher,
+    reference: string,
+    attempt: number,
+    journaled = false,
+  ): Promise<VoucherResult> {
     const c = voucher.envelope.comprobante;
-    await this.journal.record({
-      ref: reference,
-      state: "sending",
-      mode: this.settings.mode,
-      tipo: c.tipo,
-      ...(c.punto_venta !== undefined ? { punto_venta: c.punto_venta } : {}),
-      ...(c.total !== undefined ? { total: c.total } : {}),
-      source: voucher.source,
-    });
-    const body = escapeEnvelope({ ...voucher.envelope, comprobante: { ...c, external_reference: reference } });
-    const {
-      $schema: _s,
-      usertoken: _u,
-      apikey: _k,
-      apitoken: _t,
-      ...wire
-    } = body as Envelope & Record<string, unknown>;
+    if (!journaled) await this.journalSending(voucher, reference);
+    const wire = this.wire(voucher, reference);
     let answer: Answer;
     try {
       answer = await this.client.issueOrUnknown(

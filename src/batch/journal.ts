@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { FacturarError } from "../errors.js";
 import { isAlive } from "../process.js";
 
-export type JournalState = "sending" | "issued" | "queued" | "rejected" | "unknown";
+/** `held`: journaled ahead as sending, then not sent (its lane broke, or a stop came): send again. */
+export type JournalState = "sending" | "issued" | "queued" | "rejected" | "unknown" | "held";
 
 export interface JournalEntry {
   ref: string;

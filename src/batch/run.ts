@@ -14,7 +14,7 @@ import { Dec } from "../voucher/decimal.js";
 import type { Envelope } from "../voucher/schema.js";
 import { ruleOptions } from "../voucher/validate.js";
 import { currentCeiling } from "./ceiling.js";
-import { Issuer, type PreparedVoucher, type VoucherResult } from "./issue.js";
+import { type Begun, Issuer, type PreparedVoucher, type VoucherResult } from "./issue.js";
 import { Journal } from "./journal.js";
 
 export interface IssueRequest {
@@ -174,7 +174,9 @@ export async function issueFiles(
         concurrency: req.concurrency ?? 4,
         batchSize: req.batchSize ?? 1,
         stopped: () => req.stop?.requested ?? false,
-        issueOne: (v) => issuer.issue(v),
+        begin: (v) => issuer.begin(v),
+        finish: (b) => issuer.finish(b),
+        abandon: (b, why) => issuer.abandon(b, why),
         issueMany: (vs) => issuer.issueBatch(vs),
         emit: count,
       });
@@ -242,7 +244,9 @@ interface LaneRunner {
   concurrency: number;
   batchSize: number;
   stopped: () => boolean;
-  issueOne: (v: PreparedVoucher) => Promise<VoucherResult>;
+  begin: (v: PreparedVoucher) => Promise<Begun>;
+  finish: (b: Begun) => Promise<VoucherResult>;
+  abandon: (b: Begun, why: string) => Promise<void>;
   issueMany: (vs: PreparedVoucher[]) => Promise<VoucherResult[]>;
   emit: (r: VoucherResult) => Promise<void>;
 }
@@ -253,6 +257,7 @@ export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promi
   const worker = async () => {
     for (let lane = queue.shift(); lane; lane = queue.shift()) {
       let heldBy: string | undefined;
+      let ahead: Promise<Begun> | undefined;
       for (let i = 0; i < lane.length; ) {
         const group = lane.slice(i, i + run.batchSize);
         i += group.length;
@@ -261,15 +266,27 @@ export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promi
             heldBy !== undefined
               ? `not sent: ${heldBy} failed in this lane with a numbering or date error, and this one would too`
               : "not sent: interrupted";
+          if (ahead) await run.abandon(await ahead, why);
+          ahead = undefined;
           for (const v of group) await run.emit(heldResult(v, why));
           continue;
         }
-        const results =
-          group.length === 1 ? [await run.issueOne(group[0] as PreparedVoucher)] : await run.issueMany(group);
-        for (const r of results) {
-          await run.emit(r);
-          if (heldBy === undefined && breaksSequence(r)) heldBy = r.external_reference;
+        if (group.length > 1) {
+          for (const r of await run.issueMany(group)) {
+            await run.emit(r);
+            if (heldBy === undefined && breaksSequence(r)) heldBy = r.external_reference;
+          }
+          continue;
         }
+        const begun = await (ahead ?? run.begin(group[0] as PreparedVoucher));
+        // Journal the lane's next voucher while this one is in flight; it is sent only after.
+        const following = lane[i];
+        ahead = following ? run.begin(following) : undefined;
+        // A rejection of the voucher begun ahead must not go unheard while this one settles.
+        ahead?.catch(() => {});
+        const result = await run.finish(begun);
+        await run.emit(result);
+        if (breaksSequence(result)) heldBy = result.external_reference;
       }
     }
   };

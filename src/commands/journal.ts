@@ -7,7 +7,14 @@ import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
 import { withConnection } from "./online.js";
 
-const ORDER: Record<JournalEntry["state"], number> = { unknown: 0, sending: 1, queued: 2, rejected: 3, issued: 4 };
+const ORDER: Record<JournalEntry["state"], number> = {
+  unknown: 0,
+  sending: 1,
+  queued: 2,
+  held: 3,
+  rejected: 4,
+  issued: 5,
+};
 
 function matches(entry: JournalEntry, files: string[]): boolean {
   return (
@@ -81,7 +88,14 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
       );
     } else {
       const c = ctx.color;
-      const paint = { unknown: c.yellow, sending: c.yellow, queued: c.cyan, rejected: c.red, issued: c.green };
+      const paint = {
+        unknown: c.yellow,
+        sending: c.yellow,
+        queued: c.cyan,
+        held: c.dim,
+        rejected: c.red,
+        issued: c.green,
+      };
       for (const e of entries) {
         await ctx.out(
           `${paint[e.state](e.state.padEnd(8))}  ${e.ref.padEnd(28)}  ${(e.tipo ?? "").padEnd(18)}  ${number(e).padEnd(14)}  ${e.at}  ${e.source ?? ""}`.trimEnd(),

@@ -61,14 +61,19 @@ export function normalise(value: unknown): unknown {
   if (value !== null && typeof value === "object") {
     const out: Answer = {};
     for (const [key, v] of Object.entries(value)) {
-      if (key === "errores" && Array.isArray(v))
-        out[key] = v.map((e) => (typeof e === "string" ? e.trim() : e)).filter((e) => e !== "");
+      // Always a list of non-empty texts, whatever a server sends ([""], a string, a number…).
+      if (key === "errores") out[key] = errorTexts(v);
       else if (key === "external_reference" && typeof v === "number") out[key] = String(v);
       else out[key] = normalise(v);
     }
     return out;
   }
   return value;
+}
+
+function errorTexts(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+  return list.map((e) => (typeof e === "string" ? e : JSON.stringify(e)).trim()).filter((e) => e !== "");
 }
 
 /** `00003-00000074`, `0002-00000006` or a bare `0000123`. */

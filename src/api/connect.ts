@@ -35,12 +35,26 @@ export interface ConnectOptions {
   client?: Partial<ClientOptions>;
 }
 
+/** Seconds from a `FACTURAR_*_TIMEOUT` variable (slow links, tests), in ms; undefined when unset. */
+function timeoutFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new UsageError(`${name} takes seconds, not ${JSON.stringify(raw)}`);
+  return seconds * 1000;
+}
+
 export async function connect(profile: Profile, opts: ConnectOptions): Promise<Connection> {
+  const readTimeoutMs = timeoutFrom(opts.env, "FACTURAR_READ_TIMEOUT");
+  const issueTimeoutMs = timeoutFrom(opts.env, "FACTURAR_ISSUE_TIMEOUT");
   const clientOptions = (baseUrl: string, credentials: Credentials): ClientOptions => ({
     baseUrl,
     credentials,
     userAgent: USER_AGENT,
     ...(opts.log ? { log: opts.log } : {}),
+    ...(readTimeoutMs ? { readTimeoutMs } : {}),
+    ...(issueTimeoutMs ? { issueTimeoutMs } : {}),
     ...opts.client,
   });
   if (profile.baseUrl !== SANDBOX) {

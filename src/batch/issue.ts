@@ -387,8 +387,11 @@ export class Issuer {
 
   /** Saves the PDF and the ticket at once: their links die the same day. */
   private async withDocuments(result: VoucherResult, pdfUrl: unknown, ticketUrl: unknown): Promise<VoucherResult> {
-    if (!this.settings.savePdf || result.numero === null || result.punto_venta === null || !result.comprobante_tipo)
+    if (!this.settings.savePdf) return result;
+    if (result.numero === null || result.punto_venta === null || !result.comprobante_tipo) {
+      result.warnings = [...(result.warnings ?? []), "PDF not saved: the answer gave no usable voucher number"];
       return result;
+    }
     const save = async (kind: "pdf" | "ticket", url: unknown): Promise<string | null> => {
       const name = `${documentName(result.comprobante_tipo as string, result.punto_venta as number, result.numero as number, kind === "ticket" ? "-ticket" : "")}.pdf`;
       try {

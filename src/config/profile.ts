@@ -142,10 +142,14 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
     }
     config = parsed.data;
   }
-  // Never a production profile by accident: without a choice, the sandbox.
-  const name = req.profile ?? setting(env, "FACTURAR_PROFILE") ?? config.default_profile ?? SANDBOX;
+  // Never a production profile by accident: without a choice, the sandbox; a cron job that
+  // gives only FACTURAR_BASE_URL and the credentials gets a profile named "default".
+  const envBase = setting(env, "FACTURAR_BASE_URL");
+  const fromEnvOnly = envBase !== undefined && envBase !== SANDBOX;
+  const name =
+    req.profile ?? setting(env, "FACTURAR_PROFILE") ?? config.default_profile ?? (fromEnvOnly ? "default" : SANDBOX);
   const profile = config.profiles[name];
-  if (!profile && name !== SANDBOX) {
+  if (!profile && name !== SANDBOX && !fromEnvOnly) {
     const known = Object.keys(config.profiles);
     throw new ConfigError(
       `no profile named ${JSON.stringify(name)}${found ? ` in ${found.filepath}` : " (no configuration file found)"}`,

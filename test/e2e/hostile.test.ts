@@ -1,0 +1,252 @@
+/**
+ * Servers that misbehave, on loopback: HTML instead of JSON, huge bodies, redirects, a stalled
+ * answer, document links that point elsewhere. The CLI refuses, keeps its journal true and ends
+ * with the right exit code; no credential follows a redirect.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ndjson, ROOT, runCli } from "../helpers.js";
+import { tempDir } from "../sandbox-process.js";
+
+type Handler = (method: string, body: any, req: IncomingMessage, res: ServerResponse) => void;
+
+const servers: { close(): void }[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
+
+async function hostile(handler: Handler): Promise<{ baseUrl: string; seen: { method: string; body: any }[] }> {
+  const seen: { method: string; body: any }[] = [];
+  const server = createServer((req, res) => {
+    let text = "";
+    req.on("data", (d) => {
+      text += d;
+    });
+    req.on("end", () => {
+      const method = (req.url ?? "").replace(/^\/app\/api\/v2\//, "");
+      let body: any = {};
+      try {
+        body = JSON.parse(text || "{}");
+      } catch {
+        // not JSON
+      }
+      seen.push({ method, body });
+      handler(method, body, req, res);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  servers.push({
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  });
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/app/api/v2`, seen };
+}
+
+function json(res: ServerResponse, body: unknown, status = 200): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+const CREDS = {
+  FACTURAR_USERTOKEN: "user-secret-token",
+  FACTURAR_APIKEY: "4242",
+  FACTURAR_APITOKEN: "api-secret-token",
+};
+
+function run(baseUrl: string, args: string[], extra: Record<string, string> = {}, home = tempDir("facturar-hostile-")) {
+  const cwd = join(home, "work");
+  mkdirSync(cwd);
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, "config"),
+    XDG_DATA_HOME: join(home, "data"),
+    XDG_STATE_HOME: join(home, "state"),
+    FACTURAR_PROFILE: "",
+    FACTURAR_BASE_URL: baseUrl,
+    ...CREDS,
+    ...extra,
+  };
+  return { home, cwd, result: runCli(args, { cwd, env }) };
+}
+
+const sample = join(ROOT, "samples", "factura-b-dni.json");
+
+/** The sample with its point of sale: a cron job with no profile puts it in the file. */
+function withPointOfSale(home: string): string {
+  const raw = JSON.parse(readFileSync(sample, "utf8"));
+  raw.comprobante.punto_venta = 679;
+  const path = join(home, "fb-679.json");
+  writeFileSync(path, JSON.stringify(raw));
+  return path;
+}
+const issued = (extra: Record<string, unknown> = {}) => ({
+  error: "N",
+  errores: [""],
+  cae: "",
+  comprobante_nro: "0000007",
+  comprobante_tipo: "FACTURA B",
+  vencimiento_pago: "20/12/2026",
+  afip_qr: "",
+  ...extra,
+});
+
+function journal(home: string): Record<string, string> {
+  const dir = join(home, "state", "facturar");
+  const states: Record<string, string> = {};
+  for (const line of readFileSync(join(dir, "journal-default.jsonl"), "utf8").trim().split("\n")) {
+    const e = JSON.parse(line);
+    states[e.ref] = e.state;
+  }
+  return states;
+}
+
+describe("hostile servers", () => {
+  it("an HTML page where JSON belongs: the outcome is unknown (exit 8), the journal says so, nothing twice", async () => {
+    const server = await hostile((_m, _b, _q, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html><body>Welcome to our portal</body></html>");
+    });
+    const { home, result } = run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], {
+      FACTURAR_PROFILE: "default",
+    });
+    const r = await result;
+    expect(r.code, r.stderr).toBe(8);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "unknown" });
+    expect(journal(home)["FB-2026-0001"]).toBe("unknown");
+    expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(1);
+  }, 60_000);
+
+  it("a huge answer is cut off and refused (exit 6 for a read)", async () => {
+    const server = await hostile((_m, _b, _q, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.alloc(1024 * 1024, 32);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 64 && res.write(chunk)) sent++;
+        if (sent < 64) res.once("drain", pump);
+        else res.end("{}");
+      };
+      pump();
+    });
+    const r = await run(server.baseUrl, ["status"], { FACTURAR_PROFILE: "default" }).result;
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/larger than 20 MB/);
+  }, 60_000);
+
+  it("a redirect is not followed, so the credentials go nowhere else (exit 6)", async () => {
+    const elsewhere = await hostile((_m, _b, _q, res) => json(res, { error: "N" }));
+    const server = await hostile((_m, _b, _q, res) => {
+      res.writeHead(307, { location: `${elsewhere.baseUrl}/estado_servicios/alertas` });
+      res.end();
+    });
+    const r = await run(server.baseUrl, ["status"], { FACTURAR_PROFILE: "default" }).result;
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/redirect \(307\).*not followed/);
+    expect(elsewhere.seen).toHaveLength(0);
+  }, 60_000);
+
+  it("an answer that stalls halfway is a timeout: reconciled, and unknown only if the service cannot tell", async () => {
+    const server = await hostile((method, _b, _q, res) => {
+      if (method === "facturacion/nuevo") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"error":"N","comprobante_nro":');
+        return; // never finished
+      }
+      // The reconciliation finds the voucher: it was stored.
+      json(res, {
+        error: "N",
+        errores: [],
+        total: 1,
+        comprobantes: [
+          {
+            cliente: {},
+            comprobante: {
+              tipo: "FACTURA B",
+              punto_venta: 679,
+              numero: 7,
+              status: "EMITIDO",
+              external_reference: "FB-2026-0001",
+              comprobante_pdf_url: "",
+            },
+          },
+        ],
+      });
+    });
+    const { home, result } = run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], {
+      FACTURAR_PROFILE: "default",
+      FACTURAR_ISSUE_TIMEOUT: "1",
+    });
+    const r = await result;
+    expect(r.code, r.stderr).toBe(0);
+    expect(ndjson(r.stdout)[0]).toMatchObject({
+      status: "issued",
+      reconciled: true,
+      numero: 7,
+      comprobante_nro: "00679-00000007",
+    });
+    expect(r.stderr).toMatch(/no complete answer within 1 s/);
+    expect(journal(home)["FB-2026-0001"]).toBe("issued");
+    expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(1);
+  }, 60_000);
+
+  it("document links to file://, to another host, or named to escape the folder are refused; the voucher stays issued", async () => {
+    for (const link of ["file:///etc/passwd", "http://127.0.0.2:9/x.pdf"]) {
+      const server = await hostile((_m, _b, _q, res) =>
+        json(
+          res,
+          issued({
+            comprobante_pdf_url: link,
+            comprobante_ticket_url: link,
+            comprobante_tipo: "../../../etc/FACTURA B",
+          }),
+        ),
+      );
+      const home = tempDir("facturar-links-");
+      const { cwd, result } = run(
+        server.baseUrl,
+        ["--json", "issue", withPointOfSale(home)],
+        { FACTURAR_PROFILE: "default" },
+        home,
+      );
+      const r = await result;
+      expect(r.code).toBe(0);
+      const [voucher] = ndjson(r.stdout);
+      expect(voucher).toMatchObject({ status: "issued", pdf: null, ticket: null });
+      expect(voucher.warnings.join(" ")).toMatch(/refusing a (file: document link|document link to another host)/);
+      expect(journal(home)["FB-2026-0001"]).toBe("issued");
+      expect(() => readdirSync(join(cwd, "comprobantes"))).toThrow();
+    }
+  }, 60_000);
+
+  it("wrong field types in a success are reported, not trusted", async () => {
+    const server = await hostile((_m, _b, _q, res) =>
+      json(res, issued({ comprobante_nro: { no: "pe" }, cae: 12345, errores: "nada" })),
+    );
+    const r = await run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], { FACTURAR_PROFILE: "default" })
+      .result;
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "issued", numero: null, comprobante_nro: null, cae: "12345" });
+  }, 60_000);
+
+  it("never sends the credentials anywhere but the body, and never prints them", async () => {
+    const server = await hostile((_m, _b, _q, res) =>
+      json(res, { error: "N", errores: [""], rta: "OK", facturacion: "OK" }),
+    );
+    const r = await run(server.baseUrl, ["--verbose", "status"], { FACTURAR_PROFILE: "default" }).result;
+    expect(r.code).toBe(0);
+    expect(server.seen[0]?.body).toMatchObject({
+      usertoken: CREDS.FACTURAR_USERTOKEN,
+      apikey: CREDS.FACTURAR_APIKEY,
+      apitoken: CREDS.FACTURAR_APITOKEN,
+    });
+    for (const secret of Object.values(CREDS)) {
+      expect(r.stdout).not.toContain(secret);
+      expect(r.stderr).not.toContain(secret);
+    }
+  }, 60_000);
+});

@@ -158,6 +158,11 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 function reportError(io: Io, error: unknown, json: boolean, verbose: boolean): Outcome {
+  // Ctrl-C at a prompt (@inquirer/prompts): a clean stop, not a bug.
+  if (error instanceof Error && error.name === "ExitPromptError") {
+    io.stderr.write("facturar: cancelled\n");
+    return "interrupted";
+  }
   if (error instanceof FacturarError) {
     if (json) {
       io.stdout.write(

@@ -1,6 +1,7 @@
 /**
  * `issue` and `issue-queued` end to end: read and validate every voucher first (nothing is sent
- * if any is invalid), then connect, take the journal, and issue one voucher at a time.
+ * if any is invalid), then connect, take the journal, and issue lane by lane (point of sale and
+ * type, in order), several lanes at once.
  */
 import { connect } from "../api/connect.js";
 import { stateDir } from "../config/paths.js";

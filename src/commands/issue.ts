@@ -1,14 +1,15 @@
 /** `facturar issue` and `facturar issue-queued`: validate, then send each voucher exactly once. */
 import { basename, dirname, resolve } from "node:path";
-import QRCode from "qrcode";
-import type { VoucherResult } from "../batch/issue.js";
+import type { PreparedVoucher, VoucherResult } from "../batch/issue.js";
 import { type IssueSummary, issueFiles } from "../batch/run.js";
+import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { writeSafely } from "../output/files.js";
 import { Progress } from "../output/progress.js";
 import { Report } from "../output/report.js";
 import { resultHuman, resultJson } from "../output/voucher.js";
+import { Dec } from "../voucher/decimal.js";
 import { readOptions, type ValidateFlags } from "./validate.js";
 
 export interface IssueFlags extends ValidateFlags {
@@ -44,6 +45,7 @@ function wholeFlag(flag: string, value: string | undefined, min: number, max: nu
 
 async function writeQr(ctx: Context, target: string, result: VoucherResult, several: boolean): Promise<void> {
   if (!result.qr) return;
+  const QRCode = (await import("qrcode")).default;
   if (target === "terminal") {
     if (ctx.json) return;
     await ctx.out(await QRCode.toString(result.qr, { type: "terminal", small: true }));
@@ -55,6 +57,21 @@ async function writeQr(ctx: Context, target: string, result: VoucherResult, seve
   const full = resolve(name);
   const path = await writeSafely(dirname(full), basename(full), png);
   ctx.err(`QR written to ${path}`);
+}
+
+async function confirmProduction(ctx: Context, profile: Profile, vouchers: PreparedVoucher[]): Promise<boolean> {
+  if (!profile.production) return true;
+  const total = Dec.sum(vouchers.map((v) => Dec.tryParse(v.envelope.comprobante.total ?? "0") ?? Dec.ZERO));
+  const points = [...new Set(vouchers.map((v) => v.envelope.comprobante.punto_venta))].join(", ");
+  ctx.err(ctx.errColor.bold.red(`PRODUCTION profile ${profile.name}: these vouchers are real and cannot be deleted.`));
+  ctx.err(
+    `  point of sale ${points}; ${vouchers.length} voucher${vouchers.length === 1 ? "" : "s"}; total ${total.toFixed(2)}`,
+  );
+  const { confirm } = await import("@inquirer/prompts");
+  return confirm(
+    { message: `Issue ${vouchers.length === 1 ? "it" : `all ${vouchers.length}`}?`, default: false },
+    { input: ctx.io.stdin, output: ctx.io.stderr },
+  );
 }
 
 function issueCommand(mode: "instant" | "queued") {
@@ -95,6 +112,10 @@ function issueCommand(mode: "instant" | "queued") {
         ...(concurrency ? { concurrency } : {}),
         ...(rateMs !== undefined ? { rateMs } : {}),
         stop: ctx.stop,
+        // A production profile asks first, on a terminal only (--yes skips; without one it never asks).
+        ...(ctx.interactive && !ctx.yes
+          ? { confirm: (profile, vouchers) => confirmProduction(ctx, profile, vouchers) }
+          : {}),
         onStart: (total: number) => {
           // A bar only for people watching a batch: never off a terminal, under --json or --quiet.
           if (total > 1 && ctx.io.stderrIsTTY && !ctx.json && !ctx.quiet) progress = new Progress(ctx.io.stderr, total);

@@ -134,6 +134,58 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     .description("service status, scheduled maintenance and news; exit 6 when invoicing is not OK")
     .action(lazy(async () => (await import("./commands/service-info.js")).statusCommand as Action));
 
+  const methods = async () => import("./commands/methods.js");
+  program
+    .command("pdf")
+    .description("fresh links for an issued voucher (regenerar_pdf), then its PDF and ticket saved")
+    .option("--type <tipo>", 'voucher type ("FACTURA B")')
+    .option("--number <n>", "voucher number")
+    .option("--pv <n>", "point of sale (default: the profile's)")
+    .option("--out <dir>", "folder (default: the profile's pdf_dir, else ./comprobantes)")
+    .action(lazy(async () => (await methods()).pdfCommand as Action));
+
+  program
+    .command("next-number")
+    .description("the number the service will give the next voucher of a type (numeracion)")
+    .option("--type <tipo>", 'voucher type ("FACTURA B")')
+    .option("--pv <n>", "point of sale (default: the profile's)")
+    .action(lazy(async () => (await methods()).nextNumberCommand as Action));
+
+  program
+    .command("requires-fce")
+    .description("whether a buyer must receive a MiPyME credit invoice (requiere_fec)")
+    .option("--cuit <cuit>", "the buyer's CUIT")
+    .option("--date <dd/mm/yyyy>", "as of this date")
+    .action(lazy(async () => (await methods()).requiresFceCommand as Action));
+
+  program
+    .command("queue")
+    .description("manage queued vouchers: delete, reschedule (--date, --due) or retry one that failed")
+    .argument("<action>", "delete | reschedule | retry")
+    .option("--ref <reference>", "the queued voucher's external_reference")
+    .option("--date <dd/mm/yyyy>", "reschedule: the new date (also the day it is issued); delete: only that date")
+    .option("--due <dd/mm/yyyy>", "reschedule: the new payment due date")
+    .action(lazy(async () => (await methods()).queueCommand as Action));
+
+  program
+    .command("qr")
+    .description("decode a voucher's QR payload; with --ref, check it against the voucher")
+    .argument("[url]", "the QR's text (https://www.afip.gob.ar/fe/qr/?p=...)")
+    .option("--ref <reference>", "fetch the voucher by external_reference and check its QR")
+    .action(lazy(async () => (await methods()).qrCommand as Action));
+
+  program
+    .command("schema")
+    .description("print the JSON Schema of voucher files (for editors)")
+    .action(lazy(async () => (await import("./commands/schema.js")).schemaCommand as Action));
+
+  program
+    .command("template")
+    .description("print a valid skeleton voucher of a type, as JSON or (--csv) as a CSV header and row")
+    .argument("<tipo>", 'voucher type, quoted: "FACTURA B"')
+    .option("--csv", "a CSV header and one row instead of JSON")
+    .action(lazy(async () => (await import("./commands/schema.js")).templateCommand as Action));
+
   program
     .command("sandbox")
     .description("run the embedded development-mode service on loopback until stopped (Ctrl-C)")

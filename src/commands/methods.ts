@@ -1,0 +1,241 @@
+/**
+ * The service's other methods, one thin command each: pdf (regenerar_pdf + download),
+ * next-number (numeracion), requires-fce (requiere_fec), queue delete|reschedule|retry, and qr.
+ */
+import type { Answer } from "../api/client.js";
+import { TransportError } from "../api/http.js";
+import { lookup, saveDocument } from "../batch/issue.js";
+import type { Context } from "../context.js";
+import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { documentName } from "../output/files.js";
+import { voucherTypeInfo } from "../voucher/codes.js";
+import { toIsoDate } from "../voucher/dates.js";
+import { Dec } from "../voucher/decimal.js";
+import { cuitProblem, describeCuitProblem } from "../voucher/ids.js";
+import { decodeQr } from "../voucher/qr.js";
+import { date } from "../voucher/schema.js";
+import { withConnection } from "./online.js";
+
+function tipoOf(value: string | undefined): string {
+  if (!value) throw new UsageError("--type is required", 'write it as the service does, e.g. "FACTURA B"');
+  if (!voucherTypeInfo(value))
+    throw new UsageError(`unknown voucher type ${JSON.stringify(value)}`, 'e.g. "FACTURA B"');
+  return value;
+}
+
+function numberOf(flag: string, value: string | undefined, max = 99_999_999): number {
+  const n = Number(value);
+  if (value === undefined || !/^\d+$/.test(value.trim()) || n < 1 || n > max)
+    throw new UsageError(`${flag} takes a number from 1 to ${max}`);
+  return n;
+}
+
+function dateOf(flag: string, value: string | undefined): string {
+  const parsed = date().safeParse(value);
+  if (!parsed.success) throw new UsageError(`${flag} takes a date dd/mm/yyyy`);
+  return parsed.data;
+}
+
+function failure(answer: Answer, what: string): FacturarError {
+  return new FacturarError(
+    `${what}: ${(answer.errores as string[] | undefined)?.join("; ") || "the service said no"}`,
+    "rejected",
+    "service.error",
+  );
+}
+
+async function print(ctx: Context, json: Record<string, unknown>, human: string[]): Promise<void> {
+  if (ctx.json) await ctx.out(JSON.stringify(json));
+  else for (const line of human) await ctx.out(line);
+}
+
+/** `facturar pdf --type T --number N [--pv P] [--out DIR]`: fresh links, then both documents saved. */
+export async function pdfCommand(
+  ctx: Context,
+  flags: { type?: string; number?: string; pv?: string; out?: string },
+): Promise<Outcome> {
+  const tipo = tipoOf(flags.type);
+  const numero = numberOf("--number", flags.number);
+  return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
+    const puntoVenta = flags.pv ? numberOf("--pv", flags.pv, 99999) : (connection.puntoVenta ?? profile.puntoVenta);
+    if (!puntoVenta) throw new UsageError("--pv is required: the profile names no point of sale");
+    const comprobante = { tipo, operacion: "V", punto_venta: puntoVenta, numero };
+    const answer = await connection.client.read("facturacion/regenerar_pdf", { comprobante });
+    if (answer.error !== "N") throw failure(answer, `no documents for ${tipo} ${puntoVenta}-${numero}`);
+    const dir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
+    const regenerate = async () => {
+      throw new Error("the fresh link did not work");
+    };
+    const pdf = await saveDocument(
+      connection.client,
+      dir,
+      `${documentName(tipo, puntoVenta, numero)}.pdf`,
+      answer.comprobante_pdf_url,
+      regenerate,
+    );
+    const ticket = answer.comprobante_ticket_url
+      ? await saveDocument(
+          connection.client,
+          dir,
+          `${documentName(tipo, puntoVenta, numero, "-ticket")}.pdf`,
+          answer.comprobante_ticket_url,
+          regenerate,
+        )
+      : null;
+    await print(ctx, { ok: true, pdf, ticket }, [`PDF: ${pdf}`, ...(ticket ? [`ticket: ${ticket}`] : [])]);
+    return "done";
+  });
+}
+
+/** `facturar next-number --type T [--pv P]`: the number the service will give next. */
+export async function nextNumberCommand(ctx: Context, flags: { type?: string; pv?: string }): Promise<Outcome> {
+  const tipo = tipoOf(flags.type);
+  return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
+    const puntoVenta = flags.pv ? numberOf("--pv", flags.pv, 99999) : (connection.puntoVenta ?? profile.puntoVenta);
+    if (!puntoVenta) throw new UsageError("--pv is required: the profile names no point of sale");
+    const answer = await connection.client.read("facturacion/numeracion", {
+      comprobante: { tipo, operacion: "V", punto_venta: puntoVenta },
+    });
+    if (answer.error !== "N") throw failure(answer, "numeracion failed");
+    const next = Number(answer.comprobante?.numero);
+    await print(ctx, { ok: true, tipo, punto_venta: puntoVenta, numero: next }, [
+      `next ${tipo} at point of sale ${puntoVenta}: ${String(puntoVenta).padStart(5, "0")}-${String(next).padStart(8, "0")}`,
+    ]);
+    return "done";
+  });
+}
+
+/** `facturar requires-fce --cuit C [--date D]`: must this buyer get a MiPyME credit invoice? */
+export async function requiresFceCommand(ctx: Context, flags: { cuit?: string; date?: string }): Promise<Outcome> {
+  const cuit = (flags.cuit ?? "").replace(/[-\s.]/g, "");
+  const problem = cuitProblem(cuit);
+  if (problem) throw new UsageError(`--cuit: ${describeCuitProblem(problem, cuit)}`);
+  const fecha = flags.date ? dateOf("--date", flags.date) : undefined;
+  return withConnection(ctx, async (connection): Promise<Outcome> => {
+    const answer = await connection.client.read("facturacion/requiere_fec", {
+      cuit: Number(cuit),
+      ...(fecha ? { fecha } : {}),
+    });
+    if (answer.error !== "N") throw failure(answer, "requiere_fec failed");
+    const obligated = String(answer.esta_obligado).toUpperCase() === "S";
+    const from = Number(answer.importe_desde);
+    await print(ctx, { ok: true, cuit, esta_obligado: obligated, importe_desde: from }, [
+      obligated
+        ? `${cuit} must receive a MiPyME credit invoice (FCE) for amounts from $ ${from.toLocaleString("es-AR", { minimumFractionDigits: 2 })}`
+        : `${cuit} does not require FCE: issue an ordinary invoice`,
+    ]);
+    return "done";
+  });
+}
+
+/** `facturar queue delete|reschedule|retry --ref R ...`: the queue methods of reference §4.2. */
+export async function queueCommand(
+  ctx: Context,
+  action: string,
+  flags: { ref?: string; date?: string; due?: string },
+): Promise<Outcome> {
+  const ref = flags.ref?.trim();
+  if (!ref) throw new UsageError("--ref is required: the queued voucher's external_reference");
+  const body: Record<string, unknown> = { external_reference: ref };
+  let method: string;
+  if (action === "delete") {
+    method = "facturacion/eliminar_encolado";
+    if (flags.date) body.fecha = dateOf("--date", flags.date);
+  } else if (action === "reschedule") {
+    method = "facturacion/cambiar_fecha_encolado";
+    body.fecha = dateOf("--date", flags.date);
+    if (flags.due) body.vencimiento = dateOf("--due", flags.due);
+  } else if (action === "retry") {
+    method = "facturacion/reenviar_encolado";
+  } else {
+    throw new UsageError(`queue takes delete, reschedule or retry, not ${JSON.stringify(action)}`);
+  }
+  return withConnection(ctx, async (connection): Promise<Outcome> => {
+    // These change the queue: never retried blindly (they count against the quota).
+    let answer: Answer;
+    try {
+      answer = await connection.client.issue(method, body);
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      throw new FacturarError(
+        `${action} ${ref}: ${error.message}; the service may or may not have done it`,
+        "unknown",
+        "service.unknown",
+        `check with: facturar query --ref ${ref}`,
+      );
+    }
+    const partial = answer.error === "PARCIAL";
+    if (answer.error !== "N" && !partial) throw failure(answer, `${action} ${ref}`);
+    const done = Array.isArray(answer.procesados) ? (answer.procesados as string[]) : [];
+    await print(
+      ctx,
+      { ok: !partial, action, external_reference: ref, partial, procesados: done, errors: answer.errores ?? [] },
+      [
+        ...(done.length > 0 ? done : [`${action}: done for ${ref}`]),
+        ...(partial ? [`only partly: ${(answer.errores as string[]).join("; ")}`] : []),
+      ],
+    );
+    return partial ? "partial" : "done";
+  });
+}
+
+interface QrCheck {
+  field: string;
+  qr: unknown;
+  voucher: unknown;
+  ok: boolean;
+}
+
+/**
+ * `facturar qr [URL] [--ref R]`: decodes a voucher's QR payload; with --ref it also fetches the
+ * voucher and checks the QR against it (amount, type, number, point of sale, date, CAE, receiver).
+ */
+export async function qrCommand(ctx: Context, text: string | undefined, flags: { ref?: string }): Promise<Outcome> {
+  if (!text && !flags.ref) throw new UsageError("give the QR's text (its URL) or --ref to fetch the voucher");
+  const show = async (url: string, voucher?: Answer): Promise<Outcome> => {
+    const data = decodeQr(url);
+    if (!data) throw new FacturarError(`not a voucher QR: ${url.slice(0, 80)}`, "invalid", "qr.invalid");
+    const checks: QrCheck[] = [];
+    if (voucher) {
+      const c = voucher.comprobante ?? {};
+      const expect = (field: string, qr: unknown, value: unknown, same: boolean) =>
+        checks.push({ field, qr, voucher: value, ok: same });
+      expect("tipoCmp", data.tipoCmp, c.tipo, voucherTypeInfo(c.tipo)?.code === data.tipoCmp);
+      expect("ptoVta", data.ptoVta, c.punto_venta, Number(c.punto_venta) === data.ptoVta);
+      expect("nroCmp", data.nroCmp, c.numero, Number(c.numero) === data.nroCmp);
+      expect("fecha", data.fecha, c.fecha, typeof c.fecha === "string" && toIsoDate(c.fecha) === data.fecha);
+      const total = Dec.fromNumber(Number(c.total));
+      const importe = Dec.fromNumber(data.importe);
+      expect("importe", data.importe, c.total, !!total && !!importe && total.eq(importe));
+      expect("moneda", data.moneda, c.moneda, data.moneda === c.moneda);
+      expect("codAut", data.codAut, c.cae || "(none)", String(c.cae || "0") === String(data.codAut));
+      expect(
+        "nroDocRec",
+        data.nroDocRec,
+        voucher.cliente?.documento_nro,
+        String(voucher.cliente?.documento_nro ?? "").trim() === String(data.nroDocRec ?? ""),
+      );
+    }
+    const ok = checks.every((c) => c.ok);
+    if (ctx.json) {
+      await ctx.out(JSON.stringify({ ok, qr: data, checks }));
+    } else {
+      for (const [key, value] of Object.entries(data)) await ctx.out(`${key.padEnd(11)} ${value}`);
+      for (const c of checks) {
+        await ctx.out(
+          `${c.ok ? ctx.color.green("✔") : ctx.color.red("✖")} ${c.field.padEnd(10)} QR ${String(c.qr)}  voucher ${String(c.voucher)}`,
+        );
+      }
+    }
+    return ok ? "done" : "invalid";
+  };
+  if (!flags.ref) return show(text as string);
+  return withConnection(ctx, async (connection): Promise<Outcome> => {
+    const found = await lookup(connection.client, flags.ref as string);
+    if (!found) throw new FacturarError(`no voucher with reference ${flags.ref}`, "rejected", "service.not-found");
+    const url = text ?? found.comprobante?.afip_qr ?? found.comprobante?.tax_qr;
+    if (!url)
+      throw new FacturarError(`the voucher ${flags.ref} has no QR yet (is it still queued?)`, "rejected", "qr.missing");
+    return show(String(url), found);
+  });
+}

@@ -1,0 +1,97 @@
+/** pdf, next-number, requires-fce, queue, qr, schema and template as users run them. */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { voucherJsonSchema } from "../../src/voucher/json-schema.js";
+import { ndjson, ROOT, runCli } from "../helpers.js";
+import { tempDir } from "../sandbox-process.js";
+
+function user() {
+  const home = tempDir("facturar-methods-");
+  const cwd = join(home, "work");
+  mkdirSync(cwd);
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, "c"),
+    XDG_DATA_HOME: join(home, "d"),
+    XDG_STATE_HOME: join(home, "s"),
+    FACTURAR_PROFILE: "",
+    FACTURAR_SANDBOX_FAULTS: "",
+  };
+  return { cwd, run: (args: string[]) => runCli(args, { cwd, env }) };
+}
+
+describe("the other service methods", () => {
+  const u = user();
+
+  it("pdf saves fresh documents; next-number tells the next one; requires-fce answers", async () => {
+    expect((await u.run(["issue", "--no-pdf", join(ROOT, "samples", "factura-b-dni.json")])).code).toBe(0);
+    const pdf = JSON.parse(
+      (await u.run(["--json", "pdf", "--type", "FACTURA B", "--number", "1", "--out", "docs"])).stdout,
+    );
+    expect(pdf).toMatchObject({ ok: true, pdf: join(u.cwd, "docs", "FACTURA_B-00679-00000001.pdf") });
+    expect(existsSync(pdf.ticket)).toBe(true);
+    expect(JSON.parse((await u.run(["--json", "next-number", "--type", "FACTURA B"])).stdout)).toMatchObject({
+      punto_venta: 679,
+      numero: 2,
+    });
+    expect(JSON.parse((await u.run(["--json", "requires-fce", "--cuit", "30-50001091-2"])).stdout)).toMatchObject({
+      esta_obligado: true,
+      importe_desde: 5549862,
+    });
+    expect((await u.run(["requires-fce", "--cuit", "20111111113"])).code).toBe(2);
+    expect((await u.run(["pdf", "--type", "FACTURA B", "--number", "9"])).code).toBe(4);
+  });
+
+  it("qr decodes the payload and checks it against the voucher", async () => {
+    const r = await u.run(["--json", "qr", "--ref", "FB-2026-0001"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.qr).toMatchObject({ ver: 1, tipoCmp: 6, ptoVta: 679, nroCmp: 1, importe: 133463 });
+    expect(out.checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
+    // The QR of another voucher does not match this one.
+    const wrong = `https://www.afip.gob.ar/fe/qr/?p=${Buffer.from(JSON.stringify({ ...out.qr, importe: 1 })).toString("base64")}`;
+    const mismatch = await u.run(["--json", "qr", wrong, "--ref", "FB-2026-0001"]);
+    expect(mismatch.code).toBe(3);
+    expect(JSON.parse(mismatch.stdout).checks.find((c: { field: string }) => c.field === "importe")).toMatchObject({
+      ok: false,
+    });
+    expect((await u.run(["qr", "not a qr"])).code).toBe(3);
+  });
+
+  it("queue reschedules, deletes and re-queues by reference", async () => {
+    const raw = JSON.parse(readFileSync(join(ROOT, "samples", "factura-m.json"), "utf8"));
+    raw.comprobante.fecha = "01/01/2099";
+    raw.comprobante.vencimiento = "31/12/2099";
+    writeFileSync(join(u.cwd, "future.json"), JSON.stringify(raw));
+    expect((await u.run(["issue-queued", "future.json"])).code).toBe(0);
+    expect((await u.run(["--json", "queue", "reschedule", "--ref", "FM-2026-0001", "--date", "02/01/2099"])).code).toBe(
+      0,
+    );
+    const [queued] = ndjson((await u.run(["--json", "query", "--ref", "FM-2026-0001"])).stdout);
+    expect(queued.comprobante).toMatchObject({
+      fecha: "02/01/2099",
+      status: "APROBADO Y EN COLA. SE EMITE EL 02/01/2099",
+    });
+    expect((await u.run(["queue", "retry", "--ref", "FM-2026-0001"])).code).toBe(4); // nothing failed
+    const deleted = JSON.parse((await u.run(["--json", "queue", "delete", "--ref", "FM-2026-0001"])).stdout);
+    expect(deleted).toMatchObject({ ok: true, procesados: [expect.stringMatching(/se ha eliminado correctamente/)] });
+    expect((await u.run(["queue", "explode", "--ref", "X"])).code).toBe(2);
+  });
+});
+
+describe("schema and template", () => {
+  const u = user();
+
+  it("schema prints the JSON Schema; template gives a valid voucher and CSV", async () => {
+    expect(JSON.parse((await u.run(["schema"])).stdout)).toEqual(voucherJsonSchema());
+    const json = await u.run(["template", "FACTURA A"]);
+    writeFileSync(join(u.cwd, "a.json"), json.stdout);
+    expect((await u.run(["validate", "-q", "a.json"])).code).toBe(0);
+    const csv = await u.run(["template", "NOTA DE CREDITO B", "--csv"]);
+    expect(csv.stdout.split("\n")[0]).toMatch(/^comprobante\.external_reference,/);
+    writeFileSync(join(u.cwd, "nc.csv"), csv.stdout);
+    expect((await u.run(["validate", "-q", "nc.csv"])).code).toBe(0);
+    expect((await u.run(["template", "FACTURA Z"])).code).toBe(2);
+  });
+});

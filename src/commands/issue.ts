@@ -10,6 +10,7 @@ import { Progress } from "../output/progress.js";
 import { Report } from "../output/report.js";
 import { resultHuman, resultJson } from "../output/voucher.js";
 import { Dec } from "../voucher/decimal.js";
+import { optionalInt } from "./flags.js";
 import { readOptions, type ValidateFlags } from "./validate.js";
 
 export interface IssueFlags extends ValidateFlags {
@@ -33,14 +34,6 @@ export function summaryOutcome(s: IssueSummary): Outcome {
   const done = s.issued + s.queued + s.skipped;
   if (s.rejected > 0 || s.held > 0) return done > 0 || s.held > 0 ? "partial" : "rejected";
   return "done";
-}
-
-function wholeFlag(flag: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new UsageError(`${flag} takes ${min} to ${max}, not ${JSON.stringify(value)}`);
-  return n;
 }
 
 async function writeQr(ctx: Context, target: string, result: VoucherResult, several: boolean): Promise<void> {
@@ -87,8 +80,8 @@ function issueCommand(mode: "instant" | "queued") {
     if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 2 || batchSize > maxBatch)) {
       throw new UsageError(`--batch-size takes 2 to ${maxBatch} here, not ${JSON.stringify(flags.batchSize)}`);
     }
-    const concurrency = wholeFlag("--concurrency", flags.concurrency, 1, 64);
-    const rateMs = wholeFlag("--rate", flags.rate, 0, 60_000);
+    const concurrency = optionalInt("--concurrency", flags.concurrency, 1, 64);
+    const rateMs = optionalInt("--rate", flags.rate, 0, 60_000);
     const report = flags.report ? Report.create(flags.report) : undefined;
     const cwd = process.cwd();
     let results = 0;

@@ -14,6 +14,7 @@ import { Dec } from "../voucher/decimal.js";
 import { cuitProblem, describeCuitProblem } from "../voucher/ids.js";
 import { decodeQr } from "../voucher/qr.js";
 import { date } from "../voucher/schema.js";
+import { requiredInt } from "./flags.js";
 import { withConnection } from "./online.js";
 
 function tipoOf(value: string | undefined): string {
@@ -21,13 +22,6 @@ function tipoOf(value: string | undefined): string {
   if (!voucherTypeInfo(value))
     throw new UsageError(`unknown voucher type ${JSON.stringify(value)}`, 'e.g. "FACTURA B"');
   return value;
-}
-
-function numberOf(flag: string, value: string | undefined, max = 99_999_999): number {
-  const n = Number(value);
-  if (value === undefined || !/^\d+$/.test(value.trim()) || n < 1 || n > max)
-    throw new UsageError(`${flag} takes a number from 1 to ${max}`);
-  return n;
 }
 
 function dateOf(flag: string, value: string | undefined): string {
@@ -55,9 +49,11 @@ export async function pdfCommand(
   flags: { type?: string; number?: string; pv?: string; out?: string },
 ): Promise<Outcome> {
   const tipo = tipoOf(flags.type);
-  const numero = numberOf("--number", flags.number);
+  const numero = requiredInt("--number", flags.number, 1, 99_999_999);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
-    const puntoVenta = flags.pv ? numberOf("--pv", flags.pv, 99999) : (connection.puntoVenta ?? profile.puntoVenta);
+    const puntoVenta = flags.pv
+      ? requiredInt("--pv", flags.pv, 1, 99999)
+      : (connection.puntoVenta ?? profile.puntoVenta);
     if (!puntoVenta) throw new UsageError("--pv is required: the profile names no point of sale");
     const comprobante = { tipo, operacion: "V", punto_venta: puntoVenta, numero };
     const answer = await connection.client.read("facturacion/regenerar_pdf", { comprobante });
@@ -91,7 +87,9 @@ export async function pdfCommand(
 export async function nextNumberCommand(ctx: Context, flags: { type?: string; pv?: string }): Promise<Outcome> {
   const tipo = tipoOf(flags.type);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
-    const puntoVenta = flags.pv ? numberOf("--pv", flags.pv, 99999) : (connection.puntoVenta ?? profile.puntoVenta);
+    const puntoVenta = flags.pv
+      ? requiredInt("--pv", flags.pv, 1, 99999)
+      : (connection.puntoVenta ?? profile.puntoVenta);
     if (!puntoVenta) throw new UsageError("--pv is required: the profile names no point of sale");
     const answer = await connection.client.read("facturacion/numeracion", {
       comprobante: { tipo, operacion: "V", punto_venta: puntoVenta },

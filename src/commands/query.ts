@@ -7,6 +7,7 @@ import { documentName } from "../output/files.js";
 import { voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import { date } from "../voucher/schema.js";
+import { optionalInt, requiredInt } from "./flags.js";
 import { withConnection } from "./online.js";
 
 export interface QueryFlags {
@@ -26,13 +27,6 @@ type Criteria =
   | { kind: "date"; date: string }
   | { kind: "number"; tipo: string; numero: number }
   | { kind: "range"; tipo: string; from: number; to: number };
-
-function whole(flag: string, value: string): number {
-  const n = Number(value);
-  if (!/^\d{1,8}$/.test(value.trim()) || n < 1)
-    throw new UsageError(`${flag} takes a voucher number, not ${JSON.stringify(value)}`);
-  return n;
-}
 
 export function criteria(flags: QueryFlags): Criteria {
   const chosen = [flags.ref !== undefined, flags.date !== undefined, flags.type !== undefined].filter(Boolean).length;
@@ -56,12 +50,12 @@ export function criteria(flags: QueryFlags): Criteria {
   if (flags.number !== undefined) {
     if (flags.from !== undefined || flags.to !== undefined)
       throw new UsageError("--number does not go with --from/--to");
-    return { kind: "number", tipo, numero: whole("--number", flags.number) };
+    return { kind: "number", tipo, numero: requiredInt("--number", flags.number, 1, 99_999_999) };
   }
   if (flags.from === undefined || flags.to === undefined)
     throw new UsageError("--type needs --number N, or --from N and --to M");
-  const from = whole("--from", flags.from);
-  const to = whole("--to", flags.to);
+  const from = requiredInt("--from", flags.from, 1, 99_999_999);
+  const to = requiredInt("--to", flags.to, 1, 99_999_999);
   if (from > to) throw new UsageError("--from is after --to");
   return { kind: "range", tipo, from, to };
 }
@@ -126,9 +120,7 @@ function numberOf(c: Answer): string {
 
 export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Outcome> {
   const wanted = criteria(flags);
-  const pvFlag = flags.pv === undefined ? undefined : Number(flags.pv);
-  if (pvFlag !== undefined && (!Number.isInteger(pvFlag) || pvFlag < 1 || pvFlag > 99999))
-    throw new UsageError(`--pv takes a point of sale number, not ${flags.pv}`);
+  const pvFlag = optionalInt("--pv", flags.pv, 1, 99999);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const pv = pvFlag ?? connection.puntoVenta ?? profile.puntoVenta;
     const outDir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;

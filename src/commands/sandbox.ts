@@ -5,6 +5,7 @@ import { type Outcome, UsageError } from "../errors.js";
 import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
 import { startSandbox } from "../sandbox/server.js";
 import { SandboxInUseError } from "../sandbox/store.js";
+import { optionalInt } from "./flags.js";
 
 export interface SandboxFlags {
   port?: string;
@@ -15,20 +16,12 @@ export interface SandboxFlags {
   quota?: string;
 }
 
-function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new UsageError(`${flag} takes a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
-  return n;
-}
-
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
 export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise<Outcome> {
-  const port = wholeNumber("--port", flags.port, 0, 65535) ?? 0;
-  const queueIntervalMs = wholeNumber("--queue-interval", flags.queueInterval, 10, 3_600_000) ?? 1000;
-  const quota = wholeNumber("--quota", flags.quota, 1, 100_000_000);
+  const port = optionalInt("--port", flags.port, 0, 65535) ?? 0;
+  const queueIntervalMs = optionalInt("--queue-interval", flags.queueInterval, 10, 3_600_000) ?? 1000;
+  const quota = optionalInt("--quota", flags.quota, 1, 100_000_000);
   const host = flags.host ?? "127.0.0.1";
   if (!LOOPBACK.test(host))
     throw new UsageError(`the sandbox listens on loopback only; --host ${host} is not a loopback address`);

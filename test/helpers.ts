@@ -1,5 +1,8 @@
 /** Shared test helpers: a valid base voucher to mutate, and a runner for the built CLI. */
 import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { dayNumber } from "../src/voucher/dates.js";
 import { Dec } from "../src/voucher/decimal.js";
@@ -98,4 +101,28 @@ export function ndjson(text: string): any[] {
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line));
+}
+
+export function tempDir(prefix = "facturar-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * A fresh user: an own home with its XDG folders, a working directory, no configuration, no
+ * sandbox faults, and none of the caller's FACTURAR_* settings.
+ */
+export function freshUser(prefix = "facturar-user-", home = tempDir(prefix)) {
+  const cwd = join(home, "work");
+  mkdirSync(cwd, { recursive: true });
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, "config"),
+    XDG_DATA_HOME: join(home, "data"),
+    XDG_STATE_HOME: join(home, "state"),
+    FACTURAR_PROFILE: "",
+    FACTURAR_BASE_URL: "",
+    FACTURAR_SANDBOX_FAULTS: "",
+    NO_COLOR: "1",
+  };
+  return { home, cwd, env };
 }

@@ -1,10 +1,7 @@
 /** Runs `facturar sandbox` as a real child process and talks to it over HTTP, as a client would. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { BIN, ROOT } from "./helpers.js";
+import { BIN, ROOT, tempDir } from "./helpers.js";
 
 export interface PointOfSaleInfo {
   punto_venta: number;
@@ -27,9 +24,7 @@ export interface RunningSandbox {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function tempDir(prefix = "facturar-sbx-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { tempDir };
 
 export async function startSandboxProcess(
   opts: { dataDir?: string; args?: string[]; env?: Record<string, string> } = {},

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Store } from "../../src/sandbox/store.js";
-import { BIN, ndjson, ROOT } from "../helpers.js";
+import { BIN, freshUser, ndjson, ROOT } from "../helpers.js";
 import { tempDir } from "../sandbox-process.js";
 
 const LANES = [
@@ -68,16 +68,10 @@ function batchCsv(dir: string, count: number): { path: string; refs: string[] } 
 }
 
 function userEnv(home: string, faults = ""): Record<string, string> {
-  return {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, "config"),
-    XDG_DATA_HOME: join(home, "data"),
-    XDG_STATE_HOME: join(home, "state"),
-    FACTURAR_SANDBOX_FAULTS: faults,
-    FACTURAR_PROFILE: "",
-    NO_COLOR: "1",
-  } as Record<string, string>;
+  return { ...process.env, ...freshUser("facturar-batch-", home).env, FACTURAR_SANDBOX_FAULTS: faults } as Record<
+    string,
+    string
+  >;
 }
 
 function start(args: string[], env: Record<string, string>, cwd: string) {

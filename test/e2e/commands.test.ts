@@ -1,9 +1,9 @@
 /** issue, issue-queued, query, ceiling and status as users run them: the built CLI, a real sandbox. */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeSafely } from "../../src/output/files.js";
-import { ndjson, ROOT, runCli } from "../helpers.js";
+import { freshUser, ndjson, ROOT, runCli } from "../helpers.js";
 import { pdfText } from "../pdf-text.js";
 import { startSandboxProcess, tempDir } from "../sandbox-process.js";
 
@@ -11,18 +11,9 @@ const sample = (name: string) => join(ROOT, "samples", `${name}.json`);
 
 /** A fresh user: own home, XDG folders and working directory, no configuration. */
 function user(extra: Record<string, string> = {}) {
-  const home = tempDir("facturar-user-");
-  const cwd = join(home, "work");
-  mkdirSync(cwd);
-  const env = {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, "config"),
-    XDG_DATA_HOME: join(home, "data"),
-    XDG_STATE_HOME: join(home, "state"),
-    FACTURAR_SANDBOX_FAULTS: "",
-    FACTURAR_PROFILE: "",
-    ...extra,
-  };
+  const fresh = freshUser();
+  const { home, cwd } = fresh;
+  const env = { ...fresh.env, ...extra };
   return {
     home,
     cwd,

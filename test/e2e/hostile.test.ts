@@ -3,12 +3,12 @@
  * answer, document links that point elsewhere. The CLI refuses, keeps its journal true and ends
  * with the right exit code; no credential follows a redirect.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ndjson, ROOT, runCli } from "../helpers.js";
+import { freshUser, ndjson, ROOT, runCli } from "../helpers.js";
 import { tempDir } from "../sandbox-process.js";
 
 type Handler = (method: string, body: any, req: IncomingMessage, res: ServerResponse) => void;
@@ -59,14 +59,9 @@ const CREDS = {
 };
 
 function run(baseUrl: string, args: string[], extra: Record<string, string> = {}, home = tempDir("facturar-hostile-")) {
-  const cwd = join(home, "work");
-  mkdirSync(cwd);
+  const { cwd, env: base } = freshUser("facturar-hostile-", home);
   const env = {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, "config"),
-    XDG_DATA_HOME: join(home, "data"),
-    XDG_STATE_HOME: join(home, "state"),
-    FACTURAR_PROFILE: "",
+    ...base,
     FACTURAR_BASE_URL: baseUrl,
     ...CREDS,
     ...extra,

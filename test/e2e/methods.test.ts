@@ -1,23 +1,12 @@
 /** pdf, next-number, requires-fce, queue, qr, schema and template as users run them. */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { voucherJsonSchema } from "../../src/voucher/json-schema.js";
-import { ndjson, ROOT, runCli } from "../helpers.js";
-import { tempDir } from "../sandbox-process.js";
+import { freshUser, ndjson, ROOT, runCli } from "../helpers.js";
 
 function user() {
-  const home = tempDir("facturar-methods-");
-  const cwd = join(home, "work");
-  mkdirSync(cwd);
-  const env = {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, "c"),
-    XDG_DATA_HOME: join(home, "d"),
-    XDG_STATE_HOME: join(home, "s"),
-    FACTURAR_PROFILE: "",
-    FACTURAR_SANDBOX_FAULTS: "",
-  };
+  const { cwd, env } = freshUser("facturar-methods-");
   return { cwd, run: (args: string[]) => runCli(args, { cwd, env }) };
 }
 

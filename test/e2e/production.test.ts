@@ -1,29 +1,18 @@
 /** A production profile asks before issuing on a real terminal (a pseudo-terminal here), and never off one. */
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, ndjson, ROOT, runCli } from "../helpers.js";
-import { tempDir } from "../sandbox-process.js";
+import { BIN, freshUser, ndjson, ROOT, runCli } from "../helpers.js";
 
 function productionUser() {
-  const home = tempDir("facturar-prod-");
-  const cwd = join(home, "work");
-  mkdirSync(cwd);
+  const { home, cwd, env: fresh } = freshUser("facturar-prod-");
   writeFileSync(
     join(cwd, ".facturarrc.json"),
     JSON.stringify({ default_profile: "prod", profiles: { prod: { base_url: "sandbox", production: true } } }),
   );
-  const env = {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, "config"),
-    XDG_DATA_HOME: join(home, "data"),
-    XDG_STATE_HOME: join(home, "state"),
-    CI: "",
-    FACTURAR_PROFILE: "",
-    NO_COLOR: "1",
-  };
+  // CI is cleared so that the pseudo-terminal counts as a person at a terminal.
+  const env = { ...process.env, ...fresh, CI: "" };
   return { home, cwd, env };
 }
 

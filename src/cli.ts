@@ -134,6 +134,31 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     .description("service status, scheduled maintenance and news; exit 6 when invoicing is not OK")
     .action(lazy(async () => (await import("./commands/service-info.js")).statusCommand as Action));
 
+  program
+    .command("init")
+    .description("create or edit a profile (asks on a terminal; every answer also a flag), then check it")
+    .option("--name <profile>", "profile name (default sandbox)")
+    .option("--sandbox", "use the embedded development-mode service")
+    .option("--base-url <url>", "the API's base URL, https://<host>/app/api/v2")
+    .option("--usertoken <value>", "credential, kept in the config file (mode 0600)")
+    .option("--apikey <value>", "credential, kept in the config file")
+    .option("--apitoken <value>", "credential, kept in the config file")
+    .option("--usertoken-env <name>", "credential read from this environment variable")
+    .option("--apikey-env <name>", "credential read from this environment variable")
+    .option("--apitoken-env <name>", "credential read from this environment variable")
+    .option("--usertoken-file <path>", "credential read from this file")
+    .option("--apikey-file <path>", "credential read from this file")
+    .option("--apitoken-file <path>", "credential read from this file")
+    .option("--punto-venta <n>", "point of sale")
+    .option("--pdf-dir <dir>", "folder for PDFs")
+    .option("--production", "real vouchers: ask before issuing on a terminal")
+    .option("--no-production", "not production")
+    .option("--default", "make it the default profile")
+    .option("--no-default", "do not make it the default profile")
+    .option("--file <path>", "the config file to write (default $XDG_CONFIG_HOME/facturar/config.json)")
+    .option("--no-check", "do not check the profile with the service afterwards")
+    .action(lazy(async () => (await import("./commands/init.js")).initCommand as Action));
+
   const methods = async () => import("./commands/methods.js");
   program
     .command("pdf")

@@ -126,3 +126,59 @@ export function freshUser(prefix = "facturar-user-", home = tempDir(prefix)) {
   };
   return { home, cwd, env };
 }
+
+/**
+ * Runs the CLI in a pseudo-terminal (util-linux `script`), as a person at a terminal would:
+ * each step waits for its pattern on the screen, then types its keys. Resolves with everything
+ * the terminal showed, ending with `EXIT=<code>`.
+ */
+export function inTerminal(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+  steps: [RegExp, string][],
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+    const child = spawn("script", ["-qfec", `${command}; echo EXIT=$?`, "/dev/null"], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let screen = "";
+    let next = 0;
+    let seenUpTo = 0;
+    let typing = Promise.resolve();
+    child.stdout.on("data", (d) => {
+      screen += d;
+      while (next < steps.length) {
+        const [pattern, keys] = steps[next] as [RegExp, string];
+        const rest = screen.slice(seenUpTo);
+        const match = pattern.exec(rest);
+        if (!match) break;
+        seenUpTo += match.index + match[0].length;
+        next++;
+        // A moment for the prompt to take the keyboard, as a person's reaction would give it.
+        typing = typing.then(
+          () =>
+            new Promise<void>((done) =>
+              setTimeout(() => {
+                if (!child.stdin.writableEnded) child.stdin.write(keys);
+                done();
+              }, 150),
+            ),
+        );
+      }
+      if (next === steps.length) void typing.then(() => child.stdin.writableEnded || child.stdin.end());
+    });
+    // A prompt that never comes fails the test with what the screen showed, instead of hanging it.
+    const stuck = setTimeout(() => {
+      child.kill();
+      reject(new Error(`waited 30 s for ${String(steps[next]?.[0])}; the screen showed:\n${screen.slice(-1500)}`));
+    }, 30_000);
+    child.on("error", reject);
+    child.on("close", () => {
+      clearTimeout(stuck);
+      resolve(screen);
+    });
+  });
+}

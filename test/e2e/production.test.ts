@@ -1,9 +1,8 @@
 /** A production profile asks before issuing on a real terminal (a pseudo-terminal here), and never off one. */
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, freshUser, ndjson, ROOT, runCli } from "../helpers.js";
+import { freshUser, inTerminal, ndjson, ROOT, runCli } from "../helpers.js";
 
 function productionUser() {
   const { home, cwd, env: fresh } = freshUser("facturar-prod-");
@@ -16,23 +15,8 @@ function productionUser() {
   return { home, cwd, env };
 }
 
-/** Runs the CLI in a pseudo-terminal (util-linux `script`) and types `answer` at the prompt. */
-function inTerminal(cwd: string, env: NodeJS.ProcessEnv, args: string[], answer: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(" ");
-    const child = spawn("script", ["-qfec", `${command}; echo EXIT=$?`, "/dev/null"], {
-      cwd,
-      env,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      if (/Issue it\?/.test(out) && !child.stdin.writableEnded) child.stdin.end(`${answer}\r`);
-    });
-    child.on("error", reject);
-    child.on("close", () => resolve(out));
-  });
+function ask(cwd: string, env: NodeJS.ProcessEnv, args: string[], answer: string): Promise<string> {
+  return inTerminal(args, { cwd, env }, [[/Issue (it|all \d+)\?/, `${answer}\r`]]);
 }
 
 const sample = join(ROOT, "samples", "factura-b-dni.json");
@@ -40,7 +24,7 @@ const sample = join(ROOT, "samples", "factura-b-dni.json");
 describe("production profiles", () => {
   it("ask on a terminal: no sends nothing, yes issues", async () => {
     const u = productionUser();
-    const declined = await inTerminal(u.cwd, u.env, ["issue", sample], "n");
+    const declined = await ask(u.cwd, u.env, ["issue", sample], "n");
     expect(declined).toMatch(/PRODUCTION profile prod: these vouchers are real/);
     expect(declined).toMatch(/point of sale 679; 1 voucher; total 133463\.00/);
     expect(declined).toMatch(/cancelled, nothing sent/);
@@ -50,7 +34,7 @@ describe("production profiles", () => {
       env: u.env as Record<string, string>,
     });
     expect(ndjson(nothing.stdout)).toEqual([]);
-    const accepted = await inTerminal(u.cwd, u.env, ["issue", sample], "y");
+    const accepted = await ask(u.cwd, u.env, ["issue", sample], "y");
     expect(accepted).toMatch(/✔ FACTURA B 00679-00000001/);
     expect(accepted).toMatch(/EXIT=0/);
   }, 60_000);
@@ -61,7 +45,7 @@ describe("production profiles", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).not.toMatch(/Issue it\?/);
     expect(ndjson(r.stdout)[0]).toMatchObject({ status: "issued" });
-    const yes = await inTerminal(u.cwd, u.env, ["--yes", "issue", join(ROOT, "samples", "factura-m.json")], "n");
+    const yes = await ask(u.cwd, u.env, ["--yes", "issue", join(ROOT, "samples", "factura-m.json")], "n");
     expect(yes).not.toMatch(/Issue it\?/);
     expect(yes).toMatch(/✔ FACTURA M 00679-00000001/);
   }, 60_000);

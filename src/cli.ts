@@ -212,6 +212,22 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     .action(lazy(async () => (await import("./commands/schema.js")).templateCommand as Action));
 
   program
+    .command("completion")
+    .description("print shell completion: source <(facturar completion bash) (also zsh, fish)")
+    .argument("<shell>", "bash | zsh | fish")
+    .action(lazy(async () => (await import("./commands/completion.js")).completionCommand as Action));
+
+  program
+    .command("__complete", { hidden: true })
+    .argument("[words...]")
+    .option("--shell <shell>")
+    .action(async (words: string[], options: { shell?: string }, command: Command) => {
+      const ctx = createContext(io, command.optsWithGlobals<GlobalOptions>(), stop);
+      const { completeCommand } = await import("./commands/completion.js");
+      settle(await completeCommand(ctx, program, words, options.shell ?? "bash"));
+    });
+
+  program
     .command("sandbox")
     .description("run the embedded development-mode service on loopback until stopped (Ctrl-C)")
     .option("--port <port>", "port to listen on; 0 takes a free one", "0")

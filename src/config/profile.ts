@@ -230,3 +230,15 @@ export function checkBaseUrl(baseUrl: string): URL {
 export function isLoopback(hostname: string): boolean {
   return LOOPBACK_HOST.test(hostname);
 }
+
+/** Profile names for completion: the configuration's and the built-in sandbox; never throws. */
+export async function loadProfileNames(cwd = process.cwd()): Promise<string[]> {
+  try {
+    const found = await loadConfigFile(undefined, cwd);
+    const parsed = found && !found.isEmpty ? configSchema.safeParse(found.config) : undefined;
+    const names = parsed?.success ? Object.keys(parsed.data.profiles) : [];
+    return [...new Set([...names, SANDBOX])];
+  } catch {
+    return [SANDBOX];
+  }
+}

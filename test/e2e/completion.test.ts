@@ -1,0 +1,51 @@
+/** Shell completion: the bash script in a real bash; the zsh and fish scripts as printed. */
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, freshUser, runCli } from "../helpers.js";
+
+/** What bash offers after `facturar <words>`, the last word being the one typed. */
+function bashComplete(cwd: string, env: Record<string, string>, words: string[]): string[] {
+  const script = `
+facturar() { "${process.execPath}" "${BIN}" "$@"; }
+source <(facturar completion bash)
+COMP_WORDS=(facturar ${words.map((w) => `'${w}'`).join(" ")})
+COMP_CWORD=${words.length}
+_facturar
+printf '%s\\n' "\${COMPREPLY[@]}"`;
+  return execFileSync("bash", ["-c", script], { cwd, env: { ...process.env, ...env }, encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean);
+}
+
+describe("facturar completion", () => {
+  const u = freshUser("facturar-completion-");
+  writeFileSync(
+    join(u.cwd, ".facturarrc.json"),
+    JSON.stringify({ profiles: { pv3: { base_url: "sandbox" }, produccion: { base_url: "sandbox" } } }),
+  );
+
+  it("completes commands, flags, profile names, voucher types and actions in bash", () => {
+    expect(bashComplete(u.cwd, u.env, ["iss"])).toEqual(["issue", "issue-queued"]);
+    expect(bashComplete(u.cwd, u.env, ["issue", "--batch"])).toEqual(["--batch-size"]);
+    expect(bashComplete(u.cwd, u.env, ["--profile", ""]).sort()).toEqual(["produccion", "pv3", "sandbox"]);
+    expect(bashComplete(u.cwd, u.env, ["query", "--type", "FACTURA\\ C"])).toEqual(["FACTURA\\ C"]);
+    expect(bashComplete(u.cwd, u.env, ["template", "NOTA DE DEBITO M"])).toEqual(["NOTA\\ DE\\ DEBITO\\ M"]);
+    expect(bashComplete(u.cwd, u.env, ["queue", "re"])).toEqual(["reschedule", "retry"]);
+    expect(bashComplete(u.cwd, u.env, ["completion", ""])).toEqual(["bash", "zsh", "fish"]);
+    // File arguments fall back to the shell's own file completion.
+    writeFileSync(join(u.cwd, "lote-noviembre.csv"), "");
+    expect(bashComplete(u.cwd, u.env, ["issue", "lote-"])).toEqual(["lote-noviembre.csv"]);
+  });
+
+  it("prints zsh and fish scripts, and refuses other shells", async () => {
+    const zsh = await runCli(["completion", "zsh"], { cwd: u.cwd, env: u.env });
+    expect(zsh.stdout).toMatch(/^#compdef facturar/);
+    expect(zsh.stdout).toContain("facturar __complete --shell zsh");
+    const fish = await runCli(["completion", "fish"], { cwd: u.cwd, env: u.env });
+    expect(fish.stdout).toContain("complete -c facturar -a '(facturar __complete --shell fish");
+    expect((await runCli(["completion", "tcsh"], { cwd: u.cwd, env: u.env })).code).toBe(2);
+    expect((await runCli(["--help"], { cwd: u.cwd, env: u.env })).stdout).not.toContain("__complete");
+  });
+});

@@ -73,7 +73,7 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
 
   const inputOptions = (command: Command) =>
     command
-      .argument("<files...>", ".json or .csv voucher files, or - for standard input")
+      .argument("[files...]", ".json or .csv voucher files, or - for standard input")
       .option("--no-validate", "skip the tax rules and totals check (the schema still applies)")
       .option("--encoding <encoding>", "input encoding: utf8 (default) or latin1")
       .addOption(new Option("--delimiter <char>", "CSV delimiter (detected by default)").choices([",", ";"]))
@@ -89,6 +89,7 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
       .option("--report <file.csv>", "write one CSV row per voucher as it settles");
 
   inputOptions(program.command("issue").description("issue vouchers now (instant mode), each exactly once; PDFs saved"))
+    .option("-i, --interactive", "no file: ask for the voucher on the terminal, show its totals, then issue it")
     .option("--batch-size <n>", "send vouchers of one type in groups of 2 to 20 through the batch method (lotes)")
     .action(lazy(async () => (await import("./commands/issue.js")).issueInstant as Action));
 

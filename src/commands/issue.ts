@@ -25,6 +25,7 @@ export interface IssueFlags extends ValidateFlags {
   concurrency?: string;
   rate?: string;
   report?: string;
+  interactive?: boolean;
 }
 
 export function summaryOutcome(s: IssueSummary): Outcome {
@@ -68,7 +69,24 @@ async function confirmProduction(ctx: Context, profile: Profile, vouchers: Prepa
 }
 
 function issueCommand(mode: "instant" | "queued") {
-  return async (ctx: Context, files: string[], flags: IssueFlags): Promise<Outcome> => {
+  return async (ctx: Context, given: string[], flags: IssueFlags): Promise<Outcome> => {
+    let files = given;
+    if (flags.interactive) {
+      if (files.length > 0) throw new UsageError("--interactive asks for one voucher; it takes no files");
+      const guided = await import("./guided.js");
+      guided.requireTerminal(ctx);
+      const answer = await guided.askVoucher(ctx);
+      if (!answer) return "invalid";
+      if (Object.keys(answer.envelope).length === 0) {
+        ctx.err("nothing sent");
+        return "done";
+      }
+      files = [guided.voucherFile(answer)];
+    } else if (files.length === 0) {
+      throw new UsageError(
+        `give the voucher files to issue (.json, .csv, or - for standard input)${mode === "instant" ? ", or --interactive" : ""}`,
+      );
+    }
     const read = readOptions(ctx, flags);
     if (files.filter((f) => f === "-").length > 1) throw new UsageError("standard input (-) can be read only once");
     const timeout = flags.timeout === undefined ? 300 : Number(flags.timeout);

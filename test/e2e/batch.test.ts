@@ -95,7 +95,8 @@ async function checkService(home: string, refs: string[], csv: string): Promise<
   const store = await Store.open(join(home, "data", "facturar", "sandbox"));
   try {
     const pv = store.account.points_of_sale[0]?.punto_venta as number;
-    for (const ref of refs) expect(store.findByReference(pv, ref).length, ref).toBe(1);
+    const counts = refs.map((ref) => [ref, store.findByReference(pv, ref).length] as const);
+    expect(counts.filter(([, n]) => n !== 1)).toEqual([]);
     expect(store.count()).toBe(refs.length);
     // Inside a lane, numbers follow the date, then the input order.
     const lines = readFileSync(csv, "utf8").trim().split("\n").slice(1);
@@ -142,7 +143,7 @@ describe("cron batches", () => {
     expect(kills).toBeGreaterThan(0);
     const results = ndjson(final?.stdout ?? "");
     expect(results).toHaveLength(500);
-    expect(results.every((r) => r.status === "issued" || r.status === "skipped-duplicate")).toBe(true);
+    expect(results.filter((r) => r.status !== "issued" && r.status !== "skipped-duplicate")).toEqual([]);
     await checkService(home, refs, path);
     // The report of the last run says what happened to every voucher.
     const report = readFileSync(join(cwd, "report.csv"), "utf8").trim().split("\n");

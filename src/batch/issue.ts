@@ -4,6 +4,7 @@
  * an issuing call that fails without an answer is reconciled by reference before anything is sent
  * again, and a reference the journal already holds as issued is skipped.
  */
+import { existsSync } from "node:fs";
 import { type Answer, type ApiClient, parseVoucherNumber } from "../api/client.js";
 import { TransportError } from "../api/http.js";
 import { FacturarError } from "../errors.js";
@@ -131,7 +132,15 @@ export class Issuer {
     let reference = voucher.reference;
     const known = this.journal.get(reference);
     if (known && (known.state === "issued" || known.state === "queued")) {
-      if (!this.settings.allowDuplicate) return { result: this.skipped(voucher, known) };
+      if (!this.settings.allowDuplicate) {
+        const result = this.skipped(voucher, known);
+        // Already issued, but its PDF is not where the journal says (another folder, deleted):
+        // fetch it again rather than leave the voucher without its document.
+        const missing = !result.pdf || !existsSync(result.pdf);
+        return {
+          result: this.settings.savePdf && missing ? await this.withDocuments(result, undefined, undefined) : result,
+        };
+      }
       reference = this.nextReference(reference);
     } else if (known && (known.state === "sending" || known.state === "unknown")) {
       // A run died or lost an answer here: ask the service before sending anything.

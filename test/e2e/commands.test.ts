@@ -1,5 +1,5 @@
 /** issue, issue-queued, query, ceiling and status as users run them: the built CLI, a real sandbox. */
-import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeSafely } from "../../src/output/files.js";
@@ -45,6 +45,14 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
     expect(result).toMatchObject({ ok: true, status: "skipped-duplicate", comprobante_nro: "00679-00000001" });
     const q = ndjson((await u.run(["--json", "query", "--ref", "FB-2026-0001"])).stdout);
     expect(q).toHaveLength(1);
+  });
+
+  it("fetches the PDF of an already issued voucher again when it is not where the journal says", async () => {
+    const pdf = join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001.pdf");
+    unlinkSync(pdf);
+    const r = await u.run(["--json", "issue", sample("factura-b-dni")]);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "skipped-duplicate", pdf });
+    expect(readFileSync(pdf).subarray(0, 5).toString()).toBe("%PDF-");
   });
 
   it("finds it with query --ref, as a table and as JSON", async () => {

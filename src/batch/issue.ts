@@ -9,6 +9,7 @@ import { type Answer, type ApiClient, parseVoucherNumber } from "../api/client.j
 import { TransportError } from "../api/http.js";
 import { FacturarError } from "../errors.js";
 import { documentName, writeSafely } from "../output/files.js";
+import { voucherNumber } from "../voucher/codes.js";
 import type { Envelope } from "../voucher/schema.js";
 import { escapeEnvelope } from "../voucher/text.js";
 import { derivedReference, type Journal, type JournalEntry } from "./journal.js";
@@ -404,7 +405,13 @@ export class Issuer {
     const save = async (kind: "pdf" | "ticket", url: unknown): Promise<string | null> => {
       const name = `${documentName(result.comprobante_tipo as string, result.punto_venta as number, result.numero as number, kind === "ticket" ? "-ticket" : "")}.pdf`;
       try {
-        return await saveDocument(this.client, this.settings.outDir, name, url, () => this.regenerate(result, kind));
+        return await saveDocument(this.client, this.settings.outDir, name, url, () =>
+          freshLink(
+            this.client,
+            { tipo: result.comprobante_tipo, punto_venta: result.punto_venta, numero: result.numero },
+            kind,
+          ),
+        );
       } catch (error) {
         result.warnings = [
           ...(result.warnings ?? []),
@@ -423,19 +430,6 @@ export class Issuer {
       ticket: result.ticket,
     });
     return result;
-  }
-
-  private async regenerate(result: VoucherResult, kind: "pdf" | "ticket"): Promise<unknown> {
-    const answer = await this.client.read("facturacion/regenerar_pdf", {
-      comprobante: {
-        tipo: result.comprobante_tipo,
-        operacion: "V",
-        punto_venta: result.punto_venta,
-        numero: result.numero,
-      },
-    });
-    if (answer.error !== "N") throw new Error(answer.errores?.join("; ") || "regenerar_pdf failed");
-    return kind === "pdf" ? answer.comprobante_pdf_url : answer.comprobante_ticket_url;
   }
 
   private skipped(voucher: PreparedVoucher, entry: JournalEntry): VoucherResult {
@@ -491,10 +485,7 @@ export class Issuer {
       comprobante_tipo: answer.comprobante_tipo ?? c.tipo ?? null,
       punto_venta: puntoVenta === null ? null : Number(puntoVenta),
       numero: numero === null || numero === undefined || Number(numero) === 0 ? null : Number(numero),
-      comprobante_nro:
-        issued && puntoVenta !== null && numero
-          ? `${String(puntoVenta).padStart(5, "0")}-${String(numero).padStart(8, "0")}`
-          : null,
+      comprobante_nro: issued && puntoVenta !== null && numero ? voucherNumber(puntoVenta, numero) : null,
       // The development plan and queued replies leave these empty or as placeholders.
       cae: answer.cae ? String(answer.cae) : null,
       vencimiento_cae:
@@ -529,6 +520,20 @@ export async function lookup(client: ApiClient, reference: string): Promise<Answ
   }
   const items = Array.isArray(answer.comprobantes) ? answer.comprobantes : [];
   return items.find((item: Answer) => String(item?.comprobante?.external_reference ?? "") === reference);
+}
+
+/** A fresh PDF or ticket link for an issued voucher (`regenerar_pdf`). */
+export async function freshLink(
+  client: ApiClient,
+  voucher: { tipo: unknown; punto_venta: unknown; numero: unknown },
+  kind: "pdf" | "ticket",
+): Promise<unknown> {
+  const answer = await client.read("facturacion/regenerar_pdf", {
+    comprobante: { tipo: voucher.tipo, operacion: "V", punto_venta: voucher.punto_venta, numero: voucher.numero },
+  });
+  if (answer.error !== "N")
+    throw new Error((answer.errores as string[] | undefined)?.join("; ") || "regenerar_pdf failed");
+  return kind === "pdf" ? answer.comprobante_pdf_url : answer.comprobante_ticket_url;
 }
 
 /** Downloads a document link and saves it; an expired link is regenerated once. */

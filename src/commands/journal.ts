@@ -5,6 +5,7 @@ import { stateDir } from "../config/paths.js";
 import { loadProfile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
+import { voucherNumber } from "../voucher/codes.js";
 import { withConnection } from "./online.js";
 
 const ORDER: Record<JournalEntry["state"], number> = {
@@ -25,9 +26,7 @@ function matches(entry: JournalEntry, files: string[]): boolean {
 
 function number(entry: JournalEntry): string {
   if (entry.comprobante_nro) return entry.comprobante_nro;
-  return entry.punto_venta && entry.numero
-    ? `${String(entry.punto_venta).padStart(5, "0")}-${String(entry.numero).padStart(8, "0")}`
-    : "";
+  return entry.punto_venta && entry.numero ? voucherNumber(entry.punto_venta, entry.numero) : "";
 }
 
 export async function journalCommand(ctx: Context, files: string[], flags: { reconcile?: boolean }): Promise<Outcome> {

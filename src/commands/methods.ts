@@ -8,7 +8,7 @@ import { lookup, saveDocument } from "../batch/issue.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { documentName } from "../output/files.js";
-import { voucherTypeInfo } from "../voucher/codes.js";
+import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { toIsoDate } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import { cuitProblem, describeCuitProblem } from "../voucher/ids.js";
@@ -97,7 +97,7 @@ export async function nextNumberCommand(ctx: Context, flags: { type?: string; pv
     if (answer.error !== "N") throw failure(answer, "numeracion failed");
     const next = Number(answer.comprobante?.numero);
     await print(ctx, { ok: true, tipo, punto_venta: puntoVenta, numero: next }, [
-      `next ${tipo} at point of sale ${puntoVenta}: ${String(puntoVenta).padStart(5, "0")}-${String(next).padStart(8, "0")}`,
+      `next ${tipo} at point of sale ${puntoVenta}: ${voucherNumber(puntoVenta, next)}`,
     ]);
     return "done";
   });

@@ -1,10 +1,10 @@
 /** `facturar query`: by reference, date, type and number, or number range; every page. */
 import type { Answer, ApiClient } from "../api/client.js";
-import { saveDocument } from "../batch/issue.js";
+import { freshLink, saveDocument } from "../batch/issue.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { documentName } from "../output/files.js";
-import { voucherTypeInfo } from "../voucher/codes.js";
+import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import { date } from "../voucher/schema.js";
 import { optionalInt, requiredInt } from "./flags.js";
@@ -115,7 +115,7 @@ export async function* queryAll(
 }
 
 function numberOf(c: Answer): string {
-  return `${String(c.punto_venta ?? 0).padStart(5, "0")}-${String(c.numero ?? 0).padStart(8, "0")}`;
+  return voucherNumber(c.punto_venta ?? 0, c.numero ?? 0);
 }
 
 export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Outcome> {
@@ -132,20 +132,13 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
       const issued = c.status === "EMITIDO";
       let pdf: string | null = null;
       if (flags.pdf && issued) {
-        const regenerate = async (kind: "pdf" | "ticket") => {
-          const answer = await connection.client.read("facturacion/regenerar_pdf", {
-            comprobante: { tipo: c.tipo, operacion: "V", punto_venta: c.punto_venta, numero: c.numero },
-          });
-          if (answer.error !== "N") throw new Error((answer.errores ?? []).join("; ") || "regenerar_pdf failed");
-          return kind === "pdf" ? answer.comprobante_pdf_url : answer.comprobante_ticket_url;
-        };
         try {
           pdf = await saveDocument(
             connection.client,
             outDir,
             `${documentName(c.tipo, c.punto_venta, c.numero)}.pdf`,
             c.comprobante_pdf_url,
-            () => regenerate("pdf"),
+            () => freshLink(connection.client, { tipo: c.tipo, punto_venta: c.punto_venta, numero: c.numero }, "pdf"),
           );
         } catch (error) {
           ctx.err(

@@ -6,6 +6,7 @@ import { constants } from "node:fs";
 import { lstat, mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { FacturarError } from "../errors.js";
+import { voucherNumber } from "../voucher/codes.js";
 
 export class UnsafePathError extends FacturarError {
   constructor(message: string) {
@@ -20,7 +21,7 @@ export function documentName(tipo: string, puntoVenta: number, numero: number, s
     .replace(/[\u0300-\u036f]/g, "")
     .replace(/[^A-Za-z0-9]+/g, "_")
     .replace(/^_+|_+$/g, "");
-  return `${type}-${String(puntoVenta).padStart(5, "0")}-${String(numero).padStart(8, "0")}${suffix}`;
+  return `${type}-${voucherNumber(puntoVenta, numero)}${suffix}`;
 }
 
 /** Writes `data` to `dir/name` atomically; refuses names that leave `dir` and symlinks in the way. */

@@ -5,7 +5,7 @@
  */
 import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
-import { VAT_CONDITION_NAMES, type VatCondition, voucherTypeInfo } from "../voucher/codes.js";
+import { VAT_CONDITION_NAMES, type VatCondition, voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import type { Totals } from "../voucher/totals.js";
 
 export interface DocumentLine {
@@ -104,7 +104,7 @@ function money(value: string | undefined, maxDecimals = 2): string {
 }
 
 function number(view: DocumentView): string {
-  return `${String(view.punto_venta).padStart(5, "0")}-${String(view.numero).padStart(8, "0")}`;
+  return voucherNumber(view.punto_venta, view.numero);
 }
 
 function conditionName(code: string): string {

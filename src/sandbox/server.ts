@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { documentName } from "../output/files.js";
 import { argentinaToday } from "../voucher/dates.js";
 import { renderTicketPdf, renderVoucherPdf } from "./documents.js";
 import { type Faults, NO_FAULTS } from "./faults.js";
@@ -110,7 +111,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
       writeFileSync(`${path}.tmp`, pdf);
       renameSync(`${path}.tmp`, path);
     }
-    const name = `${voucher.tipo.replace(/[^A-Za-z0-9]+/g, "_")}-${String(voucher.punto_venta).padStart(5, "0")}-${String(voucher.numero).padStart(8, "0")}${kind === "ticket" ? "-ticket" : ""}.pdf`;
+    const name = `${documentName(voucher.tipo, voucher.punto_venta, voucher.numero, kind === "ticket" ? "-ticket" : "")}.pdf`;
     res.writeHead(200, {
       "content-type": "application/pdf",
       "content-length": pdf.length,

@@ -11,6 +11,7 @@ import {
   PAYMENT_CONDITIONS,
   VAT_CONDITIONS_BY_CLASS,
   type VatCondition,
+  voucherNumber,
   voucherTypeInfo,
 } from "../voucher/codes.js";
 import { argentinaToday, dayNumber, formatDay, toIsoDate } from "../voucher/dates.js";
@@ -87,7 +88,6 @@ function isNumeric(value: unknown): boolean {
 }
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
-export const fullNumber = (pv: number, numero: number) => `${pad(pv, 5)}-${pad(numero, 8)}`;
 
 export class SandboxService {
   constructor(
@@ -494,7 +494,7 @@ export class SandboxService {
       body: {
         error: "N",
         errores: NO_ERRORS,
-        rta: `El comprobante ${voucher.tipo} ${fullNumber(voucher.punto_venta, numero).replace(/^0/, "")} (${partyName}) se ha guardado correctamente`,
+        rta: `El comprobante ${voucher.tipo} ${voucherNumber(voucher.punto_venta, numero).replace(/^0/, "")} (${partyName}) se ha guardado correctamente`,
         ...fields,
         // The instant reply shows the bare number (reference §9.3).
         comprobante_nro: pad(numero, 7),
@@ -549,8 +549,8 @@ export class SandboxService {
         ...fields,
         cae_vencimiento: "",
         observaciones: "",
-        rta: `El comprobante ${voucher.tipo} ${fullNumber(voucher.punto_venta, numero)} se ha guardado correctamente`,
-        comprobante_nro: fullNumber(voucher.punto_venta, numero),
+        rta: `El comprobante ${voucher.tipo} ${voucherNumber(voucher.punto_venta, numero)} se ha guardado correctamente`,
+        comprobante_nro: voucherNumber(voucher.punto_venta, numero),
       });
     }
     await Promise.all(durables);
@@ -571,7 +571,7 @@ export class SandboxService {
       cae: " ",
       vencimiento_cae: "01/01/2000",
       vencimiento_pago: v.vencimiento,
-      comprobante_nro: fullNumber(v.punto_venta, 0),
+      comprobante_nro: voucherNumber(v.punto_venta, 0),
       comprobante_tipo: v.tipo,
       afip_codigo_barras: "",
       afip_qr: "",
@@ -841,7 +841,7 @@ export class SandboxService {
     const deletable = matches.filter((v) => v.queued);
     await Promise.all(deletable.map((v) => this.store.update(v, { deleted: true, queued: false })));
     const procesados = deletable.map(
-      (v) => `El comprobante ${v.tipo} ${fullNumber(v.punto_venta, 0)} se ha eliminado correctamente. `,
+      (v) => `El comprobante ${v.tipo} ${voucherNumber(v.punto_venta, 0)} se ha eliminado correctamente. `,
     );
     const error = deletable.length === matches.length ? "N" : deletable.length === 0 ? "S" : "PARCIAL";
     const errores = error === "N" ? [] : ["Los comprobantes ya emitidos no se pueden eliminar."];

@@ -307,3 +307,8 @@ export const FCE_DATA = { CBU: 2101, ALIAS: 2102, ANNULMENT: 22, REFERENCE: 23, 
 
 /** Offline default for the anonymous final-consumer ceiling: RG 5700/2025, $10,000,000. */
 export const DEFAULT_FINAL_CONSUMER_CEILING = "10000000";
+
+/** `00679-00000074`: a voucher's point of sale and number as the service and the PDFs write them. */
+export function voucherNumber(puntoVenta: number | string, numero: number | string): string {
+  return `${String(puntoVenta).padStart(5, "0")}-${String(numero).padStart(8, "0")}`;
+}

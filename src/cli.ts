@@ -2,7 +2,6 @@
  * The commander program: global flags, lazily loaded commands, and the one place where an
  * outcome becomes an exit code. Nothing below this file calls process.exit.
  */
-import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import {
   type Context,
@@ -14,11 +13,7 @@ import {
   stopToken,
 } from "./context.js";
 import { EXIT_CODES, FacturarError, type Outcome } from "./errors.js";
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
-  return pkg.version;
-}
+import { VERSION } from "./version.js";
 
 type Action = (ctx: Context, ...args: never[]) => Promise<Outcome>;
 
@@ -27,7 +22,7 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
   program
     .name("facturar")
     .description("Issue and query Argentine fiscal vouchers; validates them before they leave the machine.")
-    .version(packageVersion(), "-V, --version", "print the version")
+    .version(VERSION, "-V, --version", "print the version")
     .option("-p, --profile <name>", "configuration profile (env FACTURAR_PROFILE)")
     .option("-c, --config <file>", "use exactly this configuration file")
     .option("--json", "machine-readable output: one JSON document, or NDJSON for many vouchers")

@@ -3,11 +3,11 @@
  * service in this process for the duration of the command (its state in the user's data folder),
  * or, when another facturar process already runs it on that folder, talks to that one.
  */
-import { readFileSync } from "node:fs";
 import { sandboxDataDir } from "../config/paths.js";
 import { type Credentials, checkBaseUrl, type Profile, SANDBOX } from "../config/profile.js";
 import { FacturarError, UsageError } from "../errors.js";
 import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
+import { VERSION } from "../version.js";
 import { ApiClient, type ClientOptions } from "./client.js";
 
 export interface Connection {
@@ -18,16 +18,7 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-function version(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string })
-      .version;
-  } catch {
-    return "0";
-  }
-}
-
-export const USER_AGENT = `facturar/${version()} (+node ${process.versions.node})`;
+export const USER_AGENT = `facturar/${VERSION} (+node ${process.versions.node})`;
 
 export interface ConnectOptions {
   env: NodeJS.ProcessEnv;

@@ -89,6 +89,35 @@ function isNumeric(value: unknown): boolean {
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
 
+interface MethodEntry {
+  handle: (service: SandboxService, body: Json, pv: PointOfSale) => Promise<Reply> | Reply;
+  /** Whether it changes state (drop-after-commit applies to these). */
+  changes: boolean;
+  quota: "free" | "one" | "per-voucher";
+}
+
+/** Every method the development plan answers, in one place. */
+const METHOD_TABLE: Record<string, MethodEntry> = {
+  "facturacion/nuevo": { handle: (s, b, pv) => s.nuevo(b, pv), changes: true, quota: "one" },
+  "facturacion/nuevo_encola": { handle: (s, b, pv) => s.nuevoEncola(b, pv), changes: true, quota: "one" },
+  "facturacion/lotes": { handle: (s, b, pv) => s.lotes(b, pv), changes: true, quota: "per-voucher" },
+  "facturacion/lotes_encola": { handle: (s, b, pv) => s.lotesEncola(b, pv), changes: true, quota: "per-voucher" },
+  "facturacion/consulta": { handle: (s, b, pv) => s.consulta(b, pv), changes: false, quota: "free" },
+  "facturacion/consulta_avanzada": { handle: (s, b, pv) => s.consultaAvanzada(b, pv), changes: false, quota: "free" },
+  "facturacion/numeracion": { handle: (s, b, pv) => s.numeracion(b, pv), changes: false, quota: "free" },
+  "facturacion/requiere_fec": { handle: (s, b) => s.requiereFec(b), changes: false, quota: "one" },
+  "facturacion/topecf": { handle: (s) => s.topecf(), changes: false, quota: "one" },
+  "facturacion/regenerar_pdf": { handle: (s, b, pv) => s.regenerarPdf(b, pv), changes: true, quota: "one" },
+  "facturacion/eliminar_encolado": { handle: (s, b, pv) => s.eliminarEncolado(b, pv), changes: true, quota: "one" },
+  "facturacion/cambiar_fecha_encolado": {
+    handle: (s, b, pv) => s.cambiarFechaEncolado(b, pv),
+    changes: true,
+    quota: "one",
+  },
+  "facturacion/reenviar_encolado": { handle: (s, b, pv) => s.reenviarEncolado(b, pv), changes: true, quota: "one" },
+  "estado_servicios/alertas": { handle: (s) => s.alertas(), changes: false, quota: "free" },
+};
+
 export class SandboxService {
   constructor(
     readonly store: Store,
@@ -128,97 +157,36 @@ export class SandboxService {
     };
   }
 
-  /** Requests that count against the plan's quota (reference §1, §4). */
-  quotaFor(method: string, body: Json): number {
-    switch (method) {
-      case "facturacion/consulta":
-      case "facturacion/consulta_avanzada":
-      case "facturacion/numeracion":
-      case "estado_servicios/alertas":
-        return 0;
-      case "facturacion/lotes":
-      case "facturacion/lotes_encola":
-        return Array.isArray(body?.requests) ? Math.max(1, body.requests.length) : 1;
-      default:
-        return 1;
-    }
-  }
-
   async call(method: string, body: Json, pv: PointOfSale): Promise<Reply> {
-    const quota = this.quotaFor(method, body);
+    const entry = METHOD_TABLE[method];
+    if (!entry) return { status: 404, body: { error: "S", errores: [`El metodo ${method} no existe.`] } };
     if (this.store.quotaUsed >= this.store.account.quota) {
       // When the quota is exhausted, every call errors (reference §12).
       return fail([`Ha superado el cupo de ${this.store.account.quota} comprobantes de su plan API DEV.`]);
     }
+    // Most methods use one request of the plan's quota; batches one per voucher; queries none (§1, §4).
+    const quota =
+      entry.quota === "per-voucher"
+        ? Array.isArray(body?.requests)
+          ? Math.max(1, body.requests.length)
+          : 1
+        : entry.quota === "free"
+          ? 0
+          : 1;
     const counted = quota > 0 ? this.store.useQuota(quota).durable : Promise.resolve();
-    const reply = await this.dispatch(method, body ?? {}, pv);
+    const reply = await entry.handle(this, body ?? {}, pv);
     await counted;
     return reply;
   }
 
-  private dispatch(method: string, body: Json, pv: PointOfSale): Promise<Reply> | Reply {
-    switch (method) {
-      case "facturacion/nuevo":
-        return this.nuevo(body, pv);
-      case "facturacion/nuevo_encola":
-        return this.nuevoEncola(body, pv);
-      case "facturacion/lotes":
-        return this.lotes(body, pv);
-      case "facturacion/lotes_encola":
-        return this.lotesEncola(body, pv);
-      case "facturacion/consulta":
-        return this.consulta(body, pv);
-      case "facturacion/consulta_avanzada":
-        return this.consultaAvanzada(body, pv);
-      case "facturacion/numeracion":
-        return this.numeracion(body, pv);
-      case "facturacion/requiere_fec":
-        return this.requiereFec(body);
-      case "facturacion/topecf":
-        return { status: 200, body: { error: "N", errores: [], monto: this.options.ceiling } };
-      case "facturacion/regenerar_pdf":
-        return this.regenerarPdf(body, pv);
-      case "facturacion/eliminar_encolado":
-        return this.eliminarEncolado(body, pv);
-      case "facturacion/cambiar_fecha_encolado":
-        return this.cambiarFechaEncolado(body, pv);
-      case "facturacion/reenviar_encolado":
-        return this.reenviarEncolado(body, pv);
-      case "estado_servicios/alertas":
-        return this.alertas();
-      default:
-        return { status: 404, body: { error: "S", errores: [`El metodo ${method} no existe.`] } };
-    }
-  }
-
   /** Methods that change state: the ones whose answer can be lost after the change is committed. */
-  static readonly CHANGING = new Set([
-    "facturacion/nuevo",
-    "facturacion/nuevo_encola",
-    "facturacion/lotes",
-    "facturacion/lotes_encola",
-    "facturacion/regenerar_pdf",
-    "facturacion/eliminar_encolado",
-    "facturacion/cambiar_fecha_encolado",
-    "facturacion/reenviar_encolado",
-  ]);
+  static readonly CHANGING = new Set(Object.keys(METHOD_TABLE).filter((m) => METHOD_TABLE[m]?.changes));
 
-  static readonly METHODS = [
-    "facturacion/nuevo",
-    "facturacion/nuevo_encola",
-    "facturacion/lotes",
-    "facturacion/lotes_encola",
-    "facturacion/consulta",
-    "facturacion/consulta_avanzada",
-    "facturacion/numeracion",
-    "facturacion/requiere_fec",
-    "facturacion/topecf",
-    "facturacion/regenerar_pdf",
-    "facturacion/eliminar_encolado",
-    "facturacion/cambiar_fecha_encolado",
-    "facturacion/reenviar_encolado",
-    "estado_servicios/alertas",
-  ];
+  static readonly METHODS = Object.keys(METHOD_TABLE);
+
+  topecf(): Reply {
+    return { status: 200, body: { error: "N", errores: [], monto: this.options.ceiling } };
+  }
 
   // --- the service's own checks on an issuing request ---
 
@@ -461,7 +429,7 @@ export class SandboxService {
     );
   }
 
-  private async nuevo(body: Json, pv: PointOfSale): Promise<Reply> {
+  async nuevo(body: Json, pv: PointOfSale): Promise<Reply> {
     const c = body?.comprobante;
     const problems = this.check(body, pv, false);
     if (problems.length > 0)
@@ -502,7 +470,7 @@ export class SandboxService {
     };
   }
 
-  private async lotes(body: Json, pv: PointOfSale): Promise<Reply> {
+  async lotes(body: Json, pv: PointOfSale): Promise<Reply> {
     const requests = body?.requests;
     if (!Array.isArray(requests) || requests.length === 0)
       return fail(["Debe enviar requests: un array de comprobantes."], { response: [] });
@@ -582,7 +550,7 @@ export class SandboxService {
     };
   }
 
-  private async nuevoEncola(body: Json, pv: PointOfSale): Promise<Reply> {
+  async nuevoEncola(body: Json, pv: PointOfSale): Promise<Reply> {
     const problems = this.check(body, pv, true);
     if (problems.length > 0)
       return issueError(
@@ -595,7 +563,7 @@ export class SandboxService {
     return { status: 200, body: this.queuedReply(voucher) };
   }
 
-  private async lotesEncola(body: Json, pv: PointOfSale): Promise<Reply> {
+  async lotesEncola(body: Json, pv: PointOfSale): Promise<Reply> {
     const requests = body?.requests;
     if (!Array.isArray(requests) || requests.length === 0)
       return fail(["Debe enviar requests: un array de comprobantes."], { response: [] });
@@ -738,13 +706,13 @@ export class SandboxService {
     return this.store.findByNumber(pv.punto_venta, String(c.tipo ?? ""), Number(c.numero));
   }
 
-  private consulta(body: Json, pv: PointOfSale): Reply {
+  consulta(body: Json, pv: PointOfSale): Reply {
     const v = this.findVoucher(body?.comprobante, pv);
     if (!v) return fail(["No se encontro el comprobante solicitado."]);
     return { status: 200, body: { error: "N", errores: NO_ERRORS, rta: "OK", ...this.queryItem(v) } };
   }
 
-  private consultaAvanzada(body: Json, pv: PointOfSale): Reply {
+  consultaAvanzada(body: Json, pv: PointOfSale): Reply {
     const kind = body?.busqueda_tipo;
     const c = body?.comprobante ?? {};
     const page = Number(body?.pagina ?? 0);
@@ -785,7 +753,7 @@ export class SandboxService {
     return { status: 200, body: { rta: "OK", error: "N", total: all.length, errores: [], comprobantes: items } };
   }
 
-  private numeracion(body: Json, pv: PointOfSale): Reply {
+  numeracion(body: Json, pv: PointOfSale): Reply {
     const c = body?.comprobante;
     if (!c || !voucherTypeInfo(c.tipo)) return fail(["Debe enviar un tipo de comprobante valido."]);
     if (Number(c.punto_venta) !== pv.punto_venta)
@@ -806,7 +774,7 @@ export class SandboxService {
     };
   }
 
-  private requiereFec(body: Json): Reply {
+  requiereFec(body: Json): Reply {
     const cuit = String(body?.cuit ?? "").trim();
     if (!isValidCuit(cuit)) return fail([`El CUIT enviado ${cuit} es invalido.`]);
     if (body?.fecha !== undefined && !isDate(body.fecha))
@@ -819,7 +787,7 @@ export class SandboxService {
     };
   }
 
-  private async regenerarPdf(body: Json, pv: PointOfSale): Promise<Reply> {
+  async regenerarPdf(body: Json, pv: PointOfSale): Promise<Reply> {
     const v = this.findVoucher(body?.comprobante, pv);
     if (v?.status !== "EMITIDO") return fail(["No se encontro el comprobante solicitado."]);
     const links = this.freshLinks(v);
@@ -832,7 +800,7 @@ export class SandboxService {
 
   // --- queue management ---
 
-  private async eliminarEncolado(body: Json, pv: PointOfSale): Promise<Reply> {
+  async eliminarEncolado(body: Json, pv: PointOfSale): Promise<Reply> {
     const reference = String(body?.external_reference ?? "");
     const matches = this.store
       .findByReference(pv.punto_venta, reference)
@@ -853,7 +821,7 @@ export class SandboxService {
     return this.store.findByReference(pv.punto_venta, String(body?.external_reference ?? "")).find(accept);
   }
 
-  private async cambiarFechaEncolado(body: Json, pv: PointOfSale): Promise<Reply> {
+  async cambiarFechaEncolado(body: Json, pv: PointOfSale): Promise<Reply> {
     const v = this.firstQueued(body, pv, (x) => x.queued);
     if (!v) return fail([NOT_FOUND]);
     if (!isDate(body?.fecha)) return fail(["El campo fecha debe tener el formato dd/mm/aaaa."]);
@@ -871,14 +839,14 @@ export class SandboxService {
     return { status: 200, body: { error: "N", errores: [] } };
   }
 
-  private async reenviarEncolado(body: Json, pv: PointOfSale): Promise<Reply> {
+  async reenviarEncolado(body: Json, pv: PointOfSale): Promise<Reply> {
     const v = this.firstQueued(body, pv, (x) => x.queued && x.status === "ENVIADO A PROCESAR - CON ERROR");
     if (!v) return fail([NOT_FOUND]);
     await this.store.update(v, { status: "EN COLA, ESPERANDO APROBACION", errors: [], attempts: 0 });
     return { status: 200, body: { error: "N", errores: [] } };
   }
 
-  private alertas(): Reply {
+  alertas(): Reply {
     if (this.options.faults.authorityDown) {
       return {
         status: 200,

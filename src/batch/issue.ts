@@ -139,7 +139,8 @@ export class Issuer {
         // fetch it again rather than leave the voucher without its document.
         const missing = !result.pdf || !existsSync(result.pdf);
         return {
-          result: this.settings.savePdf && missing ? await this.withDocuments(result, undefined, undefined) : result,
+          result:
+            this.settings.savePdf && missing ? await this.withDocuments(result, undefined, undefined, true) : result,
         };
       }
       reference = this.nextReference(reference);
@@ -396,7 +397,13 @@ export class Issuer {
   }
 
   /** Saves the PDF and the ticket at once: their links die the same day. */
-  private async withDocuments(result: VoucherResult, pdfUrl: unknown, ticketUrl: unknown): Promise<VoucherResult> {
+  /** `refetch`: no links at hand (an earlier run's voucher), so both documents come from fresh ones. */
+  private async withDocuments(
+    result: VoucherResult,
+    pdfUrl: unknown,
+    ticketUrl: unknown,
+    refetch = false,
+  ): Promise<VoucherResult> {
     if (!this.settings.savePdf) return result;
     if (result.numero === null || result.punto_venta === null || !result.comprobante_tipo) {
       result.warnings = [...(result.warnings ?? []), "PDF not saved: the answer gave no usable voucher number"];
@@ -421,7 +428,7 @@ export class Issuer {
       }
     };
     result.pdf = await save("pdf", pdfUrl);
-    if (ticketUrl) result.ticket = await save("ticket", ticketUrl);
+    if (ticketUrl || refetch) result.ticket = await save("ticket", ticketUrl);
     await this.journal.record({
       ref: result.external_reference,
       state: "issued",

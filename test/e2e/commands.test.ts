@@ -49,10 +49,13 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
 
   it("fetches the PDF of an already issued voucher again when it is not where the journal says", async () => {
     const pdf = join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001.pdf");
+    const ticket = join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001-ticket.pdf");
     unlinkSync(pdf);
+    unlinkSync(ticket);
     const r = await u.run(["--json", "issue", sample("factura-b-dni")]);
-    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "skipped-duplicate", pdf });
+    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "skipped-duplicate", pdf, ticket });
     expect(readFileSync(pdf).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(readFileSync(ticket).subarray(0, 5).toString()).toBe("%PDF-");
   });
 
   it("finds it with query --ref, as a table and as JSON", async () => {

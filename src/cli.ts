@@ -12,30 +12,43 @@ import {
   type StopToken,
   stopToken,
 } from "./context.js";
-import { EXIT_CODES, FacturarError, type Outcome } from "./errors.js";
+import { EXIT_CODES, FacturarError, type Outcome, UsageError } from "./errors.js";
+import { type Lang, langFromEnv, parseLang, t, useLang } from "./i18n/index.js";
 import { VERSION } from "./version.js";
 
 type Action = (ctx: Context, ...args: never[]) => Promise<Outcome>;
 
 function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToken): Command {
   const program = new Command();
+  const helpTitles: Record<string, string> = {
+    "Usage:": t("Usage:"),
+    "Arguments:": t("Arguments:"),
+    "Options:": t("Options:"),
+    "Global Options:": t("Global Options:"),
+    "Commands:": t("Commands:"),
+  };
   program
     .name("facturar")
-    .description("Issue and query Argentine fiscal vouchers; validates them before they leave the machine.")
-    .version(VERSION, "-V, --version", "print the version")
-    .option("-p, --profile <name>", "configuration profile (env FACTURAR_PROFILE)")
-    .option("-c, --config <file>", "use exactly this configuration file")
-    .option("--json", "machine-readable output: one JSON document, or NDJSON for many vouchers")
-    .option("-q, --quiet", "print only what went wrong")
-    .option("-v, --verbose", "print more detail, stack traces of internal errors")
-    .option("--no-color", "no colours (also NO_COLOR)")
-    .option("--no-input", "never prompt (implied off a terminal and under CI)")
-    .option("-y, --yes", "answer yes to confirmations")
-    .showHelpAfterError("(run facturar --help for usage)")
+    .description(t("Issue and query Argentine fiscal vouchers; validates them before they leave the machine."))
+    .version(VERSION, "-V, --version", t("print the version"))
+    .option("-p, --profile <name>", t("configuration profile (env FACTURAR_PROFILE)"))
+    .option("-c, --config <file>", t("use exactly this configuration file"))
+    .option("--json", t("machine-readable output: one JSON document, or NDJSON for many vouchers"))
+    .option("-q, --quiet", t("print only what went wrong"))
+    .option("-v, --verbose", t("print more detail, stack traces of internal errors"))
+    .option("--no-color", t("no colours (also NO_COLOR)"))
+    .option("--no-input", t("never prompt (implied off a terminal and under CI)"))
+    .option("-y, --yes", t("answer yes to confirmations"))
+    .option("--lang <lang>", t("language of messages: es or en (default from LC_ALL, LC_MESSAGES, LANG)"))
+    .helpOption("-h, --help", t("display help for command"))
+    .helpCommand("help [command]", t("display help for command"))
+    .showHelpAfterError(t("(run facturar --help for usage)"))
     .exitOverride()
+    .configureHelp({ styleTitle: (title) => helpTitles[title] ?? title })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(commanderError(text)),
     });
 
   /** Commands load their module only when run, so `--version` and `--help` stay cheap. */
@@ -56,161 +69,163 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
 
   program
     .command("validate")
-    .description("check vouchers offline: schema, tax rules and computed totals; nothing is sent")
-    .argument("<files...>", ".json or .csv voucher files, or - for standard input")
-    .option("--encoding <encoding>", "input encoding: utf8 (default, BOM allowed) or latin1")
+    .description(t("check vouchers offline: schema, tax rules and computed totals; nothing is sent"))
+    .argument("<files...>", t(".json or .csv voucher files, or - for standard input"))
+    .option("--encoding <encoding>", t("input encoding: utf8 (default, BOM allowed) or latin1"))
     .addOption(
-      new Option("--delimiter <char>", "CSV delimiter (detected from the header by default)").choices([",", ";"]),
+      new Option("--delimiter <char>", t("CSV delimiter (detected from the header by default)")).choices([",", ";"]),
     )
-    .option("--ceiling <amount>", "ceiling for unidentified final consumers, in pesos (default 10000000, RG 5700)")
-    .option("--today <dd/mm/yyyy>", "check date windows against this day instead of today in Argentina")
+    .option("--ceiling <amount>", t("ceiling for unidentified final consumers, in pesos (default 10000000, RG 5700)"))
+    .option("--today <dd/mm/yyyy>", t("check date windows against this day instead of today in Argentina"))
     .action(lazy(async () => (await import("./commands/validate.js")).validateCommand as Action));
 
   const inputOptions = (command: Command) =>
     command
-      .argument("[files...]", ".json or .csv voucher files, or - for standard input")
-      .option("--no-validate", "skip the tax rules and totals check (the schema still applies)")
-      .option("--encoding <encoding>", "input encoding: utf8 (default) or latin1")
-      .addOption(new Option("--delimiter <char>", "CSV delimiter (detected by default)").choices([",", ";"]))
-      .option("--out <dir>", "folder for PDFs and tickets (default: the profile's pdf_dir, else ./comprobantes)")
-      .option("--no-pdf", "do not download the PDF and the ticket")
-      .option("--qr <target>", "write each voucher's QR to FILE.png, or draw it: --qr terminal")
-      .option("--allow-duplicate", "issue again a voucher the journal holds as issued (with a new reference)")
-      .option("--concurrency <n>", "lanes (point of sale and type) sent in parallel (default 4)")
+      .argument("[files...]", t(".json or .csv voucher files, or - for standard input"))
+      .option("--no-validate", t("skip the tax rules and totals check (the schema still applies)"))
+      .option("--encoding <encoding>", t("input encoding: utf8 (default) or latin1"))
+      .addOption(new Option("--delimiter <char>", t("CSV delimiter (detected by default)")).choices([",", ";"]))
+      .option("--out <dir>", t("folder for PDFs and tickets (default: the profile's pdf_dir, else ./comprobantes)"))
+      .option("--no-pdf", t("do not download the PDF and the ticket"))
+      .option("--qr <target>", t("write each voucher's QR to FILE.png, or draw it: --qr terminal"))
+      .option("--allow-duplicate", t("issue again a voucher the journal holds as issued (with a new reference)"))
+      .option("--concurrency <n>", t("lanes (point of sale and type) sent in parallel (default 4)"))
       .option(
         "--rate <ms>",
-        "least milliseconds between requests (default: the profile's rate_ms; 100 for a real service)",
+        t("least milliseconds between requests (default: the profile's rate_ms; 100 for a real service)"),
       )
-      .option("--report <file.csv>", "write one CSV row per voucher as it settles");
+      .option("--report <file.csv>", t("write one CSV row per voucher as it settles"));
 
-  inputOptions(program.command("issue").description("issue vouchers now (instant mode), each exactly once; PDFs saved"))
-    .option("-i, --interactive", "no file: ask for the voucher on the terminal, show its totals, then issue it")
-    .option("--batch-size <n>", "send vouchers of one type in groups of 2 to 20 through the batch method (lotes)")
+  inputOptions(
+    program.command("issue").description(t("issue vouchers now (instant mode), each exactly once; PDFs saved")),
+  )
+    .option("-i, --interactive", t("no file: ask for the voucher on the terminal, show its totals, then issue it"))
+    .option("--batch-size <n>", t("send vouchers of one type in groups of 2 to 20 through the batch method (lotes)"))
     .action(lazy(async () => (await import("./commands/issue.js")).issueInstant as Action));
 
   inputOptions(
     program
       .command("issue-queued")
-      .description("issue vouchers through the service's queue; --wait follows them to the end"),
+      .description(t("issue vouchers through the service's queue; --wait follows them to the end")),
   )
-    .option("--wait", "wait until each voucher is issued or fails, then save its PDF")
-    .option("--timeout <seconds>", "with --wait: give up waiting after this long (default 300)")
-    .option("--batch-size <n>", "queue vouchers in groups of 2 to 100 (lotes_encola)")
+    .option("--wait", t("wait until each voucher is issued or fails, then save its PDF"))
+    .option("--timeout <seconds>", t("with --wait: give up waiting after this long (default 300)"))
+    .option("--batch-size <n>", t("queue vouchers in groups of 2 to 100 (lotes_encola)"))
     .action(lazy(async () => (await import("./commands/issue.js")).issueQueued as Action));
 
   program
     .command("query")
-    .description("find vouchers: --ref R | --date D | --type T --number N | --type T --from N --to M")
-    .option("--ref <reference>", "by external_reference")
-    .option("--date <dd/mm/yyyy>", "by voucher date")
-    .option("--type <tipo>", 'voucher type, as the service writes it ("FACTURA B")')
-    .option("--number <n>", "with --type: one voucher")
-    .option("--from <n>", "with --type and --to: a number range")
-    .option("--to <n>", "end of the range")
-    .option("--pv <n>", "point of sale (default: the profile's)")
-    .option("--pdf", "save the PDFs of the issued vouchers found (fresh links when the old ones expired)")
-    .option("--out <dir>", "folder for --pdf")
+    .description(t("find vouchers: --ref R | --date D | --type T --number N | --type T --from N --to M"))
+    .option("--ref <reference>", t("by external_reference"))
+    .option("--date <dd/mm/yyyy>", t("by voucher date"))
+    .option("--type <tipo>", t('voucher type, as the service writes it ("FACTURA B")'))
+    .option("--number <n>", t("with --type: one voucher"))
+    .option("--from <n>", t("with --type and --to: a number range"))
+    .option("--to <n>", t("end of the range"))
+    .option("--pv <n>", t("point of sale (default: the profile's)"))
+    .option("--pdf", t("save the PDFs of the issued vouchers found (fresh links when the old ones expired)"))
+    .option("--out <dir>", t("folder for --pdf"))
     .action(lazy(async () => (await import("./commands/query.js")).queryCommand as Action));
 
   program
     .command("journal")
-    .description("what the journal holds for the profile (or for some input files), unknown outcomes first")
-    .argument("[files...]", "only the vouchers read from these files")
-    .option("--reconcile", "settle unknown and queued entries by asking the service")
+    .description(t("what the journal holds for the profile (or for some input files), unknown outcomes first"))
+    .argument("[files...]", t("only the vouchers read from these files"))
+    .option("--reconcile", t("settle unknown and queued entries by asking the service"))
     .action(lazy(async () => (await import("./commands/journal.js")).journalCommand as Action));
 
   program
     .command("ceiling")
-    .description("the final-consumer identification ceiling (topecf), cached for the day")
-    .option("--refresh", "ask the service even if today's answer is cached")
+    .description(t("the final-consumer identification ceiling (topecf), cached for the day"))
+    .option("--refresh", t("ask the service even if today's answer is cached"))
     .action(lazy(async () => (await import("./commands/service-info.js")).ceilingCommand as Action));
 
   program
     .command("status")
-    .description("service status, scheduled maintenance and news; exit 6 when invoicing is not OK")
+    .description(t("service status, scheduled maintenance and news; exit 6 when invoicing is not OK"))
     .action(lazy(async () => (await import("./commands/service-info.js")).statusCommand as Action));
 
   program
     .command("init")
-    .description("create or edit a profile (asks on a terminal; every answer also a flag), then check it")
-    .option("--name <profile>", "profile name (default sandbox)")
-    .option("--sandbox", "use the embedded development-mode service")
-    .option("--base-url <url>", "the API's base URL, https://<host>/app/api/v2")
-    .option("--usertoken <value>", "credential, kept in the config file (mode 0600)")
-    .option("--apikey <value>", "credential, kept in the config file")
-    .option("--apitoken <value>", "credential, kept in the config file")
-    .option("--usertoken-env <name>", "credential read from this environment variable")
-    .option("--apikey-env <name>", "credential read from this environment variable")
-    .option("--apitoken-env <name>", "credential read from this environment variable")
-    .option("--usertoken-file <path>", "credential read from this file")
-    .option("--apikey-file <path>", "credential read from this file")
-    .option("--apitoken-file <path>", "credential read from this file")
-    .option("--punto-venta <n>", "point of sale")
-    .option("--pdf-dir <dir>", "folder for PDFs")
-    .option("--production", "real vouchers: ask before issuing on a terminal")
-    .option("--no-production", "not production")
-    .option("--default", "make it the default profile")
-    .option("--no-default", "do not make it the default profile")
-    .option("--file <path>", "the config file to write (default $XDG_CONFIG_HOME/facturar/config.json)")
-    .option("--no-check", "do not check the profile with the service afterwards")
+    .description(t("create or edit a profile (asks on a terminal; every answer also a flag), then check it"))
+    .option("--name <profile>", t("profile name (default sandbox)"))
+    .option("--sandbox", t("use the embedded development-mode service"))
+    .option("--base-url <url>", t("the API's base URL, https://<host>/app/api/v2"))
+    .option("--usertoken <value>", t("credential, kept in the config file (mode 0600)"))
+    .option("--apikey <value>", t("credential, kept in the config file"))
+    .option("--apitoken <value>", t("credential, kept in the config file"))
+    .option("--usertoken-env <name>", t("credential read from this environment variable"))
+    .option("--apikey-env <name>", t("credential read from this environment variable"))
+    .option("--apitoken-env <name>", t("credential read from this environment variable"))
+    .option("--usertoken-file <path>", t("credential read from this file"))
+    .option("--apikey-file <path>", t("credential read from this file"))
+    .option("--apitoken-file <path>", t("credential read from this file"))
+    .option("--punto-venta <n>", t("point of sale"))
+    .option("--pdf-dir <dir>", t("folder for PDFs"))
+    .option("--production", t("real vouchers: ask before issuing on a terminal"))
+    .option("--no-production", t("not production"))
+    .option("--default", t("make it the default profile"))
+    .option("--no-default", t("do not make it the default profile"))
+    .option("--file <path>", t("the config file to write (default $XDG_CONFIG_HOME/facturar/config.json)"))
+    .option("--no-check", t("do not check the profile with the service afterwards"))
     .action(lazy(async () => (await import("./commands/init.js")).initCommand as Action));
 
   const methods = async () => import("./commands/methods.js");
   program
     .command("pdf")
-    .description("fresh links for an issued voucher (regenerar_pdf), then its PDF and ticket saved")
-    .option("--type <tipo>", 'voucher type ("FACTURA B")')
-    .option("--number <n>", "voucher number")
-    .option("--pv <n>", "point of sale (default: the profile's)")
-    .option("--out <dir>", "folder (default: the profile's pdf_dir, else ./comprobantes)")
+    .description(t("fresh links for an issued voucher (regenerar_pdf), then its PDF and ticket saved"))
+    .option("--type <tipo>", t('voucher type ("FACTURA B")'))
+    .option("--number <n>", t("voucher number"))
+    .option("--pv <n>", t("point of sale (default: the profile's)"))
+    .option("--out <dir>", t("folder (default: the profile's pdf_dir, else ./comprobantes)"))
     .action(lazy(async () => (await methods()).pdfCommand as Action));
 
   program
     .command("next-number")
-    .description("the number the service will give the next voucher of a type (numeracion)")
-    .option("--type <tipo>", 'voucher type ("FACTURA B")')
-    .option("--pv <n>", "point of sale (default: the profile's)")
+    .description(t("the number the service will give the next voucher of a type (numeracion)"))
+    .option("--type <tipo>", t('voucher type ("FACTURA B")'))
+    .option("--pv <n>", t("point of sale (default: the profile's)"))
     .action(lazy(async () => (await methods()).nextNumberCommand as Action));
 
   program
     .command("requires-fce")
-    .description("whether a buyer must receive a MiPyME credit invoice (requiere_fec)")
-    .option("--cuit <cuit>", "the buyer's CUIT")
-    .option("--date <dd/mm/yyyy>", "as of this date")
+    .description(t("whether a buyer must receive a MiPyME credit invoice (requiere_fec)"))
+    .option("--cuit <cuit>", t("the buyer's CUIT"))
+    .option("--date <dd/mm/yyyy>", t("as of this date"))
     .action(lazy(async () => (await methods()).requiresFceCommand as Action));
 
   program
     .command("queue")
-    .description("manage queued vouchers: delete, reschedule (--date, --due) or retry one that failed")
-    .argument("<action>", "delete | reschedule | retry")
-    .option("--ref <reference>", "the queued voucher's external_reference")
-    .option("--date <dd/mm/yyyy>", "reschedule: the new date (also the day it is issued); delete: only that date")
-    .option("--due <dd/mm/yyyy>", "reschedule: the new payment due date")
+    .description(t("manage queued vouchers: delete, reschedule (--date, --due) or retry one that failed"))
+    .argument("<action>", t("delete | reschedule | retry"))
+    .option("--ref <reference>", t("the queued voucher's external_reference"))
+    .option("--date <dd/mm/yyyy>", t("reschedule: the new date (also the day it is issued); delete: only that date"))
+    .option("--due <dd/mm/yyyy>", t("reschedule: the new payment due date"))
     .action(lazy(async () => (await methods()).queueCommand as Action));
 
   program
     .command("qr")
-    .description("decode a voucher's QR payload; with --ref, check it against the voucher")
-    .argument("[url]", "the QR's text (https://www.afip.gob.ar/fe/qr/?p=...)")
-    .option("--ref <reference>", "fetch the voucher by external_reference and check its QR")
+    .description(t("decode a voucher's QR payload; with --ref, check it against the voucher"))
+    .argument("[url]", t("the QR's text (https://www.afip.gob.ar/fe/qr/?p=...)"))
+    .option("--ref <reference>", t("fetch the voucher by external_reference and check its QR"))
     .action(lazy(async () => (await methods()).qrCommand as Action));
 
   program
     .command("schema")
-    .description("print the JSON Schema of voucher files (for editors)")
+    .description(t("print the JSON Schema of voucher files (for editors)"))
     .action(lazy(async () => (await import("./commands/schema.js")).schemaCommand as Action));
 
   program
     .command("template")
-    .description("print a valid skeleton voucher of a type, as JSON or (--csv) as a CSV header and row")
-    .argument("<tipo>", 'voucher type, quoted: "FACTURA B"')
-    .option("--csv", "a CSV header and one row instead of JSON")
+    .description(t("print a valid skeleton voucher of a type, as JSON or (--csv) as a CSV header and row"))
+    .argument("<tipo>", t('voucher type, quoted: "FACTURA B"'))
+    .option("--csv", t("a CSV header and one row instead of JSON"))
     .action(lazy(async () => (await import("./commands/schema.js")).templateCommand as Action));
 
   program
     .command("completion")
-    .description("print shell completion: source <(facturar completion bash) (also zsh, fish)")
-    .argument("<shell>", "bash | zsh | fish")
+    .description(t("print shell completion: source <(facturar completion bash) (also zsh, fish)"))
+    .argument("<shell>", t("bash | zsh | fish"))
     .action(lazy(async () => (await import("./commands/completion.js")).completionCommand as Action));
 
   program
@@ -225,21 +240,60 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
 
   program
     .command("sandbox")
-    .description("run the embedded development-mode service on loopback until stopped (Ctrl-C)")
-    .option("--port <port>", "port to listen on; 0 takes a free one", "0")
-    .option("--host <address>", "loopback address to listen on", "127.0.0.1")
-    .option("--data-dir <dir>", "where the service keeps its state (default $XDG_DATA_HOME/facturar/sandbox)")
+    .description(t("run the embedded development-mode service on loopback until stopped (Ctrl-C)"))
+    .option("--port <port>", t("port to listen on; 0 takes a free one"), "0")
+    .option("--host <address>", t("loopback address to listen on"), "127.0.0.1")
+    .option("--data-dir <dir>", t("where the service keeps its state (default $XDG_DATA_HOME/facturar/sandbox)"))
     .option(
       "--fault <name=value>",
-      "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down",
+      t(
+        "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down",
+      ),
       collect,
       [],
     )
-    .option("--queue-interval <ms>", "how often the queue worker runs", "1000")
-    .option("--quota <n>", "the plan's voucher quota (the development plan has 1500)")
+    .option("--queue-interval <ms>", t("how often the queue worker runs"), "1000")
+    .option("--quota <n>", t("the plan's voucher quota (the development plan has 1500)"))
     .action(lazy(async () => (await import("./commands/sandbox.js")).sandboxCommand as Action));
 
   return program;
+}
+
+/** commander's own error lines, in the user's language (the ones a user meets). */
+function commanderError(text: string): string {
+  const patterns: [RegExp, (m: RegExpExecArray) => string][] = [
+    [/^error: unknown option '([^']*)'/, (m) => t("error: unknown option '{flag}'", { flag: m[1] ?? "" })],
+    [/^error: unknown command '([^']*)'/, (m) => t("error: unknown command '{name}'", { name: m[1] ?? "" })],
+    [
+      /^error: missing required argument '([^']*)'/,
+      (m) => t("error: missing required argument '{name}'", { name: m[1] ?? "" }),
+    ],
+    [
+      /^error: option '([^']*)' argument missing/,
+      (m) => t("error: option '{flag}' needs a value", { flag: m[1] ?? "" }),
+    ],
+    [
+      /^error: option '([^']*)' argument '([^']*)' is invalid\./,
+      (m) => t("error: option '{flag}' does not take '{value}'.", { flag: m[1] ?? "", value: m[2] ?? "" }),
+    ],
+    [/^error: too many arguments[^.]*\./, () => t("error: too many arguments.")],
+  ];
+  for (const [pattern, translate] of patterns) {
+    const m = pattern.exec(text);
+    if (m) return translate(m) + text.slice(m[0].length);
+  }
+  return text;
+}
+
+/** `--lang es` or `--lang=es` before commander runs, so that its help is in that language too. */
+function langFromArgv(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--") break;
+    if (arg === "--lang") return argv[i + 1] ?? "";
+    if (arg.startsWith("--lang=")) return arg.slice("--lang=".length);
+  }
+  return undefined;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -249,7 +303,7 @@ function collect(value: string, previous: string[]): string[] {
 function reportError(io: Io, error: unknown, json: boolean, verbose: boolean): Outcome {
   // Ctrl-C at a prompt (@inquirer/prompts): a clean stop, not a bug.
   if (error instanceof Error && error.name === "ExitPromptError") {
-    io.stderr.write("facturar: cancelled\n");
+    io.stderr.write(`facturar: ${t("cancelled")}\n`);
     return "interrupted";
   }
   if (error instanceof FacturarError) {
@@ -258,20 +312,27 @@ function reportError(io: Io, error: unknown, json: boolean, verbose: boolean): O
         `${JSON.stringify({ ok: false, error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } })}\n`,
       );
     } else {
-      io.stderr.write(`facturar: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ""}`);
+      io.stderr.write(`facturar: ${error.message}\n${error.hint ? `${t("hint:")} ${error.hint}\n` : ""}`);
     }
     return error.outcome;
   }
   const message = error instanceof Error ? error.message : String(error);
   if (json) io.stdout.write(`${JSON.stringify({ ok: false, error: { code: "internal", message } })}\n`);
-  io.stderr.write(`facturar: internal error: ${message}\n`);
+  io.stderr.write(`facturar: ${t("internal error:")} ${message}\n`);
   if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-  else io.stderr.write("(run again with --verbose for details, and please report it)\n");
+  else io.stderr.write(`${t("(run again with --verbose for details, and please report it)")}\n`);
   return "internal";
 }
 
 /** Runs the CLI and returns the exit code; tests call this with their own streams. */
 export async function run(argv: string[], io: Io = processIo(), stop: StopToken = stopToken()): Promise<number> {
+  const json = argv.includes("--json");
+  const verbose = argv.includes("--verbose") || argv.includes("-v");
+  const asked = langFromArgv(argv);
+  const lang: Lang | undefined = asked === undefined ? langFromEnv(io.env) : parseLang(asked);
+  await useLang(lang ?? "en");
+  if (lang === undefined)
+    return EXIT_CODES[reportError(io, new UsageError(`--lang ${JSON.stringify(asked)}: es or en`), json, verbose)];
   let outcome: Outcome = "done";
   const program = buildProgram(
     io,
@@ -280,8 +341,6 @@ export async function run(argv: string[], io: Io = processIo(), stop: StopToken 
     },
     stop,
   );
-  const json = argv.includes("--json");
-  const verbose = argv.includes("--verbose") || argv.includes("-v");
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -69,6 +69,9 @@ export interface RunResult {
   stderr: string;
 }
 
+/** Tests read English messages whatever the machine's locale; Spanish ones ask for it. */
+export const ENGLISH = { LANG: "C.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
+
 /** Spawns the built CLI the way a user's shell would. */
 export function runCli(
   args: string[],
@@ -77,7 +80,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: opts.cwd ?? ROOT,
-      env: { ...process.env, NO_COLOR: "", FORCE_COLOR: "", ...opts.env },
+      env: { ...process.env, ...ENGLISH, NO_COLOR: "", FORCE_COLOR: "", ...opts.env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -123,6 +126,7 @@ export function freshUser(prefix = "facturar-user-", home = tempDir(prefix)) {
     FACTURAR_BASE_URL: "",
     FACTURAR_SANDBOX_FAULTS: "",
     NO_COLOR: "1",
+    ...ENGLISH,
   };
   return { home, cwd, env };
 }

@@ -3,8 +3,10 @@
  * typed. Calls that change nothing are retried with exponential backoff and jitter; issuing calls
  * never are: their callers reconcile by `external_reference` instead.
  */
+
 import type { Credentials } from "../config/profile.js";
 import { FacturarError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { exchange, type HttpResponse, TransportError } from "./http.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the service's answers are untyped JSON, read field by field
@@ -16,7 +18,7 @@ export class AccessDeniedError extends FacturarError {
       message,
       "denied",
       "service.denied",
-      "check the profile's usertoken, apikey and apitoken (and its point of sale)",
+      t("check the profile's usertoken, apikey and apitoken (and its point of sale)"),
     );
   }
 }
@@ -189,8 +191,8 @@ export class ApiClient {
   private final(cause: FacturarError | TransportError): FacturarError {
     if (cause instanceof FacturarError) return cause;
     return new UnavailableError(
-      `${cause.message} (after retries)`,
-      "check the network, or the service status with `facturar status`",
+      t("{message} (after retries)", { message: cause.message }),
+      t("check the network, or the service status with `facturar status`"),
     );
   }
 
@@ -251,41 +253,43 @@ export class ApiClient {
         : undefined;
     const message = answer?.errores?.join("; ") || undefined;
     if (response.status === 401 || response.status === 403) {
-      throw new AccessDeniedError(`access denied (HTTP ${response.status})${message ? `: ${message}` : ""}`);
+      throw new AccessDeniedError(
+        `${t("access denied (HTTP {status})", { status: response.status })}${message ? `: ${message}` : ""}`,
+      );
     }
     if (response.status === 429) {
       throw new Retryable(
-        new UnavailableError("too many requests (HTTP 429)", "lower the request rate", "service.rate-limited"),
+        new UnavailableError(t("too many requests (HTTP 429)"), t("lower the request rate"), "service.rate-limited"),
         retryAfterMs(response),
       );
     }
     if (response.status >= 500) {
       throw new Retryable(
         new UnavailableError(
-          `the service failed (HTTP ${response.status})`,
-          "try again later; `facturar status` shows the service's state",
+          t("the service failed (HTTP {status})", { status: response.status }),
+          t("try again later; `facturar status` shows the service's state"),
         ),
       );
     }
     if (response.status !== 200) {
       throw new FacturarError(
-        `the service answered HTTP ${response.status} to ${method}${message ? `: ${message}` : ""}`,
+        `${t("the service answered HTTP {status} to {method}", { status: response.status, method })}${message ? `: ${message}` : ""}`,
         "rejected",
         `http.${response.status}`,
-        response.status === 404 ? "is base_url the API's /app/api/v2 address?" : undefined,
+        response.status === 404 ? t("is base_url the API's /app/api/v2 address?") : undefined,
       );
     }
     if (!answer) {
       throw new UnavailableError(
-        `the service answered ${method} with something that is not a JSON object`,
-        "the base URL may point at a web page, or a proxy is in the way",
+        t("the service answered {method} with something that is not a JSON object", { method }),
+        t("the base URL may point at a web page, or a proxy is in the way"),
         "service.not-json",
       );
     }
     if (answer.mantenimiento !== undefined && Number(answer.mantenimiento) !== 0) {
       throw new UnavailableError(
-        `the service is under maintenance${answer.mantenimiento_hasta ? ` until ${answer.mantenimiento_hasta}` : ""}${message ? `: ${message}` : ""}`,
-        "try again after that time",
+        `${answer.mantenimiento_hasta ? t("the service is under maintenance until {until}", { until: String(answer.mantenimiento_hasta) }) : t("the service is under maintenance")}${message ? `: ${message}` : ""}`,
+        t("try again after that time"),
         "service.maintenance",
       );
     }

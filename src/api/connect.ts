@@ -3,9 +3,11 @@
  * service in this process for the duration of the command (its state in the user's data folder),
  * or, when another facturar process already runs it on that folder, talks to that one.
  */
+
 import { sandboxDataDir } from "../config/paths.js";
 import { type Credentials, checkBaseUrl, type Profile, SANDBOX } from "../config/profile.js";
 import { FacturarError, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
 import { VERSION } from "../version.js";
 import { ApiClient, type ClientOptions } from "./client.js";
@@ -32,7 +34,7 @@ function timeoutFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
   if (!raw) return undefined;
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new UsageError(`${name} takes seconds, not ${JSON.stringify(raw)}`);
+    throw new UsageError(t("{name} takes seconds, not {value}", { name, value: JSON.stringify(raw) }));
   return seconds * 1000;
 }
 
@@ -51,7 +53,11 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
   if (profile.baseUrl !== SANDBOX) {
     checkBaseUrl(profile.baseUrl);
     if (!profile.credentials)
-      throw new FacturarError(`profile ${profile.name} has no credentials`, "denied", "config.credentials");
+      throw new FacturarError(
+        t("profile {name} has no credentials", { name: profile.name }),
+        "denied",
+        "config.credentials",
+      );
     return {
       client: new ApiClient(clientOptions(profile.baseUrl, profile.credentials)),
       ...(profile.puntoVenta !== undefined ? { puntoVenta: profile.puntoVenta } : {}),
@@ -76,8 +82,11 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     const pv = points.find((p) => p.punto_venta === wanted);
     if (!pv) {
       throw new UsageError(
-        `the sandbox has no point of sale ${wanted}; it has ${points.map((p) => p.punto_venta).join(" and ")}`,
-        "remove punto_venta from the sandbox profile, or use one of those",
+        t("the sandbox has no point of sale {wanted}; it has {points}", {
+          wanted: String(wanted),
+          points: points.map((p) => p.punto_venta).join(", "),
+        }),
+        t("remove punto_venta from the sandbox profile, or use one of those"),
       );
     }
     return pv;
@@ -85,7 +94,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
   try {
     const sandbox = await startSandbox({ dataDir, faults, queueIntervalMs: 200 });
     const pv = choose(sandbox.pointsOfSale);
-    opts.log?.(`embedded sandbox at ${sandbox.baseUrl} (data in ${dataDir})`);
+    opts.log?.(t("embedded sandbox at {url} (data in {dir})", { url: sandbox.baseUrl, dir: dataDir }));
     return {
       client: new ApiClient(clientOptions(sandbox.baseUrl, pv)),
       puntoVenta: pv.punto_venta,
@@ -97,10 +106,13 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     // Another facturar process holds the sandbox: use it where it listens.
     const account = readAccount(dataDir);
     if (!error.holder.base_url || !account) {
-      throw new UsageError(`${error.message}, which is not serving it yet`, "try again in a moment");
+      throw new UsageError(
+        t("{message}, which is not serving it yet", { message: error.message }),
+        t("try again in a moment"),
+      );
     }
     const pv = choose(account.points_of_sale);
-    opts.log?.(`using the sandbox of process ${error.holder.pid} at ${error.holder.base_url}`);
+    opts.log?.(t("using the sandbox of process {pid} at {url}", { pid: error.holder.pid, url: error.holder.base_url }));
     return {
       client: new ApiClient(clientOptions(error.holder.base_url, pv)),
       puntoVenta: pv.punto_venta,

@@ -3,8 +3,10 @@
  * carry the credentials elsewhere), a deadline for the whole exchange, and a cap on what a server
  * may send back.
  */
+
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { t } from "../i18n/index.js";
 
 export interface HttpResponse {
   status: number;
@@ -71,7 +73,10 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
           res.resume();
           finish(
             new TransportError(
-              `the server answered with a redirect (${status}) to ${res.headers.location ?? "?"}; not followed`,
+              t("the server answered with a redirect ({status}) to {location}; not followed", {
+                status,
+                location: res.headers.location ?? "?",
+              }),
               "redirect",
               true,
             ),
@@ -86,7 +91,7 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
             req.destroy();
             finish(
               new TransportError(
-                `the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; refused`,
+                t("the answer is larger than {mb} MB; refused", { mb: Math.round(maxBytes / 1024 / 1024) }),
                 "too-large",
                 true,
               ),
@@ -97,24 +102,30 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
         });
         res.on("end", () => finish(undefined, { status, headers: res.headers, body: Buffer.concat(chunks) }));
         res.on("error", () =>
-          finish(new TransportError("the connection broke while the answer arrived", "dropped", true)),
+          finish(new TransportError(t("the connection broke while the answer arrived"), "dropped", true)),
         );
         res.on("aborted", () =>
-          finish(new TransportError("the connection broke while the answer arrived", "dropped", true)),
+          finish(new TransportError(t("the connection broke while the answer arrived"), "dropped", true)),
         );
       },
     );
     const deadline = setTimeout(() => {
       req.destroy();
-      finish(new TransportError(`no complete answer within ${Math.round(opts.timeoutMs / 1000)} s`, "timeout", sent));
+      finish(
+        new TransportError(
+          t("no complete answer within {seconds} s", { seconds: Math.round(opts.timeoutMs / 1000) }),
+          "timeout",
+          sent,
+        ),
+      );
     }, opts.timeoutMs);
     req.on("error", (error: NodeJS.ErrnoException) => {
       const refused = error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN";
       finish(
         new TransportError(
           refused
-            ? `cannot connect to ${url.host} (${error.code})`
-            : `the connection failed (${error.code ?? error.message})`,
+            ? t("cannot connect to {host} ({code})", { host: url.host, code: String(error.code) })
+            : t("the connection failed ({code})", { code: error.code ?? error.message }),
           refused ? "refused" : "dropped",
           !refused && sent,
         ),

@@ -2,10 +2,12 @@
  * The final-consumer identification ceiling (`topecf`), cached for the day per profile: the
  * authority updates it rarely, and every call uses a request of the plan's quota.
  */
+
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApiClient } from "../api/client.js";
 import { FacturarError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { DEFAULT_FINAL_CONSUMER_CEILING } from "../voucher/codes.js";
 import { argentinaToday, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
@@ -45,7 +47,9 @@ export async function fetchCeiling(
   const monto = Dec.fromNumber(Number(answer.monto)) ?? Dec.tryParse(String(answer.monto ?? ""));
   if (answer.error !== "N" || !monto || monto.sign() <= 0) {
     throw new FacturarError(
-      `topecf did not answer a ceiling: ${(answer.errores as string[] | undefined)?.join("; ") || JSON.stringify(answer.monto)}`,
+      t("topecf did not answer a ceiling: {answer}", {
+        answer: (answer.errores as string[] | undefined)?.join("; ") || JSON.stringify(answer.monto),
+      }),
       "rejected",
       "service.topecf",
     );
@@ -68,7 +72,10 @@ export async function currentCeiling(
     return (await fetchCeiling(client, dir, profile)).monto;
   } catch (error) {
     warn(
-      `could not get the current final-consumer ceiling (${(error as Error).message}); using ${DEFAULT_FINAL_CONSUMER_CEILING}`,
+      t("could not get the current final-consumer ceiling ({message}); using {ceiling}", {
+        message: (error as Error).message,
+        ceiling: DEFAULT_FINAL_CONSUMER_CEILING,
+      }),
     );
     return Dec.parse(DEFAULT_FINAL_CONSUMER_CEILING);
   }

@@ -4,10 +4,12 @@
  * an issuing call that fails without an answer is reconciled by reference before anything is sent
  * again, and a reference the journal already holds as issued is skipped.
  */
+
 import { existsSync } from "node:fs";
 import { type Answer, type ApiClient, parseVoucherNumber } from "../api/client.js";
 import { TransportError } from "../api/http.js";
 import { FacturarError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { documentName, writeSafely } from "../output/files.js";
 import { voucherNumber } from "../voucher/codes.js";
 import type { Envelope } from "../voucher/schema.js";
@@ -200,7 +202,12 @@ export class Issuer {
             });
           throw error;
         }
-        this.warn(`batch of ${pending.length}: ${error.message}; asking the service about each voucher`);
+        this.warn(
+          t("batch of {n}: {message}; asking the service about each voucher", {
+            n: pending.length,
+            message: error.message,
+          }),
+        );
         // Settle each one by reference; what the service does not have goes again, one by one.
         for (const p of pending)
           results[p.index] =
@@ -291,7 +298,13 @@ export class Issuer {
         });
         throw error;
       }
-      this.warn(`${voucher.source}: ${error.message}; asking the service whether ${reference} was stored`);
+      this.warn(
+        t("{source}: {message}; asking the service whether {ref} was stored", {
+          source: voucher.source,
+          message: error.message,
+          ref: reference,
+        }),
+      );
       const settled = await this.reconcile(voucher, reference);
       if (settled) return settled;
       if (attempt >= 3) {
@@ -340,7 +353,7 @@ export class Issuer {
       return this.unknown(
         voucher,
         reference,
-        `could not ask the service about ${reference}: ${(error as Error).message}`,
+        t("could not ask the service about {ref}: {message}", { ref: reference, message: (error as Error).message }),
       );
     }
     if (!found) return undefined;
@@ -370,7 +383,9 @@ export class Issuer {
       }
       if (Date.now() >= deadline) {
         const still = this.result(voucher, reference, "queued", {});
-        still.warnings = [`still queued after ${Math.round(this.settings.waitTimeoutMs / 1000)} s`];
+        still.warnings = [
+          t("still queued after {seconds} s", { seconds: Math.round(this.settings.waitTimeoutMs / 1000) }),
+        ];
         return still;
       }
       await new Promise((r) => setTimeout(r, this.settings.pollMs ?? 500));
@@ -406,7 +421,7 @@ export class Issuer {
   ): Promise<VoucherResult> {
     if (!this.settings.savePdf) return result;
     if (result.numero === null || result.punto_venta === null || !result.comprobante_tipo) {
-      result.warnings = [...(result.warnings ?? []), "PDF not saved: the answer gave no usable voucher number"];
+      result.warnings = [...(result.warnings ?? []), t("PDF not saved: the answer gave no usable voucher number")];
       return result;
     }
     const save = async (kind: "pdf" | "ticket", url: unknown): Promise<string | null> => {
@@ -422,7 +437,9 @@ export class Issuer {
       } catch (error) {
         result.warnings = [
           ...(result.warnings ?? []),
-          `${kind === "pdf" ? "PDF" : "ticket"} not saved: ${(error as Error).message}`,
+          kind === "pdf"
+            ? t("PDF not saved: {message}", { message: (error as Error).message })
+            : t("ticket not saved: {message}", { message: (error as Error).message }),
         ];
         return null;
       }
@@ -448,7 +465,7 @@ export class Issuer {
     });
     result.pdf = entry.pdf ?? null;
     result.ticket = entry.ticket ?? null;
-    result.hint = "already issued (journal): not sent again; --allow-duplicate issues another on purpose";
+    result.hint = t("already issued (journal): not sent again; --allow-duplicate issues another on purpose");
     return result;
   }
 
@@ -464,8 +481,9 @@ export class Issuer {
   private unknown(voucher: PreparedVoucher, reference: string, message: string): VoucherResult {
     const result = this.result(voucher, reference, "unknown", {});
     result.errors = [message];
-    result.hint =
-      "sent, but no answer came back and the service could not be asked; `facturar journal --reconcile` settles it later";
+    result.hint = t(
+      "sent, but no answer came back and the service could not be asked; `facturar journal --reconcile` settles it later",
+    );
     return result;
   }
 
@@ -520,7 +538,7 @@ export async function lookup(client: ApiClient, reference: string): Promise<Answ
     const message = (answer.errores as string[] | undefined)?.join("; ") ?? "";
     if (/no se (han )?encontr/i.test(message)) return undefined;
     throw new FacturarError(
-      `the service could not be asked about ${reference}: ${message}`,
+      t("the service could not be asked about {ref}: {message}", { ref: reference, message }),
       "unavailable",
       "service.query-failed",
     );
@@ -539,7 +557,7 @@ export async function freshLink(
     comprobante: { tipo: voucher.tipo, operacion: "V", punto_venta: voucher.punto_venta, numero: voucher.numero },
   });
   if (answer.error !== "N")
-    throw new Error((answer.errores as string[] | undefined)?.join("; ") || "regenerar_pdf failed");
+    throw new Error((answer.errores as string[] | undefined)?.join("; ") || t("regenerar_pdf failed"));
   return kind === "pdf" ? answer.comprobante_pdf_url : answer.comprobante_ticket_url;
 }
 
@@ -563,11 +581,12 @@ export async function saveDocument(
       link = await regenerate();
       continue;
     }
-    if (response.status !== 200) throw new Error(`the link answered HTTP ${response.status}`);
-    if (response.body.subarray(0, 5).toString("latin1") !== "%PDF-") throw new Error("the link did not return a PDF");
+    if (response.status !== 200) throw new Error(t("the link answered HTTP {status}", { status: response.status }));
+    if (response.body.subarray(0, 5).toString("latin1") !== "%PDF-")
+      throw new Error(t("the link did not return a PDF"));
     return writeSafely(dir, name, response.body);
   }
-  throw new Error("no working link for the document");
+  throw new Error(t("no working link for the document"));
 }
 
 /** Document links must stay on the service's own host, over http(s). */
@@ -576,13 +595,14 @@ export function documentUrl(client: ApiClient, link: string): URL {
   try {
     url = new URL(link);
   } catch {
-    throw new Error(`not a URL: ${JSON.stringify(link.slice(0, 80))}`);
+    throw new Error(t("not a URL: {link}", { link: JSON.stringify(link.slice(0, 80)) }));
   }
   const base = client.baseUrl;
   if (url.protocol !== "https:" && !(url.protocol === "http:" && base.protocol === "http:")) {
-    throw new Error(`refusing a ${url.protocol} document link`);
+    throw new Error(t("refusing a {protocol} document link", { protocol: url.protocol }));
   }
-  if (url.hostname !== base.hostname) throw new Error(`refusing a document link to another host (${url.hostname})`);
+  if (url.hostname !== base.hostname)
+    throw new Error(t("refusing a document link to another host ({host})", { host: url.hostname }));
   return url;
 }
 
@@ -590,11 +610,15 @@ function hintFor(result: VoucherResult, answer: Answer): string | undefined {
   const codes = result.error_details.map((d) => d.code);
   const text = result.errors.join(" ");
   if (String(answer.requiere_fec ?? "").toUpperCase() === "SI")
-    return "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)";
+    return t(
+      "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)",
+    );
   if (codes.includes("TFC-8004"))
-    return "the customer's condicion_iva does not fit this voucher type (a registered taxpayer gets class A; consumers and exempt customers class B)";
+    return t(
+      "the customer's condicion_iva does not fit this voucher type (a registered taxpayer gets class A; consumers and exempt customers class B)",
+    );
   if (/encolad/i.test(text))
-    return "this point of sale has queued vouchers: use `facturar issue-queued` until they are processed";
-  if (/proximo a emitir|next/i.test(text)) return "leave numero out: the service assigns the next number itself";
+    return t("this point of sale has queued vouchers: use `facturar issue-queued` until they are processed");
+  if (/proximo a emitir|next/i.test(text)) return t("leave numero out: the service assigns the next number itself");
   return undefined;
 }

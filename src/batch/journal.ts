@@ -4,11 +4,13 @@
  * reference already `issued` is not sent again; one left `sending` or `unknown` is reconciled
  * with the service first. A lock refuses a second run on the same journal.
  */
+
 import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { FacturarError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { isAlive } from "../process.js";
 
 /** `held`: journaled ahead as sending, then not sent (its lane broke, or a stop came): send again. */
@@ -37,10 +39,16 @@ export interface JournalEntry {
 export class JournalBusyError extends FacturarError {
   constructor(profile: string, pid: number) {
     super(
-      `another facturar run (process ${pid}) is issuing with profile ${profile}; two runs on one journal would interleave`,
+      t(
+        "another facturar run (process {pid}) is issuing with profile {profile}; two runs on one journal would interleave",
+        {
+          pid,
+          profile,
+        },
+      ),
       "usage",
       "journal.busy",
-      "wait for it to finish; if that process is gone, run again (its lock is then taken over)",
+      t("wait for it to finish; if that process is gone, run again (its lock is then taken over)"),
     );
   }
 }

@@ -3,9 +3,11 @@
  * if any is invalid), then connect, take the journal, and issue lane by lane (point of sale and
  * type, in order), several lanes at once.
  */
+
 import { connect } from "../api/connect.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile, type Profile, type ProfileRequest } from "../config/profile.js";
+import { t } from "../i18n/index.js";
 import { checkSource, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions } from "../input/source.js";
@@ -265,8 +267,10 @@ export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promi
         if (heldBy !== undefined || run.stopped()) {
           const why =
             heldBy !== undefined
-              ? `not sent: ${heldBy} failed in this lane with a numbering or date error, and this one would too`
-              : "not sent: interrupted";
+              ? t("not sent: {ref} failed in this lane with a numbering or date error, and this one would too", {
+                  ref: heldBy,
+                })
+              : t("not sent: interrupted");
           if (ahead) await run.abandon(await ahead, why);
           ahead = undefined;
           for (const v of group) await run.emit(heldResult(v, why));

@@ -3,10 +3,12 @@
  * `facturar __complete` for candidates, so commands, flags, profile names and voucher types are
  * always the current ones.
  */
+
 import type { Command } from "commander";
 import { loadProfileNames } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { VOUCHER_TYPE_NAMES } from "../voucher/codes.js";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
@@ -43,7 +45,9 @@ complete -c facturar -a '(facturar __complete --shell fish -- (commandline -opc)
 
 export async function completionCommand(ctx: Context, shell: string): Promise<Outcome> {
   if (!(SHELLS as readonly string[]).includes(shell))
-    throw new UsageError(`completion takes ${SHELLS.join(", ")}, not ${JSON.stringify(shell)}`);
+    throw new UsageError(
+      t("completion takes {shells}, not {value}", { shells: SHELLS.join(", "), value: JSON.stringify(shell) }),
+    );
   await ctx.out(SCRIPTS[shell as Shell].trimEnd());
   return "done";
 }
@@ -65,6 +69,8 @@ async function valuesFor(name: string): Promise<readonly string[] | undefined> {
       return ["utf8", "latin1"];
     case "--delimiter":
       return [",", ";"];
+    case "--lang":
+      return ["es", "en"];
     default:
       return undefined;
   }
@@ -85,9 +91,12 @@ export async function candidates(program: Command, words: string[]): Promise<str
   const command = program.commands.find((c) => c.name() === commandName);
   const optionsOf = (cmd: Command) => cmd.options.flatMap((o) => [o.long, o.short]).filter((f): f is string => !!f);
   const previous = before[before.length - 1];
-  const takesValue = [...program.options, ...(command?.options ?? [])].find(
-    (o) => (o.long === previous || o.short === previous) && (o.required || o.optional),
-  );
+  const takesValue =
+    previous === undefined
+      ? undefined
+      : [...program.options, ...(command?.options ?? [])].find(
+          (o) => (o.long === previous || o.short === previous) && (o.required || o.optional),
+        );
   if (takesValue) {
     const values = await valuesFor(takesValue.long ?? "");
     return (values ?? []).filter((v) => v.startsWith(current));

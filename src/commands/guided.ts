@@ -8,12 +8,14 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
+import { t, tn } from "../i18n/index.js";
 import { DOCUMENT_TYPES, VAT_CONDITION_NAMES, VAT_CONDITIONS_BY_CLASS, voucherTypeInfo } from "../voucher/codes.js";
 import { argentinaToday, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import { cuitProblem, describeCuitProblem } from "../voucher/ids.js";
 import { describeTotals } from "../voucher/totals.js";
 import { validateEnvelope } from "../voucher/validate.js";
+import { prompts } from "./prompts.js";
 
 const TYPES = [
   "FACTURA B",
@@ -38,9 +40,11 @@ const AMOUNT = /^\d{1,13}(\.\d{1,3})?$/;
 export async function askVoucher(
   ctx: Context,
 ): Promise<{ envelope: Record<string, unknown>; saved?: string } | undefined> {
-  const p = await import("@inquirer/prompts");
-  const io = { input: ctx.io.stdin, output: ctx.io.stderr };
-  const tipo = await p.select({ message: "Voucher type", choices: TYPES.map((t) => ({ name: t, value: t })) }, io);
+  const p = await prompts(ctx);
+  const tipo = await p.select({
+    message: t("Voucher type"),
+    choices: TYPES.map((type) => ({ name: type, value: type })),
+  });
   const info = voucherTypeInfo(tipo);
   const cls = info?.class ?? "B";
 
@@ -48,48 +52,39 @@ export async function askVoucher(
   const anonymousAllowed = cls === "B" || cls === "C";
   if (
     anonymousAllowed &&
-    (await p.confirm({ message: "Unidentified final consumer (no name, no document)?", default: false }, io))
+    (await p.confirm({ message: t("Unidentified final consumer (no name, no document)?"), default: false }))
   ) {
     cliente = { documento_tipo: "OTRO", documento_nro: "0", razon_social: "Consumidor final", condicion_iva: "CF" };
   } else {
     const needsCuit = cls === "A" || cls === "M";
     const documento_tipo = needsCuit
       ? "CUIT"
-      : await p.select(
-          {
-            message: "Customer's document",
-            choices: DOCUMENT_TYPES.filter((d) => d !== "OTRO").map((d) => ({ name: d, value: d })),
-            default: "DNI",
-          },
-          io,
-        );
-    const documento_nro = await p.input(
-      {
-        message: `${documento_tipo} number`,
-        validate: (v) => {
-          const digits = v.replace(/[-\s.]/g, "");
-          if (!/^\d+$/.test(digits)) return "digits only";
-          if (documento_tipo === "CUIT" || documento_tipo === "CUIL") {
-            const problem = cuitProblem(digits);
-            if (problem) return describeCuitProblem(problem, digits);
-          }
-          return true;
-        },
+      : await p.select({
+          message: t("Customer's document"),
+          choices: DOCUMENT_TYPES.filter((d) => d !== "OTRO").map((d) => ({ name: d, value: d })),
+          default: "DNI",
+        });
+    const documento_nro = await p.input({
+      message: t("{type} number", { type: documento_tipo }),
+      validate: (v) => {
+        const digits = v.replace(/[-\s.]/g, "");
+        if (!/^\d+$/.test(digits)) return t("digits only");
+        if (documento_tipo === "CUIT" || documento_tipo === "CUIL") {
+          const problem = cuitProblem(digits);
+          if (problem) return describeCuitProblem(problem, digits);
+        }
+        return true;
       },
-      io,
-    );
-    const razon_social = await p.input(
-      { message: "Customer's name", validate: (v) => v.trim() !== "" || "required" },
-      io,
-    );
+    });
+    const razon_social = await p.input({
+      message: t("Customer's name"),
+      validate: (v) => v.trim() !== "" || t("required"),
+    });
     const allowed = VAT_CONDITIONS_BY_CLASS[cls];
-    const condicion_iva = await p.select(
-      {
-        message: "Customer's VAT condition",
-        choices: allowed.map((c) => ({ name: `${c} — ${VAT_CONDITION_NAMES[c]}`, value: c })),
-      },
-      io,
-    );
+    const condicion_iva = await p.select({
+      message: t("Customer's VAT condition"),
+      choices: allowed.map((c) => ({ name: `${c} — ${VAT_CONDITION_NAMES[c]}`, value: c })),
+    });
     cliente = {
       documento_tipo,
       documento_nro: documento_nro.replace(/[-\s.]/g, ""),
@@ -102,34 +97,25 @@ export async function askVoucher(
   const detalle: Record<string, unknown>[] = [];
   const chargesVat = cls === "A" || cls === "B" || cls === "M";
   do {
-    const descripcion = await p.input(
-      {
-        message: `Item ${detalle.length + 1}: description`,
-        validate: (v) => v.trim().length >= 4 || "at least 4 characters",
-      },
-      io,
-    );
-    const cantidad = await p.input(
-      {
-        message: "Quantity",
-        default: "1",
-        validate: (v) => (/^\d+(\.\d{1,2})?$/.test(v) && Number(v) > 0) || "a number above 0, up to 2 decimals",
-      },
-      io,
-    );
-    const precio = await p.input(
-      {
-        message: chargesVat ? "Unit price without VAT" : "Unit price",
-        validate: (v) => AMOUNT.test(v) || "a number such as 1500.50 (decimal point, up to 3 decimals)",
-      },
-      io,
-    );
-    const alicuota = chargesVat ? await p.select({ message: "VAT rate", choices: RATES, default: "21" }, io) : "0";
+    const descripcion = await p.input({
+      message: t("Item {n}: description", { n: detalle.length + 1 }),
+      validate: (v) => v.trim().length >= 4 || t("at least 4 characters"),
+    });
+    const cantidad = await p.input({
+      message: t("Quantity"),
+      default: "1",
+      validate: (v) => (/^\d+(\.\d{1,2})?$/.test(v) && Number(v) > 0) || t("a number above 0, up to 2 decimals"),
+    });
+    const precio = await p.input({
+      message: chargesVat ? t("Unit price without VAT") : t("Unit price"),
+      validate: (v) => AMOUNT.test(v) || t("a number such as 1500.50 (decimal point, up to 3 decimals)"),
+    });
+    const alicuota = chargesVat ? await p.select({ message: t("VAT rate"), choices: RATES, default: "21" }) : "0";
     detalle.push({
       cantidad,
       producto: { descripcion: descripcion.trim(), precio_unitario_sin_iva: precio, alicuota },
     });
-  } while (detalle.length < 130 && (await p.confirm({ message: "Add another item?", default: false }, io)));
+  } while (detalle.length < 130 && (await p.confirm({ message: t("Add another item?"), default: false })));
 
   const today = argentinaToday();
   const comprobante: Record<string, unknown> = {
@@ -141,43 +127,45 @@ export async function askVoucher(
     detalle,
   };
   if (info && (info.kind === "credit" || info.kind === "debit")) {
-    const desde = await p.input(
-      { message: "Period the note adjusts: from (dd/mm/yyyy)", default: formatDay(today - 30) },
-      io,
-    );
-    const hasta = await p.input({ message: "to (dd/mm/yyyy)", default: formatDay(today) }, io);
+    const desde = await p.input({
+      message: t("Period the note adjusts: from (dd/mm/yyyy)"),
+      default: formatDay(today - 30),
+    });
+    const hasta = await p.input({ message: t("to (dd/mm/yyyy)"), default: formatDay(today) });
     comprobante.comprobantes_asociados_periodo = { fecha_desde: desde, fecha_hasta: hasta };
   }
   const envelope = { cliente, comprobante };
 
   const check = validateEnvelope(envelope);
   for (const f of check.findings.filter((x) => x.severity === "warning" && x.code !== "total.missing"))
-    ctx.err(`${ctx.errColor.yellow("warning:")} ${f.message}`);
+    ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${f.message}`);
   const errors = check.findings.filter((f) => f.severity === "error");
   if (errors.length > 0 || !check.totals) {
-    for (const e of errors) ctx.err(`${ctx.errColor.red("error:")} ${e.message} [${e.code}]`);
+    for (const e of errors) ctx.err(`${ctx.errColor.red(t("error:"))} ${e.message} [${e.code}]`);
     return undefined;
   }
   comprobante.total = check.totals.total.toFixed(2);
   ctx.err("");
   ctx.err(
-    `${ctx.errColor.bold(tipo)} to ${cliente.razon_social} (${cliente.documento_tipo} ${cliente.documento_nro}), ${detalle.length} item${detalle.length === 1 ? "" : "s"}`,
+    tn(detalle.length, "{type} to {name} ({document}), {n} item", "{type} to {name} ({document}), {n} items", {
+      type: ctx.errColor.bold(tipo),
+      name: String(cliente.razon_social),
+      document: `${cliente.documento_tipo} ${cliente.documento_nro}`,
+      n: detalle.length,
+    }),
   );
   ctx.err(`  ${describeTotals(check.totals)}`);
-  ctx.err(`  total ${ctx.errColor.bold(Dec.parse(String(comprobante.total)).toFixed(2))}`);
-  if (!(await p.confirm({ message: "Issue it?", default: true }, io))) return { envelope: {} };
+  ctx.err(`  ${t("total")} ${ctx.errColor.bold(Dec.parse(String(comprobante.total)).toFixed(2))}`);
+  if (!(await p.confirm({ message: t("Issue it?"), default: true }))) return { envelope: {} };
   let saved: string | undefined;
-  if (await p.confirm({ message: "Save it as a JSON file for next time?", default: false }, io)) {
-    const name = await p.input(
-      {
-        message: "File",
-        default: `${tipo.replace(/\s+/g, "_").toLowerCase()}-${formatDay(today).split("/").reverse().join("")}.json`,
-      },
-      io,
-    );
+  if (await p.confirm({ message: t("Save it as a JSON file for next time?"), default: false })) {
+    const name = await p.input({
+      message: t("File"),
+      default: `${tipo.replace(/\s+/g, "_").toLowerCase()}-${formatDay(today).split("/").reverse().join("")}.json`,
+    });
     saved = resolve(name);
     writeFileSync(saved, `${JSON.stringify(envelope, null, 2)}\n`);
-    ctx.err(`saved to ${saved}`);
+    ctx.err(t("saved to {path}", { path: saved }));
   }
   return { envelope, ...(saved ? { saved } : {}) };
 }
@@ -194,6 +182,6 @@ export function voucherFile(answer: { envelope: Record<string, unknown>; saved?:
 export function requireTerminal(ctx: Context): void {
   if (!ctx.interactive)
     throw new UsageError(
-      "--interactive asks on a terminal; without one, give voucher files (facturar template shows one)",
+      t("--interactive asks on a terminal; without one, give voucher files (facturar template shows one)"),
     );
 }

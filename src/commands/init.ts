@@ -4,13 +4,15 @@
  * Writes the user's config file with mode 0600, then checks the profile with `status`.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { connect } from "../api/connect.js";
 import { configDir } from "../config/paths.js";
 import { checkBaseUrl, loadProfile, SANDBOX } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { optionalInt } from "./flags.js";
+import { prompts } from "./prompts.js";
 
 type Credential = string | { env: string } | { file: string };
 const KEYS = ["usertoken", "apikey", "apitoken"] as const;
@@ -50,8 +52,8 @@ function readConfig(path: string): ConfigFile {
     parsed = JSON.parse(readFileSync(path, "utf8"));
   } catch {
     throw new UsageError(
-      `${path} is not JSON; init edits JSON config files only`,
-      "edit it by hand, or pass --file for a new one",
+      t("{path} is not JSON; init edits JSON config files only", { path }),
+      t("edit it by hand, or pass --file for a new one"),
     );
   }
   const config = parsed as ConfigFile;
@@ -63,7 +65,7 @@ function credentialFrom(flags: InitFlags, key: Key): Credential | undefined {
   const file = flags[`${key}File` as keyof InitFlags] as string | undefined;
   const literal = flags[key];
   const given = [env, file, literal].filter((v) => v !== undefined).length;
-  if (given > 1) throw new UsageError(`give ${key} one way: --${key}, --${key}-env or --${key}-file`);
+  if (given > 1) throw new UsageError(t("give {key} one way: --{key}, --{key}-env or --{key}-file", { key }));
   if (env !== undefined) return { env };
   if (file !== undefined) return { file };
   return literal;
@@ -72,61 +74,51 @@ function credentialFrom(flags: InitFlags, key: Key): Credential | undefined {
 export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outcome> {
   const path = flags.file ?? join(configDir(ctx.io.env), "config.json");
   const config = readConfig(path);
-  const ask = ctx.interactive ? await import("@inquirer/prompts") : undefined;
-  const io = { input: ctx.io.stdin, output: ctx.io.stderr };
+  const ask = ctx.interactive ? await prompts(ctx) : undefined;
   const missing = (what: string, flag: string): never => {
-    throw new UsageError(`init needs ${what}: pass ${flag} (no terminal to ask on)`);
+    throw new UsageError(t("init needs {what}: pass {flag} (no terminal to ask on)", { what, flag }));
   };
 
   const name =
     flags.name ??
     (ask
-      ? await ask.input(
-          {
-            message: "Profile name",
-            default: "sandbox",
-            validate: (v) => /^[A-Za-z0-9_.-]+$/.test(v) || "letters, digits, . _ -",
-          },
-          io,
-        )
+      ? await ask.input({
+          message: t("Profile name"),
+          default: "sandbox",
+          validate: (v) => /^[A-Za-z0-9_.-]+$/.test(v) || t("letters, digits, . _ -"),
+        })
       : "sandbox");
   if (!/^[A-Za-z0-9_.-]+$/.test(name))
-    throw new UsageError(`--name ${JSON.stringify(name)}: letters, digits, . _ - only`);
+    throw new UsageError(t("--name {name}: letters, digits, . _ - only", { name: JSON.stringify(name) }));
   const existing = config.profiles[name] ?? {};
 
   let baseUrl = flags.sandbox ? SANDBOX : flags.baseUrl;
   if (baseUrl === undefined) {
     if (!ask) baseUrl = (existing.base_url as string | undefined) ?? SANDBOX;
     else {
-      const where = await ask.select(
-        {
-          message: "Which service?",
-          choices: [
-            { name: "The embedded sandbox (development, no account needed)", value: SANDBOX },
-            { name: "The hosted service (its API v2 address and your credentials)", value: "url" },
-          ],
-          default: existing.base_url && existing.base_url !== SANDBOX ? "url" : SANDBOX,
-        },
-        io,
-      );
+      const where = await ask.select({
+        message: t("Which service?"),
+        choices: [
+          { name: t("The embedded sandbox (development, no account needed)"), value: SANDBOX },
+          { name: t("The hosted service (its API v2 address and your credentials)"), value: "url" },
+        ],
+        default: existing.base_url && existing.base_url !== SANDBOX ? "url" : SANDBOX,
+      });
       baseUrl =
         where === SANDBOX
           ? SANDBOX
-          : await ask.input(
-              {
-                message: "Base URL of the API",
-                default: (existing.base_url as string | undefined) ?? "https://www.tusfacturas.app/app/api/v2",
-                validate: (v) => {
-                  try {
-                    checkBaseUrl(v);
-                    return true;
-                  } catch (error) {
-                    return (error as Error).message;
-                  }
-                },
+          : await ask.input({
+              message: t("Base URL of the API"),
+              default: (existing.base_url as string | undefined) ?? "https://www.tusfacturas.app/app/api/v2",
+              validate: (v) => {
+                try {
+                  checkBaseUrl(v);
+                  return true;
+                } catch (error) {
+                  return (error as Error).message;
+                }
               },
-              io,
-            );
+            });
     }
   }
   if (baseUrl !== SANDBOX) checkBaseUrl(baseUrl);
@@ -137,38 +129,32 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
       let value = credentialFrom(flags, key);
       if (value === undefined && existing[key] !== undefined) value = existing[key] as Credential;
       if (value === undefined && ask) {
-        const how = await ask.select(
-          {
-            message: `How should ${key} be kept?`,
-            choices: [
-              { name: `In this config file (mode 0600)`, value: "literal" },
-              { name: "In an environment variable (the file names it)", value: "env" },
-              { name: "In a file of its own (the config names it)", value: "file" },
-            ],
-          },
-          io,
-        );
+        const how = await ask.select({
+          message: t("How should {key} be kept?", { key }),
+          choices: [
+            { name: t("In this config file (mode 0600)"), value: "literal" },
+            { name: t("In an environment variable (the file names it)"), value: "env" },
+            { name: t("In a file of its own (the config names it)"), value: "file" },
+          ],
+        });
         if (how === "literal")
-          value = await ask.password(
-            { message: `Value of ${key}`, mask: "*", validate: (v) => v.trim() !== "" || "required" },
-            io,
-          );
+          value = await ask.password({
+            message: t("Value of {key}", { key }),
+            validate: (v) => v.trim() !== "" || t("required"),
+          });
         else if (how === "env")
           value = {
-            env: await ask.input(
-              {
-                message: `Variable holding ${key}`,
-                default: `FACTURAR_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_${key.toUpperCase()}`,
-              },
-              io,
-            ),
+            env: await ask.input({
+              message: t("Variable holding {key}", { key }),
+              default: `FACTURAR_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_${key.toUpperCase()}`,
+            }),
           };
         else
           value = {
-            file: await ask.input({ message: `File holding ${key}`, default: `~/.secrets/${name}-${key}` }, io),
+            file: await ask.input({ message: t("File holding {key}", { key }), default: `~/.secrets/${name}-${key}` }),
           };
       }
-      if (value === undefined) missing(key, `--${key}, --${key}-env or --${key}-file`);
+      if (value === undefined) missing(key, t("--{key}, --{key}-env or --{key}-file", { key }));
       profile[key] = value;
     }
   }
@@ -176,32 +162,35 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
   const pv = optionalInt("--punto-venta", flags.puntoVenta, 1, 99999);
   if (pv !== undefined) profile.punto_venta = pv;
   else if (ask && baseUrl !== SANDBOX) {
-    const answer = await ask.number(
-      { message: "Point of sale", default: (existing.punto_venta as number | undefined) ?? 1, min: 1, max: 99999 },
-      io,
-    );
-    if (answer !== undefined) profile.punto_venta = answer;
+    const answer = await ask.input({
+      message: t("Point of sale"),
+      default: String((existing.punto_venta as number | undefined) ?? 1),
+      validate: (v) => (/^\d{1,5}$/.test(v.trim()) && Number(v) >= 1) || t("a whole number from 1 to 99999"),
+    });
+    profile.punto_venta = Number(answer);
   }
-  if (flags.pdfDir !== undefined) profile.pdf_dir = flags.pdfDir;
-  else if (ask)
-    profile.pdf_dir = await ask.input(
-      { message: "Folder for PDFs", default: (existing.pdf_dir as string | undefined) ?? "./comprobantes" },
-      io,
-    );
+  // A folder typed here means one seen from here; in the config file, relative paths would
+  // mean the config's own folder (XDG), where nobody would look for their PDFs.
+  const pdfDir =
+    flags.pdfDir ??
+    (ask
+      ? await ask.input({
+          message: t("Folder for PDFs"),
+          default: (existing.pdf_dir as string | undefined) ?? "./comprobantes",
+        })
+      : undefined);
+  if (pdfDir !== undefined) profile.pdf_dir = pdfDir.startsWith("~") ? pdfDir : resolve(pdfDir);
   if (flags.production !== undefined) profile.production = flags.production;
   else if (ask && baseUrl !== SANDBOX) {
-    profile.production = await ask.confirm(
-      {
-        message: "Is this production (real vouchers; ask before issuing)?",
-        default: (existing.production as boolean | undefined) ?? false,
-      },
-      io,
-    );
+    profile.production = await ask.confirm({
+      message: t("Is this production (real vouchers; ask before issuing)?"),
+      default: (existing.production as boolean | undefined) ?? false,
+    });
   }
   const makeDefault =
     flags.default ??
     (ask
-      ? await ask.confirm({ message: `Use ${name} by default?`, default: !config.default_profile }, io)
+      ? await ask.confirm({ message: t("Use {name} by default?", { name }), default: !config.default_profile })
       : !config.default_profile);
 
   config.profiles[name] = profile;
@@ -211,7 +200,11 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
   writeFileSync(`${path}.tmp`, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   chmodSync(`${path}.tmp`, 0o600);
   renameSync(`${path}.tmp`, path);
-  ctx.err(`wrote profile ${name} to ${path}${makeDefault ? " (the default profile)" : ""}`);
+  ctx.err(
+    makeDefault
+      ? t("wrote profile {name} to {path} (the default profile)", { name, path })
+      : t("wrote profile {name} to {path}", { name, path }),
+  );
 
   if (flags.check === false) return "done";
   const loaded = await loadProfile({ profile: name, config: path, env: ctx.io.env });
@@ -225,11 +218,16 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
       );
     else
       await ctx.out(
-        `${ok ? ctx.color.green("✔") : ctx.color.red("✖")} ${name}: ${connection.sandbox ? "embedded sandbox" : baseUrl} answers, invoicing ${answer.facturacion ?? "?"}`,
+        `${ok ? ctx.color.green("✔") : ctx.color.red("✖")} ${t("{name}: {service} answers, invoicing {state}", {
+          name,
+          service: connection.sandbox ? t("embedded sandbox") : baseUrl,
+          state: String(answer.facturacion ?? "?"),
+        })}`,
       );
     return ok ? "done" : "unavailable";
   } catch (error) {
-    if (error instanceof FacturarError) error.message = `profile written, but the check failed: ${error.message}`;
+    if (error instanceof FacturarError)
+      error.message = t("profile written, but the check failed: {message}", { message: error.message });
     throw error;
   } finally {
     await connection.close();

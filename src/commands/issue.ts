@@ -1,16 +1,19 @@
 /** `facturar issue` and `facturar issue-queued`: validate, then send each voucher exactly once. */
+
 import { basename, dirname, resolve } from "node:path";
 import type { PreparedVoucher, VoucherResult } from "../batch/issue.js";
 import { type IssueSummary, issueFiles } from "../batch/run.js";
 import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
+import { t, tn } from "../i18n/index.js";
 import { writeSafely } from "../output/files.js";
 import { Progress } from "../output/progress.js";
 import { Report } from "../output/report.js";
 import { resultHuman, resultJson } from "../output/voucher.js";
 import { Dec } from "../voucher/decimal.js";
 import { optionalInt } from "./flags.js";
+import { prompts } from "./prompts.js";
 import { readOptions, type ValidateFlags } from "./validate.js";
 
 export interface IssueFlags extends ValidateFlags {
@@ -50,53 +53,61 @@ async function writeQr(ctx: Context, target: string, result: VoucherResult, seve
   const name = several && result.comprobante_nro ? `${base}-${result.comprobante_nro}.png` : `${base}.png`;
   const full = resolve(name);
   const path = await writeSafely(dirname(full), basename(full), png);
-  ctx.err(`QR written to ${path}`);
+  ctx.err(t("QR written to {path}", { path }));
 }
 
 async function confirmProduction(ctx: Context, profile: Profile, vouchers: PreparedVoucher[]): Promise<boolean> {
   if (!profile.production) return true;
   const total = Dec.sum(vouchers.map((v) => Dec.tryParse(v.envelope.comprobante.total ?? "0") ?? Dec.ZERO));
   const points = [...new Set(vouchers.map((v) => v.envelope.comprobante.punto_venta))].join(", ");
-  ctx.err(ctx.errColor.bold.red(`PRODUCTION profile ${profile.name}: these vouchers are real and cannot be deleted.`));
   ctx.err(
-    `  point of sale ${points}; ${vouchers.length} voucher${vouchers.length === 1 ? "" : "s"}; total ${total.toFixed(2)}`,
+    ctx.errColor.bold.red(
+      t("PRODUCTION profile {name}: these vouchers are real and cannot be deleted.", { name: profile.name }),
+    ),
   );
-  const { confirm } = await import("@inquirer/prompts");
-  return confirm(
-    { message: `Issue ${vouchers.length === 1 ? "it" : `all ${vouchers.length}`}?`, default: false },
-    { input: ctx.io.stdin, output: ctx.io.stderr },
+  ctx.err(
+    `  ${tn(vouchers.length, "point of sale {points}; {n} voucher; total {total}", "point of sale {points}; {n} vouchers; total {total}", { points, total: total.toFixed(2) })}`,
   );
+  const p = await prompts(ctx);
+  return p.confirm({
+    message: tn(vouchers.length, "Issue it?", "Issue all {n}?"),
+    default: false,
+  });
 }
 
 function issueCommand(mode: "instant" | "queued") {
   return async (ctx: Context, given: string[], flags: IssueFlags): Promise<Outcome> => {
     let files = given;
     if (flags.interactive) {
-      if (files.length > 0) throw new UsageError("--interactive asks for one voucher; it takes no files");
+      if (files.length > 0) throw new UsageError(t("--interactive asks for one voucher; it takes no files"));
       const guided = await import("./guided.js");
       guided.requireTerminal(ctx);
       const answer = await guided.askVoucher(ctx);
       if (!answer) return "invalid";
       if (Object.keys(answer.envelope).length === 0) {
-        ctx.err("nothing sent");
+        ctx.err(t("nothing sent"));
         return "done";
       }
       files = [guided.voucherFile(answer)];
     } else if (files.length === 0) {
       throw new UsageError(
-        `give the voucher files to issue (.json, .csv, or - for standard input)${mode === "instant" ? ", or --interactive" : ""}`,
+        mode === "instant"
+          ? t("give the voucher files to issue (.json, .csv, or - for standard input), or --interactive")
+          : t("give the voucher files to issue (.json, .csv, or - for standard input)"),
       );
     }
     const read = readOptions(ctx, flags);
-    if (files.filter((f) => f === "-").length > 1) throw new UsageError("standard input (-) can be read only once");
+    if (files.filter((f) => f === "-").length > 1) throw new UsageError(t("standard input (-) can be read only once"));
     const timeout = flags.timeout === undefined ? 300 : Number(flags.timeout);
     if (!Number.isFinite(timeout) || timeout <= 0)
-      throw new UsageError(`--timeout takes seconds, not ${JSON.stringify(flags.timeout)}`);
-    if (flags.timeout !== undefined && !flags.wait) throw new UsageError("--timeout goes with --wait");
+      throw new UsageError(t("--timeout takes seconds, not {value}", { value: JSON.stringify(flags.timeout) }));
+    if (flags.timeout !== undefined && !flags.wait) throw new UsageError(t("--timeout goes with --wait"));
     const maxBatch = mode === "queued" ? 100 : 20;
     const batchSize = flags.batchSize === undefined ? undefined : Number(flags.batchSize);
     if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 2 || batchSize > maxBatch)) {
-      throw new UsageError(`--batch-size takes 2 to ${maxBatch} here, not ${JSON.stringify(flags.batchSize)}`);
+      throw new UsageError(
+        t("--batch-size takes 2 to {max} here, not {value}", { max: maxBatch, value: JSON.stringify(flags.batchSize) }),
+      );
     }
     const concurrency = optionalInt("--concurrency", flags.concurrency, 1, 64);
     const rateMs = optionalInt("--rate", flags.rate, 0, 60_000);
@@ -106,7 +117,7 @@ function issueCommand(mode: "instant" | "queued") {
     let progress: Progress | undefined;
     ctx.stop.graceful = true;
     void ctx.stop.requestedPromise.then(() =>
-      ctx.err("stopping: the vouchers in flight settle, nothing new is sent (again to stop at once)"),
+      ctx.err(t("stopping: the vouchers in flight settle, nothing new is sent (again to stop at once)")),
     );
     const summary = await issueFiles(
       {
@@ -161,17 +172,17 @@ function issueCommand(mode: "instant" | "queued") {
     report?.sync();
     if (!ctx.quiet && !ctx.json) {
       const parts = [
-        summary.invalid && `${summary.invalid} invalid (nothing sent)`,
-        summary.issued && `${summary.issued} issued`,
-        summary.queued && `${summary.queued} queued`,
-        summary.skipped && `${summary.skipped} already issued`,
-        summary.rejected && `${summary.rejected} rejected`,
-        summary.unknown && `${summary.unknown} unknown`,
-        summary.held && `${summary.held} not sent`,
-        summary.interrupted && "interrupted",
-        summary.cancelled && "cancelled, nothing sent",
+        summary.invalid && t("{n} invalid (nothing sent)", { n: summary.invalid }),
+        summary.issued && t("{n} issued", { n: summary.issued }),
+        summary.queued && t("{n} queued", { n: summary.queued }),
+        summary.skipped && t("{n} already issued", { n: summary.skipped }),
+        summary.rejected && t("{n} rejected", { n: summary.rejected }),
+        summary.unknown && t("{n} unknown", { n: summary.unknown }),
+        summary.held && t("{n} not sent", { n: summary.held }),
+        summary.interrupted && t("interrupted"),
+        summary.cancelled && t("cancelled, nothing sent"),
       ].filter(Boolean);
-      ctx.err(parts.join(", ") || "nothing to do");
+      ctx.err(parts.join(", ") || t("nothing to do"));
     }
     return summary.cancelled ? "done" : summaryOutcome(summary);
   };

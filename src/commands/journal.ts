@@ -1,10 +1,12 @@
 /** `facturar journal`: what the journal holds for a profile (or for some input files), unknown outcomes first. */
+
 import { lookup } from "../batch/issue.js";
 import { Journal, type JournalEntry } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
+import { t, tn } from "../i18n/index.js";
 import { voucherNumber } from "../voucher/codes.js";
 import { withConnection } from "./online.js";
 
@@ -49,7 +51,9 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
           const c = found?.comprobante;
           if (!c) {
             if (entry.state !== "queued")
-              ctx.err(`${entry.ref}: the service has no voucher under it; the next issue run will send it`);
+              ctx.err(
+                t("{ref}: the service has no voucher under it; the next issue run will send it", { ref: entry.ref }),
+              );
             continue;
           }
           const status = String(c.status ?? "");
@@ -83,7 +87,12 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
       for (const e of entries) await ctx.out(JSON.stringify(e));
     } else if (entries.length === 0) {
       ctx.err(
-        `the journal of profile ${profile.name} holds nothing${files.length ? " for those files" : ""} (${journal.path})`,
+        files.length
+          ? t("the journal of profile {name} holds nothing for those files ({path})", {
+              name: profile.name,
+              path: journal.path,
+            })
+          : t("the journal of profile {name} holds nothing ({path})", { name: profile.name, path: journal.path }),
       );
     } else {
       const c = ctx.color;
@@ -104,7 +113,7 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
       }
       const open = entries.filter((e) => e.state === "unknown" || e.state === "sending").length;
       ctx.err(
-        `${entries.length} entries in ${journal.path}${open ? `; ${open} with an unknown outcome: facturar journal --reconcile` : ""}`,
+        `${tn(entries.length, "{n} entry in {path}", "{n} entries in {path}", { path: journal.path })}${open ? `; ${t("{n} with an unknown outcome: facturar journal --reconcile", { n: open })}` : ""}`,
       );
     }
     return entries.some((e) => e.state === "unknown" || e.state === "sending") ? "unknown" : "done";

@@ -2,11 +2,13 @@
  * The service's other methods, one thin command each: pdf (regenerar_pdf + download),
  * next-number (numeracion), requires-fce (requiere_fec), queue delete|reschedule|retry, and qr.
  */
+
 import type { Answer } from "../api/client.js";
 import { TransportError } from "../api/http.js";
 import { lookup, saveDocument } from "../batch/issue.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { documentName } from "../output/files.js";
 import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { toIsoDate } from "../voucher/dates.js";
@@ -18,21 +20,21 @@ import { requiredInt } from "./flags.js";
 import { withConnection } from "./online.js";
 
 function tipoOf(value: string | undefined): string {
-  if (!value) throw new UsageError("--type is required", 'write it as the service does, e.g. "FACTURA B"');
+  if (!value) throw new UsageError(t("--type is required"), t('write it as the service does, e.g. "FACTURA B"'));
   if (!voucherTypeInfo(value))
-    throw new UsageError(`unknown voucher type ${JSON.stringify(value)}`, 'e.g. "FACTURA B"');
+    throw new UsageError(t("unknown voucher type {value}", { value: JSON.stringify(value) }), t('e.g. "FACTURA B"'));
   return value;
 }
 
 function dateOf(flag: string, value: string | undefined): string {
   const parsed = date().safeParse(value);
-  if (!parsed.success) throw new UsageError(`${flag} takes a date dd/mm/yyyy`);
+  if (!parsed.success) throw new UsageError(t("{flag} takes a date dd/mm/yyyy", { flag }));
   return parsed.data;
 }
 
 function failure(answer: Answer, what: string): FacturarError {
   return new FacturarError(
-    `${what}: ${(answer.errores as string[] | undefined)?.join("; ") || "the service said no"}`,
+    `${what}: ${(answer.errores as string[] | undefined)?.join("; ") || t("the service said no")}`,
     "rejected",
     "service.error",
   );
@@ -54,13 +56,14 @@ export async function pdfCommand(
     const puntoVenta = flags.pv
       ? requiredInt("--pv", flags.pv, 1, 99999)
       : (connection.puntoVenta ?? profile.puntoVenta);
-    if (!puntoVenta) throw new UsageError("--pv is required: the profile names no point of sale");
+    if (!puntoVenta) throw new UsageError(t("--pv is required: the profile names no point of sale"));
     const comprobante = { tipo, operacion: "V", punto_venta: puntoVenta, numero };
     const answer = await connection.client.read("facturacion/regenerar_pdf", { comprobante });
-    if (answer.error !== "N") throw failure(answer, `no documents for ${tipo} ${puntoVenta}-${numero}`);
+    if (answer.error !== "N")
+      throw failure(answer, t("no documents for {tipo} {puntoVenta}-{numero}", { tipo, puntoVenta, numero }));
     const dir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
     const regenerate = async () => {
-      throw new Error("the fresh link did not work");
+      throw new Error(t("the fresh link did not work"));
     };
     const pdf = await saveDocument(
       connection.client,
@@ -78,7 +81,10 @@ export async function pdfCommand(
           regenerate,
         )
       : null;
-    await print(ctx, { ok: true, pdf, ticket }, [`PDF: ${pdf}`, ...(ticket ? [`ticket: ${ticket}`] : [])]);
+    await print(ctx, { ok: true, pdf, ticket }, [
+      `PDF: ${pdf}`,
+      ...(ticket ? [t("ticket: {ticket}", { ticket })] : []),
+    ]);
     return "done";
   });
 }
@@ -90,14 +96,18 @@ export async function nextNumberCommand(ctx: Context, flags: { type?: string; pv
     const puntoVenta = flags.pv
       ? requiredInt("--pv", flags.pv, 1, 99999)
       : (connection.puntoVenta ?? profile.puntoVenta);
-    if (!puntoVenta) throw new UsageError("--pv is required: the profile names no point of sale");
+    if (!puntoVenta) throw new UsageError(t("--pv is required: the profile names no point of sale"));
     const answer = await connection.client.read("facturacion/numeracion", {
       comprobante: { tipo, operacion: "V", punto_venta: puntoVenta },
     });
-    if (answer.error !== "N") throw failure(answer, "numeracion failed");
+    if (answer.error !== "N") throw failure(answer, t("numeracion failed"));
     const next = Number(answer.comprobante?.numero);
     await print(ctx, { ok: true, tipo, punto_venta: puntoVenta, numero: next }, [
-      `next ${tipo} at point of sale ${puntoVenta}: ${voucherNumber(puntoVenta, next)}`,
+      t("next {tipo} at point of sale {puntoVenta}: {value}", {
+        tipo,
+        puntoVenta,
+        value: voucherNumber(puntoVenta, next),
+      }),
     ]);
     return "done";
   });
@@ -107,20 +117,23 @@ export async function nextNumberCommand(ctx: Context, flags: { type?: string; pv
 export async function requiresFceCommand(ctx: Context, flags: { cuit?: string; date?: string }): Promise<Outcome> {
   const cuit = (flags.cuit ?? "").replace(/[-\s.]/g, "");
   const problem = cuitProblem(cuit);
-  if (problem) throw new UsageError(`--cuit: ${describeCuitProblem(problem, cuit)}`);
+  if (problem) throw new UsageError(t("--cuit: {value}", { value: describeCuitProblem(problem, cuit) }));
   const fecha = flags.date ? dateOf("--date", flags.date) : undefined;
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     const answer = await connection.client.read("facturacion/requiere_fec", {
       cuit: Number(cuit),
       ...(fecha ? { fecha } : {}),
     });
-    if (answer.error !== "N") throw failure(answer, "requiere_fec failed");
+    if (answer.error !== "N") throw failure(answer, t("requiere_fec failed"));
     const obligated = String(answer.esta_obligado).toUpperCase() === "S";
     const from = Number(answer.importe_desde);
     await print(ctx, { ok: true, cuit, esta_obligado: obligated, importe_desde: from }, [
       obligated
-        ? `${cuit} must receive a MiPyME credit invoice (FCE) for amounts from $ ${from.toLocaleString("es-AR", { minimumFractionDigits: 2 })}`
-        : `${cuit} does not require FCE: issue an ordinary invoice`,
+        ? t("{cuit} must receive a MiPyME credit invoice (FCE) for amounts from $ {amount}", {
+            cuit,
+            amount: from.toLocaleString("es-AR", { minimumFractionDigits: 2 }),
+          })
+        : t("{cuit} does not require FCE: issue an ordinary invoice", { cuit }),
     ]);
     return "done";
   });
@@ -133,7 +146,7 @@ export async function queueCommand(
   flags: { ref?: string; date?: string; due?: string },
 ): Promise<Outcome> {
   const ref = flags.ref?.trim();
-  if (!ref) throw new UsageError("--ref is required: the queued voucher's external_reference");
+  if (!ref) throw new UsageError(t("--ref is required: the queued voucher's external_reference"));
   const body: Record<string, unknown> = { external_reference: ref };
   let method: string;
   if (action === "delete") {
@@ -146,7 +159,9 @@ export async function queueCommand(
   } else if (action === "retry") {
     method = "facturacion/reenviar_encolado";
   } else {
-    throw new UsageError(`queue takes delete, reschedule or retry, not ${JSON.stringify(action)}`);
+    throw new UsageError(
+      t("queue takes delete, reschedule or retry, not {action}", { action: JSON.stringify(action) }),
+    );
   }
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     // These change the queue: never retried blindly (they count against the quota).
@@ -156,10 +171,14 @@ export async function queueCommand(
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
       throw new FacturarError(
-        `${action} ${ref}: ${error.message}; the service may or may not have done it`,
+        t("{action} {ref}: {message}; the service may or may not have done it", {
+          action,
+          ref,
+          message: error.message,
+        }),
         "unknown",
         "service.unknown",
-        `check with: facturar query --ref ${ref}`,
+        t("check with: facturar query --ref {ref}", { ref }),
       );
     }
     const partial = answer.error === "PARCIAL";
@@ -169,8 +188,8 @@ export async function queueCommand(
       ctx,
       { ok: !partial, action, external_reference: ref, partial, procesados: done, errors: answer.errores ?? [] },
       [
-        ...(done.length > 0 ? done : [`${action}: done for ${ref}`]),
-        ...(partial ? [`only partly: ${(answer.errores as string[]).join("; ")}`] : []),
+        ...(done.length > 0 ? done : [t("{action}: done for {ref}", { action, ref })]),
+        ...(partial ? [t("only partly: {errors}", { errors: (answer.errores as string[]).join("; ") })] : []),
       ],
     );
     return partial ? "partial" : "done";
@@ -189,10 +208,11 @@ interface QrCheck {
  * voucher and checks the QR against it (amount, type, number, point of sale, date, CAE, receiver).
  */
 export async function qrCommand(ctx: Context, text: string | undefined, flags: { ref?: string }): Promise<Outcome> {
-  if (!text && !flags.ref) throw new UsageError("give the QR's text (its URL) or --ref to fetch the voucher");
+  if (!text && !flags.ref) throw new UsageError(t("give the QR's text (its URL) or --ref to fetch the voucher"));
   const show = async (url: string, voucher?: Answer): Promise<Outcome> => {
     const data = decodeQr(url);
-    if (!data) throw new FacturarError(`not a voucher QR: ${url.slice(0, 80)}`, "invalid", "qr.invalid");
+    if (!data)
+      throw new FacturarError(t("not a voucher QR: {value}", { value: url.slice(0, 80) }), "invalid", "qr.invalid");
     const checks: QrCheck[] = [];
     if (voucher) {
       const c = voucher.comprobante ?? {};
@@ -221,7 +241,7 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
       for (const [key, value] of Object.entries(data)) await ctx.out(`${key.padEnd(11)} ${value}`);
       for (const c of checks) {
         await ctx.out(
-          `${c.ok ? ctx.color.green("✔") : ctx.color.red("✖")} ${c.field.padEnd(10)} QR ${String(c.qr)}  voucher ${String(c.voucher)}`,
+          `${c.ok ? ctx.color.green("✔") : ctx.color.red("✖")} ${c.field.padEnd(10)} QR ${String(c.qr)}  ${t("voucher")} ${String(c.voucher)}`,
         );
       }
     }
@@ -230,10 +250,19 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
   if (!flags.ref) return show(text as string);
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     const found = await lookup(connection.client, flags.ref as string);
-    if (!found) throw new FacturarError(`no voucher with reference ${flags.ref}`, "rejected", "service.not-found");
+    if (!found)
+      throw new FacturarError(
+        t("no voucher with reference {ref}", { ref: String(flags.ref) }),
+        "rejected",
+        "service.not-found",
+      );
     const url = text ?? found.comprobante?.afip_qr ?? found.comprobante?.tax_qr;
     if (!url)
-      throw new FacturarError(`the voucher ${flags.ref} has no QR yet (is it still queued?)`, "rejected", "qr.missing");
+      throw new FacturarError(
+        t("the voucher {ref} has no QR yet (is it still queued?)", { ref: String(flags.ref) }),
+        "rejected",
+        "qr.missing",
+      );
     return show(String(url), found);
   });
 }

@@ -1,8 +1,10 @@
 /** `facturar query`: by reference, date, type and number, or number range; every page. */
+
 import type { Answer, ApiClient } from "../api/client.js";
 import { freshLink, saveDocument } from "../batch/issue.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { documentName } from "../output/files.js";
 import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
@@ -31,32 +33,33 @@ type Criteria =
 export function criteria(flags: QueryFlags): Criteria {
   const chosen = [flags.ref !== undefined, flags.date !== undefined, flags.type !== undefined].filter(Boolean).length;
   if (chosen !== 1)
-    throw new UsageError("query takes one of: --ref R | --date D | --type T --number N | --type T --from N --to M");
+    throw new UsageError(t("query takes one of: --ref R | --date D | --type T --number N | --type T --from N --to M"));
   if (flags.ref !== undefined) {
-    if (flags.ref.trim() === "") throw new UsageError("--ref needs a reference");
+    if (flags.ref.trim() === "") throw new UsageError(t("--ref needs a reference"));
     return { kind: "ref", ref: flags.ref.trim() };
   }
   if (flags.date !== undefined) {
     const parsed = date().safeParse(flags.date);
-    if (!parsed.success) throw new UsageError(`--date takes dd/mm/yyyy, not ${JSON.stringify(flags.date)}`);
+    if (!parsed.success)
+      throw new UsageError(t("--date takes dd/mm/yyyy, not {date}", { date: JSON.stringify(flags.date) }));
     return { kind: "date", date: parsed.data };
   }
   const tipo = String(flags.type);
   if (!voucherTypeInfo(tipo))
     throw new UsageError(
-      `unknown voucher type ${JSON.stringify(tipo)}`,
-      'write it as the service does, e.g. "FACTURA B"',
+      t("unknown voucher type {tipo}", { tipo: JSON.stringify(tipo) }),
+      t('write it as the service does, e.g. "FACTURA B"'),
     );
   if (flags.number !== undefined) {
     if (flags.from !== undefined || flags.to !== undefined)
-      throw new UsageError("--number does not go with --from/--to");
+      throw new UsageError(t("--number does not go with --from/--to"));
     return { kind: "number", tipo, numero: requiredInt("--number", flags.number, 1, 99_999_999) };
   }
   if (flags.from === undefined || flags.to === undefined)
-    throw new UsageError("--type needs --number N, or --from N and --to M");
+    throw new UsageError(t("--type needs --number N, or --from N and --to M"));
   const from = requiredInt("--from", flags.from, 1, 99_999_999);
   const to = requiredInt("--to", flags.to, 1, 99_999_999);
-  if (from > to) throw new UsageError("--from is after --to");
+  if (from > to) throw new UsageError(t("--from is after --to"));
   return { kind: "range", tipo, from, to };
 }
 
@@ -73,7 +76,7 @@ export async function* queryAll(
     if (answer.error === "N") yield { cliente: answer.cliente, comprobante: answer.comprobante };
     else if (!/no se encontr/i.test((answer.errores ?? []).join(" "))) {
       throw new FacturarError(
-        `consulta failed: ${(answer.errores ?? []).join("; ")}`,
+        t("consulta failed: {errors}", { errors: (answer.errores ?? []).join("; ") }),
         "rejected",
         "service.query-failed",
       );
@@ -102,7 +105,7 @@ export async function* queryAll(
     if (answer.error !== "N") {
       if (/no se (han )?encontr/i.test((answer.errores ?? []).join(" "))) return;
       throw new FacturarError(
-        `consulta_avanzada failed: ${(answer.errores ?? []).join("; ")}`,
+        t("consulta_avanzada failed: {errors}", { errors: (answer.errores ?? []).join("; ") }),
         "rejected",
         "service.query-failed",
       );
@@ -142,7 +145,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
           );
         } catch (error) {
           ctx.err(
-            `${ctx.errColor.yellow("warning:")} ${c.tipo} ${numberOf(c)}: PDF not saved: ${(error as Error).message}`,
+            `${ctx.errColor.yellow(t("warning:"))} ${c.tipo} ${numberOf(c)}: ${t("PDF not saved: {message}", { message: (error as Error).message })}`,
           );
         }
       }
@@ -169,7 +172,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
       }
     }
     if (!ctx.json) {
-      if (rows.length === 0) ctx.err("no voucher found");
+      if (rows.length === 0) ctx.err(t("no voucher found"));
       else
         for (const line of table(
           ["type", "number", "date", "customer", "total", "status", "reference", ...(flags.pdf ? ["pdf"] : [])],

@@ -1,7 +1,9 @@
 /** `facturar sandbox`: the embedded development-mode service, on loopback, until stopped. */
+
 import { sandboxDataDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
 import { startSandbox } from "../sandbox/server.js";
 import { SandboxInUseError } from "../sandbox/store.js";
@@ -24,7 +26,7 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
   const quota = optionalInt("--quota", flags.quota, 1, 100_000_000);
   const host = flags.host ?? "127.0.0.1";
   if (!LOOPBACK.test(host))
-    throw new UsageError(`the sandbox listens on loopback only; --host ${host} is not a loopback address`);
+    throw new UsageError(t("the sandbox listens on loopback only; --host {host} is not a loopback address", { host }));
   let faults: ReturnType<typeof parseFaults>;
   try {
     faults = parseFaults([ctx.io.env.FACTURAR_SANDBOX_FAULTS ?? "", ...(flags.fault ?? [])]);
@@ -46,9 +48,11 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE")
-      throw new UsageError(`port ${port} is already in use; pick another with --port, or --port 0 for a free one`);
+      throw new UsageError(
+        t("port {port} is already in use; pick another with --port, or --port 0 for a free one", { port }),
+      );
     if (error instanceof SandboxInUseError)
-      throw new UsageError(error.message, "stop it first, or pick another --data-dir");
+      throw new UsageError(error.message, t("stop it first, or pick another --data-dir"));
     throw error;
   }
   const points = sandbox.pointsOfSale.map(({ punto_venta, usertoken, apikey, apitoken }) => ({
@@ -61,16 +65,18 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
     await ctx.out(JSON.stringify({ base_url: sandbox.baseUrl, points_of_sale: points }));
   } else {
     const c = ctx.color;
-    await ctx.out(`${c.bold("facturar sandbox")}: development-mode service (no fiscal validity), data in ${dataDir}`);
-    await ctx.out(`base URL: ${c.cyan(sandbox.baseUrl)}`);
+    await ctx.out(
+      `${c.bold("facturar sandbox")}: ${t("development-mode service (no fiscal validity), data in {dir}", { dir: dataDir })}`,
+    );
+    await ctx.out(`${t("base URL:")} ${c.cyan(sandbox.baseUrl)}`);
     for (const p of points) {
       await ctx.out(
-        `point of sale ${p.punto_venta}: usertoken ${p.usertoken}  apikey ${p.apikey}  apitoken ${p.apitoken}`,
+        `${t("point of sale {pv}:", { pv: p.punto_venta })} usertoken ${p.usertoken}  apikey ${p.apikey}  apitoken ${p.apitoken}`,
       );
     }
     const active = Object.entries(faults).filter(([, v]) => v !== 0 && v !== false);
-    if (active.length > 0) await ctx.out(`faults: ${active.map(([k, v]) => `${k}=${v}`).join(", ")}`);
-    ctx.err("Stop with Ctrl-C.");
+    if (active.length > 0) await ctx.out(`${t("faults:")} ${active.map(([k, v]) => `${k}=${v}`).join(", ")}`);
+    ctx.err(t("Stop with Ctrl-C."));
   }
   ctx.stop.graceful = true;
   await ctx.stop.requestedPromise;

@@ -1,6 +1,8 @@
 /** `facturar schema` and `facturar template <tipo> [--csv]`: what a voucher file looks like. */
+
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { FCE_REGIME, VOUCHER_TYPE_NAMES, voucherTypeInfo } from "../voucher/codes.js";
 import { argentinaToday, formatDay } from "../voucher/dates.js";
 import { cbuWithCheckDigits } from "../voucher/ids.js";
@@ -17,7 +19,10 @@ export async function schemaCommand(ctx: Context): Promise<Outcome> {
 export function template(tipo: string, today = argentinaToday()): Record<string, unknown> {
   const info = voucherTypeInfo(tipo);
   if (!info)
-    throw new UsageError(`unknown voucher type ${JSON.stringify(tipo)}`, `one of: ${VOUCHER_TYPE_NAMES.join(", ")}`);
+    throw new UsageError(
+      t("unknown voucher type {tipo}", { tipo: JSON.stringify(tipo) }),
+      t("one of: {value}", { value: VOUCHER_TYPE_NAMES.join(", ") }),
+    );
   const cls = info.class;
   const registered = info.fce || cls === "A" || cls === "M";
   const exportVoucher = cls === "E";
@@ -118,7 +123,7 @@ export async function templateCommand(ctx: Context, tipo: string, flags: { csv?:
   const envelope = template(tipo);
   if (!flags.csv) {
     await ctx.out(JSON.stringify({ $schema: "./voucher.schema.json", ...envelope }, null, 2));
-    ctx.err(ctx.errColor.dim("save the schema beside it with: facturar schema > voucher.schema.json"));
+    ctx.err(ctx.errColor.dim(t("save the schema beside it with: facturar schema > voucher.schema.json")));
     return "done";
   }
   const columns = new Map<string, string>();

@@ -1,8 +1,10 @@
 /** `facturar ceiling` and `facturar status`: what the service says about itself. */
+
 import { fetchCeiling } from "../batch/ceiling.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { withConnection } from "./online.js";
 
 export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean }): Promise<Outcome> {
@@ -22,10 +24,10 @@ export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean })
       const amount = answer.monto
         .toNumber()
         .toLocaleString("es-AR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-      await ctx.out(`Final-consumer identification ceiling: $ ${amount}`);
+      await ctx.out(t("Final-consumer identification ceiling: $ {amount}", { amount }));
       ctx.err(
         ctx.errColor.dim(
-          `sales to an unidentified consumer (OTRO / 0) must stay below it; ${answer.cached ? `cached on ${answer.day}` : "asked the service now"}`,
+          `${t("sales to an unidentified consumer (OTRO / 0) must stay below it")}; ${answer.cached ? t("cached on {day}", { day: answer.day }) : t("asked the service now")}`,
         ),
       );
     }
@@ -55,17 +57,21 @@ export async function statusCommand(ctx: Context): Promise<Outcome> {
     } else {
       const c = ctx.color;
       await ctx.out(
-        `${ok ? c.green("✔") : c.red("✖")} invoicing: ${ok ? "OK" : (answer.facturacion ?? answer.errores?.join("; ") ?? "not OK")}`,
+        `${ok ? c.green("✔") : c.red("✖")} ${t("invoicing:")} ${ok ? "OK" : (answer.facturacion ?? answer.errores?.join("; ") ?? t("not OK"))}`,
       );
       await ctx.out(
-        `  profile ${profile.name}${connection.sandbox ? " (embedded sandbox)" : ` at ${connection.client.baseUrl.origin}`}`,
+        `  ${
+          connection.sandbox
+            ? t("profile {name} (embedded sandbox)", { name: profile.name })
+            : t("profile {name} at {url}", { name: profile.name, url: connection.client.baseUrl.origin })
+        }`,
       );
-      if (maintenance.length === 0) await ctx.out("  no scheduled maintenance");
+      if (maintenance.length === 0) await ctx.out(`  ${t("no scheduled maintenance")}`);
       for (const m of maintenance)
         await ctx.out(
-          `  maintenance ${m.desde ?? "?"} to ${m.hasta ?? "?"}: ${m.titulo ?? ""} ${m.texto ?? ""}`.trimEnd(),
+          `  ${t("maintenance {from} to {to}:", { from: String(m.desde ?? "?"), to: String(m.hasta ?? "?") })} ${m.titulo ?? ""} ${m.texto ?? ""}`.trimEnd(),
         );
-      if (answer.novedades) await ctx.out(`  news: ${answer.novedades}`);
+      if (answer.novedades) await ctx.out(`  ${t("news:")} ${answer.novedades}`);
     }
     return ok ? "done" : "unavailable";
   });

@@ -1,6 +1,8 @@
 /** `facturar validate <files...>`: offline schema, tax rules and totals; nothing is sent. */
+
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { t, tn } from "../i18n/index.js";
 import { checkSource } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions } from "../input/source.js";
@@ -20,10 +22,10 @@ export interface ValidateFlags {
 export function readOptions(ctx: Context, flags: ValidateFlags): ReadOptions {
   const encoding = flags.encoding?.toLowerCase().replace("-", "");
   if (encoding !== undefined && encoding !== "utf8" && encoding !== "latin1") {
-    throw new UsageError(`--encoding takes utf8 or latin1, not ${flags.encoding}`);
+    throw new UsageError(t("--encoding takes utf8 or latin1, not {value}", { value: String(flags.encoding) }));
   }
   if (flags.delimiter !== undefined && flags.delimiter !== "," && flags.delimiter !== ";") {
-    throw new UsageError(`--delimiter takes "," or ";", not ${JSON.stringify(flags.delimiter)}`);
+    throw new UsageError(t('--delimiter takes "," or ";", not {value}', { value: JSON.stringify(flags.delimiter) }));
   }
   return {
     ...(encoding ? { encoding } : {}),
@@ -36,7 +38,8 @@ export function validationRuleOptions(flags: ValidateFlags) {
   const opts = ruleOptions(flags.ceiling ? { ceiling: parseCeiling(flags.ceiling) } : {});
   if (flags.today !== undefined) {
     const parsed = date().safeParse(flags.today);
-    if (!parsed.success) throw new UsageError(`--today takes a date dd/mm/yyyy, not ${JSON.stringify(flags.today)}`);
+    if (!parsed.success)
+      throw new UsageError(t("--today takes a date dd/mm/yyyy, not {value}", { value: JSON.stringify(flags.today) }));
     opts.today = dayNumber(parsed.data);
   }
   return opts;
@@ -45,14 +48,14 @@ export function validationRuleOptions(flags: ValidateFlags) {
 function parseCeiling(text: string): Dec {
   const d = Dec.tryParse(text.trim());
   if (!d || d.sign() <= 0)
-    throw new UsageError(`--ceiling takes a positive amount in pesos, not ${JSON.stringify(text)}`);
+    throw new UsageError(t("--ceiling takes a positive amount in pesos, not {value}", { value: JSON.stringify(text) }));
   return d;
 }
 
 export async function validateCommand(ctx: Context, files: string[], flags: ValidateFlags): Promise<Outcome> {
   const read = readOptions(ctx, flags);
   const rules = validationRuleOptions(flags);
-  if (files.filter((f) => f === "-").length > 1) throw new UsageError("standard input (-) can be read only once");
+  if (files.filter((f) => f === "-").length > 1) throw new UsageError(t("standard input (-) can be read only once"));
 
   let valid = 0;
   let invalid = 0;
@@ -82,15 +85,22 @@ export async function validateCommand(ctx: Context, files: string[], flags: Vali
           }),
         );
       } else {
-        ctx.err(`${ctx.errColor.red("error:")} ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ""}`);
+        ctx.err(
+          `${ctx.errColor.red(t("error:"))} ${error.message}${error.hint ? `\n  ${t("hint:")} ${error.hint}` : ""}`,
+        );
       }
     }
   }
   if (!ctx.quiet) {
     const total = valid + invalid;
-    const parts = [`${total} voucher${total === 1 ? "" : "s"}: ${valid} valid, ${invalid} invalid`];
-    if (warnings > 0) parts.push(`${warnings} warning${warnings === 1 ? "" : "s"}`);
-    if (unreadable > 0) parts.push(`${unreadable} file${unreadable === 1 ? "" : "s"} unreadable`);
+    const parts = [
+      tn(total, "{n} voucher: {valid} valid, {invalid} invalid", "{n} vouchers: {valid} valid, {invalid} invalid", {
+        valid,
+        invalid,
+      }),
+    ];
+    if (warnings > 0) parts.push(tn(warnings, "{n} warning", "{n} warnings"));
+    if (unreadable > 0) parts.push(tn(unreadable, "{n} file unreadable", "{n} files unreadable"));
     ctx.err(parts.join("; "));
   }
   if (unreadable > 0) return "usage";

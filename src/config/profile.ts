@@ -3,12 +3,14 @@
  * user's config folder, or exactly the `--config` file. Precedence: flag > environment
  * (`FACTURAR_*`) > profile > built-in default. No configuration at all means the embedded sandbox.
  */
+
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { cosmiconfig } from "cosmiconfig";
 import * as z from "zod";
 import { FacturarError, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
 
 export const SANDBOX = "sandbox";
 
@@ -92,7 +94,12 @@ function resolveCredential(
   if ("env" in spec) {
     const value = env[spec.env];
     if (!value)
-      throw new ConfigError(`credential ${name} comes from the environment variable ${spec.env}, which is not set`);
+      throw new ConfigError(
+        t("credential {name} comes from the environment variable {variable}, which is not set", {
+          name,
+          variable: spec.env,
+        }),
+      );
     return value.trim();
   }
   const path = resolve(baseDir, expandHome(spec.file));
@@ -100,7 +107,11 @@ function resolveCredential(
     return readFileSync(path, "utf8").trim();
   } catch (error) {
     throw new ConfigError(
-      `credential ${name} comes from ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code})`,
+      t("credential {name} comes from {path}, which cannot be read ({code})", {
+        name,
+        path,
+        code: String((error as NodeJS.ErrnoException).code),
+      }),
     );
   }
 }
@@ -112,8 +123,9 @@ async function loadConfigFile(explicit: string | undefined, cwd: string) {
     return await explorer.search(cwd);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (explicit && code === "ENOENT") throw new ConfigError(`config file ${explicit} does not exist`);
-    throw new ConfigError(`cannot read the configuration: ${(error as Error).message}`);
+    if (explicit && code === "ENOENT")
+      throw new ConfigError(t("config file {path} does not exist", { path: explicit }));
+    throw new ConfigError(t("cannot read the configuration: {message}", { message: (error as Error).message }));
   }
 }
 
@@ -152,10 +164,12 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
   if (!profile && name !== SANDBOX && !fromEnvOnly) {
     const known = Object.keys(config.profiles);
     throw new ConfigError(
-      `no profile named ${JSON.stringify(name)}${found ? ` in ${found.filepath}` : " (no configuration file found)"}`,
+      found
+        ? t("no profile named {name} in {path}", { name: JSON.stringify(name), path: found.filepath })
+        : t("no profile named {name} (no configuration file found)", { name: JSON.stringify(name) }),
       known.length > 0
-        ? `profiles there: ${known.join(", ")}`
-        : "create one with `facturar init`, or use the embedded sandbox (no profile)",
+        ? t("profiles there: {names}", { names: known.join(", ") })
+        : t("create one with `facturar init`, or use the embedded sandbox (no profile)"),
     );
   }
   const baseDir = found ? dirname(found.filepath) : process.cwd();
@@ -172,7 +186,10 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
       const mode = statSync(found.filepath).mode;
       if ((mode & 0o044) !== 0) {
         warnings.push(
-          `${found.filepath} holds literal credentials (${literal.join(", ")}) and other users can read it: chmod 600 it, or use {"env": NAME} / {"file": PATH}`,
+          t(
+            '{path} holds literal credentials ({keys}) and other users can read it: chmod 600 it, or use {"env": NAME} / {"file": PATH}',
+            { path: found.filepath, keys: literal.join(", ") },
+          ),
         );
       }
     } catch {
@@ -196,10 +213,13 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
     const apitoken = pick("apitoken");
     if (!usertoken || !apikey || !apitoken) {
       throw new FacturarError(
-        `profile ${name} has no ${[!usertoken && "usertoken", !apikey && "apikey", !apitoken && "apitoken"].filter(Boolean).join(", ")}`,
+        t("profile {name} has no {keys}", {
+          name,
+          keys: [!usertoken && "usertoken", !apikey && "apikey", !apitoken && "apitoken"].filter(Boolean).join(", "),
+        }),
         "denied",
         "config.credentials",
-        "set them in the profile, or in FACTURAR_USERTOKEN, FACTURAR_APIKEY and FACTURAR_APITOKEN",
+        t("set them in the profile, or in FACTURAR_USERTOKEN, FACTURAR_APIKEY and FACTURAR_APITOKEN"),
       );
     }
     result.credentials = { usertoken, apikey, apitoken };
@@ -216,14 +236,16 @@ export function checkBaseUrl(baseUrl: string): URL {
     url = new URL(baseUrl);
   } catch {
     throw new UsageError(
-      `base_url ${JSON.stringify(baseUrl)} is not a URL`,
-      'use "sandbox" or https://<host>/app/api/v2',
+      t("base_url {url} is not a URL", { url: JSON.stringify(baseUrl) }),
+      t('use "sandbox" or https://<host>/app/api/v2'),
     );
   }
   if (url.protocol === "https:") return url;
   if (url.protocol === "http:" && LOOPBACK_HOST.test(url.hostname)) return url;
   throw new UsageError(
-    `refusing ${url.protocol}//${url.host}: credentials travel in the body, so only https is allowed (plain http only to loopback)`,
+    t("refusing {url}: credentials travel in the body, so only https is allowed (plain http only to loopback)", {
+      url: `${url.protocol}//${url.host}`,
+    }),
   );
 }
 

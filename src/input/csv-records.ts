@@ -3,6 +3,7 @@
  * plain split. csv-parse reads byte by byte and took five seconds for the million-row
  * benchmark; this takes about one. The test suite checks it against csv-parse record by record.
  */
+import { t } from "../i18n/index.js";
 
 export class CsvSyntaxError extends Error {
   constructor(
@@ -77,7 +78,7 @@ export class CsvRecordReader {
       }
       const parsed = this.quotedRecord(buffer, pos);
       if (!parsed) {
-        if (final) throw new CsvSyntaxError("a quoted cell is never closed", this.line);
+        if (final) throw new CsvSyntaxError(t("a quoted cell is never closed"), this.line);
         return pos;
       }
       this.onRecord(parsed.fields, this.line);
@@ -126,7 +127,7 @@ export class CsvRecordReader {
           }
           if (c === QUOTE) {
             throw new CsvSyntaxError(
-              `a quote inside an unquoted cell (cell ${fields.length + 1}); quote the whole cell`,
+              t("a quote inside an unquoted cell (cell {cell}); quote the whole cell", { cell: fields.length + 1 }),
               this.line + lines - 1,
             );
           }
@@ -145,7 +146,7 @@ export class CsvRecordReader {
       if (c === CR && pos + 1 >= length) return undefined;
       if (c === LF) return { fields, next: pos + 1, lines };
       throw new CsvSyntaxError(
-        `text after a closing quote (cell ${fields.length}); quote the whole cell`,
+        t("text after a closing quote (cell {cell}); quote the whole cell", { cell: fields.length }),
         this.line + lines - 1,
       );
     }

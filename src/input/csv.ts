@@ -3,7 +3,9 @@
  * the same `comprobante.external_reference` forming one voucher. Streams: a voucher is yielded as
  * soon as its rows end, so a file of any size validates in bounded memory.
  */
+
 import { InputError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { Dec } from "../voucher/decimal.js";
 import type { Finding, Path } from "../voucher/rules.js";
 import {
@@ -16,7 +18,7 @@ import {
   TAGS_COLUMN,
 } from "./columns.js";
 import { CsvRecordReader, CsvSyntaxError } from "./csv-records.js";
-import { rowRange, type SourceVoucher } from "./source.js";
+import { cellPlace, rowRange, type SourceVoucher } from "./source.js";
 
 interface Column {
   name: string;
@@ -50,20 +52,24 @@ function compileHeader(file: string, header: string[]): Column[] {
   const seen = new Set<string>();
   return header.map((rawName, i) => {
     const name = rawName.trim();
-    const place = `${file}:row 1, column ${i + 1}`;
-    if (name === "") throw new InputError(`${place}: empty column name in the header`, place);
-    if (seen.has(name)) throw new InputError(`${place}: column ${name} appears twice`, place);
+    const place = cellPlace(file, 1, String(i + 1));
+    if (name === "") throw new InputError(`${place}: ${t("empty column name in the header")}`, place);
+    if (seen.has(name)) throw new InputError(`${place}: ${t("column {name} appears twice", { name })}`, place);
     seen.add(name);
     const spec: ColumnSpec | undefined = catalogue.get(columnPattern(name));
     if (!spec) {
       const suggestion = suggestColumn(name);
       const hint =
         name.startsWith(ITEM_PREFIX) && /\.\d+\./.test(name)
-          ? "item columns take no index: each row is one item"
+          ? t("item columns take no index: each row is one item")
           : suggestion
-            ? `did you mean ${suggestion}?`
-            : "columns are dotted paths such as comprobante.detalle.producto.descripcion (see `facturar schema`)";
-      throw new InputError(`${place}: unknown column ${JSON.stringify(name)}; ${hint}`, place, hint);
+            ? t("did you mean {column}?", { column: suggestion })
+            : t("columns are dotted paths such as comprobante.detalle.producto.descripcion (see `facturar schema`)");
+      throw new InputError(
+        `${place}: ${t("unknown column {name}", { name: JSON.stringify(name) })}; ${hint}`,
+        place,
+        hint,
+      );
     }
     const segments = name.split(".").map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     const item = name.startsWith(ITEM_PREFIX);
@@ -136,8 +142,11 @@ class VoucherBuilder {
             severity: "error",
             code: "csv.conflict",
             path: column.segments,
-            at: `${this.file}:row ${row}, column ${column.name}`,
-            message: `${JSON.stringify(cell)} differs from ${JSON.stringify(first.value)} given on row ${first.row} for the same voucher: voucher cells on later rows must be empty or equal`,
+            at: cellPlace(this.file, row, column.name),
+            message: t(
+              "{cell} differs from {first} given on row {row} for the same voucher: voucher cells on later rows must be empty or equal",
+              { cell: JSON.stringify(cell), first: JSON.stringify(first.value), row: first.row },
+            ),
           });
         }
         continue;
@@ -174,16 +183,16 @@ class VoucherBuilder {
     if (path[0] === "comprobante" && path[1] === "detalle" && typeof path[2] === "number") {
       const row = this.itemRows[path[2]];
       const rest = path.slice(3).filter((s) => typeof s === "string");
-      const column = rest.length > 0 ? `, column ${ITEM_PREFIX}${rest.join(".")}` : "";
-      return row === undefined ? `${this.file}:${rowRange(this.rows)}` : `${this.file}:row ${row}${column}`;
+      const column = rest.length > 0 ? `${ITEM_PREFIX}${rest.join(".")}` : undefined;
+      return row === undefined ? `${this.file}:${rowRange(this.rows)}` : cellPlace(this.file, row, column);
     }
     const name = path.join(".");
     const exact = this.cells.get(name);
-    if (exact) return `${this.file}:row ${exact.row}, column ${name}`;
+    if (exact) return cellPlace(this.file, exact.row, name);
     for (const [cellName, cell] of this.cells) {
-      if (name !== "" && cellName.startsWith(`${name}.`)) return `${this.file}:row ${cell.row}, column ${cellName}`;
+      if (name !== "" && cellName.startsWith(`${name}.`)) return cellPlace(this.file, cell.row, cellName);
     }
-    return `${this.file}:${rowRange(this.rows)}${name ? `, column ${name}` : ""}`;
+    return `${this.file}:${rowRange(this.rows)}${name ? `, ${t("column {column}", { column: name })}` : ""}`;
   }
 }
 
@@ -223,7 +232,7 @@ export async function* readCsvVouchers(
     firstChunk += next.value;
     if (/[\r\n]/.test(firstChunk)) break;
   }
-  if (firstChunk.trim() === "") throw new InputError(`${file}: the file is empty`, file);
+  if (firstChunk.trim() === "") throw new InputError(`${file}: ${t("the file is empty")}`, file);
   const delimiter = opts.delimiter ?? detectDelimiter(firstChunk.split(/\r?\n/, 1)[0] ?? "");
   const decimalComma = opts.decimalComma ?? delimiter === ";";
 
@@ -251,9 +260,9 @@ export async function* readCsvVouchers(
     if (!current) {
       const earlier = reference === "" ? undefined : finished.get(reference);
       if (earlier !== undefined) {
-        const place = `${file}:row ${row}, column ${REFERENCE_COLUMN}`;
+        const place = cellPlace(file, row, REFERENCE_COLUMN);
         throw new InputError(
-          `${place}: reference ${reference} already formed a voucher at row ${earlier}; keep each voucher's rows together`,
+          `${place}: ${t("reference {reference} already formed a voucher at row {row}; keep each voucher's rows together", { reference, row: earlier })}`,
           place,
         );
       }
@@ -265,9 +274,9 @@ export async function* readCsvVouchers(
     if (failure !== undefined) return;
     if (columns && record.length !== columns.length) {
       failure = new InputError(
-        `${file}:row ${row}: not valid CSV: this row has ${record.length} cells, the header ${columns.length}`,
-        `${file}:row ${row}`,
-        "a cell holding the delimiter must be quoted",
+        `${cellPlace(file, row)}: ${t("not valid CSV: this row has {cells} cells, the header {columns}", { cells: record.length, columns: columns.length })}`,
+        cellPlace(file, row),
+        t("a cell holding the delimiter must be quoted"),
       );
       return;
     }
@@ -292,13 +301,13 @@ export async function* readCsvVouchers(
     if (failure !== undefined) throw failure;
   } catch (error) {
     if (error instanceof CsvSyntaxError) {
-      const place = `${file}:row ${error.line}`;
-      throw new InputError(`${place}: not valid CSV: ${error.message}`, place);
+      const place = cellPlace(file, error.line);
+      throw new InputError(`${place}: ${t("not valid CSV: {message}", { message: error.message })}`, place);
     }
     throw error;
   }
   yield* ready.splice(0);
-  if (!columns) throw new InputError(`${file}: the file has no header row`, file);
+  if (!columns) throw new InputError(`${file}: ${t("the file has no header row")}`, file);
   if (current) yield (current as VoucherBuilder).build();
-  if (count === 0) throw new InputError(`${file}: the file has a header but no voucher rows`, file);
+  if (count === 0) throw new InputError(`${file}: ${t("the file has a header but no voucher rows")}`, file);
 }

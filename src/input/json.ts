@@ -1,5 +1,7 @@
 /** JSON voucher files: one envelope, or an array of them. */
+
 import { InputError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { formatPath } from "../voucher/path.js";
 import type { SourceVoucher } from "./source.js";
 
@@ -24,15 +26,18 @@ export function parseJsonVouchers(file: string, text: string): SourceVoucher[] {
     const message = (error as Error).message;
     const at = /position (\d+)/.exec(message);
     const place = at ? `${file}:${lineColumn(text, Number(at[1]))}` : file;
-    throw new InputError(`${place}: not valid JSON (${message.replace(/^JSON\.parse: /, "")})`, place);
+    throw new InputError(
+      `${place}: ${t("not valid JSON ({message})", { message: message.replace(/^JSON\.parse: /, "") })}`,
+      place,
+    );
   }
   const isArray = Array.isArray(data);
   const items = isArray ? (data as unknown[]) : [data];
-  if (isArray && items.length === 0) throw new InputError(`${file}: the array holds no voucher`, file);
+  if (isArray && items.length === 0) throw new InputError(`${file}: ${t("the array holds no voucher")}`, file);
   return items.map((raw, index) => {
     const label = isArray ? `${file}[${index}]` : file;
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-      throw new InputError(`${label}: expected a voucher object with "comprobante" and "cliente"`, label);
+      throw new InputError(`${label}: ${t('expected a voucher object with "comprobante" and "cliente"')}`, label);
     }
     return {
       file,

@@ -1,8 +1,10 @@
 /** Opens any input the commands take: .json, .csv, or `-` for standard input. */
+
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { TextDecoder } from "node:util";
 import { InputError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { readCsvVouchers } from "./csv.js";
 import { parseJsonVouchers } from "./json.js";
 import type { ReadOptions, SourceVoucher } from "./source.js";
@@ -32,9 +34,9 @@ function decodeAll(file: string, bytes: Uint8Array, encoding: "utf8" | "latin1")
     return decoder(encoding).decode(bytes);
   } catch {
     throw new InputError(
-      `${file}: the file is not valid UTF-8`,
+      `${file}: ${t("the file is not valid UTF-8")}`,
       file,
-      "if it was saved as Latin-1, pass --encoding latin1",
+      t("if it was saved as Latin-1, pass --encoding latin1"),
     );
   }
 }
@@ -55,12 +57,12 @@ async function* decodeStream(file: string, stream: AsyncIterable<Buffer>, encodi
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ERR_ENCODING_INVALID_ENCODED_DATA") {
       throw new InputError(
-        `${file}: the file is not valid UTF-8 (near byte ${offset})`,
+        `${file}: ${t("the file is not valid UTF-8 (near byte {offset})", { offset })}`,
         file,
-        "if it was saved as Latin-1, pass --encoding latin1",
+        t("if it was saved as Latin-1, pass --encoding latin1"),
       );
     }
-    if (code) throw new InputError(`${file}: cannot be read (${code})`, file);
+    if (code) throw new InputError(`${file}: ${t("cannot be read ({code})", { code })}`, file);
     throw error;
   }
 }
@@ -81,26 +83,26 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
   if (file === "-") {
     const label = "<stdin>";
     const text = decodeAll(label, await readStdin(opts.stdin ?? process.stdin), encoding);
-    if (text.trim() === "") throw new InputError(`${label}: no input`, label);
+    if (text.trim() === "") throw new InputError(`${label}: ${t("no input")}`, label);
     if (sniff(text) === "json") yield* parseJsonVouchers(label, text.replace(/^\uFEFF/, ""));
     else yield* readCsvVouchers(label, fromText(text), csvOptions);
     return;
   }
   try {
     const info = await stat(file);
-    if (info.isDirectory()) throw new InputError(`${file}: is a folder, not a voucher file`, file);
+    if (info.isDirectory()) throw new InputError(`${file}: ${t("is a folder, not a voucher file")}`, file);
   } catch (error) {
     if (error instanceof InputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(
-      code === "ENOENT" ? `${file}: no such file` : `${file}: cannot be read (${code ?? (error as Error).message})`,
+      `${file}: ${code === "ENOENT" ? t("no such file") : t("cannot be read ({code})", { code: code ?? (error as Error).message })}`,
       file,
     );
   }
   let kind = kindOf(file);
   if (kind === "json" || kind === undefined) {
     const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-      throw new InputError(`${file}: cannot be read (${error.code ?? error.message})`, file);
+      throw new InputError(`${file}: ${t("cannot be read ({code})", { code: error.code ?? error.message })}`, file);
     });
     const text = decodeAll(file, bytes, encoding);
     kind ??= sniff(text);

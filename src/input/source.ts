@@ -1,4 +1,5 @@
 /** What every input reader yields: a raw voucher and a way to name any place in it. */
+import { t } from "../i18n/index.js";
 import type { Finding, Path } from "../voucher/rules.js";
 
 export interface SourceVoucher {
@@ -31,5 +32,12 @@ export interface ReadOptions {
 export function rowRange(rows: number[]): string {
   const first = rows[0];
   const last = rows[rows.length - 1];
-  return first === last ? `row ${first}` : `rows ${first}-${last}`;
+  return first === last
+    ? t("row {row}", { row: String(first) })
+    : t("rows {first}-{last}", { first: String(first), last: String(last) });
+}
+
+/** `a.csv:row 12, column comprobante.total`, in the user's language. */
+export function cellPlace(file: string, row: number, column?: string): string {
+  return `${file}:${t("row {row}", { row })}${column ? `, ${t("column {column}", { column })}` : ""}`;
 }

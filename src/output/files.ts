@@ -2,10 +2,12 @@
  * Saving what the service hands out (PDFs, tickets, QR images): stable readable names, written
  * atomically, never through a symlink and never outside the chosen folder.
  */
+
 import { constants } from "node:fs";
 import { lstat, mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { FacturarError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { voucherNumber } from "../voucher/codes.js";
 
 export class UnsafePathError extends FacturarError {
@@ -27,15 +29,17 @@ export function documentName(tipo: string, puntoVenta: number, numero: number, s
 /** Writes `data` to `dir/name` atomically; refuses names that leave `dir` and symlinks in the way. */
 export async function writeSafely(dir: string, name: string, data: Buffer): Promise<string> {
   if (name !== basename(name) || name.startsWith(".") || !/^[A-Za-z0-9_.-]+$/.test(name)) {
-    throw new UnsafePathError(`refusing to write ${JSON.stringify(name)}: not a plain file name`);
+    throw new UnsafePathError(t("refusing to write {name}: not a plain file name", { name: JSON.stringify(name) }));
   }
   const folder = resolve(dir);
   await mkdir(folder, { recursive: true });
   const target = join(folder, name);
   try {
     const existing = await lstat(target);
-    if (existing.isSymbolicLink()) throw new UnsafePathError(`refusing to write ${target}: it is a symbolic link`);
-    if (!existing.isFile()) throw new UnsafePathError(`refusing to write ${target}: it is not a regular file`);
+    if (existing.isSymbolicLink())
+      throw new UnsafePathError(t("refusing to write {path}: it is a symbolic link", { path: target }));
+    if (!existing.isFile())
+      throw new UnsafePathError(t("refusing to write {path}: it is not a regular file", { path: target }));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }

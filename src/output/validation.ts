@@ -1,5 +1,7 @@
 /** How `validate` shows a voucher: a block for people, one NDJSON object for machines. */
+
 import type { ChalkInstance } from "chalk";
+import { t, tn } from "../i18n/index.js";
 import type { PlacedFinding, VoucherCheck } from "../input/check.js";
 import { describeTotals, totalsToJson } from "../voucher/totals.js";
 
@@ -36,18 +38,20 @@ export function validationHuman(check: VoucherCheck, color: ChalkInstance, quiet
   const head = [check.source.label, tipo ?? "", ref ? `ref ${ref}` : ""].filter(Boolean).join("  ");
   if (check.ok) {
     if (quiet) return lines;
-    const total = check.result.totals ? `  total ${check.result.totals.total.toFixed(2)}` : "";
+    const total = check.result.totals ? `  ${t("total")} ${check.result.totals.total.toFixed(2)}` : "";
     lines.push(`${color.green("✔")} ${head}${total}`);
     if (check.result.totals) lines.push(color.dim(`    ${describeTotals(check.result.totals)}`));
   } else {
     const n = check.errors.length;
-    lines.push(`${color.red("✖")} ${head}  ${color.red(`${n} error${n === 1 ? "" : "s"}`)}`);
+    lines.push(`${color.red("✖")} ${head}  ${color.red(tn(n, "{n} error", "{n} errors"))}`);
   }
+  const [error, warning] = [t("error"), t("warning")];
+  const width = Math.max(error.length, warning.length);
   for (const f of check.errors)
-    lines.push(`    ${color.red("error")}   ${f.place}: ${f.message} ${color.dim(`[${f.code}]`)}`);
+    lines.push(`    ${color.red(error.padEnd(width))} ${f.place}: ${f.message} ${color.dim(`[${f.code}]`)}`);
   if (!quiet) {
     for (const f of check.warnings)
-      lines.push(`    ${color.yellow("warning")} ${f.place}: ${f.message} ${color.dim(`[${f.code}]`)}`);
+      lines.push(`    ${color.yellow(warning.padEnd(width))} ${f.place}: ${f.message} ${color.dim(`[${f.code}]`)}`);
   }
   return lines;
 }

@@ -1,6 +1,8 @@
 /** How issuing results look: one block per voucher for people, one NDJSON object for machines. */
+
 import type { ChalkInstance } from "chalk";
 import type { VoucherResult } from "../batch/issue.js";
+import { t } from "../i18n/index.js";
 import { Dec } from "../voucher/decimal.js";
 
 const MARK: Record<VoucherResult["status"], string> = {
@@ -28,31 +30,31 @@ export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd: string)
           : color.red;
   const number = r.comprobante_nro ?? "";
   const label: Record<VoucherResult["status"], string> = {
-    issued: "issued",
-    queued: "queued",
-    "skipped-duplicate": "already issued, not sent again",
-    rejected: "rejected by the service",
-    invalid: "invalid, not sent",
-    unknown: "OUTCOME UNKNOWN",
-    held: "not sent",
+    issued: t("issued"),
+    queued: t("queued"),
+    "skipped-duplicate": t("already issued, not sent again"),
+    rejected: t("rejected by the service"),
+    invalid: t("invalid, not sent"),
+    unknown: t("OUTCOME UNKNOWN"),
+    held: t("not sent"),
   };
   const lines = [
-    `${paint(MARK[r.status])} ${[r.comprobante_tipo, number].filter(Boolean).join(" ")}  ${color.dim(`ref ${r.external_reference}`)}  ${paint(label[r.status])}${r.reconciled ? color.dim(" (confirmed with the service)") : ""}`,
+    `${paint(MARK[r.status])} ${[r.comprobante_tipo, number].filter(Boolean).join(" ")}  ${color.dim(`ref ${r.external_reference}`)}  ${paint(label[r.status])}${r.reconciled ? color.dim(` ${t("(confirmed with the service)")}`) : ""}`,
   ];
   const detail = (text: string) => lines.push(`    ${text}`);
   if (r.status === "issued" || r.status === "skipped-duplicate") {
     detail(
-      `CAE ${r.cae ?? "— (development: no CAE)"}${r.vencimiento_cae ? `, expires ${r.vencimiento_cae}` : ""}${r.total ? `   total ${Dec.tryParse(r.total)?.toFixed(2) ?? r.total}` : ""}${r.vencimiento_pago ? `   due ${r.vencimiento_pago}` : ""}`,
+      `CAE ${r.cae ?? t("— (development: no CAE)")}${r.vencimiento_cae ? t(", expires {date}", { date: r.vencimiento_cae }) : ""}${r.total ? `   ${t("total")} ${Dec.tryParse(r.total)?.toFixed(2) ?? r.total}` : ""}${r.vencimiento_pago ? `   ${t("due {date}", { date: r.vencimiento_pago })}` : ""}`,
     );
-    if (r.pdf) detail(`PDF: ${relative(r.pdf, cwd)}${r.ticket ? `   ticket: ${relative(r.ticket, cwd)}` : ""}`);
+    if (r.pdf) detail(`PDF: ${relative(r.pdf, cwd)}${r.ticket ? `   ${t("ticket:")} ${relative(r.ticket, cwd)}` : ""}`);
   }
   for (const e of r.errors) detail(color.red(e));
   for (const d of r.error_details)
     if (!r.errors.some((e) => e.includes(d.text))) detail(color.red(`${d.code}: ${d.text}`));
   if (r.status === "rejected" && r.error_details.length > 0)
-    detail(color.dim(`codes: ${r.error_details.map((d) => d.code).join(", ")}`));
-  for (const w of r.warnings ?? []) detail(color.yellow(`warning: ${w}`));
-  if (r.hint) detail(color.dim(`hint: ${r.hint}`));
+    detail(color.dim(`${t("codes:")} ${r.error_details.map((d) => d.code).join(", ")}`));
+  for (const w of r.warnings ?? []) detail(color.yellow(`${t("warning:")} ${w}`));
+  if (r.hint) detail(color.dim(`${t("hint:")} ${r.hint}`));
   return lines;
 }
 

@@ -3,6 +3,7 @@
  * network and the service misbehave. Syntax: `NAME=VALUE` pairs, comma separated (the
  * `FACTURAR_SANDBOX_FAULTS` variable) or one per `--fault` flag.
  */
+import { t } from "../i18n/index.js";
 
 export interface Faults {
   /** Milliseconds added before every answer. */
@@ -54,7 +55,9 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
     const [name = "", value] = part.split("=", 2).map((s) => s.trim());
     if (name === "maintenance" || name === "authority-down") {
       if (value !== undefined && !["1", "true", "on", "0", "false", "off"].includes(value)) {
-        throw new FaultSpecError(`fault ${name} takes no value (or on/off), got ${JSON.stringify(value)}`);
+        throw new FaultSpecError(
+          t("fault {name} takes no value (or on/off), got {value}", { name, value: JSON.stringify(value) }),
+        );
       }
       const on = value === undefined || ["1", "true", "on"].includes(value);
       if (name === "maintenance") faults.maintenance = on;
@@ -64,16 +67,23 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
     if (name === "latency") {
       const ms = Number(value);
       if (value === undefined || !Number.isInteger(ms) || ms < 0) {
-        throw new FaultSpecError(`latency takes whole milliseconds, e.g. latency=200; got ${JSON.stringify(part)}`);
+        throw new FaultSpecError(
+          t("latency takes whole milliseconds, e.g. latency=200; got {part}", { part: JSON.stringify(part) }),
+        );
       }
       faults.latency = ms;
       continue;
     }
     const key = RATES[name as keyof typeof RATES];
-    if (!key) throw new FaultSpecError(`unknown fault ${JSON.stringify(name)}; known: ${FAULT_NAMES.join(", ")}`);
+    if (!key)
+      throw new FaultSpecError(
+        t("unknown fault {name}; known: {value}", { name: JSON.stringify(name), value: FAULT_NAMES.join(", ") }),
+      );
     const rate = Number(value);
     if (value === undefined || !Number.isFinite(rate) || rate < 0 || rate > 1) {
-      throw new FaultSpecError(`${name} takes a rate from 0 to 1, e.g. ${name}=0.05; got ${JSON.stringify(part)}`);
+      throw new FaultSpecError(
+        t("{name} takes a rate from 0 to 1, e.g. {name}=0.05; got {part}", { name, part: JSON.stringify(part) }),
+      );
     }
     faults[key] = rate;
   }

@@ -6,6 +6,7 @@
  * a torn last line from a crash is dropped. Lookups are by index, so issuing does not slow down
  * as vouchers accumulate.
  */
+
 import { randomBytes, randomInt } from "node:crypto";
 import {
   closeSync,
@@ -20,6 +21,7 @@ import {
 } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
+import { t } from "../i18n/index.js";
 import { isAlive } from "../process.js";
 import { cuitCheckDigit } from "../voucher/ids.js";
 
@@ -195,7 +197,7 @@ export class Store {
         record = JSON.parse(line) as LogRecord;
       } catch {
         const last = lines.slice(i + 1).every((l) => l === "");
-        if (!last) throw new Error(`${path}: line ${i + 1} is corrupt`);
+        if (!last) throw new Error(t("{path}: line {value} is corrupt", { path, value: i + 1 }));
         // A write torn by a crash: it was never acknowledged, so drop it.
         truncateSync(path, goodBytes);
         return;
@@ -426,7 +428,7 @@ export class SandboxInUseError extends Error {
     readonly dataDir: string,
     readonly holder: LockHolder,
   ) {
-    super(`the sandbox data folder ${dataDir} is in use by process ${holder.pid}`);
+    super(t("the sandbox data folder {dataDir} is in use by process {pid}", { dataDir, pid: holder.pid }));
   }
 }
 

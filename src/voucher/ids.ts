@@ -1,4 +1,5 @@
 /** Check digits of the identifiers a voucher carries: CUIT/CUIL (tax-rules.md §3) and CBU. */
+import { t } from "../i18n/index.js";
 
 const CUIT_WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
 /** Prefixes the authority issues (tax-rules.md §3.3). */
@@ -35,14 +36,17 @@ export function isValidCuit(value: string): boolean {
 export function describeCuitProblem(problem: CuitProblem, value: string): string {
   switch (problem) {
     case "length":
-      return `a CUIT has 11 digits; got ${JSON.stringify(value)}`;
+      return t("a CUIT has 11 digits; got {value}", { value: JSON.stringify(value) });
     case "prefix":
-      return `CUIT ${value} starts with ${value.slice(0, 2)}, which the authority does not issue`;
+      return t("CUIT {value} starts with {prefix}, which the authority does not issue", {
+        value,
+        prefix: value.slice(0, 2),
+      });
     case "check-digit": {
       const expected = cuitCheckDigit(value);
       return expected === 10
-        ? `CUIT ${value} cannot be valid: no check digit fits its first ten digits`
-        : `CUIT ${value} has a wrong check digit (expected ${expected}); check for a typo`;
+        ? t("CUIT {value} cannot be valid: no check digit fits its first ten digits", { value })
+        : t("CUIT {value} has a wrong check digit (expected {expected}); check for a typo", { value, expected });
     }
   }
 }
@@ -61,14 +65,14 @@ function blockDigit(digits: string, weights: number[]): number {
  * digits; block two (account) ends in one over its first 13.
  */
 export function cbuProblem(value: string): string | undefined {
-  if (!/^\d{22}$/.test(value)) return `a CBU has 22 digits; got ${JSON.stringify(value)}`;
+  if (!/^\d{22}$/.test(value)) return t("a CBU has 22 digits; got {value}", { value: JSON.stringify(value) });
   const block1 = value.slice(0, 8);
   const block2 = value.slice(8);
   if (blockDigit(block1, CBU_BLOCK1_WEIGHTS) !== Number(block1[7])) {
-    return `CBU ${value} has a wrong check digit in its first block (bank and branch)`;
+    return t("CBU {value} has a wrong check digit in its first block (bank and branch)", { value });
   }
   if (blockDigit(block2, CBU_BLOCK2_WEIGHTS) !== Number(block2[13])) {
-    return `CBU ${value} has a wrong check digit in its second block (account)`;
+    return t("CBU {value} has a wrong check digit in its second block (account)", { value });
   }
   return undefined;
 }

@@ -3,6 +3,7 @@
  * machine (tax-rules.md §4 and §7, spec part 2, reference §5). Each finding names the JSON path
  * of the field at fault, so that a CSV reader can turn it into a row and a column.
  */
+import { t } from "../i18n/index.js";
 import {
   CURRENCIES,
   type DocumentType,
@@ -107,15 +108,15 @@ export function checkRules(env: Envelope, totals: Totals, opts: RuleOptions): Fi
 function checkParties(f: Findings, env: Envelope): void {
   const op = env.comprobante.operacion;
   if (env.cliente && env.proveedor) {
-    f.error("party.both", ["proveedor"], "send either `cliente` (a sale) or `proveedor` (a purchase), not both");
+    f.error("party.both", ["proveedor"], t("send either `cliente` (a sale) or `proveedor` (a purchase), not both"));
   }
   if (op === "V" && !env.cliente) {
     f.error(
       "party.missing",
       ["cliente"],
       env.proveedor
-        ? 'a sale (operacion "V") needs `cliente`; `proveedor` is for purchases (operacion "C")'
-        : 'a sale (operacion "V") needs a `cliente` block',
+        ? t('a sale (operacion "V") needs `cliente`; `proveedor` is for purchases (operacion "C")')
+        : t('a sale (operacion "V") needs a `cliente` block'),
     );
   }
   if (op === "C" && !env.proveedor) {
@@ -123,8 +124,8 @@ function checkParties(f: Findings, env: Envelope): void {
       "party.missing",
       ["proveedor"],
       env.cliente
-        ? 'a purchase (operacion "C") needs `proveedor`; `cliente` is for sales (operacion "V")'
-        : 'a purchase (operacion "C") needs a `proveedor` block',
+        ? t('a purchase (operacion "C") needs `proveedor`; `cliente` is for sales (operacion "V")')
+        : t('a purchase (operacion "C") needs a `proveedor` block'),
     );
   }
 }
@@ -135,19 +136,29 @@ function checkLimits(f: Findings, env: Envelope): void {
     f.error(
       "items.max",
       [...C, "detalle"],
-      `a voucher takes at most ${LIMITS.items} items; this one has ${c.detalle.length}: split it`,
+      t("a voucher takes at most {items} items; this one has {length}: split it", {
+        items: LIMITS.items,
+        length: c.detalle.length,
+      }),
     );
   }
   const tags = c.tags ?? [];
   if (tags.length > LIMITS.tags) {
-    f.error("tags.max", [...C, "tags"], `at most ${LIMITS.tags} tags per voucher; got ${tags.length}`);
+    f.error(
+      "tags.max",
+      [...C, "tags"],
+      t("at most {tags} tags per voucher; got {length}", { tags: LIMITS.tags, length: tags.length }),
+    );
   }
   tags.forEach((tag, i) => {
     if (tag.length === 0 || tag.length > LIMITS.tagLength || !TAG.test(tag)) {
       f.error(
         "tags.format",
         [...C, "tags", i],
-        `a tag is 1 to ${LIMITS.tagLength} letters, digits, spaces, "_" or "-"; got ${JSON.stringify(tag.slice(0, 40))}`,
+        t('a tag is 1 to {tagLength} letters, digits, spaces, "_" or "-"; got {value}', {
+          tagLength: LIMITS.tagLength,
+          value: JSON.stringify(tag.slice(0, 40)),
+        }),
       );
     }
   });
@@ -156,7 +167,10 @@ function checkLimits(f: Findings, env: Envelope): void {
     f.error(
       "associations.max",
       [...C, "comprobantes_asociados"],
-      `at most ${LIMITS.associations} associated vouchers; got ${associations.length}`,
+      t("at most {associations} associated vouchers; got {length}", {
+        associations: LIMITS.associations,
+        length: associations.length,
+      }),
     );
   }
   const tributos = c.tributos ?? [];
@@ -164,13 +178,19 @@ function checkLimits(f: Findings, env: Envelope): void {
     f.error(
       "tributos.max",
       [...C, "tributos"],
-      `at most ${LIMITS.tributos} tributos per voucher; got ${tributos.length}`,
+      t("at most {tributos} tributos per voucher; got {length}", {
+        tributos: LIMITS.tributos,
+        length: tributos.length,
+      }),
     );
   } else if (tributos.length > LIMITS.tributosSafe) {
     f.warn(
       "tributos.max",
       [...C, "tributos"],
-      `${tributos.length} tributos: part of the service's documentation allows only ${LIMITS.tributosSafe}`,
+      t("{length} tributos: part of the service's documentation allows only {tributosSafe}", {
+        length: tributos.length,
+        tributosSafe: LIMITS.tributosSafe,
+      }),
     );
   }
   const ref = c.external_reference;
@@ -181,38 +201,39 @@ function checkLimits(f: Findings, env: Envelope): void {
     f.error(
       "external_reference.format",
       [...C, "external_reference"],
-      `external_reference is 1 to ${LIMITS.externalReference} letters, digits, "_" or "-"; got ${JSON.stringify(ref.slice(0, 60))}`,
+      t('external_reference is 1 to {externalReference} letters, digits, "_" or "-"; got {value}', {
+        externalReference: LIMITS.externalReference,
+        value: JSON.stringify(ref.slice(0, 60)),
+      }),
     );
   }
   if (c.nogravados !== undefined && !Dec.parse(c.nogravados).isZero()) {
     f.error(
       "nogravados.deprecated",
       [...C, "nogravados"],
-      "nogravados must be 0: send non-taxed amounts as items with alicuota -2",
+      t("nogravados must be 0: send non-taxed amounts as items with alicuota -2"),
     );
   }
   if (c.percepciones_iva !== undefined && !Dec.parse(c.percepciones_iva).isZero()) {
     f.warn(
       "percepciones_iva.deprecated",
       [...C, "percepciones_iva"],
-      "percepciones_iva is not added to the total: send VAT perceptions in `tributos` (tipo 6)",
+      t("percepciones_iva is not added to the total: send VAT perceptions in `tributos` (tipo 6)"),
     );
   }
 }
 
-const CUIT_ONLY = "a CUIT";
-
 function requiredDocument(info: VoucherTypeInfo, condition: VatCondition): string | undefined {
-  if (info.fce) return "FCE vouchers go to a CUIT";
+  if (info.fce) return t("FCE vouchers go to a CUIT");
   switch (info.class) {
     case "A":
     case "M":
-      return `class ${info.class} vouchers go to ${CUIT_ONLY}`;
+      return t("class {class} vouchers go to a CUIT", { class: info.class });
     case "B":
-      return condition === "E" ? `class B vouchers to an exempt customer go to ${CUIT_ONLY}` : undefined;
+      return condition === "E" ? t("class B vouchers to an exempt customer go to a CUIT") : undefined;
     case "C":
       return condition === "RI" || condition === "M" || condition === "E"
-        ? `class C vouchers to a registered, small or exempt taxpayer go to ${CUIT_ONLY}`
+        ? t("class C vouchers to a registered, small or exempt taxpayer go to a CUIT")
         : undefined;
     default:
       return undefined;
@@ -236,12 +257,16 @@ function checkDocument(
       f.error(
         "vat-condition.class",
         conditionPath,
-        `a ${info.class === "M" ? "class M" : `class ${info.class}`} voucher cannot go to a customer with VAT condition ${condition}; allowed: ${allowed.join(", ")}${info.class === "B" && condition === "RI" ? " (a registered taxpayer gets class A)" : ""}`,
+        `${t("a class {class} voucher cannot go to a customer with VAT condition {condition}; allowed: {allowed}", { class: info.class, condition, allowed: allowed.join(", ") })}${info.class === "B" && condition === "RI" ? ` ${t("(a registered taxpayer gets class A)")}` : ""}`,
       );
     }
     const needsCuit = requiredDocument(info, condition);
     if (needsCuit && party.documento_tipo !== "CUIT") {
-      f.error("document.class", [key, "documento_tipo"], `${needsCuit}, not ${party.documento_tipo}`);
+      f.error(
+        "document.class",
+        [key, "documento_tipo"],
+        t("{rule}, not {document}", { rule: needsCuit, document: party.documento_tipo }),
+      );
     }
   }
   if (party.documento_tipo === "OTRO") {
@@ -249,14 +274,14 @@ function checkDocument(
       f.error(
         "anonymous.document",
         [key, "documento_nro"],
-        'an unidentified final consumer is sent as documento_tipo "OTRO" with documento_nro "0"',
+        t('an unidentified final consumer is sent as documento_tipo "OTRO" with documento_nro "0"'),
       );
     }
     if (key === "cliente" && condition !== "CF") {
       f.error(
         "anonymous.condition",
         conditionPath,
-        `an unidentified customer (OTRO) must be a final consumer (CF), not ${condition}`,
+        t("an unidentified customer (OTRO) must be a final consumer (CF), not {condition}", { condition }),
       );
     }
     const amount = totals.total.mul(Dec.parse(cotizacion));
@@ -264,7 +289,10 @@ function checkDocument(
       f.error(
         "anonymous.ceiling",
         [key, "documento_tipo"],
-        `a sale of ${amount.toFixed(2)} pesos reaches the ceiling for unidentified consumers (${opts.ceiling.toFixed(2)}): identify the customer by DNI, CUIT, CUIL or passport`,
+        t(
+          "a sale of {amount} pesos reaches the ceiling for unidentified consumers ({amount2}): identify the customer by DNI, CUIT, CUIL or passport",
+          { amount: amount.toFixed(2), amount2: opts.ceiling.toFixed(2) },
+        ),
       );
     }
   }
@@ -272,17 +300,27 @@ function checkDocument(
     f.error(
       "payment-condition.other",
       [key, "condicion_pago_otra"],
-      `condicion_pago ${PAYMENT_CONDITION_OTHER} ("Otra") needs condicion_pago_otra describing it`,
+      t('condicion_pago {PAYMENT_CONDITION_OTHER} ("Otra") needs condicion_pago_otra describing it', {
+        PAYMENT_CONDITION_OTHER,
+      }),
     );
   }
   if (party.email) {
     const addresses = party.email.split(",").map((a) => a.trim());
     if (addresses.length > LIMITS.emails) {
-      f.error("email.max", [key, "email"], `at most ${LIMITS.emails} e-mail addresses; got ${addresses.length}`);
+      f.error(
+        "email.max",
+        [key, "email"],
+        t("at most {emails} e-mail addresses; got {length}", { emails: LIMITS.emails, length: addresses.length }),
+      );
     }
     const bad = addresses.find((a) => !EMAIL.test(a));
     if (bad !== undefined)
-      f.warn("email.format", [key, "email"], `${JSON.stringify(bad)} does not look like an e-mail address`);
+      f.warn(
+        "email.format",
+        [key, "email"],
+        t("{bad} does not look like an e-mail address", { bad: JSON.stringify(bad) }),
+      );
   }
 }
 
@@ -296,13 +334,27 @@ function checkIdentifiers(f: Findings, party: Party, key: "cliente" | "proveedor
   const type: DocumentType = party.documento_tipo;
   const path = [key, "documento_nro"];
   if (type === "CUIT") {
-    if (checkCuit(f, party.documento_nro, path, `the ${key}'s CUIT`) && opts.issuerCuit === party.documento_nro) {
-      f.error("cuit.self", path, "the receiver's CUIT is the issuer's own: a voucher cannot be issued to oneself");
+    if (
+      checkCuit(
+        f,
+        party.documento_nro,
+        path,
+        key === "cliente" ? t("the customer's CUIT") : t("the supplier's CUIT"),
+      ) &&
+      opts.issuerCuit === party.documento_nro
+    ) {
+      f.error("cuit.self", path, t("the receiver's CUIT is the issuer's own: a voucher cannot be issued to oneself"));
     }
   } else if (type === "CUIL") {
-    checkCuit(f, party.documento_nro, path, `the ${key}'s CUIL`, CUIL_PREFIXES);
+    checkCuit(
+      f,
+      party.documento_nro,
+      path,
+      key === "cliente" ? t("the customer's CUIL") : t("the supplier's CUIL"),
+      CUIL_PREFIXES,
+    );
   } else if (type === "DNI" && !/^\d{7,8}$/.test(party.documento_nro)) {
-    f.warn("document.dni", path, `a DNI has 7 or 8 digits; got ${party.documento_nro}`);
+    f.warn("document.dni", path, t("a DNI has 7 or 8 digits; got {value}", { value: party.documento_nro }));
   }
 }
 
@@ -313,41 +365,41 @@ function checkClassRestrictions(f: Findings, env: Envelope, info: VoucherTypeInf
       if (d.producto.alicuota !== "0") {
         const what =
           d.producto.alicuota === VAT_EXEMPT
-            ? "exempt items"
+            ? t("exempt items")
             : d.producto.alicuota === VAT_NON_TAXED
-              ? "non-taxed items"
-              : "VAT";
+              ? t("non-taxed items")
+              : t("VAT");
         f.error(
           "class-c.vat",
           [...C, "detalle", i, "producto", "alicuota"],
-          `class C vouchers carry no ${what}: send alicuota 0 and the final price`,
+          t("class C vouchers carry no {what}: send alicuota 0 and the final price", { what }),
         );
       }
     });
     if (c.exentos !== undefined && !Dec.parse(c.exentos).isZero()) {
-      f.error("class-c.exempt", [...C, "exentos"], "class C vouchers carry no exempt amount");
+      f.error("class-c.exempt", [...C, "exentos"], t("class C vouchers carry no exempt amount"));
     }
     (c.tributos ?? []).forEach((_, i) => {
-      f.error("class-c.perceptions", [...C, "tributos", i], "class C vouchers carry no perceptions");
+      f.error("class-c.perceptions", [...C, "tributos", i], t("class C vouchers carry no perceptions"));
     });
   }
   if (info.class === "E") {
-    if (!c.fex) f.error("class-e.fex", [...C, "fex"], "export vouchers (class E) need the `fex` block");
+    if (!c.fex) f.error("class-e.fex", [...C, "fex"], t("export vouchers (class E) need the `fex` block"));
     c.detalle.forEach((d, i) => {
       if (d.producto.alicuota !== "0" && d.producto.alicuota !== VAT_EXEMPT) {
         f.error(
           "class-e.vat",
           [...C, "detalle", i, "producto", "alicuota"],
           d.producto.alicuota === VAT_NON_TAXED
-            ? "export vouchers carry no non-taxed items"
-            : "export vouchers carry no VAT: send alicuota 0",
+            ? t("export vouchers carry no non-taxed items")
+            : t("export vouchers carry no VAT: send alicuota 0"),
         );
       }
       if (d.bonificacion_porcentaje !== undefined && !Dec.parse(d.bonificacion_porcentaje).isZero()) {
         f.error(
           "class-e.discount",
           [...C, "detalle", i, "bonificacion_porcentaje"],
-          "export vouchers carry no discounts",
+          t("export vouchers carry no discounts"),
         );
       }
       if (
@@ -357,28 +409,28 @@ function checkClassRestrictions(f: Findings, env: Envelope, info: VoucherTypeInf
         f.error(
           "class-e.internal-taxes",
           [...C, "detalle", i, "producto", "impuestos_internos_alicuota"],
-          "export vouchers carry no internal taxes",
+          t("export vouchers carry no internal taxes"),
         );
       }
     });
     if (!totals.discount.isZero())
-      f.error("class-e.discount", [...C, "bonificacion"], "export vouchers carry no discounts");
+      f.error("class-e.discount", [...C, "bonificacion"], t("export vouchers carry no discounts"));
     if (c.impuestos_internos !== undefined && !Dec.parse(c.impuestos_internos).isZero()) {
-      f.error("class-e.internal-taxes", [...C, "impuestos_internos"], "export vouchers carry no internal taxes");
+      f.error("class-e.internal-taxes", [...C, "impuestos_internos"], t("export vouchers carry no internal taxes"));
     }
     (c.tributos ?? []).forEach((_, i) => {
-      f.error("class-e.taxes", [...C, "tributos", i], "export vouchers carry no taxes or perceptions");
+      f.error("class-e.taxes", [...C, "tributos", i], t("export vouchers carry no taxes or perceptions"));
     });
     if (c.comprobantes_asociados_periodo) {
       f.error(
         "class-e.period",
         [...C, "comprobantes_asociados_periodo"],
-        "export notes point at their vouchers in comprobantes_asociados, not at a period",
+        t("export notes point at their vouchers in comprobantes_asociados, not at a period"),
       );
     }
     checkExportBlock(f, env);
   } else if (c.fex) {
-    f.error("fex.not-export", [...C, "fex"], "the `fex` block belongs to export vouchers (class E) only");
+    f.error("fex.not-export", [...C, "fex"], t("the `fex` block belongs to export vouchers (class E) only"));
   }
 }
 
@@ -388,35 +440,36 @@ function checkExportBlock(f: Findings, env: Envelope): void {
   const path = [...C, "fex"];
   const goods = fex.tipo_exportacion === 1;
   if (fex.tipo_exportacion === 3) {
-    f.error("fex.type", [...path, "tipo_exportacion"], "tipo_exportacion is 1 (goods), 2 (services) or 4 (other)");
+    f.error("fex.type", [...path, "tipo_exportacion"], t("tipo_exportacion is 1 (goods), 2 (services) or 4 (other)"));
   }
   if (goods) {
     if (!fex.permisos_tiene) {
       f.error(
         "fex.permits",
         [...path, "permisos_tiene"],
-        'goods exports say whether they have permits: permisos_tiene "S" or "N"',
+        t('goods exports say whether they have permits: permisos_tiene "S" or "N"'),
       );
     }
     if (fex.permisos_tiene === "S" && !fex.permisos?.length) {
-      f.error("fex.permits", [...path, "permisos"], 'permisos_tiene is "S" but no permisos are listed');
+      f.error("fex.permits", [...path, "permisos"], t('permisos_tiene is "S" but no permisos are listed'));
     }
     if (fex.permisos_tiene === "N" && fex.permisos?.length) {
-      f.error("fex.permits", [...path, "permisos"], 'permisos are listed but permisos_tiene is "N"');
+      f.error("fex.permits", [...path, "permisos"], t('permisos are listed but permisos_tiene is "N"'));
     }
     if (!fex.incoterms_tipo_id)
-      f.warn("fex.incoterms", [...path, "incoterms_tipo_id"], "goods exports usually state the incoterm");
+      f.warn("fex.incoterms", [...path, "incoterms_tipo_id"], t("goods exports usually state the incoterm"));
   } else {
     if (fex.permisos?.length)
-      f.error("fex.permits", [...path, "permisos"], "customs permits are for goods exports only");
-    if (fex.incoterms_nro) f.error("fex.incoterms", [...path, "incoterms_nro"], "incoterms are for goods exports only");
+      f.error("fex.permits", [...path, "permisos"], t("customs permits are for goods exports only"));
+    if (fex.incoterms_nro)
+      f.error("fex.incoterms", [...path, "incoterms_nro"], t("incoterms are for goods exports only"));
     if (!fex.fecha_pago) {
-      f.error("fex.payment-date", [...path, "fecha_pago"], "service and other exports need fecha_pago");
+      f.error("fex.payment-date", [...path, "fecha_pago"], t("service and other exports need fecha_pago"));
     }
   }
-  if (fex.cliente_pais_cuit) checkCuit(f, fex.cliente_pais_cuit, [...path, "cliente_pais_cuit"], "the country CUIT");
+  if (fex.cliente_pais_cuit) checkCuit(f, fex.cliente_pais_cuit, [...path, "cliente_pais_cuit"], t("the country CUIT"));
   if (!fex.pais_comprobante_id)
-    f.error("fex.country", [...path, "pais_comprobante_id"], "export vouchers name the destination country");
+    f.error("fex.country", [...path, "pais_comprobante_id"], t("export vouchers name the destination country"));
 }
 
 function fceData(env: Envelope): Map<number, { value: string; index: number }> {
@@ -431,7 +484,7 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
   const rgPath = [...C, "rg_especiales"];
   if (!info.fce) {
     if (rg?.regimen === FCE_REGIME) {
-      f.error("fce.not-fce", [...rgPath, "regimen"], "the FCE regime belongs to FCE MiPyME vouchers only");
+      f.error("fce.not-fce", [...rgPath, "regimen"], t("the FCE regime belongs to FCE MiPyME vouchers only"));
     }
     return;
   }
@@ -440,7 +493,10 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
     f.error(
       "fce.regime",
       rgPath,
-      `FCE vouchers carry rg_especiales with regimen "${FCE_REGIME}" and its data (CBU 2101 and 27 on invoices, 22 on notes)`,
+      t(
+        'FCE vouchers carry rg_especiales with regimen "{FCE_REGIME}" and its data (CBU 2101 and 27 on invoices, 22 on notes)',
+        { FCE_REGIME },
+      ),
     );
     return;
   }
@@ -448,37 +504,48 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
   const at = (id: number) => [...rgPath, "datos", data.get(id)?.index ?? 0, "valor"];
   if (info.kind === "invoice") {
     const cbu = data.get(FCE_DATA.CBU);
-    if (!cbu) f.error("fce.cbu", [...rgPath, "datos"], "FCE invoices carry the issuer's CBU (id 2101)");
+    if (!cbu) f.error("fce.cbu", [...rgPath, "datos"], t("FCE invoices carry the issuer's CBU (id 2101)"));
     else {
       const problem = cbuProblem(cbu.value);
       if (problem) f.error("fce.cbu", at(FCE_DATA.CBU), problem);
     }
     const transfer = data.get(FCE_DATA.TRANSFER);
     if (!transfer)
-      f.error("fce.transfer", [...rgPath, "datos"], 'FCE invoices carry the transfer option (id 27): "SCA" or "ADC"');
+      f.error(
+        "fce.transfer",
+        [...rgPath, "datos"],
+        t('FCE invoices carry the transfer option (id 27): "SCA" or "ADC"'),
+      );
     else if (transfer.value !== "SCA" && transfer.value !== "ADC") {
       f.error(
         "fce.transfer",
         at(FCE_DATA.TRANSFER),
-        `the transfer option (id 27) is "SCA" or "ADC", not ${JSON.stringify(transfer.value)}`,
+        t('the transfer option (id 27) is "SCA" or "ADC", not {value}', { value: JSON.stringify(transfer.value) }),
       );
     }
     if (data.has(FCE_DATA.ANNULMENT))
-      f.error("fce.annulment", at(FCE_DATA.ANNULMENT), "id 22 (annulment) belongs to FCE notes, not invoices");
+      f.error("fce.annulment", at(FCE_DATA.ANNULMENT), t("id 22 (annulment) belongs to FCE notes, not invoices"));
     // Due on or after max(date, today): the date part is a fact of the file, the today part
     // depends on when it is sent, so it only warns (a file may be prepared days ahead).
     if (dayNumber(c.vencimiento) < dayNumber(c.fecha)) {
-      f.error("fce.due-date", [...C, "vencimiento"], `an FCE invoice is due on or after its date (${c.fecha})`);
+      f.error(
+        "fce.due-date",
+        [...C, "vencimiento"],
+        t("an FCE invoice is due on or after its date ({fecha})", { fecha: c.fecha }),
+      );
     } else if (dayNumber(c.vencimiento) < opts.today) {
       f.warn(
         "fce.due-date",
         [...C, "vencimiento"],
-        `an FCE invoice sent today must be due on or after today (${formatDay(opts.today)}); ${c.vencimiento} has passed`,
+        t("an FCE invoice sent today must be due on or after today ({today}); {vencimiento} has passed", {
+          today: formatDay(opts.today),
+          vencimiento: c.vencimiento,
+        }),
       );
     }
   } else {
     const annulment = data.get(FCE_DATA.ANNULMENT);
-    if (!annulment) f.error("fce.annulment", [...rgPath, "datos"], 'FCE notes carry id 22 (annulment): "S" or "N"');
+    if (!annulment) f.error("fce.annulment", [...rgPath, "datos"], t('FCE notes carry id 22 (annulment): "S" or "N"'));
     else if (annulment.value !== "S" && annulment.value !== "N") {
       f.error(
         "fce.annulment",
@@ -487,12 +554,12 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
       );
     }
     for (const id of [FCE_DATA.CBU, FCE_DATA.ALIAS, FCE_DATA.TRANSFER]) {
-      if (data.has(id)) f.error("fce.note-data", at(id), `id ${id} belongs to FCE invoices, not to notes`);
+      if (data.has(id)) f.error("fce.note-data", at(id), t("id {id} belongs to FCE invoices, not to notes", { id }));
     }
   }
   const alias = data.get(FCE_DATA.ALIAS);
   if (alias && !/^[A-Za-z0-9.-]{6,20}$/.test(alias.value)) {
-    f.error("fce.alias", at(FCE_DATA.ALIAS), "a CBU alias has 6 to 20 letters, digits, dots or dashes");
+    f.error("fce.alias", at(FCE_DATA.ALIAS), t("a CBU alias has 6 to 20 letters, digits, dots or dashes"));
   }
 }
 
@@ -504,18 +571,23 @@ function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): v
     f.error(
       "notes.association",
       [...C, "comprobantes_asociados"],
-      "credit and debit notes name the vouchers they adjust (comprobantes_asociados) or a period (comprobantes_asociados_periodo)",
+      t(
+        "credit and debit notes name the vouchers they adjust (comprobantes_asociados) or a period (comprobantes_asociados_periodo)",
+      ),
     );
   }
   list.forEach((a, i) => {
     const path = [...C, "comprobantes_asociados", i];
     const target = voucherTypeInfo(a.tipo_comprobante);
-    checkCuit(f, a.cuit, [...path, "cuit"], "the associated voucher's issuer CUIT");
+    checkCuit(f, a.cuit, [...path, "cuit"], t("the associated voucher's issuer CUIT"));
     if (dayNumber(a.comprobante_fecha) > fecha) {
       f.error(
         "associations.date",
         [...path, "comprobante_fecha"],
-        `an associated voucher (${a.comprobante_fecha}) cannot be dated after this voucher (${c.fecha})`,
+        t("an associated voucher ({comprobante_fecha}) cannot be dated after this voucher ({fecha})", {
+          comprobante_fecha: a.comprobante_fecha,
+          fecha: c.fecha,
+        }),
       );
     }
     if (!target || !isNote(info)) return;
@@ -526,21 +598,24 @@ function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): v
       f.error(
         "associations.class",
         [...path, "tipo_comprobante"],
-        `a class ${info.class} note adjusts class ${info.class} vouchers, not ${a.tipo_comprobante}`,
+        t("a class {class} note adjusts class {class} vouchers, not {tipo_comprobante}", {
+          class: info.class,
+          tipo_comprobante: a.tipo_comprobante,
+        }),
       );
     }
     if (info.fce && !(target.fce && target.kind === "invoice")) {
-      f.error("associations.fce", [...path, "tipo_comprobante"], "an FCE note adjusts an FCE invoice of its class");
+      f.error("associations.fce", [...path, "tipo_comprobante"], t("an FCE note adjusts an FCE invoice of its class"));
     }
   });
   if (info.fce && isNote(info) && list.length > 1) {
-    f.error("associations.fce", [...C, "comprobantes_asociados"], "an FCE note adjusts exactly one FCE invoice");
+    f.error("associations.fce", [...C, "comprobantes_asociados"], t("an FCE note adjusts exactly one FCE invoice"));
   }
   if (info.fce && isNote(info) && list.length === 0 && c.comprobantes_asociados_periodo) {
     f.error(
       "associations.fce",
       [...C, "comprobantes_asociados"],
-      "an FCE note names the one FCE invoice it adjusts, not a period",
+      t("an FCE note names the one FCE invoice it adjusts, not a period"),
     );
   }
   const period = c.comprobantes_asociados_periodo;
@@ -550,14 +625,17 @@ function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): v
       f.error(
         "period.order",
         [...path, "fecha_hasta"],
-        `the period ends (${period.fecha_hasta}) before it starts (${period.fecha_desde})`,
+        t("the period ends ({fecha_hasta}) before it starts ({fecha_desde})", {
+          fecha_hasta: period.fecha_hasta,
+          fecha_desde: period.fecha_desde,
+        }),
       );
     }
     if (dayNumber(period.fecha_hasta) > fecha) {
       f.error(
         "associations.date",
         [...path, "fecha_hasta"],
-        `the associated period cannot end after this voucher's date (${c.fecha})`,
+        t("the associated period cannot end after this voucher's date ({fecha})", { fecha: c.fecha }),
       );
     }
   }
@@ -568,28 +646,40 @@ function checkCurrency(f: Findings, env: Envelope): void {
   const path = [...C, "cotizacion"];
   if (c.moneda === "PES") {
     if (c.cotizacion !== undefined && !Dec.parse(c.cotizacion).eq(Dec.ONE)) {
-      f.error("currency.rate", path, `a voucher in pesos has cotizacion 1, not ${c.cotizacion}`);
+      f.error(
+        "currency.rate",
+        path,
+        t("a voucher in pesos has cotizacion 1, not {cotizacion}", { cotizacion: c.cotizacion }),
+      );
     }
     if (c.datos_informativos?.paga_misma_moneda === "S") {
       f.error(
         "currency.same-currency",
         [...C, "datos_informativos", "paga_misma_moneda"],
-        'paga_misma_moneda "S" is for vouchers in a foreign currency',
+        t('paga_misma_moneda "S" is for vouchers in a foreign currency'),
       );
     }
     return;
   }
   if (!(c.moneda in CURRENCIES)) {
-    f.warn("currency.unknown", [...C, "moneda"], `currency ${c.moneda} is not in the tool's table; check the code`);
+    f.warn(
+      "currency.unknown",
+      [...C, "moneda"],
+      t("currency {moneda} is not in the tool's table; check the code", { moneda: c.moneda }),
+    );
   }
   if (c.cotizacion === undefined) {
-    f.error("currency.rate", path, `a voucher in ${c.moneda} needs its exchange rate (cotizacion)`);
+    f.error(
+      "currency.rate",
+      path,
+      t("a voucher in {moneda} needs its exchange rate (cotizacion)", { moneda: c.moneda }),
+    );
   } else if (Dec.parse(c.cotizacion).eq(Dec.ONE)) {
-    f.warn("currency.rate", path, `cotizacion 1 for ${c.moneda}: is the exchange rate missing?`);
+    f.warn("currency.rate", path, t("cotizacion 1 for {moneda}: is the exchange rate missing?", { moneda: c.moneda }));
   }
   const cotizacion = c.cotizacion ? Dec.parse(c.cotizacion) : undefined;
   if (cotizacion && cotizacion.significantScale() > 3) {
-    f.warn("currency.rate", path, "the service handles cotizacion with 3 decimals; more may be rounded");
+    f.warn("currency.rate", path, t("the service handles cotizacion with 3 decimals; more may be rounded"));
   }
 }
 
@@ -603,7 +693,10 @@ function checkPayments(f: Findings, env: Envelope, totals: Totals): void {
     f.error(
       "payments.sum",
       path,
-      `pagos.total ${declared.toFixed(2)} differs from the sum of formas_pago ${sum.toFixed(2)}`,
+      t("pagos.total {amount} differs from the sum of formas_pago {amount2}", {
+        amount: declared.toFixed(2),
+        amount2: sum.toFixed(2),
+      }),
     );
   }
   const voucherTotal = env.comprobante.total ? Dec.parse(env.comprobante.total) : totals.total;
@@ -611,7 +704,10 @@ function checkPayments(f: Findings, env: Envelope, totals: Totals): void {
     f.error(
       "payments.exceed",
       path,
-      `payments (${declared.toFixed(2)}) exceed the voucher total (${voucherTotal.toFixed(2)})`,
+      t("payments ({amount}) exceed the voucher total ({amount2})", {
+        amount: declared.toFixed(2),
+        amount2: voucherTotal.toFixed(2),
+      }),
     );
   }
 }
@@ -624,20 +720,23 @@ function checkPeriods(f: Findings, env: Envelope): void {
     f.error(
       "period.incomplete",
       [...C, from === undefined ? "periodo_facturado_desde" : "periodo_facturado_hasta"],
-      "the billed period needs both periodo_facturado_desde and periodo_facturado_hasta",
+      t("the billed period needs both periodo_facturado_desde and periodo_facturado_hasta"),
     );
   } else if (from && to && dayNumber(from) > dayNumber(to)) {
     f.error(
       "period.order",
       [...C, "periodo_facturado_hasta"],
-      `the billed period ends (${to}) before it starts (${from})`,
+      t("the billed period ends ({to}) before it starts ({from})", { to, from }),
     );
   }
   if (dayNumber(c.vencimiento) < dayNumber(c.fecha)) {
     f.error(
       "due-date.order",
       [...C, "vencimiento"],
-      `the payment due date (${c.vencimiento}) is before the voucher date (${c.fecha})`,
+      t("the payment due date ({vencimiento}) is before the voucher date ({fecha})", {
+        vencimiento: c.vencimiento,
+        fecha: c.fecha,
+      }),
     );
   }
   if (c.abono === "S") {
@@ -645,46 +744,66 @@ function checkPeriods(f: Findings, env: Envelope): void {
       f.error(
         "subscription.incomplete",
         [...C, "abono_frecuencia"],
-        "a subscription (abono S) needs abono_frecuencia in months",
+        t("a subscription (abono S) needs abono_frecuencia in months"),
       );
     if (!c.abono_hasta)
-      f.error("subscription.incomplete", [...C, "abono_hasta"], "a subscription (abono S) needs abono_hasta (mm/yyyy)");
+      f.error(
+        "subscription.incomplete",
+        [...C, "abono_hasta"],
+        t("a subscription (abono S) needs abono_hasta (mm/yyyy)"),
+      );
     else if (monthNumber(c.abono_hasta) < monthNumber(c.fecha)) {
       f.error(
         "period.order",
         [...C, "abono_hasta"],
-        `the subscription ends (${c.abono_hasta}) before the voucher's month`,
+        t("the subscription ends ({abono_hasta}) before the voucher's month", { abono_hasta: c.abono_hasta }),
       );
     }
   }
 }
 
 function checkTributos(f: Findings, env: Envelope): void {
-  (env.comprobante.tributos ?? []).forEach((t, i) => {
+  (env.comprobante.tributos ?? []).forEach((tributo, i) => {
     const path = [...C, "tributos", i];
-    if (!(t.tipo in TRIBUTO_TYPES)) {
+    if (!(tributo.tipo in TRIBUTO_TYPES)) {
       f.error(
         "tributo.type",
         [...path, "tipo"],
-        `unknown tributo type ${t.tipo}; expected 1 (national), 6 (VAT) or 7 (IIBB)`,
+        t("unknown tributo type {tipo}; expected 1 (national), 6 (VAT) or 7 (IIBB)", { tipo: tributo.tipo }),
       );
       return;
     }
-    const regime = TRIBUTO_REGIMES[t.regimen];
-    if (!regime) f.error("tributo.regime", [...path, "regimen"], `unknown tributo regime ${t.regimen}`);
-    else if (regime.tipo !== t.tipo) {
+    const regime = TRIBUTO_REGIMES[tributo.regimen];
+    if (!regime)
       f.error(
         "tributo.regime",
         [...path, "regimen"],
-        `regime ${t.regimen} (${regime.name}) belongs to tributo type ${regime.tipo}, not ${t.tipo} (${TRIBUTO_TYPES[t.tipo]})`,
+        t("unknown tributo regime {regimen}", { regimen: tributo.regimen }),
+      );
+    else if (regime.tipo !== tributo.tipo) {
+      f.error(
+        "tributo.regime",
+        [...path, "regimen"],
+        t("regime {regimen} ({name}) belongs to tributo type {tipo}, not {tipo2} ({value})", {
+          regimen: tributo.regimen,
+          name: regime.name,
+          tipo: regime.tipo,
+          tipo2: tributo.tipo,
+          value: TRIBUTO_TYPES[tributo.tipo],
+        }),
       );
     }
-    const expected = Dec.parse(t.base_imponible).mul(Dec.parse(t.alicuota)).shift(2).roundHalfEven(2);
-    if (expected.sub(Dec.parse(t.total)).abs().cmp(Dec.parse("0.01")) > 0) {
+    const expected = Dec.parse(tributo.base_imponible).mul(Dec.parse(tributo.alicuota)).shift(2).roundHalfEven(2);
+    if (expected.sub(Dec.parse(tributo.total)).abs().cmp(Dec.parse("0.01")) > 0) {
       f.warn(
         "tributo.amount",
         [...path, "total"],
-        `${t.base_imponible} × ${t.alicuota}% is ${expected.toFixed(2)}, but total says ${t.total}`,
+        t("{base_imponible} × {alicuota}% is {amount}, but total says {total}", {
+          base_imponible: tributo.base_imponible,
+          alicuota: tributo.alicuota,
+          amount: expected.toFixed(2),
+          total: tributo.total,
+        }),
       );
     }
   });
@@ -699,7 +818,9 @@ function checkSpecialRegimes(f: Findings, env: Envelope, info: VoucherTypeInfo):
     f.warn(
       "rg_especiales.regime",
       [...path, "regimen"],
-      `regime ${JSON.stringify(rg.regimen)} is not in the tool's table; the authority will judge it`,
+      t("regime {regimen} is not in the tool's table; the authority will judge it", {
+        regimen: JSON.stringify(rg.regimen),
+      }),
     );
   }
   rg.datos.forEach((d, i) => {
@@ -707,21 +828,25 @@ function checkSpecialRegimes(f: Findings, env: Envelope, info: VoucherTypeInfo):
       f.error(
         "rg_especiales.id",
         [...path, "datos", i, "id"],
-        `regime ${rg.regimen} takes ids ${ids.join(", ")}, not ${d.id}`,
+        t("regime {regimen} takes ids {value}, not {id}", { regimen: rg.regimen, value: ids.join(", "), id: d.id }),
       );
     }
     if (d.valor.trim() === "")
       f.warn(
         "rg_especiales.empty",
         [...path, "datos", i, "valor"],
-        "an item with an empty valor is dropped by the service",
+        t("an item with an empty valor is dropped by the service"),
       );
   });
   if (!info.fce && rg.regimen !== FCE_REGIME) {
     const fceIds = [FCE_DATA.CBU, FCE_DATA.ALIAS, FCE_DATA.ANNULMENT, FCE_DATA.TRANSFER] as number[];
     rg.datos.forEach((d, i) => {
       if (fceIds.includes(d.id))
-        f.error("fce.not-fce", [...path, "datos", i, "id"], `id ${d.id} is FCE data; this is not an FCE voucher`);
+        f.error(
+          "fce.not-fce",
+          [...path, "datos", i, "id"],
+          t("id {id} is FCE data; this is not an FCE voucher", { id: d.id }),
+        );
     });
   }
 }
@@ -735,7 +860,10 @@ function checkDates(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: Rul
       f.warn(
         "date.window",
         path,
-        `an FCE voucher is dated from ${DAYS.fceBack} days back to ${DAYS.fceAhead} ahead of today (${formatDay(opts.today)}); ${c.fecha} may be refused`,
+        t(
+          "an FCE voucher is dated from {fceBack} days back to {fceAhead} ahead of today ({today}); {fecha} may be refused",
+          { fceBack: DAYS.fceBack, fceAhead: DAYS.fceAhead, today: formatDay(opts.today), fecha: c.fecha },
+        ),
       );
     }
     return;
@@ -743,15 +871,21 @@ function checkDates(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: Rul
   // The billed period marks services; without it the authority treats the voucher as goods.
   const services = c.periodo_facturado_desde !== undefined;
   const span = services ? DAYS.services : DAYS.goods;
-  const what = services ? "services" : "goods";
   if (Math.abs(offset) > span) {
+    const params = { span, today: formatDay(opts.today), fecha: c.fecha };
     f.warn(
       "date.window",
       path,
-      `vouchers for ${what} are dated within ${span} days of today (${formatDay(opts.today)}); ${c.fecha} may be refused`,
+      services
+        ? t("vouchers for services are dated within {span} days of today ({today}); {fecha} may be refused", params)
+        : t("vouchers for goods are dated within {span} days of today ({today}); {fecha} may be refused", params),
     );
   } else if (!services && offset > 0 && monthNumber(c.fecha) !== monthNumber(formatDay(opts.today))) {
-    f.warn("date.window", path, `a goods voucher dated ahead (${c.fecha}) must stay in the current month`);
+    f.warn(
+      "date.window",
+      path,
+      t("a goods voucher dated ahead ({fecha}) must stay in the current month", { fecha: c.fecha }),
+    );
   }
 }
 
@@ -767,14 +901,22 @@ function checkTotal(f: Findings, env: Envelope, totals: Totals): void {
     f.warn(
       "total.drift",
       [...C, "total"],
-      `total ${Dec.parse(declared).toFixed(2)} differs from the computed ${totals.total.toFixed(2)} by ${diff.toFixed(2)}: the authority tolerates it, but the printed items will not add up`,
+      t(
+        "total {amount} differs from the computed {amount2} by {amount3}: the authority tolerates it, but the printed items will not add up",
+        { amount: Dec.parse(declared).toFixed(2), amount2: totals.total.toFixed(2), amount3: diff.toFixed(2) },
+      ),
     );
   }
   if (diff.cmp(totals.tolerance) > 0) {
     f.error(
       "total.mismatch",
       [...C, "total"],
-      `total ${Dec.parse(declared).toFixed(2)} does not match the computed ${totals.total.toFixed(2)} (${describeTotals(totals)}); the authority tolerates ${totals.tolerance.toFixed(2)}`,
+      t("total {amount} does not match the computed {amount2} ({totals}); the authority tolerates {amount3}", {
+        amount: Dec.parse(declared).toFixed(2),
+        amount2: totals.total.toFixed(2),
+        totals: describeTotals(totals),
+        amount3: totals.tolerance.toFixed(2),
+      }),
     );
   }
 }

@@ -6,7 +6,9 @@
  * as exact decimal text; dates may drop leading zeros and leave zero-padded; S/N flags accept
  * booleans; document types accept any case.
  */
+
 import * as z from "zod";
+import { currentLang, t } from "../i18n/index.js";
 import {
   DOCUMENT_TYPES,
   LANGUAGES,
@@ -18,8 +20,11 @@ import {
   VOUCHER_TYPE_NAMES,
 } from "./codes.js";
 
+// zod's own messages (a wrong JSON type, a missing block) in the user's language too.
+if (currentLang() === "es") z.config(z.locales.es());
+
 const NUMBER_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
-const NUMBER_MESSAGE = "expected a number such as 1234.56 (a decimal point, no thousands separators)";
+const NUMBER_MESSAGE = t("expected a number such as 1234.56 (a decimal point, no thousands separators)");
 
 interface DecimalOptions {
   /** Most decimals the service takes for this field. */
@@ -83,19 +88,28 @@ function decimal(opts: DecimalOptions) {
   const max = opts.max === undefined ? undefined : Number(opts.max);
   return scalar<string>(NUMBER_SCHEMA, (value) => {
     if (typeof value === "number" ? !Number.isFinite(value) : typeof value !== "string" || !NUMBER_TEXT.test(value)) {
-      return { error: typeof value === "number" ? "expected a finite number" : NUMBER_MESSAGE };
+      return { error: typeof value === "number" ? t("expected a finite number") : NUMBER_MESSAGE };
     }
     const parts = decimalParts(value as number | string);
-    if (!parts) return { error: "expected a plain decimal number, not exponent notation" };
+    if (!parts) return { error: t("expected a plain decimal number, not exponent notation") };
     const { canonical, integerLength, decimals } = parts;
-    if (decimals > opts.decimals) return { error: `at most ${opts.decimals} decimals allowed, got ${canonical}` };
-    if (integerLength > integerDigits) return { error: `at most ${integerDigits} digits before the decimal point` };
+    if (decimals > opts.decimals)
+      return {
+        error: t("at most {decimals} decimals allowed, got {canonical}", { decimals: opts.decimals, canonical }),
+      };
+    if (integerLength > integerDigits)
+      return { error: t("at most {integerDigits} digits before the decimal point", { integerDigits }) };
     // Bounds are round numbers and values have at most 19 significant digits: a double compares them exactly.
     const n = Number(canonical);
     if (min !== undefined && (n < min || (opts.exclusiveMin && n === min))) {
-      return { error: `must be ${opts.exclusiveMin ? "greater than" : "at least"} ${opts.min}, got ${canonical}` };
+      return {
+        error: opts.exclusiveMin
+          ? t("must be greater than {min}, got {canonical}", { min: opts.min, canonical })
+          : t("must be at least {min}, got {canonical}", { min: opts.min, canonical }),
+      };
     }
-    if (max !== undefined && n > max) return { error: `must be at most ${opts.max}, got ${canonical}` };
+    if (max !== undefined && n > max)
+      return { error: t("must be at most {max}, got {canonical}", { max: opts.max, canonical }) };
     return { value: canonical };
   });
 }
@@ -109,11 +123,11 @@ function wholeNumber(value: unknown): number | undefined {
 }
 
 /** A whole number field within bounds. */
-function integer(min: number, max: number, what = "a whole number") {
+function integer(min: number, max: number, what = t("a whole number")) {
   return scalar<number>(INTEGER_SCHEMA, (value) => {
     const n = wholeNumber(value);
-    if (n === undefined) return { error: `expected ${what}` };
-    if (n < min || n > max) return { error: `must be between ${min} and ${max}, got ${n}` };
+    if (n === undefined) return { error: t("expected {what}", { what }) };
+    if (n < min || n > max) return { error: t("must be between {min} and {max}, got {n}", { min, max, n }) };
     return { value: n };
   });
 }
@@ -129,8 +143,8 @@ function code(table: Record<number, string>, what: string) {
   };
   return scalar<number>(schema, (value) => {
     const n = wholeNumber(value);
-    if (n === undefined) return { error: `expected a ${what} code` };
-    if (!(n in table)) return { error: `unknown ${what} code ${n}` };
+    if (n === undefined) return { error: t("expected a {what} code", { what }) };
+    if (!(n in table)) return { error: t("unknown {what} code {code}", { what, code: n }) };
     return { value: n };
   });
 }
@@ -146,11 +160,16 @@ function digits(maxLength: number, what: string) {
       ],
     },
     (value) => {
-      if (typeof value !== "string" && typeof value !== "number") return { error: `expected ${what} (digits only)` };
+      if (typeof value !== "string" && typeof value !== "number")
+        return { error: t("expected {what} (digits only)", { what }) };
       const text = typeof value === "number" ? String(value) : value.trim();
       if (!/^\d+$/.test(text) || text.length > maxLength) {
         return {
-          error: `${what} must be 1 to ${maxLength} digits, with no dashes or dots; got ${JSON.stringify(text)}`,
+          error: t("{what} must be 1 to {maxLength} digits, with no dashes or dots; got {text}", {
+            what,
+            maxLength,
+            text: JSON.stringify(text),
+          }),
         };
       }
       return { value: text };
@@ -164,7 +183,7 @@ const validDates = new Map<string, string>();
 /** dd/mm/yyyy that exists in the calendar; d/m/yyyy is accepted and padded. */
 export function date() {
   return scalar<string>({ type: "string", pattern: DATE.source, description: "dd/mm/yyyy" }, (value) => {
-    if (typeof value !== "string") return { error: "expected a date dd/mm/yyyy" };
+    if (typeof value !== "string") return { error: t("expected a date dd/mm/yyyy") };
     const known = validDates.get(value);
     if (known) return { value: known };
     const m = DATE.exec(value);
@@ -175,8 +194,8 @@ export function date() {
     if (!m || probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) {
       return {
         error: m
-          ? `${value.trim()} is not a date in the calendar`
-          : `expected a date dd/mm/yyyy, got ${JSON.stringify(value)}`,
+          ? t("{trim} is not a date in the calendar", { trim: value.trim() })
+          : t("expected a date dd/mm/yyyy, got {value}", { value: JSON.stringify(value) }),
       };
     }
     const normalised = `${String(day).padStart(2, "0")}/${String(month).padStart(2, "0")}/${year}`;
@@ -193,7 +212,11 @@ const monthYear = () =>
     const m = /^\s*(\d{1,2})\/(\d{4})\s*$/.exec(value);
     const month = Number(m?.[1]);
     if (!m || month < 1 || month > 12) {
-      ctx.issues.push({ code: "custom", message: `expected mm/yyyy, got ${JSON.stringify(value)}`, input: value });
+      ctx.issues.push({
+        code: "custom",
+        message: t("expected mm/yyyy, got {value}", { value: JSON.stringify(value) }),
+        input: value,
+      });
       return z.NEVER;
     }
     return `${String(month).padStart(2, "0")}/${m[2]}`;
@@ -210,19 +233,21 @@ const flag = () =>
 const text = (max: number, min = 1) =>
   z
     .string()
-    .min(min, min > 1 ? `must have at least ${min} characters` : "must not be empty")
-    .max(max, `must have at most ${max} characters`);
+    .min(min, min > 1 ? t("must have at least {min} characters", { min }) : t("must not be empty"))
+    .max(max, t("must have at most {max} characters", { max }));
 
 const documentType = z
-  .string({ error: `expected one of ${DOCUMENT_TYPES.join(", ")}` })
+  .string({ error: t("expected one of {value}", { value: DOCUMENT_TYPES.join(", ") }) })
   .transform((v) => v.trim().toUpperCase())
-  .pipe(z.enum(DOCUMENT_TYPES, { error: `expected one of ${DOCUMENT_TYPES.join(", ")}` }));
+  .pipe(z.enum(DOCUMENT_TYPES, { error: t("expected one of {value}", { value: DOCUMENT_TYPES.join(", ") }) }));
 
-const vatCondition = z.enum(VAT_CONDITIONS, { error: `expected one of ${VAT_CONDITIONS.join(", ")}` });
+const vatCondition = z.enum(VAT_CONDITIONS, {
+  error: t("expected one of {value}", { value: VAT_CONDITIONS.join(", ") }),
+});
 
 const partyFields = {
   documento_tipo: documentType,
-  documento_nro: digits(20, "the document number"),
+  documento_nro: digits(20, t("the document number")),
   razon_social: text(255).optional(),
   nombre_fantasia: text(255).optional(),
   email: text(255 * 15).optional(),
@@ -230,7 +255,7 @@ const partyFields = {
   provincia: code(PROVINCES, "province").optional(),
   codigo: text(50).optional(),
   envia_por_mail: flag().optional(),
-  condicion_pago: code(PAYMENT_CONDITIONS, "payment condition").optional(),
+  condicion_pago: code(PAYMENT_CONDITIONS, t("payment condition")).optional(),
   condicion_pago_otra: text(100).optional(),
   condicion_iva: vatCondition,
   condicion_iva_operacion: vatCondition.optional(),
@@ -258,7 +283,10 @@ const vatRate = scalar<(typeof VAT_RATES)[number]>(
       typeof value === "number" || typeof value === "string" ? decimalParts(value)?.canonical : undefined;
     if (!canonical || !(VAT_RATES as readonly string[]).includes(canonical)) {
       return {
-        error: `VAT rate must be one of ${VAT_RATES.join(", ")} (-1 exempt, -2 non-taxed); got ${JSON.stringify(value)}`,
+        error: t("VAT rate must be one of {value} (-1 exempt, -2 non-taxed); got {value2}", {
+          value: VAT_RATES.join(", "),
+          value2: JSON.stringify(value),
+        }),
       };
     }
     return { value: canonical as (typeof VAT_RATES)[number] };
@@ -273,7 +301,7 @@ export const productoSchema = z.strictObject({
   precio_unitario_sin_iva: decimal({ decimals: 3, min: "0" }),
   alicuota: vatRate,
   impuestos_internos_alicuota: decimal({ decimals: 2, min: "0", max: "100" }).optional(),
-  unidad_medida: code(UNITS, "unit of measure").optional(),
+  unidad_medida: code(UNITS, t("unit of measure")).optional(),
   actualiza_precio: flag().optional(),
   rg5329: flag().optional(),
   precio_total: amount().optional(),
@@ -290,8 +318,8 @@ export const detalleSchema = z.strictObject({
 });
 
 export const tributoSchema = z.strictObject({
-  tipo: integer(1, 99, "a tributo type code"),
-  regimen: integer(1, 99, "a tributo regime code"),
+  tipo: integer(1, 99, t("a tributo type code")),
+  regimen: integer(1, 99, t("a tributo regime code")),
   base_imponible: amount(),
   alicuota: decimal({ decimals: 2, min: "0", max: "100", integerDigits: 3 }),
   total: amount(),
@@ -301,7 +329,7 @@ export const rgEspecialesSchema = z.strictObject({
   regimen: text(255),
   datos: z.array(
     z.strictObject({
-      id: integer(1, 99999, "a regime data id"),
+      id: integer(1, 99999, t("a regime data id")),
       valor: z.union([z.string(), z.number()]).transform(String),
     }),
   ),
@@ -310,39 +338,41 @@ export const rgEspecialesSchema = z.strictObject({
 export const pagosSchema = z.strictObject({
   formas_pago: z
     .array(z.strictObject({ descripcion: text(255), importe: amount() }))
-    .min(1, "list at least one payment"),
+    .min(1, t("list at least one payment")),
   total: amount(),
 });
 
 const voucherTypeName = z.enum(VOUCHER_TYPE_NAMES, {
   error: (issue) =>
-    `unknown voucher type ${JSON.stringify(issue.input)}; expected a name such as "FACTURA B" (see \`facturar schema\`)`,
+    t('unknown voucher type {input}; expected a name such as "FACTURA B" (see `facturar schema`)', {
+      input: JSON.stringify(issue.input),
+    }),
 });
 
 export const asociadoSchema = z.strictObject({
   tipo_comprobante: voucherTypeName,
-  punto_venta: integer(1, 99999, "a point of sale number"),
-  numero: integer(1, 99_999_999, "a voucher number"),
+  punto_venta: integer(1, 99999, t("a point of sale number")),
+  numero: integer(1, 99_999_999, t("a voucher number")),
   comprobante_fecha: date(),
-  cuit: digits(11, "the issuer's CUIT"),
+  cuit: digits(11, t("the issuer's CUIT")),
 });
 
 export const periodoSchema = z.strictObject({ fecha_desde: date(), fecha_hasta: date() });
 
 export const fexSchema = z.strictObject({
-  tipo_exportacion: integer(1, 4, "an export type (1 goods, 2 services, 4 other)"),
+  tipo_exportacion: integer(1, 4, t("an export type (1 goods, 2 services, 4 other)")),
   permisos_tiene: flag().optional(),
   fecha_pago: date().optional(),
-  pais_comprobante_id: integer(1, 9999, "a country id").optional(),
+  pais_comprobante_id: integer(1, 9999, t("a country id")).optional(),
   forma_pago_leyenda: text(255).optional(),
-  cliente_pais_cuit: digits(11, "the country CUIT").optional(),
+  cliente_pais_cuit: digits(11, t("the country CUIT")).optional(),
   incoterms_tipo_id: text(10).optional(),
   incoterms_nro: text(255).optional(),
   permisos: z
     .array(
       z.strictObject({
         codigo_despacho: text(16),
-        pais_destino_id: integer(1, 9999, "a country id"),
+        pais_destino_id: integer(1, 9999, t("a country id")),
       }),
     )
     .optional(),
@@ -353,11 +383,11 @@ export const comprobanteSchema = z.strictObject({
   operacion: z.enum(["V", "C"], { error: 'expected "V" (sale) or "C" (purchase)' }).default("V"),
   fecha: date(),
   vencimiento: date(),
-  punto_venta: integer(1, 99999, "a point of sale number").optional(),
-  numero: integer(0, 99_999_999, "a voucher number of at most 8 digits").optional(),
+  punto_venta: integer(1, 99999, t("a point of sale number")).optional(),
+  numero: integer(0, 99_999_999, t("a voucher number of at most 8 digits")).optional(),
   moneda: z
     .string()
-    .regex(/^[A-Z0-9]{3}$/, "expected a 3-character currency code such as PES, DOL or 060")
+    .regex(/^[A-Z0-9]{3}$/, t("expected a 3-character currency code such as PES, DOL or 060"))
     .default("PES"),
   cotizacion: decimal({ decimals: 6, min: "0", exclusiveMin: true, integerDigits: 4 }).optional(),
   idioma: code(LANGUAGES, "language").default(1),
@@ -369,10 +399,10 @@ export const comprobanteSchema = z.strictObject({
   tags: z.array(z.string()).optional(),
   datos_informativos: z.strictObject({ paga_misma_moneda: flag() }).optional(),
   abono: flag().optional(),
-  abono_frecuencia: integer(1, 120, "a frequency in months").optional(),
+  abono_frecuencia: integer(1, 120, t("a frequency in months")).optional(),
   abono_hasta: monthYear().optional(),
   abono_actualiza_precios: flag().optional(),
-  detalle: z.array(detalleSchema).min(1, "a voucher needs at least one item"),
+  detalle: z.array(detalleSchema).min(1, t("a voucher needs at least one item")),
   bonificacion: amount().optional(),
   leyenda_gral: text(500).optional(),
   comentario: text(255).optional(),

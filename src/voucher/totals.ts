@@ -4,6 +4,7 @@
  * VAT per rate on the summed base, and total = taxed net + VAT + exempt + non-taxed +
  * internal taxes + tributos.
  */
+import { t } from "../i18n/index.js";
 import { VAT_EXEMPT, VAT_NON_TAXED, type VoucherClass, voucherTypeInfo } from "./codes.js";
 import { Dec } from "./decimal.js";
 import type { Comprobante } from "./schema.js";
@@ -166,17 +167,26 @@ export function totalsToJson(t: Totals) {
   };
 }
 
-export function describeTotals(t: Totals): string {
+export function describeTotals(totals: Totals): string {
   const parts: string[] = [];
-  if (!t.discount.isZero()) parts.push(`subtotal ${t.subtotal.toFixed(2)} − discount ${t.discount.toFixed(2)}`);
-  for (const r of t.rates) {
+  if (!totals.discount.isZero())
     parts.push(
-      t.vatApplies ? `net ${r.rate}% ${r.net.toFixed(2)} + VAT ${r.vat.toFixed(2)}` : `net ${r.net.toFixed(2)}`,
+      t("subtotal {subtotal} − discount {discount}", {
+        subtotal: totals.subtotal.toFixed(2),
+        discount: totals.discount.toFixed(2),
+      }),
+    );
+  for (const r of totals.rates) {
+    parts.push(
+      totals.vatApplies
+        ? t("net {rate}% {net} + VAT {vat}", { rate: r.rate, net: r.net.toFixed(2), vat: r.vat.toFixed(2) })
+        : t("net {net}", { net: r.net.toFixed(2) }),
     );
   }
-  if (!t.exempt.isZero()) parts.push(`exempt ${t.exempt.toFixed(2)}`);
-  if (!t.nonTaxed.isZero()) parts.push(`non-taxed ${t.nonTaxed.toFixed(2)}`);
-  if (!t.internalTaxes.isZero()) parts.push(`internal taxes ${t.internalTaxes.toFixed(2)}`);
-  if (!t.tributos.isZero()) parts.push(`tributos ${t.tributos.toFixed(2)}`);
-  return `${parts.join(", ")} = ${t.total.toFixed(2)}`;
+  if (!totals.exempt.isZero()) parts.push(t("exempt {amount}", { amount: totals.exempt.toFixed(2) }));
+  if (!totals.nonTaxed.isZero()) parts.push(t("non-taxed {amount}", { amount: totals.nonTaxed.toFixed(2) }));
+  if (!totals.internalTaxes.isZero())
+    parts.push(t("internal taxes {amount}", { amount: totals.internalTaxes.toFixed(2) }));
+  if (!totals.tributos.isZero()) parts.push(t("tributos {amount}", { amount: totals.tributos.toFixed(2) }));
+  return `${parts.join(", ")} = ${totals.total.toFixed(2)}`;
 }

@@ -2,7 +2,9 @@
  * One voucher, checked end to end: schema, then the rules, then the totals. Returns data only;
  * the caller decides how to show it.
  */
+
 import type * as z from "zod";
+import { t } from "../i18n/index.js";
 import { DEFAULT_FINAL_CONSUMER_CEILING } from "./codes.js";
 import { argentinaToday } from "./dates.js";
 import { Dec } from "./decimal.js";
@@ -75,7 +77,7 @@ export function validateEnvelope(
       severity: "warning",
       code: "total.missing",
       path: ["comprobante", "total"],
-      message: `no total given: filled in with the computed ${c.total}`,
+      message: t("no total given: filled in with the computed {total}", { total: c.total }),
     });
   }
   const ok = !findings.some((f) => f.severity === "error");
@@ -101,7 +103,7 @@ function zodFindings(issues: z.core.$ZodIssue[], input: unknown): Finding[] {
           severity: "error",
           code: "schema.unknown-field",
           path: [...path, key],
-          message: `unknown field ${JSON.stringify(key)}; check its spelling (see \`facturar schema\`)`,
+          message: t("unknown field {key}; check its spelling (see `facturar schema`)", { key: JSON.stringify(key) }),
         });
       }
       continue;
@@ -111,7 +113,7 @@ function zodFindings(issues: z.core.$ZodIssue[], input: unknown): Finding[] {
       severity: "error",
       code: missing ? "schema.required" : "schema.invalid",
       path,
-      message: missing ? "required field is missing" : issue.message,
+      message: missing ? t("required field is missing") : issue.message,
     });
   }
   return findings;

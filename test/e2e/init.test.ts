@@ -19,7 +19,7 @@ describe("facturar init", () => {
     const file = join(u.env.XDG_CONFIG_HOME, "facturar", "config.json");
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
-      profiles: { dev: { base_url: "sandbox", pdf_dir: "pdfs" } },
+      profiles: { dev: { base_url: "sandbox", pdf_dir: join(u.cwd, "pdfs") } },
       default_profile: "dev",
     });
     const issued = await runCli(["--json", "issue", join(ROOT, "samples", "factura-b-dni.json")], {

@@ -1,0 +1,789 @@
+/**
+ * Spanish, keyed by the English text the code writes (see ./index.ts). test/i18n.test.ts checks
+ * that every message the code uses is here, with the same `{parameters}`, and nothing stale.
+ */
+export const ES: Readonly<Record<string, string>> = {
+  // api/client.ts
+  "check the profile's usertoken, apikey and apitoken (and its point of sale)":
+    "revise usertoken, apikey y apitoken del perfil (y su punto de venta)",
+  "{message} (after retries)": "{message} (después de reintentar)",
+  "check the network, or the service status with `facturar status`":
+    "revise la red, o el estado del servicio con `facturar status`",
+  "access denied (HTTP {status})": "acceso denegado (HTTP {status})",
+  "too many requests (HTTP 429)": "demasiados pedidos (HTTP 429)",
+  "lower the request rate": "baje la frecuencia de pedidos",
+  "the service failed (HTTP {status})": "el servicio falló (HTTP {status})",
+  "try again later; `facturar status` shows the service's state":
+    "intente más tarde; `facturar status` muestra el estado del servicio",
+  "the service answered HTTP {status} to {method}": "el servicio respondió HTTP {status} a {method}",
+  "is base_url the API's /app/api/v2 address?": "¿es base_url la dirección /app/api/v2 de la API?",
+  "the service answered {method} with something that is not a JSON object":
+    "el servicio respondió a {method} con algo que no es un objeto JSON",
+  "the base URL may point at a web page, or a proxy is in the way":
+    "puede que la URL base apunte a una página web, o que haya un proxy en el medio",
+  "the service is under maintenance until {until}": "el servicio está en mantenimiento hasta {until}",
+  "the service is under maintenance": "el servicio está en mantenimiento",
+  "try again after that time": "intente de nuevo después de ese momento",
+  // api/connect.ts
+  "{name} takes seconds, not {value}": "{name} acepta segundos, no {value}",
+  "profile {name} has no credentials": "el perfil {name} no tiene credenciales",
+  "the sandbox has no point of sale {wanted}; it has {points}":
+    "el sandbox no tiene el punto de venta {wanted}; tiene {points}",
+  "remove punto_venta from the sandbox profile, or use one of those":
+    "quite punto_venta del perfil del sandbox, o use uno de esos",
+  "embedded sandbox at {url} (data in {dir})": "sandbox incorporado en {url} (datos en {dir})",
+  "{message}, which is not serving it yet": "{message}, que todavía no lo atiende",
+  "try again in a moment": "intente de nuevo en un momento",
+  "using the sandbox of process {pid} at {url}": "usando el sandbox del proceso {pid} en {url}",
+  // api/http.ts
+  "the server answered with a redirect ({status}) to {location}; not followed":
+    "el servidor respondió con una redirección ({status}) a {location}; no se sigue",
+  "the answer is larger than {mb} MB; refused": "la respuesta supera los {mb} MB; rechazada",
+  "the connection broke while the answer arrived": "la conexión se cortó mientras llegaba la respuesta",
+  "no complete answer within {seconds} s": "sin respuesta completa en {seconds} s",
+  "cannot connect to {host} ({code})": "no se puede conectar con {host} ({code})",
+  "the connection failed ({code})": "la conexión falló ({code})",
+  // batch/ceiling.ts
+  "topecf did not answer a ceiling: {answer}": "topecf no respondió un tope: {answer}",
+  "could not get the current final-consumer ceiling ({message}); using {ceiling}":
+    "no se pudo obtener el tope vigente del consumidor final ({message}); se usa {ceiling}",
+  // batch/issue.ts
+  "batch of {n}: {message}; asking the service about each voucher":
+    "lote de {n}: {message}; se consulta al servicio por cada comprobante",
+  "{source}: {message}; asking the service whether {ref} was stored":
+    "{source}: {message}; se consulta al servicio si guardó {ref}",
+  "could not ask the service about {ref}: {message}": "no se pudo consultar al servicio por {ref}: {message}",
+  "still queued after {seconds} s": "sigue encolado después de {seconds} s",
+  "PDF not saved: the answer gave no usable voucher number":
+    "PDF no guardado: la respuesta no trajo un número de comprobante utilizable",
+  "PDF not saved: {message}": "PDF no guardado: {message}",
+  "ticket not saved: {message}": "ticket no guardado: {message}",
+  "already issued (journal): not sent again; --allow-duplicate issues another on purpose":
+    "ya emitido (diario): no se envía de nuevo; --allow-duplicate emite otro a propósito",
+  "sent, but no answer came back and the service could not be asked; `facturar journal --reconcile` settles it later":
+    "enviado, pero no volvió respuesta y no se pudo consultar al servicio; `facturar journal --reconcile` lo resuelve después",
+  "the service could not be asked about {ref}: {message}": "no se pudo consultar al servicio por {ref}: {message}",
+  "regenerar_pdf failed": "regenerar_pdf falló",
+  "the link answered HTTP {status}": "el enlace respondió HTTP {status}",
+  "the link did not return a PDF": "el enlace no devolvió un PDF",
+  "no working link for the document": "no hay un enlace que funcione para el documento",
+  "not a URL: {link}": "no es una URL: {link}",
+  "refusing a {protocol} document link": "se rechaza un enlace de documento {protocol}",
+  "refusing a document link to another host ({host})": "se rechaza un enlace de documento a otro servidor ({host})",
+  "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)":
+    "este comprador debe recibir factura de crédito MiPyME: emítala como FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)",
+  "the customer's condicion_iva does not fit this voucher type (a registered taxpayer gets class A; consumers and exempt customers class B)":
+    "la condicion_iva del cliente no corresponde a este tipo de comprobante (un responsable inscripto recibe clase A; consumidores y exentos, clase B)",
+  "this point of sale has queued vouchers: use `facturar issue-queued` until they are processed":
+    "este punto de venta tiene comprobantes encolados: use `facturar issue-queued` hasta que se procesen",
+  "leave numero out: the service assigns the next number itself":
+    "no indique numero: el servicio asigna el próximo número",
+  // batch/journal.ts
+  "another facturar run (process {pid}) is issuing with profile {profile}; two runs on one journal would interleave":
+    "otra ejecución de facturar (proceso {pid}) está emitiendo con el perfil {profile}; dos ejecuciones sobre un mismo diario se intercalarían",
+  "wait for it to finish; if that process is gone, run again (its lock is then taken over)":
+    "espere a que termine; si ese proceso ya no existe, ejecute de nuevo (se toma su bloqueo)",
+  // batch/run.ts
+  "not sent: {ref} failed in this lane with a numbering or date error, and this one would too":
+    "no enviado: {ref} falló en este carril con un error de numeración o de fecha, y este también fallaría",
+  "not sent: interrupted": "no enviado: interrumpido",
+  // cli.ts
+  "Usage:": "Uso:",
+  "Arguments:": "Argumentos:",
+  "Options:": "Opciones:",
+  "Global Options:": "Opciones globales:",
+  "Commands:": "Comandos:",
+  "Issue and query Argentine fiscal vouchers; validates them before they leave the machine.":
+    "Emite y consulta comprobantes fiscales argentinos; los valida antes de que salgan de la máquina.",
+  "print the version": "muestra la versión",
+  "configuration profile (env FACTURAR_PROFILE)": "perfil de configuración (variable FACTURAR_PROFILE)",
+  "use exactly this configuration file": "usa exactamente este archivo de configuración",
+  "machine-readable output: one JSON document, or NDJSON for many vouchers":
+    "salida para programas: un documento JSON, o NDJSON para muchos comprobantes",
+  "print only what went wrong": "muestra solo lo que salió mal",
+  "print more detail, stack traces of internal errors": "muestra más detalle, con la traza de los errores internos",
+  "no colours (also NO_COLOR)": "sin colores (también NO_COLOR)",
+  "never prompt (implied off a terminal and under CI)": "nunca pregunta (así es fuera de una terminal y bajo CI)",
+  "answer yes to confirmations": "responde que sí a las confirmaciones",
+  "language of messages: es or en (default from LC_ALL, LC_MESSAGES, LANG)":
+    "idioma de los mensajes: es o en (por defecto según LC_ALL, LC_MESSAGES, LANG)",
+  "display help for command": "muestra la ayuda del comando",
+  "(run facturar --help for usage)": "(ejecute facturar --help para ver el uso)",
+  "check vouchers offline: schema, tax rules and computed totals; nothing is sent":
+    "revisa comprobantes sin conexión: esquema, reglas fiscales y totales calculados; no envía nada",
+  ".json or .csv voucher files, or - for standard input":
+    "archivos de comprobantes .json o .csv, o - para la entrada estándar",
+  "input encoding: utf8 (default, BOM allowed) or latin1":
+    "codificación de entrada: utf8 (por defecto, admite BOM) o latin1",
+  "CSV delimiter (detected from the header by default)": "separador del CSV (por defecto se detecta en el encabezado)",
+  "ceiling for unidentified final consumers, in pesos (default 10000000, RG 5700)":
+    "tope para consumidores finales no identificados, en pesos (por defecto 10000000, RG 5700)",
+  "check date windows against this day instead of today in Argentina":
+    "evalúa los plazos de fechas contra este día en lugar de hoy en Argentina",
+  "skip the tax rules and totals check (the schema still applies)":
+    "omite las reglas fiscales y el control de totales (el esquema se aplica igual)",
+  "input encoding: utf8 (default) or latin1": "codificación de entrada: utf8 (por defecto) o latin1",
+  "CSV delimiter (detected by default)": "separador del CSV (se detecta por defecto)",
+  "folder for PDFs and tickets (default: the profile's pdf_dir, else ./comprobantes)":
+    "carpeta para PDF y tickets (por defecto: pdf_dir del perfil, si no ./comprobantes)",
+  "do not download the PDF and the ticket": "no descarga el PDF ni el ticket",
+  "write each voucher's QR to FILE.png, or draw it: --qr terminal":
+    "guarda el QR de cada comprobante en ARCHIVO.png, o lo dibuja: --qr terminal",
+  "issue again a voucher the journal holds as issued (with a new reference)":
+    "vuelve a emitir un comprobante que el diario tiene como emitido (con una referencia nueva)",
+  "lanes (point of sale and type) sent in parallel (default 4)":
+    "carriles (punto de venta y tipo) enviados en paralelo (por defecto 4)",
+  "least milliseconds between requests (default: the profile's rate_ms; 100 for a real service)":
+    "milisegundos mínimos entre pedidos (por defecto: rate_ms del perfil; 100 para un servicio real)",
+  "write one CSV row per voucher as it settles": "escribe una fila CSV por comprobante a medida que se resuelve",
+  "issue vouchers now (instant mode), each exactly once; PDFs saved":
+    "emite comprobantes ahora (modo instantáneo), cada uno exactamente una vez; guarda los PDF",
+  "no file: ask for the voucher on the terminal, show its totals, then issue it":
+    "sin archivo: pide el comprobante en la terminal, muestra sus totales y lo emite",
+  "send vouchers of one type in groups of 2 to 20 through the batch method (lotes)":
+    "envía comprobantes de un tipo en grupos de 2 a 20 por el método de lotes",
+  "issue vouchers through the service's queue; --wait follows them to the end":
+    "emite comprobantes por la cola del servicio; --wait los sigue hasta el final",
+  "wait until each voucher is issued or fails, then save its PDF":
+    "espera a que cada comprobante se emita o falle, y guarda su PDF",
+  "with --wait: give up waiting after this long (default 300)":
+    "con --wait: deja de esperar después de este tiempo (por defecto 300)",
+  "queue vouchers in groups of 2 to 100 (lotes_encola)": "encola comprobantes en grupos de 2 a 100 (lotes_encola)",
+  "find vouchers: --ref R | --date D | --type T --number N | --type T --from N --to M":
+    "busca comprobantes: --ref R | --date F | --type T --number N | --type T --from N --to M",
+  "by external_reference": "por external_reference",
+  "by voucher date": "por fecha del comprobante",
+  'voucher type, as the service writes it ("FACTURA B")':
+    'tipo de comprobante, como lo escribe el servicio ("FACTURA B")',
+  "with --type: one voucher": "con --type: un comprobante",
+  "with --type and --to: a number range": "con --type y --to: un rango de números",
+  "end of the range": "fin del rango",
+  "point of sale (default: the profile's)": "punto de venta (por defecto: el del perfil)",
+  "save the PDFs of the issued vouchers found (fresh links when the old ones expired)":
+    "guarda los PDF de los comprobantes emitidos encontrados (con enlaces nuevos si los anteriores vencieron)",
+  "folder for --pdf": "carpeta para --pdf",
+  "what the journal holds for the profile (or for some input files), unknown outcomes first":
+    "lo que guarda el diario del perfil (o de algunos archivos), primero los resultados desconocidos",
+  "only the vouchers read from these files": "solo los comprobantes leídos de estos archivos",
+  "settle unknown and queued entries by asking the service":
+    "resuelve las entradas desconocidas y encoladas consultando al servicio",
+  "the final-consumer identification ceiling (topecf), cached for the day":
+    "el tope de identificación del consumidor final (topecf), guardado por el día",
+  "ask the service even if today's answer is cached": "consulta al servicio aunque la respuesta de hoy esté guardada",
+  "service status, scheduled maintenance and news; exit 6 when invoicing is not OK":
+    "estado del servicio, mantenimientos programados y novedades; sale con 6 si la facturación no está OK",
+  "create or edit a profile (asks on a terminal; every answer also a flag), then check it":
+    "crea o edita un perfil (pregunta en la terminal; cada respuesta también es una opción) y lo verifica",
+  "profile name (default sandbox)": "nombre del perfil (por defecto sandbox)",
+  "use the embedded development-mode service": "usa el servicio de desarrollo incorporado",
+  "the API's base URL, https://<host>/app/api/v2": "la URL base de la API, https://<host>/app/api/v2",
+  "credential, kept in the config file (mode 0600)": "credencial, guardada en el archivo de configuración (modo 0600)",
+  "credential, kept in the config file": "credencial, guardada en el archivo de configuración",
+  "credential read from this environment variable": "credencial leída de esta variable de entorno",
+  "credential read from this file": "credencial leída de este archivo",
+  "point of sale": "punto de venta",
+  "folder for PDFs": "carpeta para los PDF",
+  "real vouchers: ask before issuing on a terminal": "comprobantes reales: pregunta antes de emitir en una terminal",
+  "not production": "no es producción",
+  "make it the default profile": "lo hace el perfil por defecto",
+  "do not make it the default profile": "no lo hace el perfil por defecto",
+  "the config file to write (default $XDG_CONFIG_HOME/facturar/config.json)":
+    "el archivo de configuración a escribir (por defecto $XDG_CONFIG_HOME/facturar/config.json)",
+  "do not check the profile with the service afterwards": "no verifica el perfil con el servicio al terminar",
+  "fresh links for an issued voucher (regenerar_pdf), then its PDF and ticket saved":
+    "enlaces nuevos para un comprobante emitido (regenerar_pdf), y guarda su PDF y ticket",
+  'voucher type ("FACTURA B")': 'tipo de comprobante ("FACTURA B")',
+  "voucher number": "número de comprobante",
+  "folder (default: the profile's pdf_dir, else ./comprobantes)":
+    "carpeta (por defecto: pdf_dir del perfil, si no ./comprobantes)",
+  "the number the service will give the next voucher of a type (numeracion)":
+    "el número que el servicio dará al próximo comprobante de un tipo (numeracion)",
+  "whether a buyer must receive a MiPyME credit invoice (requiere_fec)":
+    "si un comprador debe recibir una factura de crédito MiPyME (requiere_fec)",
+  "the buyer's CUIT": "la CUIT del comprador",
+  "as of this date": "a esta fecha",
+  "manage queued vouchers: delete, reschedule (--date, --due) or retry one that failed":
+    "administra comprobantes encolados: borrar, reprogramar (--date, --due) o reintentar uno que falló",
+  "delete | reschedule | retry": "delete | reschedule | retry",
+  "the queued voucher's external_reference": "el external_reference del comprobante encolado",
+  "reschedule: the new date (also the day it is issued); delete: only that date":
+    "reschedule: la nueva fecha (también el día en que se emite); delete: solo esa fecha",
+  "reschedule: the new payment due date": "reschedule: el nuevo vencimiento de pago",
+  "decode a voucher's QR payload; with --ref, check it against the voucher":
+    "decodifica el QR de un comprobante; con --ref, lo compara con el comprobante",
+  "the QR's text (https://www.afip.gob.ar/fe/qr/?p=...)": "el texto del QR (https://www.afip.gob.ar/fe/qr/?p=...)",
+  "fetch the voucher by external_reference and check its QR":
+    "busca el comprobante por external_reference y revisa su QR",
+  "print the JSON Schema of voucher files (for editors)":
+    "muestra el JSON Schema de los archivos de comprobantes (para editores)",
+  "print a valid skeleton voucher of a type, as JSON or (--csv) as a CSV header and row":
+    "muestra un comprobante modelo válido de un tipo, en JSON o (--csv) como encabezado y fila CSV",
+  'voucher type, quoted: "FACTURA B"': 'tipo de comprobante, entre comillas: "FACTURA B"',
+  "a CSV header and one row instead of JSON": "un encabezado CSV y una fila en lugar de JSON",
+  "print shell completion: source <(facturar completion bash) (also zsh, fish)":
+    "muestra el autocompletado del shell: source <(facturar completion bash) (también zsh, fish)",
+  "bash | zsh | fish": "bash | zsh | fish",
+  "run the embedded development-mode service on loopback until stopped (Ctrl-C)":
+    "ejecuta el servicio de desarrollo incorporado en loopback hasta que se lo detenga (Ctrl-C)",
+  "port to listen on; 0 takes a free one": "puerto en el que escucha; 0 toma uno libre",
+  "loopback address to listen on": "dirección de loopback en la que escucha",
+  "where the service keeps its state (default $XDG_DATA_HOME/facturar/sandbox)":
+    "dónde guarda su estado el servicio (por defecto $XDG_DATA_HOME/facturar/sandbox)",
+  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down":
+    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, maintenance, authority-down",
+  "how often the queue worker runs": "cada cuánto corre el procesador de la cola",
+  "the plan's voucher quota (the development plan has 1500)":
+    "el cupo de comprobantes del plan (el plan de desarrollo tiene 1500)",
+  "error: unknown option '{flag}'": "error: opción desconocida '{flag}'",
+  "error: unknown command '{name}'": "error: comando desconocido '{name}'",
+  "error: missing required argument '{name}'": "error: falta el argumento obligatorio '{name}'",
+  "error: option '{flag}' needs a value": "error: la opción '{flag}' necesita un valor",
+  "error: option '{flag}' does not take '{value}'.": "error: la opción '{flag}' no acepta '{value}'.",
+  "error: too many arguments.": "error: demasiados argumentos.",
+  cancelled: "cancelado",
+  "hint:": "sugerencia:",
+  "internal error:": "error interno:",
+  "(run again with --verbose for details, and please report it)":
+    "(ejecute de nuevo con --verbose para ver detalles, y por favor infórmelo)",
+  // commands/completion.ts
+  "completion takes {shells}, not {value}": "completion acepta {shells}, no {value}",
+  // commands/flags.ts
+  "{flag} takes a whole number from {min} to {max}, not {value}":
+    "{flag} acepta un número entero de {min} a {max}, no {value}",
+  "{flag} is required": "{flag} es obligatorio",
+  // commands/guided.ts
+  "Voucher type": "Tipo de comprobante",
+  "Unidentified final consumer (no name, no document)?": "¿Consumidor final no identificado (sin nombre ni documento)?",
+  "Customer's document": "Documento del cliente",
+  "{type} number": "Número de {type}",
+  "digits only": "solo dígitos",
+  "Customer's name": "Nombre o razón social del cliente",
+  required: "obligatorio",
+  "Customer's VAT condition": "Condición frente al IVA del cliente",
+  "Item {n}: description": "Ítem {n}: descripción",
+  "at least 4 characters": "al menos 4 caracteres",
+  Quantity: "Cantidad",
+  "a number above 0, up to 2 decimals": "un número mayor que 0, hasta 2 decimales",
+  "Unit price without VAT": "Precio unitario sin IVA",
+  "Unit price": "Precio unitario",
+  "a number such as 1500.50 (decimal point, up to 3 decimals)":
+    "un número como 1500.50 (punto decimal, hasta 3 decimales)",
+  "VAT rate": "Alícuota de IVA",
+  "Add another item?": "¿Agregar otro ítem?",
+  "Period the note adjusts: from (dd/mm/yyyy)": "Período que ajusta la nota: desde (dd/mm/aaaa)",
+  "to (dd/mm/yyyy)": "hasta (dd/mm/aaaa)",
+  "warning:": "aviso:",
+  "error:": "error:",
+  total: "total",
+  "Issue it?": "¿Emitirlo?",
+  "Save it as a JSON file for next time?": "¿Guardarlo como archivo JSON para la próxima vez?",
+  File: "Archivo",
+  "{type} to {name} ({document}), {n} item": "{type} a {name} ({document}), {n} ítem",
+  "{type} to {name} ({document}), {n} items": "{type} a {name} ({document}), {n} ítems",
+  "saved to {path}": "guardado en {path}",
+  "--interactive asks on a terminal; without one, give voucher files (facturar template shows one)":
+    "--interactive pregunta en una terminal; sin ella, indique archivos de comprobantes (facturar template muestra uno)",
+  // commands/init.ts
+  "{path} is not JSON; init edits JSON config files only":
+    "{path} no es JSON; init solo edita archivos de configuración JSON",
+  "edit it by hand, or pass --file for a new one": "edítelo a mano, o indique --file para uno nuevo",
+  "give {key} one way: --{key}, --{key}-env or --{key}-file":
+    "indique {key} de una sola forma: --{key}, --{key}-env o --{key}-file",
+  "init needs {what}: pass {flag} (no terminal to ask on)":
+    "init necesita {what}: indique {flag} (no hay terminal donde preguntar)",
+  "Profile name": "Nombre del perfil",
+  "letters, digits, . _ -": "letras, dígitos, . _ -",
+  "--name {name}: letters, digits, . _ - only": "--name {name}: solo letras, dígitos, . _ -",
+  "Which service?": "¿Qué servicio?",
+  "The embedded sandbox (development, no account needed)": "El sandbox incorporado (desarrollo, no hace falta cuenta)",
+  "The hosted service (its API v2 address and your credentials)":
+    "El servicio real (su dirección de API v2 y sus credenciales)",
+  "Base URL of the API": "URL base de la API",
+  "How should {key} be kept?": "¿Cómo guardar {key}?",
+  "In this config file (mode 0600)": "En este archivo de configuración (modo 0600)",
+  "In an environment variable (the file names it)": "En una variable de entorno (el archivo la nombra)",
+  "In a file of its own (the config names it)": "En un archivo propio (la configuración lo nombra)",
+  "Value of {key}": "Valor de {key}",
+  "Variable holding {key}": "Variable que contiene {key}",
+  "File holding {key}": "Archivo que contiene {key}",
+  "--{key}, --{key}-env or --{key}-file": "--{key}, --{key}-env o --{key}-file",
+  "Point of sale": "Punto de venta",
+  "a whole number from 1 to 99999": "un número entero de 1 a 99999",
+  "Folder for PDFs": "Carpeta para los PDF",
+  "Is this production (real vouchers; ask before issuing)?":
+    "¿Es producción (comprobantes reales; preguntar antes de emitir)?",
+  "Use {name} by default?": "¿Usar {name} por defecto?",
+  "wrote profile {name} to {path} (the default profile)": "perfil {name} escrito en {path} (el perfil por defecto)",
+  "wrote profile {name} to {path}": "perfil {name} escrito en {path}",
+  "{name}: {service} answers, invoicing {state}": "{name}: {service} responde, facturación {state}",
+  "embedded sandbox": "sandbox incorporado",
+  "profile written, but the check failed: {message}": "perfil escrito, pero la verificación falló: {message}",
+  // commands/issue.ts
+  "QR written to {path}": "QR guardado en {path}",
+  "PRODUCTION profile {name}: these vouchers are real and cannot be deleted.":
+    "Perfil de PRODUCCIÓN {name}: estos comprobantes son reales y no se pueden borrar.",
+  "--interactive asks for one voucher; it takes no files": "--interactive pide un comprobante; no acepta archivos",
+  "nothing sent": "no se envió nada",
+  "give the voucher files to issue (.json, .csv, or - for standard input), or --interactive":
+    "indique los archivos de comprobantes a emitir (.json, .csv, o - para la entrada estándar), o --interactive",
+  "give the voucher files to issue (.json, .csv, or - for standard input)":
+    "indique los archivos de comprobantes a emitir (.json, .csv, o - para la entrada estándar)",
+  "standard input (-) can be read only once": "la entrada estándar (-) se puede leer una sola vez",
+  "--timeout takes seconds, not {value}": "--timeout acepta segundos, no {value}",
+  "--timeout goes with --wait": "--timeout va con --wait",
+  "--batch-size takes 2 to {max} here, not {value}": "--batch-size acepta de 2 a {max} aquí, no {value}",
+  "stopping: the vouchers in flight settle, nothing new is sent (again to stop at once)":
+    "deteniendo: se resuelven los comprobantes en curso y no se envía nada nuevo (otra vez para detener ya)",
+  "{n} invalid (nothing sent)": "inválidos: {n} (no se envió nada)",
+  "{n} issued": "emitidos: {n}",
+  "{n} queued": "encolados: {n}",
+  "{n} already issued": "ya emitidos: {n}",
+  "{n} rejected": "rechazados: {n}",
+  "{n} unknown": "desconocidos: {n}",
+  "{n} not sent": "no enviados: {n}",
+  interrupted: "interrumpido",
+  "cancelled, nothing sent": "cancelado, no se envió nada",
+  "nothing to do": "nada para hacer",
+  "point of sale {points}; {n} voucher; total {total}": "punto de venta {points}; {n} comprobante; total {total}",
+  "point of sale {points}; {n} vouchers; total {total}": "punto de venta {points}; {n} comprobantes; total {total}",
+  "Issue all {n}?": "¿Emitir los {n}?",
+  // commands/journal.ts
+  "{ref}: the service has no voucher under it; the next issue run will send it":
+    "{ref}: el servicio no tiene ningún comprobante con esa referencia; la próxima emisión lo enviará",
+  "the journal of profile {name} holds nothing for those files ({path})":
+    "el diario del perfil {name} no tiene nada de esos archivos ({path})",
+  "the journal of profile {name} holds nothing ({path})": "el diario del perfil {name} está vacío ({path})",
+  "{n} with an unknown outcome: facturar journal --reconcile":
+    "{n} con resultado desconocido: facturar journal --reconcile",
+  "{n} entry in {path}": "{n} entrada en {path}",
+  "{n} entries in {path}": "{n} entradas en {path}",
+  // commands/methods.ts
+  "--type is required": "--type es obligatorio",
+  'write it as the service does, e.g. "FACTURA B"': 'escríbalo como el servicio, p. ej. "FACTURA B"',
+  "unknown voucher type {value}": "tipo de comprobante desconocido {value}",
+  'e.g. "FACTURA B"': 'p. ej. "FACTURA B"',
+  "{flag} takes a date dd/mm/yyyy": "{flag} acepta una fecha dd/mm/aaaa",
+  "the service said no": "el servicio respondió que no",
+  "--pv is required: the profile names no point of sale": "--pv es obligatorio: el perfil no indica punto de venta",
+  "no documents for {tipo} {puntoVenta}-{numero}": "no hay documentos para {tipo} {puntoVenta}-{numero}",
+  "the fresh link did not work": "el enlace nuevo no funcionó",
+  "ticket: {ticket}": "ticket: {ticket}",
+  "numeracion failed": "numeracion falló",
+  "next {tipo} at point of sale {puntoVenta}: {value}": "próximo {tipo} en el punto de venta {puntoVenta}: {value}",
+  "--cuit: {value}": "--cuit: {value}",
+  "requiere_fec failed": "requiere_fec falló",
+  "{cuit} must receive a MiPyME credit invoice (FCE) for amounts from $ {amount}":
+    "{cuit} debe recibir factura de crédito MiPyME (FCE) por montos desde $ {amount}",
+  "{cuit} does not require FCE: issue an ordinary invoice": "{cuit} no requiere FCE: emita una factura común",
+  "--ref is required: the queued voucher's external_reference":
+    "--ref es obligatorio: el external_reference del comprobante encolado",
+  "queue takes delete, reschedule or retry, not {action}": "queue acepta delete, reschedule o retry, no {action}",
+  "{action} {ref}: {message}; the service may or may not have done it":
+    "{action} {ref}: {message}; puede que el servicio lo haya hecho o no",
+  "check with: facturar query --ref {ref}": "verifíquelo con: facturar query --ref {ref}",
+  "{action}: done for {ref}": "{action}: hecho para {ref}",
+  "only partly: {errors}": "solo en parte: {errors}",
+  "give the QR's text (its URL) or --ref to fetch the voucher":
+    "indique el texto del QR (su URL) o --ref para buscar el comprobante",
+  "not a voucher QR: {value}": "no es el QR de un comprobante: {value}",
+  voucher: "comprobante",
+  "no voucher with reference {ref}": "no hay comprobante con la referencia {ref}",
+  "the voucher {ref} has no QR yet (is it still queued?)":
+    "el comprobante {ref} todavía no tiene QR (¿sigue encolado?)",
+  // commands/prompts.ts
+  navigate: "moverse",
+  select: "elegir",
+  "(Y/n)": "(S/n)",
+  "(y/N)": "(s/N)",
+  "answer y or n": "responda s o n",
+  Yes: "Sí",
+  No: "No",
+  // commands/query.ts
+  "query takes one of: --ref R | --date D | --type T --number N | --type T --from N --to M":
+    "query acepta uno de: --ref R | --date F | --type T --number N | --type T --from N --to M",
+  "--ref needs a reference": "--ref necesita una referencia",
+  "--date takes dd/mm/yyyy, not {date}": "--date acepta dd/mm/aaaa, no {date}",
+  "unknown voucher type {tipo}": "tipo de comprobante desconocido {tipo}",
+  "--number does not go with --from/--to": "--number no va con --from/--to",
+  "--type needs --number N, or --from N and --to M": "--type necesita --number N, o --from N y --to M",
+  "--from is after --to": "--from es posterior a --to",
+  "consulta failed: {errors}": "consulta falló: {errors}",
+  "consulta_avanzada failed: {errors}": "consulta_avanzada falló: {errors}",
+  "no voucher found": "no se encontró ningún comprobante",
+  // commands/sandbox.ts
+  "the sandbox listens on loopback only; --host {host} is not a loopback address":
+    "el sandbox escucha solo en loopback; --host {host} no es una dirección de loopback",
+  "port {port} is already in use; pick another with --port, or --port 0 for a free one":
+    "el puerto {port} ya está en uso; elija otro con --port, o --port 0 para uno libre",
+  "stop it first, or pick another --data-dir": "deténgalo primero, o elija otro --data-dir",
+  "development-mode service (no fiscal validity), data in {dir}":
+    "servicio de desarrollo (sin validez fiscal), datos en {dir}",
+  "base URL:": "URL base:",
+  "point of sale {pv}:": "punto de venta {pv}:",
+  "faults:": "fallas:",
+  "Stop with Ctrl-C.": "Detenga con Ctrl-C.",
+  // commands/schema.ts
+  "one of: {value}": "uno de: {value}",
+  "save the schema beside it with: facturar schema > voucher.schema.json":
+    "guarde el esquema al lado con: facturar schema > voucher.schema.json",
+  // commands/service-info.ts
+  "Final-consumer identification ceiling: $ {amount}": "Tope de identificación del consumidor final: $ {amount}",
+  "sales to an unidentified consumer (OTRO / 0) must stay below it":
+    "las ventas a un consumidor no identificado (OTRO / 0) deben quedar por debajo",
+  "cached on {day}": "guardado el {day}",
+  "asked the service now": "consultado al servicio ahora",
+  "invoicing:": "facturación:",
+  "not OK": "no OK",
+  "profile {name} (embedded sandbox)": "perfil {name} (sandbox incorporado)",
+  "profile {name} at {url}": "perfil {name} en {url}",
+  "no scheduled maintenance": "sin mantenimientos programados",
+  "maintenance {from} to {to}:": "mantenimiento del {from} al {to}:",
+  "news:": "novedades:",
+  // commands/validate.ts
+  "--encoding takes utf8 or latin1, not {value}": "--encoding acepta utf8 o latin1, no {value}",
+  '--delimiter takes "," or ";", not {value}': '--delimiter acepta "," o ";", no {value}',
+  "--today takes a date dd/mm/yyyy, not {value}": "--today acepta una fecha dd/mm/aaaa, no {value}",
+  "--ceiling takes a positive amount in pesos, not {value}":
+    "--ceiling acepta un importe positivo en pesos, no {value}",
+  "{n} voucher: {valid} valid, {invalid} invalid": "{n} comprobante: válidos {valid}, inválidos {invalid}",
+  "{n} vouchers: {valid} valid, {invalid} invalid": "{n} comprobantes: válidos {valid}, inválidos {invalid}",
+  "{n} warning": "{n} aviso",
+  "{n} warnings": "{n} avisos",
+  "{n} file unreadable": "{n} archivo ilegible",
+  "{n} files unreadable": "{n} archivos ilegibles",
+  // config/profile.ts
+  "credential {name} comes from the environment variable {variable}, which is not set":
+    "la credencial {name} viene de la variable de entorno {variable}, que no está definida",
+  "credential {name} comes from {path}, which cannot be read ({code})":
+    "la credencial {name} viene de {path}, que no se puede leer ({code})",
+  "config file {path} does not exist": "el archivo de configuración {path} no existe",
+  "cannot read the configuration: {message}": "no se puede leer la configuración: {message}",
+  "no profile named {name} in {path}": "no hay un perfil llamado {name} en {path}",
+  "no profile named {name} (no configuration file found)":
+    "no hay un perfil llamado {name} (no se encontró archivo de configuración)",
+  "profiles there: {names}": "perfiles que hay: {names}",
+  "create one with `facturar init`, or use the embedded sandbox (no profile)":
+    "cree uno con `facturar init`, o use el sandbox incorporado (sin perfil)",
+  '{path} holds literal credentials ({keys}) and other users can read it: chmod 600 it, or use {"env": NAME} / {"file": PATH}':
+    '{path} contiene credenciales literales ({keys}) y otros usuarios pueden leerlo: hágale chmod 600, o use {"env": NOMBRE} / {"file": RUTA}',
+  "profile {name} has no {keys}": "al perfil {name} le falta {keys}",
+  "set them in the profile, or in FACTURAR_USERTOKEN, FACTURAR_APIKEY and FACTURAR_APITOKEN":
+    "defínalas en el perfil, o en FACTURAR_USERTOKEN, FACTURAR_APIKEY y FACTURAR_APITOKEN",
+  "base_url {url} is not a URL": "base_url {url} no es una URL",
+  'use "sandbox" or https://<host>/app/api/v2': 'use "sandbox" o https://<host>/app/api/v2',
+  "refusing {url}: credentials travel in the body, so only https is allowed (plain http only to loopback)":
+    "se rechaza {url}: las credenciales viajan en el cuerpo, así que solo se admite https (http simple solo hacia loopback)",
+  // input/csv-records.ts
+  "a quoted cell is never closed": "una celda entre comillas nunca se cierra",
+  "a quote inside an unquoted cell (cell {cell}); quote the whole cell":
+    "una comilla dentro de una celda sin comillas (celda {cell}); ponga la celda entera entre comillas",
+  "text after a closing quote (cell {cell}); quote the whole cell":
+    "texto después de una comilla de cierre (celda {cell}); ponga la celda entera entre comillas",
+  // input/csv.ts
+  "empty column name in the header": "nombre de columna vacío en el encabezado",
+  "column {name} appears twice": "la columna {name} aparece dos veces",
+  "item columns take no index: each row is one item": "las columnas de ítems no llevan índice: cada fila es un ítem",
+  "did you mean {column}?": "¿quiso decir {column}?",
+  "columns are dotted paths such as comprobante.detalle.producto.descripcion (see `facturar schema`)":
+    "las columnas son rutas con puntos como comprobante.detalle.producto.descripcion (vea `facturar schema`)",
+  "unknown column {name}": "columna desconocida {name}",
+  "{cell} differs from {first} given on row {row} for the same voucher: voucher cells on later rows must be empty or equal":
+    "{cell} difiere de {first}, dado en la fila {row} para el mismo comprobante: las celdas del comprobante en filas siguientes deben estar vacías o ser iguales",
+  "column {column}": "columna {column}",
+  "the file is empty": "el archivo está vacío",
+  "reference {reference} already formed a voucher at row {row}; keep each voucher's rows together":
+    "la referencia {reference} ya formó un comprobante en la fila {row}; mantenga juntas las filas de cada comprobante",
+  "not valid CSV: this row has {cells} cells, the header {columns}":
+    "CSV inválido: esta fila tiene {cells} celdas y el encabezado {columns}",
+  "a cell holding the delimiter must be quoted": "una celda que contiene el separador debe ir entre comillas",
+  "not valid CSV: {message}": "CSV inválido: {message}",
+  "the file has no header row": "el archivo no tiene fila de encabezado",
+  "the file has a header but no voucher rows": "el archivo tiene encabezado pero ninguna fila de comprobante",
+  // input/json.ts
+  "not valid JSON ({message})": "JSON inválido ({message})",
+  "the array holds no voucher": "la lista no contiene ningún comprobante",
+  'expected a voucher object with "comprobante" and "cliente"':
+    'se esperaba un objeto comprobante con "comprobante" y "cliente"',
+  // input/read.ts
+  "the file is not valid UTF-8": "el archivo no es UTF-8 válido",
+  "if it was saved as Latin-1, pass --encoding latin1": "si se guardó como Latin-1, indique --encoding latin1",
+  "the file is not valid UTF-8 (near byte {offset})": "el archivo no es UTF-8 válido (cerca del byte {offset})",
+  "cannot be read ({code})": "no se puede leer ({code})",
+  "no input": "no hay entrada",
+  "is a folder, not a voucher file": "es una carpeta, no un archivo de comprobantes",
+  "no such file": "no existe el archivo",
+  // input/source.ts
+  "row {row}": "fila {row}",
+  "rows {first}-{last}": "filas {first}-{last}",
+  // output/files.ts
+  "refusing to write {name}: not a plain file name": "no se escribe {name}: no es un nombre de archivo simple",
+  "refusing to write {path}: it is a symbolic link": "no se escribe {path}: es un enlace simbólico",
+  "refusing to write {path}: it is not a regular file": "no se escribe {path}: no es un archivo común",
+  // output/validation.ts
+  error: "error",
+  warning: "aviso",
+  "{n} error": "{n} error",
+  "{n} errors": "{n} errores",
+  // output/voucher.ts
+  issued: "emitido",
+  queued: "encolado",
+  "already issued, not sent again": "ya emitido, no se envió de nuevo",
+  "rejected by the service": "rechazado por el servicio",
+  "invalid, not sent": "inválido, no enviado",
+  "OUTCOME UNKNOWN": "RESULTADO DESCONOCIDO",
+  "not sent": "no enviado",
+  "(confirmed with the service)": "(confirmado con el servicio)",
+  "— (development: no CAE)": "— (desarrollo: sin CAE)",
+  ", expires {date}": ", vence {date}",
+  "due {date}": "vencimiento {date}",
+  "ticket:": "ticket:",
+  "codes:": "códigos:",
+  // sandbox/faults.ts
+  "fault {name} takes no value (or on/off), got {value}":
+    "la falla {name} no lleva valor (o on/off); se recibió {value}",
+  "latency takes whole milliseconds, e.g. latency=200; got {part}":
+    "latency acepta milisegundos enteros, p. ej. latency=200; se recibió {part}",
+  "unknown fault {name}; known: {value}": "falla desconocida {name}; conocidas: {value}",
+  "{name} takes a rate from 0 to 1, e.g. {name}=0.05; got {part}":
+    "{name} acepta una tasa de 0 a 1, p. ej. {name}=0.05; se recibió {part}",
+  // sandbox/store.ts
+  "{path}: line {value} is corrupt": "{path}: la línea {value} está dañada",
+  "the sandbox data folder {dataDir} is in use by process {pid}":
+    "la carpeta de datos del sandbox {dataDir} está en uso por el proceso {pid}",
+  // voucher/ids.ts
+  "a CUIT has 11 digits; got {value}": "una CUIT tiene 11 dígitos; se recibió {value}",
+  "CUIT {value} starts with {prefix}, which the authority does not issue":
+    "la CUIT {value} empieza con {prefix}, que ARCA no asigna",
+  "CUIT {value} cannot be valid: no check digit fits its first ten digits":
+    "la CUIT {value} no puede ser válida: ningún dígito verificador corresponde a sus primeros diez dígitos",
+  "CUIT {value} has a wrong check digit (expected {expected}); check for a typo":
+    "la CUIT {value} tiene mal el dígito verificador (se esperaba {expected}); revise si hay un error de tipeo",
+  "a CBU has 22 digits; got {value}": "un CBU tiene 22 dígitos; se recibió {value}",
+  "CBU {value} has a wrong check digit in its first block (bank and branch)":
+    "el CBU {value} tiene mal el dígito verificador del primer bloque (banco y sucursal)",
+  "CBU {value} has a wrong check digit in its second block (account)":
+    "el CBU {value} tiene mal el dígito verificador del segundo bloque (cuenta)",
+  // voucher/rules.ts
+  "send either `cliente` (a sale) or `proveedor` (a purchase), not both":
+    "envíe `cliente` (una venta) o `proveedor` (una compra), no ambos",
+  'a sale (operacion "V") needs `cliente`; `proveedor` is for purchases (operacion "C")':
+    'una venta (operacion "V") necesita `cliente`; `proveedor` es para compras (operacion "C")',
+  'a sale (operacion "V") needs a `cliente` block': 'una venta (operacion "V") necesita un bloque `cliente`',
+  'a purchase (operacion "C") needs `proveedor`; `cliente` is for sales (operacion "V")':
+    'una compra (operacion "C") necesita `proveedor`; `cliente` es para ventas (operacion "V")',
+  'a purchase (operacion "C") needs a `proveedor` block': 'una compra (operacion "C") necesita un bloque `proveedor`',
+  "a voucher takes at most {items} items; this one has {length}: split it":
+    "un comprobante admite hasta {items} ítems; este tiene {length}: divídalo",
+  "at most {tags} tags per voucher; got {length}": "hasta {tags} etiquetas por comprobante; hay {length}",
+  'a tag is 1 to {tagLength} letters, digits, spaces, "_" or "-"; got {value}':
+    'una etiqueta tiene de 1 a {tagLength} letras, dígitos, espacios, "_" o "-"; se recibió {value}',
+  "at most {associations} associated vouchers; got {length}":
+    "hasta {associations} comprobantes asociados; hay {length}",
+  "at most {tributos} tributos per voucher; got {length}": "hasta {tributos} tributos por comprobante; hay {length}",
+  "{length} tributos: part of the service's documentation allows only {tributosSafe}":
+    "{length} tributos: parte de la documentación del servicio admite solo {tributosSafe}",
+  'external_reference is 1 to {externalReference} letters, digits, "_" or "-"; got {value}':
+    'external_reference tiene de 1 a {externalReference} letras, dígitos, "_" o "-"; se recibió {value}',
+  "nogravados must be 0: send non-taxed amounts as items with alicuota -2":
+    "nogravados debe ser 0: envíe los importes no gravados como ítems con alicuota -2",
+  "percepciones_iva is not added to the total: send VAT perceptions in `tributos` (tipo 6)":
+    "percepciones_iva no se suma al total: envíe las percepciones de IVA en `tributos` (tipo 6)",
+  "FCE vouchers go to a CUIT": "los comprobantes FCE van a una CUIT",
+  "class {class} vouchers go to a CUIT": "los comprobantes clase {class} van a una CUIT",
+  "class B vouchers to an exempt customer go to a CUIT": "los comprobantes clase B a un cliente exento van a una CUIT",
+  "class C vouchers to a registered, small or exempt taxpayer go to a CUIT":
+    "los comprobantes clase C a un responsable inscripto, monotributista o exento van a una CUIT",
+  "a class {class} voucher cannot go to a customer with VAT condition {condition}; allowed: {allowed}":
+    "un comprobante clase {class} no puede ir a un cliente con condición de IVA {condition}; admitidas: {allowed}",
+  "(a registered taxpayer gets class A)": "(un responsable inscripto recibe clase A)",
+  "{rule}, not {document}": "{rule}, no a {document}",
+  'an unidentified final consumer is sent as documento_tipo "OTRO" with documento_nro "0"':
+    'un consumidor final no identificado se envía como documento_tipo "OTRO" con documento_nro "0"',
+  "an unidentified customer (OTRO) must be a final consumer (CF), not {condition}":
+    "un cliente no identificado (OTRO) debe ser consumidor final (CF), no {condition}",
+  "a sale of {amount} pesos reaches the ceiling for unidentified consumers ({amount2}): identify the customer by DNI, CUIT, CUIL or passport":
+    "una venta de {amount} pesos alcanza el tope para consumidores no identificados ({amount2}): identifique al cliente con DNI, CUIT, CUIL o pasaporte",
+  'condicion_pago {PAYMENT_CONDITION_OTHER} ("Otra") needs condicion_pago_otra describing it':
+    'condicion_pago {PAYMENT_CONDITION_OTHER} ("Otra") necesita condicion_pago_otra que la describa',
+  "at most {emails} e-mail addresses; got {length}": "hasta {emails} direcciones de correo; hay {length}",
+  "{bad} does not look like an e-mail address": "{bad} no parece una dirección de correo",
+  "the customer's CUIT": "la CUIT del cliente",
+  "the supplier's CUIT": "la CUIT del proveedor",
+  "the receiver's CUIT is the issuer's own: a voucher cannot be issued to oneself":
+    "la CUIT del receptor es la del emisor: no se puede emitir un comprobante a uno mismo",
+  "the customer's CUIL": "el CUIL del cliente",
+  "the supplier's CUIL": "el CUIL del proveedor",
+  "a DNI has 7 or 8 digits; got {value}": "un DNI tiene 7 u 8 dígitos; se recibió {value}",
+  "exempt items": "ítems exentos",
+  "non-taxed items": "ítems no gravados",
+  VAT: "IVA",
+  "class C vouchers carry no {what}: send alicuota 0 and the final price":
+    "los comprobantes clase C no llevan {what}: envíe alicuota 0 y el precio final",
+  "class C vouchers carry no exempt amount": "los comprobantes clase C no llevan importe exento",
+  "class C vouchers carry no perceptions": "los comprobantes clase C no llevan percepciones",
+  "export vouchers (class E) need the `fex` block":
+    "los comprobantes de exportación (clase E) necesitan el bloque `fex`",
+  "export vouchers carry no non-taxed items": "los comprobantes de exportación no llevan ítems no gravados",
+  "export vouchers carry no VAT: send alicuota 0": "los comprobantes de exportación no llevan IVA: envíe alicuota 0",
+  "export vouchers carry no discounts": "los comprobantes de exportación no llevan descuentos",
+  "export vouchers carry no internal taxes": "los comprobantes de exportación no llevan impuestos internos",
+  "export vouchers carry no taxes or perceptions": "los comprobantes de exportación no llevan tributos ni percepciones",
+  "export notes point at their vouchers in comprobantes_asociados, not at a period":
+    "las notas de exportación indican sus comprobantes en comprobantes_asociados, no un período",
+  "the `fex` block belongs to export vouchers (class E) only":
+    "el bloque `fex` corresponde solo a comprobantes de exportación (clase E)",
+  "tipo_exportacion is 1 (goods), 2 (services) or 4 (other)":
+    "tipo_exportacion es 1 (bienes), 2 (servicios) o 4 (otros)",
+  'goods exports say whether they have permits: permisos_tiene "S" or "N"':
+    'las exportaciones de bienes indican si tienen permisos: permisos_tiene "S" o "N"',
+  'permisos_tiene is "S" but no permisos are listed': 'permisos_tiene es "S" pero no se listan permisos',
+  'permisos are listed but permisos_tiene is "N"': 'se listan permisos pero permisos_tiene es "N"',
+  "goods exports usually state the incoterm": "las exportaciones de bienes suelen indicar el incoterm",
+  "customs permits are for goods exports only": "los permisos de embarque son solo para exportaciones de bienes",
+  "incoterms are for goods exports only": "los incoterms son solo para exportaciones de bienes",
+  "service and other exports need fecha_pago": "las exportaciones de servicios y otras necesitan fecha_pago",
+  "the country CUIT": "la CUIT país",
+  "export vouchers name the destination country": "los comprobantes de exportación indican el país de destino",
+  "the FCE regime belongs to FCE MiPyME vouchers only": "el régimen FCE corresponde solo a comprobantes FCE MiPyME",
+  'FCE vouchers carry rg_especiales with regimen "{FCE_REGIME}" and its data (CBU 2101 and 27 on invoices, 22 on notes)':
+    'los comprobantes FCE llevan rg_especiales con regimen "{FCE_REGIME}" y sus datos (CBU 2101 y 27 en facturas, 22 en notas)',
+  "FCE invoices carry the issuer's CBU (id 2101)": "las facturas FCE llevan el CBU del emisor (id 2101)",
+  'FCE invoices carry the transfer option (id 27): "SCA" or "ADC"':
+    'las facturas FCE llevan la opción de transferencia (id 27): "SCA" o "ADC"',
+  'the transfer option (id 27) is "SCA" or "ADC", not {value}':
+    'la opción de transferencia (id 27) es "SCA" o "ADC", no {value}',
+  "id 22 (annulment) belongs to FCE notes, not invoices": "el id 22 (anulación) corresponde a notas FCE, no a facturas",
+  "an FCE invoice is due on or after its date ({fecha})": "una factura FCE vence en su fecha ({fecha}) o después",
+  "an FCE invoice sent today must be due on or after today ({today}); {vencimiento} has passed":
+    "una factura FCE enviada hoy debe vencer hoy ({today}) o después; {vencimiento} ya pasó",
+  'FCE notes carry id 22 (annulment): "S" or "N"': 'las notas FCE llevan el id 22 (anulación): "S" o "N"',
+  "id {id} belongs to FCE invoices, not to notes": "el id {id} corresponde a facturas FCE, no a notas",
+  "a CBU alias has 6 to 20 letters, digits, dots or dashes":
+    "un alias de CBU tiene de 6 a 20 letras, dígitos, puntos o guiones",
+  "credit and debit notes name the vouchers they adjust (comprobantes_asociados) or a period (comprobantes_asociados_periodo)":
+    "las notas de crédito y débito indican los comprobantes que ajustan (comprobantes_asociados) o un período (comprobantes_asociados_periodo)",
+  "the associated voucher's issuer CUIT": "la CUIT del emisor del comprobante asociado",
+  "an associated voucher ({comprobante_fecha}) cannot be dated after this voucher ({fecha})":
+    "un comprobante asociado ({comprobante_fecha}) no puede tener fecha posterior a este comprobante ({fecha})",
+  "a class {class} note adjusts class {class} vouchers, not {tipo_comprobante}":
+    "una nota clase {class} ajusta comprobantes clase {class}, no {tipo_comprobante}",
+  "an FCE note adjusts an FCE invoice of its class": "una nota FCE ajusta una factura FCE de su clase",
+  "an FCE note adjusts exactly one FCE invoice": "una nota FCE ajusta exactamente una factura FCE",
+  "an FCE note names the one FCE invoice it adjusts, not a period":
+    "una nota FCE indica la factura FCE que ajusta, no un período",
+  "the period ends ({fecha_hasta}) before it starts ({fecha_desde})":
+    "el período termina ({fecha_hasta}) antes de empezar ({fecha_desde})",
+  "the associated period cannot end after this voucher's date ({fecha})":
+    "el período asociado no puede terminar después de la fecha de este comprobante ({fecha})",
+  "a voucher in pesos has cotizacion 1, not {cotizacion}":
+    "un comprobante en pesos tiene cotizacion 1, no {cotizacion}",
+  'paga_misma_moneda "S" is for vouchers in a foreign currency':
+    'paga_misma_moneda "S" es para comprobantes en moneda extranjera',
+  "currency {moneda} is not in the tool's table; check the code":
+    "la moneda {moneda} no está en la tabla de la herramienta; revise el código",
+  "a voucher in {moneda} needs its exchange rate (cotizacion)":
+    "un comprobante en {moneda} necesita su tipo de cambio (cotizacion)",
+  "cotizacion 1 for {moneda}: is the exchange rate missing?": "cotizacion 1 para {moneda}: ¿falta el tipo de cambio?",
+  "the service handles cotizacion with 3 decimals; more may be rounded":
+    "el servicio maneja cotizacion con 3 decimales; más pueden redondearse",
+  "pagos.total {amount} differs from the sum of formas_pago {amount2}":
+    "pagos.total {amount} difiere de la suma de formas_pago {amount2}",
+  "payments ({amount}) exceed the voucher total ({amount2})":
+    "los pagos ({amount}) superan el total del comprobante ({amount2})",
+  "the billed period needs both periodo_facturado_desde and periodo_facturado_hasta":
+    "el período facturado necesita periodo_facturado_desde y periodo_facturado_hasta",
+  "the billed period ends ({to}) before it starts ({from})":
+    "el período facturado termina ({to}) antes de empezar ({from})",
+  "the payment due date ({vencimiento}) is before the voucher date ({fecha})":
+    "el vencimiento de pago ({vencimiento}) es anterior a la fecha del comprobante ({fecha})",
+  "a subscription (abono S) needs abono_frecuencia in months": "un abono (abono S) necesita abono_frecuencia en meses",
+  "a subscription (abono S) needs abono_hasta (mm/yyyy)": "un abono (abono S) necesita abono_hasta (mm/aaaa)",
+  "the subscription ends ({abono_hasta}) before the voucher's month":
+    "el abono termina ({abono_hasta}) antes del mes del comprobante",
+  "unknown tributo type {tipo}; expected 1 (national), 6 (VAT) or 7 (IIBB)":
+    "tipo de tributo desconocido {tipo}; se esperaba 1 (nacional), 6 (IVA) o 7 (IIBB)",
+  "unknown tributo regime {regimen}": "régimen de tributo desconocido {regimen}",
+  "regime {regimen} ({name}) belongs to tributo type {tipo}, not {tipo2} ({value})":
+    "el régimen {regimen} ({name}) corresponde al tipo de tributo {tipo}, no al {tipo2} ({value})",
+  "{base_imponible} × {alicuota}% is {amount}, but total says {total}":
+    "{base_imponible} × {alicuota}% es {amount}, pero total dice {total}",
+  "regime {regimen} is not in the tool's table; the authority will judge it":
+    "el régimen {regimen} no está en la tabla de la herramienta; lo juzgará ARCA",
+  "regime {regimen} takes ids {value}, not {id}": "el régimen {regimen} acepta los ids {value}, no {id}",
+  "an item with an empty valor is dropped by the service": "el servicio descarta un dato con valor vacío",
+  "id {id} is FCE data; this is not an FCE voucher": "el id {id} es un dato FCE; este no es un comprobante FCE",
+  "an FCE voucher is dated from {fceBack} days back to {fceAhead} ahead of today ({today}); {fecha} may be refused":
+    "un comprobante FCE lleva fecha desde {fceBack} días antes hasta {fceAhead} después de hoy ({today}); {fecha} puede ser rechazada",
+  "vouchers for services are dated within {span} days of today ({today}); {fecha} may be refused":
+    "los comprobantes de servicios llevan fecha dentro de los {span} días de hoy ({today}); {fecha} puede ser rechazada",
+  "vouchers for goods are dated within {span} days of today ({today}); {fecha} may be refused":
+    "los comprobantes de bienes llevan fecha dentro de los {span} días de hoy ({today}); {fecha} puede ser rechazada",
+  "a goods voucher dated ahead ({fecha}) must stay in the current month":
+    "un comprobante de bienes con fecha adelantada ({fecha}) debe quedar en el mes en curso",
+  "total {amount} differs from the computed {amount2} by {amount3}: the authority tolerates it, but the printed items will not add up":
+    "el total {amount} difiere del calculado {amount2} en {amount3}: ARCA lo tolera, pero los ítems impresos no van a sumar",
+  "total {amount} does not match the computed {amount2} ({totals}); the authority tolerates {amount3}":
+    "el total {amount} no coincide con el calculado {amount2} ({totals}); ARCA tolera {amount3}",
+  // voucher/schema.ts
+  "expected a number such as 1234.56 (a decimal point, no thousands separators)":
+    "se esperaba un número como 1234.56 (punto decimal, sin separador de miles)",
+  "expected a finite number": "se esperaba un número finito",
+  "expected a plain decimal number, not exponent notation":
+    "se esperaba un número decimal simple, sin notación exponencial",
+  "at most {decimals} decimals allowed, got {canonical}":
+    "se admiten hasta {decimals} decimales; se recibió {canonical}",
+  "at most {integerDigits} digits before the decimal point": "hasta {integerDigits} dígitos antes del punto decimal",
+  "must be greater than {min}, got {canonical}": "debe ser mayor que {min}; se recibió {canonical}",
+  "must be at least {min}, got {canonical}": "debe ser al menos {min}; se recibió {canonical}",
+  "must be at most {max}, got {canonical}": "debe ser como mucho {max}; se recibió {canonical}",
+  "a whole number": "un número entero",
+  "expected {what}": "se esperaba {what}",
+  "must be between {min} and {max}, got {n}": "debe estar entre {min} y {max}; se recibió {n}",
+  "expected a {what} code": "se esperaba un código de {what}",
+  "unknown {what} code {code}": "código de {what} desconocido: {code}",
+  "expected {what} (digits only)": "se esperaba {what} (solo dígitos)",
+  "{what} must be 1 to {maxLength} digits, with no dashes or dots; got {text}":
+    "{what} debe tener de 1 a {maxLength} dígitos, sin guiones ni puntos; se recibió {text}",
+  "expected a date dd/mm/yyyy": "se esperaba una fecha dd/mm/aaaa",
+  "{trim} is not a date in the calendar": "{trim} no es una fecha del calendario",
+  "expected a date dd/mm/yyyy, got {value}": "se esperaba una fecha dd/mm/aaaa; se recibió {value}",
+  "expected mm/yyyy, got {value}": "se esperaba mm/aaaa; se recibió {value}",
+  "must have at least {min} characters": "debe tener al menos {min} caracteres",
+  "must not be empty": "no puede estar vacío",
+  "must have at most {max} characters": "debe tener como mucho {max} caracteres",
+  "expected one of {value}": "se esperaba uno de {value}",
+  "the document number": "el número de documento",
+  "payment condition": "condición de pago",
+  "VAT rate must be one of {value} (-1 exempt, -2 non-taxed); got {value2}":
+    "la alícuota de IVA debe ser una de {value} (-1 exento, -2 no gravado); se recibió {value2}",
+  "unit of measure": "unidad de medida",
+  "a tributo type code": "un código de tipo de tributo",
+  "a tributo regime code": "un código de régimen de tributo",
+  "a regime data id": "un id de dato de régimen",
+  "list at least one payment": "indique al menos un pago",
+  'unknown voucher type {input}; expected a name such as "FACTURA B" (see `facturar schema`)':
+    'tipo de comprobante desconocido {input}; se esperaba un nombre como "FACTURA B" (vea `facturar schema`)',
+  "a point of sale number": "un número de punto de venta",
+  "a voucher number": "un número de comprobante",
+  "the issuer's CUIT": "la CUIT del emisor",
+  "an export type (1 goods, 2 services, 4 other)": "un tipo de exportación (1 bienes, 2 servicios, 4 otros)",
+  "a country id": "un id de país",
+  "a voucher number of at most 8 digits": "un número de comprobante de hasta 8 dígitos",
+  "expected a 3-character currency code such as PES, DOL or 060":
+    "se esperaba un código de moneda de 3 caracteres como PES, DOL o 060",
+  "a frequency in months": "una frecuencia en meses",
+  "a voucher needs at least one item": "un comprobante necesita al menos un ítem",
+  // voucher/totals.ts
+  "subtotal {subtotal} − discount {discount}": "subtotal {subtotal} − descuento {discount}",
+  "net {rate}% {net} + VAT {vat}": "neto {rate}% {net} + IVA {vat}",
+  "net {net}": "neto {net}",
+  "exempt {amount}": "exento {amount}",
+  "non-taxed {amount}": "no gravado {amount}",
+  "internal taxes {amount}": "impuestos internos {amount}",
+  "tributos {amount}": "tributos {amount}",
+  // voucher/validate.ts
+  "no total given: filled in with the computed {total}": "no se indicó total: se completó con el calculado {total}",
+  "unknown field {key}; check its spelling (see `facturar schema`)":
+    "campo desconocido {key}; revise cómo está escrito (vea `facturar schema`)",
+  "required field is missing": "falta un campo obligatorio",
+};

@@ -1,0 +1,83 @@
+/**
+ * Spanish, as an Argentine accountant's machine asks for it: LANG=es_AR.UTF-8, then `init` and a
+ * guided FACTURA B in a pseudo-terminal; and the language chosen by --lang, LC_ALL and LANG.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { freshUser, inTerminal, ROOT, runCli } from "../helpers.js";
+
+const ENTER = "\r";
+const SPANISH = { LANG: "es_AR.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
+
+describe("in Spanish", () => {
+  it("takes a new user from init to a FACTURA B to a consumer, PDF saved, every prompt in Spanish", async () => {
+    const u = freshUser("facturar-es-");
+    const env = { ...process.env, ...u.env, ...SPANISH, CI: "" };
+    const setUp = await inTerminal(["init"], { cwd: u.cwd, env }, [
+      [/Nombre del perfil/, `estudio${ENTER}`],
+      [/¿Qué servicio\?/, ENTER],
+      [/Carpeta para los PDF/, `facturas${ENTER}`],
+      [/¿Usar estudio por defecto\? \(S\/n\)/, `s${ENTER}`],
+    ]);
+    expect(setUp).toMatch(/El sandbox incorporado/);
+    expect(setUp).toMatch(/perfil estudio escrito en .*config\.json \(el perfil por defecto\)/);
+    expect(setUp).toMatch(/✔ estudio: sandbox incorporado responde, facturación OK/);
+    expect(setUp).toMatch(/EXIT=0/);
+
+    const screen = await inTerminal(["issue", "--interactive"], { cwd: u.cwd, env }, [
+      [/Tipo de comprobante/, ENTER],
+      [/¿Consumidor final no identificado \(sin nombre ni documento\)\? \(s\/N\)/, `s${ENTER}`],
+      [/Ítem 1: descripción/, `Honorarios de noviembre${ENTER}`],
+      [/Cantidad/, ENTER],
+      [/Precio unitario sin IVA/, `10000${ENTER}`],
+      [/Alícuota de IVA/, ENTER],
+      [/¿Agregar otro ítem\?/, ENTER],
+      [/¿Emitirlo\? \(S\/n\)/, ENTER],
+      [/¿Guardarlo como archivo JSON/, `n${ENTER}`],
+    ]);
+    expect(screen).toMatch(/FACTURA B a Consumidor final \(OTRO 0\), 1 ítem/);
+    expect(screen).toMatch(/neto 21% 10000\.00 \+ IVA 2100\.00 = 12100\.00/);
+    expect(screen).toMatch(/✔ FACTURA B 00679-00000001 .*emitido/);
+    expect(screen).toMatch(/PDF: facturas\/FACTURA_B-00679-00000001\.pdf/);
+    expect(screen).toMatch(/emitidos: 1/);
+    expect(screen).not.toMatch(/Voucher type|Issue it|issued/);
+    expect(screen).toMatch(/EXIT=0/);
+    expect(existsSync(join(u.cwd, "facturas", "FACTURA_B-00679-00000001.pdf"))).toBe(true);
+  }, 60_000);
+
+  it("explains a broken voucher in Spanish, with the same codes and exit status", async () => {
+    const u = freshUser("facturar-es-");
+    const file = join(ROOT, "samples", "invalid", "anonymous-condition.json");
+    const r = await runCli(["validate", file], { cwd: u.cwd, env: { ...u.env, ...SPANISH } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(
+      /un cliente no identificado \(OTRO\) debe ser consumidor final \(CF\), no IVNA \[anonymous\.condition\]/,
+    );
+    expect(r.stderr).toMatch(/1 comprobante: válidos 0, inválidos 1/);
+    // Machines read the same codes in either language.
+    const json = await runCli(["--json", "validate", file], { cwd: u.cwd, env: { ...u.env, ...SPANISH } });
+    expect(JSON.parse(json.stdout).errors[0]).toMatchObject({ code: "anonymous.condition" });
+    expect(JSON.parse(json.stdout).errors[0].message).toMatch(/consumidor final/);
+  });
+
+  it("follows --lang first, then LC_ALL, LC_MESSAGES and LANG", async () => {
+    const u = freshUser("facturar-es-");
+    const missing = ["validate", "no-such-file.json"];
+    const say = async (args: string[], locale: Record<string, string>) =>
+      (await runCli(args, { cwd: u.cwd, env: { ...u.env, ...locale } })).stderr;
+    expect(await say(missing, SPANISH)).toMatch(/no existe el archivo/);
+    expect(await say(["--lang", "en", ...missing], SPANISH)).toMatch(/no such file/);
+    expect(await say(["--lang=es", ...missing], {})).toMatch(/no existe el archivo/);
+    expect(await say(missing, { ...SPANISH, LC_ALL: "C" })).toMatch(/no such file/);
+    expect(await say(missing, { LANG: "en_US.UTF-8", LC_MESSAGES: "es_ES.UTF-8" })).toMatch(/no existe el archivo/);
+    expect(await say(["--bogus"], SPANISH)).toMatch(/error: opción desconocida '--bogus'/);
+    const help = await runCli(["--help"], { cwd: u.cwd, env: { ...u.env, ...SPANISH } });
+    expect(help.stdout).toMatch(/^Uso: facturar/);
+    expect(help.stdout).toMatch(/emite comprobantes ahora/);
+    const unknown = await runCli(["--lang", "fr", "--version"], { cwd: u.cwd, env: u.env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--lang "fr": es or en/);
+    expect(readdirSync(u.cwd)).toEqual([]);
+  });
+});

@@ -308,13 +308,24 @@ export class Issuer {
       const settled = await this.reconcile(voucher, reference);
       if (settled) return settled;
       if (attempt >= 3) {
+        // The service was asked each time and holds nothing under this reference: the outcome is
+        // known (not issued), and the next run sends it again.
         await this.journal.record({
           ref: reference,
-          state: "unknown",
+          state: "rejected",
           mode: this.settings.mode,
           errors: [error.message],
         });
-        return this.unknown(voucher, reference, error.message);
+        const result = this.result(voucher, reference, "rejected", {});
+        result.errors = [error.message];
+        result.hint = t(
+          "sent {n} times without an answer, and the service holds nothing under {ref}: not issued; run again later",
+          {
+            n: attempt,
+            ref: reference,
+          },
+        );
+        return result;
       }
       return this.send(voucher, reference, attempt + 1);
     }

@@ -7,6 +7,7 @@
 import { connect } from "../api/connect.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile, type Profile, type ProfileRequest } from "../config/profile.js";
+import { UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { checkSource, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
@@ -131,6 +132,16 @@ export async function issueFiles(
         req.mode,
       ),
     );
+    // The service refuses a voucher without one (TFC-8002): say so before anything leaves.
+    const noPoint = prepared.find((p) => p.envelope.comprobante.punto_venta === undefined);
+    if (noPoint)
+      throw new UsageError(
+        t("{source}: no point of sale: the voucher names none and profile {profile} has no punto_venta", {
+          source: noPoint.source,
+          profile: profile.name,
+        }),
+        t("set punto_venta in the profile (or FACTURAR_PUNTO_VENTA), or comprobante.punto_venta in the voucher"),
+      );
     // Unidentified consumers are checked again against the service's current ceiling.
     if (prepared.some((p) => p.envelope.cliente?.documento_tipo === "OTRO")) {
       const ceiling = await currentCeiling(connection.client, stateDir(req.env), profile.name, req.warn);

@@ -81,7 +81,7 @@ export async function validateCommand(ctx: Context, files: string[], flags: Vali
             ok: false,
             status: "unreadable",
             file,
-            errors: [{ code: error.code, message: error.message }],
+            errors: [{ code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }],
           }),
         );
       } else {

@@ -196,13 +196,21 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
       // a config that vanished is reported elsewhere
     }
   }
+  const envPuntoVenta = setting(env, "FACTURAR_PUNTO_VENTA");
+  if (envPuntoVenta !== undefined && !/^\d{1,5}$/.test(envPuntoVenta.trim()))
+    throw new ConfigError(
+      t("FACTURAR_PUNTO_VENTA takes a point of sale from 1 to 99999, not {value}", {
+        value: JSON.stringify(envPuntoVenta),
+      }),
+    );
+  const puntoVenta = envPuntoVenta !== undefined ? Number(envPuntoVenta) : profile?.punto_venta;
   const result: Profile = {
     name,
     baseUrl,
     production: profile?.production ?? false,
     warnings,
     ...(found ? { configFile: found.filepath } : {}),
-    ...(profile?.punto_venta !== undefined ? { puntoVenta: profile.punto_venta } : {}),
+    ...(puntoVenta !== undefined ? { puntoVenta } : {}),
     ...(profile?.pdf_dir ? { pdfDir: resolve(baseDir, expandHome(profile.pdf_dir)) } : {}),
     ...(profile?.rate_ms !== undefined ? { rateMs: profile.rate_ms } : {}),
   };

@@ -62,6 +62,8 @@ export const ES: Readonly<Record<string, string>> = {
     "ya emitido (diario): no se envía de nuevo; --allow-duplicate emite otro a propósito",
   "sent, but no answer came back and the service could not be asked; `facturar journal --reconcile` settles it later":
     "enviado, pero no volvió respuesta y no se pudo consultar al servicio; `facturar journal --reconcile` lo resuelve después",
+  "sent {n} times without an answer, and the service holds nothing under {ref}: not issued; run again later":
+    "enviado {n} veces sin respuesta, y el servicio no tiene nada con la referencia {ref}: no se emitió; ejecute de nuevo más tarde",
   "the service could not be asked about {ref}: {message}": "no se pudo consultar al servicio por {ref}: {message}",
   "regenerar_pdf failed": "regenerar_pdf falló",
   "the link answered HTTP {status}": "el enlace respondió HTTP {status}",
@@ -86,6 +88,10 @@ export const ES: Readonly<Record<string, string>> = {
   // batch/run.ts
   "not sent: {ref} failed in this lane with a numbering or date error, and this one would too":
     "no enviado: {ref} falló en este carril con un error de numeración o de fecha, y este también fallaría",
+  "{source}: no point of sale: the voucher names none and profile {profile} has no punto_venta":
+    "{source}: sin punto de venta: el comprobante no lo indica y el perfil {profile} no tiene punto_venta",
+  "set punto_venta in the profile (or FACTURAR_PUNTO_VENTA), or comprobante.punto_venta in the voucher":
+    "defina punto_venta en el perfil (o FACTURAR_PUNTO_VENTA), o comprobante.punto_venta en el comprobante",
   "not sent: interrupted": "no enviado: interrumpido",
   // cli.ts
   "Usage:": "Uso:",
@@ -456,6 +462,8 @@ export const ES: Readonly<Record<string, string>> = {
     "la credencial {name} viene de la variable de entorno {variable}, que no está definida",
   "credential {name} comes from {path}, which cannot be read ({code})":
     "la credencial {name} viene de {path}, que no se puede leer ({code})",
+  "FACTURAR_PUNTO_VENTA takes a point of sale from 1 to 99999, not {value}":
+    "FACTURAR_PUNTO_VENTA acepta un punto de venta de 1 a 99999, no {value}",
   "config file {path} does not exist": "el archivo de configuración {path} no existe",
   "cannot read the configuration: {message}": "no se puede leer la configuración: {message}",
   "no profile named {name} in {path}": "no hay un perfil llamado {name} en {path}",
@@ -501,6 +509,8 @@ export const ES: Readonly<Record<string, string>> = {
   "the file has a header but no voucher rows": "el archivo tiene encabezado pero ninguna fila de comprobante",
   // input/json.ts
   "not valid JSON ({message})": "JSON inválido ({message})",
+  "nested more than {depth} levels deep; no voucher field is":
+    "anidado a más de {depth} niveles; ningún campo de un comprobante lo está",
   "the array holds no voucher": "la lista no contiene ningún comprobante",
   'expected a voucher object with "comprobante" and "cliente"':
     'se esperaba un objeto comprobante con "comprobante" y "cliente"',

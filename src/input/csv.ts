@@ -65,11 +65,7 @@ function compileHeader(file: string, header: string[]): Column[] {
           : suggestion
             ? t("did you mean {column}?", { column: suggestion })
             : t("columns are dotted paths such as comprobante.detalle.producto.descripcion (see `facturar schema`)");
-      throw new InputError(
-        `${place}: ${t("unknown column {name}", { name: JSON.stringify(name) })}; ${hint}`,
-        place,
-        hint,
-      );
+      throw new InputError(`${place}: ${t("unknown column {name}", { name: JSON.stringify(name) })}`, place, hint);
     }
     const segments = name.split(".").map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     const item = name.startsWith(ITEM_PREFIX);

@@ -18,6 +18,22 @@ function lineColumn(text: string, offset: number): string {
   return `${line}:${offset - lineStart + 1}`;
 }
 
+/** A voucher is at most six levels deep; the schema's checks recurse, so a hostile depth stops here. */
+const MAX_DEPTH = 24;
+
+/** The path to the first value nested deeper than MAX_DEPTH, found without recursion. */
+function tooDeep(root: unknown): (string | number)[] | undefined {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop() as { value: unknown; path: (string | number)[] };
+    if (value === null || typeof value !== "object") continue;
+    if (path.length >= MAX_DEPTH) return path;
+    if (Array.isArray(value)) value.forEach((v, i) => stack.push({ value: v, path: [...path, i] }));
+    else for (const [k, v] of Object.entries(value)) stack.push({ value: v, path: [...path, k] });
+  }
+  return undefined;
+}
+
 export function parseJsonVouchers(file: string, text: string): SourceVoucher[] {
   let data: unknown;
   try {
@@ -38,6 +54,14 @@ export function parseJsonVouchers(file: string, text: string): SourceVoucher[] {
     const label = isArray ? `${file}[${index}]` : file;
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
       throw new InputError(`${label}: ${t('expected a voucher object with "comprobante" and "cliente"')}`, label);
+    }
+    const deep = tooDeep(raw);
+    if (deep) {
+      const place = `${label} ${formatPath(deep.slice(0, 6))}`;
+      throw new InputError(
+        `${place}…: ${t("nested more than {depth} levels deep; no voucher field is", { depth: MAX_DEPTH })}`,
+        place,
+      );
     }
     return {
       file,

@@ -63,6 +63,7 @@ function run(baseUrl: string, args: string[], extra: Record<string, string> = {}
   const env = {
     ...base,
     FACTURAR_BASE_URL: baseUrl,
+    FACTURAR_PUNTO_VENTA: "679",
     ...CREDS,
     ...extra,
   };
@@ -114,6 +115,28 @@ describe("hostile servers", () => {
     expect(ndjson(r.stdout)[0]).toMatchObject({ status: "unknown" });
     expect(journal(home)["FB-2026-0001"]).toBe("unknown");
     expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(1);
+  }, 60_000);
+
+  it("a service that fails every issue and holds nothing: not issued after three tries (exit 4), sent again next run", async () => {
+    let failing = true;
+    const server = await hostile((method, _b, _q, res) => {
+      if (method === "facturacion/nuevo")
+        return failing ? json(res, { error: "S", errores: ["Bad gateway"] }, 502) : json(res, issued());
+      json(res, { error: "S", errores: ["No se han encontrado comprobantes."] });
+    });
+    const home = tempDir("facturar-hostile-");
+    const first = await run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], {}, home).result;
+    expect(first.code, first.stderr).toBe(4);
+    expect(ndjson(first.stdout)[0]).toMatchObject({
+      status: "rejected",
+      hint: expect.stringMatching(/sent 3 times without an answer, and the service holds nothing under FB-2026-0001/),
+    });
+    expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(3);
+    expect(journal(home)["FB-2026-0001"]).toBe("rejected");
+    failing = false;
+    const second = await run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], {}, home).result;
+    expect(second.code, second.stderr).toBe(0);
+    expect(journal(home)["FB-2026-0001"]).toBe("issued");
   }, 60_000);
 
   it("a huge answer is cut off and refused (exit 6 for a read)", async () => {

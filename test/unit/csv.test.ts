@@ -186,11 +186,10 @@ describe("CSV batches", () => {
 
   it("refuses an unknown column with a suggestion, and item columns with an index", async () => {
     const typo = await readError("comprobante.totl,comprobante.tipo\n1,FACTURA B\n");
-    expect(typo.message).toMatch(
-      /row 1, column 1: unknown column "comprobante.totl"; did you mean comprobante.total\?/,
-    );
+    expect(typo.message).toMatch(/row 1, column 1: unknown column "comprobante.totl"$/);
+    expect(typo.hint).toBe("did you mean comprobante.total?");
     const indexed = await readError("comprobante.detalle.0.cantidad\n1\n");
-    expect(indexed.message).toMatch(/item columns take no index/);
+    expect(indexed.hint).toMatch(/item columns take no index/);
     const twice = await readError("comprobante.tipo,comprobante.tipo\nA,B\n");
     expect(twice.message).toMatch(/appears twice/);
   });

@@ -1,0 +1,148 @@
+/**
+ * Credentials: they travel in the request body and nowhere else. Nothing the tool prints or
+ * writes holds them (stdout, stderr, --verbose logs, the report, the journal, the ceiling cache,
+ * document names); a config file with a literal secret that others can read draws a warning;
+ * plain http is refused anywhere but loopback, before anything connects.
+ */
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { freshUser, ROOT, runCli } from "../helpers.js";
+import { startSandboxProcess } from "../sandbox-process.js";
+
+/** Every file under a folder, as text, with its name. */
+function everything(dir: string): string {
+  let text = "";
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const path = join(entry.parentPath, entry.name);
+    text += `${path}\n`;
+    if (entry.isFile() && statSync(path).size < 5_000_000) text += readFileSync(path, "latin1");
+  }
+  return text;
+}
+
+describe("secrets", () => {
+  it("never appear in output, --verbose logs, reports, the journal or file names, even through faults", async () => {
+    const sbx = await startSandboxProcess({
+      args: ["--fault", "drop-after-commit=0.2", "--fault", "error5xx=0.2", "--fault", "ratelimit=0.05"],
+    });
+    const pv = sbx.pointsOfSale[0] as NonNullable<(typeof sbx.pointsOfSale)[number]>;
+    const u = freshUser("facturar-secrets-");
+    const env: Record<string, string> = {
+      ...u.env,
+      FACTURAR_BASE_URL: sbx.baseUrl,
+      FACTURAR_USERTOKEN: pv.usertoken,
+      FACTURAR_APIKEY: pv.apikey,
+      FACTURAR_APITOKEN: pv.apitoken,
+    };
+    // Without a point of sale the service would refuse every voucher: refused here, nothing sent.
+    const noPoint = await runCli(["issue", join(ROOT, "samples", "batch-nightly.csv")], { cwd: u.cwd, env });
+    expect(noPoint.code).toBe(2);
+    expect(noPoint.stderr).toMatch(/no point of sale: the voucher names none and profile default has no punto_venta/);
+    expect(noPoint.stderr).toMatch(/FACTURAR_PUNTO_VENTA/);
+    env.FACTURAR_PUNTO_VENTA = String(pv.punto_venta);
+    const run = (args: string[], more: Record<string, string> = {}) =>
+      runCli(args, { cwd: u.cwd, env: { ...env, ...more } });
+    const csv = join(ROOT, "samples", "batch-nightly.csv");
+    const results = [
+      await run(["--verbose", "issue", "--report", "report.csv", "--out", "pdfs", csv]),
+      await run(["--verbose", "--json", "issue", "--report", "again.csv", csv]),
+      await run(["--verbose", "--json", "query", "--ref", "LOTE-20261120-001"]),
+      await run(["--verbose", "ceiling"]),
+      await run(["--verbose", "journal", "--reconcile"]),
+      await run(["--verbose", "status"], { FACTURAR_APITOKEN: "not-the-token-0123456789" }),
+    ];
+    await sbx.stop();
+    // The batch went through the faults; a voucher that met three in a row ends not issued (exit 7)
+    // or, when the service could not even be asked, unknown (exit 8): true, and as secret-free as
+    // the rest. The wrong token was refused.
+    expect([0, 7, 8], results[0]?.stderr.slice(-2000)).toContain(results[0]?.code);
+    expect(results[0]?.stderr).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/app\/api\/v2\/facturacion\/nuevo/);
+    expect(results[5]?.code).toBe(5);
+
+    const printed = results.map((r) => `${r.stdout}\n${r.stderr}`).join("\n");
+    // The user's whole home: the work folder (report, PDFs), the journal, the ceiling cache.
+    const written = everything(u.home);
+    expect(written).toMatch(/journal-default\.jsonl/);
+    expect(written).toMatch(/report\.csv/);
+    for (const secret of [pv.usertoken, pv.apitoken, "not-the-token-0123456789"]) {
+      expect(printed).not.toContain(secret);
+      expect(written).not.toContain(secret);
+    }
+    // The apikey is five digits, which amounts and numbers may contain by chance: never beside its name.
+    const apikeyShown = new RegExp(`apikey\\W{0,6}${pv.apikey}`);
+    expect(printed).not.toMatch(apikeyShown);
+    expect(written).not.toMatch(apikeyShown);
+    // What --verbose shows of a request instead.
+    expect(printed).toMatch(/"usertoken":"\*\*\*","apikey":"\*\*\*","apitoken":"\*\*\*"/);
+  }, 120_000);
+
+  it("a config with literal secrets others can read draws a warning; mode 0600 or references do not", async () => {
+    const sbx = await startSandboxProcess();
+    const pv = sbx.pointsOfSale[0] as NonNullable<(typeof sbx.pointsOfSale)[number]>;
+    const u = freshUser("facturar-secrets-");
+    const config = join(u.cwd, ".facturarrc.json");
+    const profile = (credentials: Record<string, unknown>) =>
+      writeFileSync(
+        config,
+        JSON.stringify({ default_profile: "p", profiles: { p: { base_url: sbx.baseUrl, ...credentials } } }),
+      );
+    const status = () => runCli(["status"], { cwd: u.cwd, env: { ...u.env, APITOKEN: pv.apitoken } });
+
+    profile({ usertoken: pv.usertoken, apikey: pv.apikey, apitoken: { env: "APITOKEN" } });
+    chmodSync(config, 0o644);
+    const readable = await status();
+    expect(readable.code).toBe(0);
+    expect(readable.stderr).toMatch(
+      /holds literal credentials \(usertoken, apikey\) and other users can read it: chmod 600/,
+    );
+    expect(readable.stderr).not.toContain(pv.usertoken);
+
+    chmodSync(config, 0o600);
+    expect((await status()).stderr).not.toMatch(/literal credentials/);
+
+    writeFileSync(join(u.home, "usertoken"), pv.usertoken);
+    profile({ usertoken: { file: "~/usertoken" }, apikey: { env: "APIKEY" }, apitoken: { env: "APITOKEN" } });
+    chmodSync(config, 0o644);
+    const references = await runCli(["status"], {
+      cwd: u.cwd,
+      env: { ...u.env, APITOKEN: pv.apitoken, APIKEY: pv.apikey },
+    });
+    expect(references.code).toBe(0);
+    expect(references.stderr).not.toMatch(/literal credentials/);
+    await sbx.stop();
+  }, 60_000);
+
+  it("refuses plain http off loopback from a profile, the environment or init, before connecting", async () => {
+    const u = freshUser("facturar-secrets-");
+    const creds = { FACTURAR_USERTOKEN: "u-0123456789", FACTURAR_APIKEY: "12345", FACTURAR_APITOKEN: "a-0123456789" };
+    for (const url of [
+      "http://example.com/app/api/v2",
+      "http://10.0.0.1/app/api/v2",
+      "http://127.0.0.1.nip.io/app/api/v2",
+    ]) {
+      const started = Date.now();
+      const fromEnv = await runCli(["status"], { cwd: u.cwd, env: { ...u.env, ...creds, FACTURAR_BASE_URL: url } });
+      expect(fromEnv.code).toBe(2);
+      expect(fromEnv.stderr).toMatch(/only https is allowed \(plain http only to loopback\)/);
+      expect(fromEnv.stderr).not.toContain("0123456789");
+      // Refused at once: no connection was tried (an unroutable address would have hung until the timeout).
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+    writeFileSync(
+      join(u.cwd, ".facturarrc.json"),
+      JSON.stringify({
+        profiles: {
+          lan: { base_url: "http://192.168.1.10/app/api/v2", usertoken: "u-1", apikey: "1", apitoken: "a-1" },
+        },
+      }),
+    );
+    expect((await runCli(["--profile", "lan", "status"], { cwd: u.cwd, env: u.env })).code).toBe(2);
+    const init = await runCli(["init", "--name", "x", "--base-url", "http://example.com/app/api/v2", "--no-check"], {
+      cwd: u.cwd,
+      env: u.env,
+    });
+    expect(init.code).toBe(2);
+    expect(init.stderr).toMatch(/refusing http:\/\/example\.com/);
+  });
+});

@@ -56,7 +56,7 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     (load: () => Promise<Action>) =>
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
-      const ctx = createContext(io, command.optsWithGlobals<GlobalOptions>(), stop);
+      const ctx = await createContext(io, command.optsWithGlobals<GlobalOptions>(), stop);
       const action = await load();
       settle(
         await (action as (ctx: Context, ...rest: unknown[]) => Promise<Outcome>)(
@@ -233,7 +233,7 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     .argument("[words...]")
     .option("--shell <shell>")
     .action(async (words: string[], options: { shell?: string }, command: Command) => {
-      const ctx = createContext(io, command.optsWithGlobals<GlobalOptions>(), stop);
+      const ctx = await createContext(io, command.optsWithGlobals<GlobalOptions>(), stop);
       const { completeCommand } = await import("./commands/completion.js");
       settle(await completeCommand(ctx, program, words, options.shell ?? "bash"));
     });

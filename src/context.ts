@@ -2,7 +2,7 @@
  * The one door to the terminal: streams, whether each is a terminal, colour, and the global
  * flags. Commands print through it, so tests can drive them with plain in-memory streams.
  */
-import { Chalk, type ChalkInstance, supportsColor } from "chalk";
+import type { ChalkInstance } from "chalk";
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -86,14 +86,21 @@ export function processIo(): Io {
   };
 }
 
-function colorLevel(isTTY: boolean, opts: GlobalOptions, env: NodeJS.ProcessEnv): 0 | 1 | 2 | 3 {
+function colorLevel(
+  isTTY: boolean,
+  opts: GlobalOptions,
+  env: NodeJS.ProcessEnv,
+  supportsColor: { level: 0 | 1 | 2 | 3 } | false,
+): 0 | 1 | 2 | 3 {
   // chalk does not read NO_COLOR itself; https://no-color.org says any non-empty value.
   if (opts.color === false || (env.NO_COLOR ?? "") !== "") return 0;
   if (!isTTY && (env.FORCE_COLOR ?? "") === "") return 0;
   return supportsColor ? supportsColor.level : isTTY ? 1 : 0;
 }
 
-export function createContext(io: Io, opts: GlobalOptions, stop: StopToken = stopToken()): Context {
+/** Async only to load chalk here, when a command runs: `--version` and `--help` never need it. */
+export async function createContext(io: Io, opts: GlobalOptions, stop: StopToken = stopToken()): Promise<Context> {
+  const { Chalk, supportsColor } = await import("chalk");
   const ci = (io.env.CI ?? "") !== "" && io.env.CI !== "false";
   const write = (stream: NodeJS.WritableStream, text: string): Promise<void> =>
     stream.write(text) ? Promise.resolve() : new Promise((resolve) => stream.once("drain", () => resolve()));
@@ -107,8 +114,8 @@ export function createContext(io: Io, opts: GlobalOptions, stop: StopToken = sto
     stop,
     profile: opts.profile ?? (io.env.FACTURAR_PROFILE?.trim() || undefined),
     configPath: opts.config,
-    color: new Chalk({ level: colorLevel(io.stdoutIsTTY, opts, io.env) }),
-    errColor: new Chalk({ level: colorLevel(io.stderrIsTTY, opts, io.env) }),
+    color: new Chalk({ level: colorLevel(io.stdoutIsTTY, opts, io.env, supportsColor) }),
+    errColor: new Chalk({ level: colorLevel(io.stderrIsTTY, opts, io.env, supportsColor) }),
     out: (line) => write(io.stdout, `${line}\n`),
     err: (line) => {
       io.stderr.write(`${line}\n`);

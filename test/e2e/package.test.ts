@@ -1,0 +1,56 @@
+/**
+ * Packaging: what `npm pack` makes is what a user installs. The tarball goes into an empty
+ * folder with `npm install`, and the installed `facturar` answers --version and issues a voucher
+ * against its embedded sandbox, PDF saved, with nothing of this checkout on its path.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { freshUser, ROOT, runCli, tempDir } from "../helpers.js";
+
+const exec = promisify(execFile);
+
+describe("the npm package", () => {
+  it("packs, installs in an empty folder, and issues from there", async () => {
+    const out = tempDir("facturar-pack-");
+    // --ignore-scripts: dist/ is already built (npm test builds before vitest), and rebuilding it
+    // here would pull it from under the other tests' processes.
+    const { stdout } = await exec("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", out], {
+      cwd: ROOT,
+    });
+    const [pack] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+    const files = (pack?.files ?? []).map((f) => f.path);
+    expect(files).toContain("bin/facturar.js");
+    expect(files).toContain("dist/cli.js");
+    expect(files).toContain("schema/voucher.schema.json");
+    // Compiled JavaScript only: no sources, tests or benchmarks.
+    expect(files.filter((f) => /^(src|test|bench)\//.test(f) || /(?<!\.d)\.ts$/.test(f))).toEqual([]);
+
+    const app = tempDir("facturar-installed-");
+    await exec(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--prefer-offline", "--omit=dev", join(out, pack?.filename ?? "")],
+      { cwd: app, env: { ...process.env, npm_config_loglevel: "error" } },
+    );
+    const installed = join(app, "node_modules", ".bin", "facturar");
+    expect(existsSync(installed)).toBe(true);
+    const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version as string;
+
+    const u = freshUser("facturar-installed-user-");
+    const env = { ...u.env, PATH: `${join(app, "node_modules", ".bin")}:${process.env.PATH}` };
+    const v = await exec(installed, ["--version"], { cwd: u.cwd, env });
+    expect(v.stdout.trim()).toBe(version);
+
+    const sample = join(app, "node_modules", "facturar", "samples", "factura-b-dni.json");
+    const issued = await exec(installed, ["--json", "issue", sample], { cwd: u.cwd, env });
+    const result = JSON.parse(issued.stdout.trim().split("\n")[0] as string);
+    expect(result).toMatchObject({ ok: true, status: "issued", comprobante_tipo: "FACTURA B" });
+    expect(result.pdf).toBe(join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001.pdf"));
+    expect(readFileSync(result.pdf).subarray(0, 5).toString()).toBe("%PDF-");
+    // The checkout's own CLI agrees on what the installed one issued: same journal, skipped.
+    const again = await runCli(["--json", "issue", sample], { cwd: u.cwd, env: u.env });
+    expect(JSON.parse(again.stdout.trim())).toMatchObject({ status: "skipped-duplicate" });
+  }, 180_000);
+});

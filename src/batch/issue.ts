@@ -61,6 +61,8 @@ export interface IssueSettings {
   /** Send again a reference the journal holds as issued (with a new reference). */
   allowDuplicate: boolean;
   savePdf: boolean;
+  /** Lanes go on to their next voucher while documents download (see takeDownload). */
+  deferDocuments?: boolean;
   outDir: string;
   /** Queued mode: follow each voucher until it is issued or fails. */
   wait: boolean;
@@ -69,6 +71,8 @@ export interface IssueSettings {
 }
 
 export class Issuer {
+  private readonly downloads = new Map<string, Promise<VoucherResult>>();
+
   constructor(
     private readonly client: ApiClient,
     private readonly journal: Journal,
@@ -422,13 +426,36 @@ export class Issuer {
     });
   }
 
-  /** Saves the PDF and the ticket at once: their links die the same day. */
-  /** `refetch`: no links at hand (an earlier run's voucher), so both documents come from fresh ones. */
-  private async withDocuments(
+  /**
+   * The result with its documents saved; with `deferDocuments`, the result at once and the
+   * download left running, for the lane to collect with takeDownload() while it goes on.
+   */
+  private withDocuments(
     result: VoucherResult,
     pdfUrl: unknown,
     ticketUrl: unknown,
     refetch = false,
+  ): Promise<VoucherResult> {
+    const saving = this.saveDocuments(result, pdfUrl, ticketUrl, refetch);
+    if (!this.settings.deferDocuments || !this.settings.savePdf) return saving;
+    this.downloads.set(result.external_reference, saving);
+    return Promise.resolve(result);
+  }
+
+  /** The download still running for a result withDocuments() returned early, if any. */
+  takeDownload(reference: string): Promise<VoucherResult> | undefined {
+    const download = this.downloads.get(reference);
+    this.downloads.delete(reference);
+    return download;
+  }
+
+  /** Saves the PDF and the ticket at once: their links die the same day. */
+  /** `refetch`: no links at hand (an earlier run's voucher), so both documents come from fresh ones. */
+  private async saveDocuments(
+    result: VoucherResult,
+    pdfUrl: unknown,
+    ticketUrl: unknown,
+    refetch: boolean,
   ): Promise<VoucherResult> {
     if (!this.settings.savePdf) return result;
     if (result.numero === null || result.punto_venta === null || !result.comprobante_tipo) {
@@ -455,8 +482,12 @@ export class Issuer {
         return null;
       }
     };
-    result.pdf = await save("pdf", pdfUrl);
-    if (ticketUrl || refetch) result.ticket = await save("ticket", ticketUrl);
+    const [pdf, ticket] = await Promise.all([
+      save("pdf", pdfUrl),
+      ticketUrl || refetch ? save("ticket", ticketUrl) : Promise.resolve(result.ticket ?? null),
+    ]);
+    result.pdf = pdf;
+    result.ticket = ticket;
     await this.journal.record({
       ref: result.external_reference,
       state: "issued",

@@ -168,6 +168,7 @@ export async function issueFiles(
           mode: req.mode,
           allowDuplicate: req.allowDuplicate,
           savePdf: req.savePdf,
+          deferDocuments: true,
           outDir: req.outDir ?? profile.pdfDir ?? `${req.cwd}/comprobantes`,
           wait: req.wait,
           waitTimeoutMs: req.waitTimeoutMs,
@@ -192,6 +193,7 @@ export async function issueFiles(
         finish: (b) => issuer.finish(b),
         abandon: (b, why) => issuer.abandon(b, why),
         issueMany: (vs) => issuer.issueBatch(vs),
+        takeDownload: (ref) => issuer.takeDownload(ref),
         emit: count,
       });
       summary.interrupted = req.stop?.requested ?? false;
@@ -262,12 +264,33 @@ interface LaneRunner {
   finish: (b: Begun) => Promise<VoucherResult>;
   abandon: (b: Begun, why: string) => Promise<void>;
   issueMany: (vs: PreparedVoucher[]) => Promise<VoucherResult[]>;
+  /** The documents still downloading for a result, if its lane went on without them. */
+  takeDownload?: (reference: string) => Promise<VoucherResult> | undefined;
   emit: (r: VoucherResult) => Promise<void>;
 }
+
+/** Documents downloading at once across lanes, before a lane waits for one to land. */
+const DOWNLOADS_IN_FLIGHT = 8;
 
 /** Lanes in parallel, each in order, one voucher (or one batch) at a time. */
 export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promise<void> {
   const queue = [...all];
+  // A lane needs only the outcome to go on; the result is told once its PDF and ticket have
+  // landed, which happens meanwhile, a bounded number at a time.
+  const downloading = new Set<Promise<void>>();
+  const landed: Promise<void>[] = [];
+  const settle = async (result: VoucherResult) => {
+    const download = run.takeDownload?.(result.external_reference);
+    if (!download) return run.emit(result);
+    const told = download.then((r) => run.emit(r));
+    landed.push(told);
+    downloading.add(told);
+    told.then(
+      () => downloading.delete(told),
+      () => downloading.delete(told),
+    );
+    if (downloading.size >= DOWNLOADS_IN_FLIGHT) await Promise.race(downloading);
+  };
   const worker = async () => {
     for (let lane = queue.shift(); lane; lane = queue.shift()) {
       let heldBy: string | undefined;
@@ -289,7 +312,7 @@ export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promi
         }
         if (group.length > 1) {
           for (const r of await run.issueMany(group)) {
-            await run.emit(r);
+            await settle(r);
             if (heldBy === undefined && breaksSequence(r)) heldBy = r.external_reference;
           }
           continue;
@@ -301,10 +324,11 @@ export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promi
         // A rejection of the voucher begun ahead must not go unheard while this one settles.
         ahead?.catch(() => {});
         const result = await run.finish(begun);
-        await run.emit(result);
+        await settle(result);
         if (breaksSequence(result)) heldBy = result.external_reference;
       }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(run.concurrency, all.length)) }, worker));
+  await Promise.all(landed);
 }

@@ -22,30 +22,39 @@ const env = {
   LANG: "C.UTF-8",
 };
 
-function time(args) {
-  const samples = [];
-  for (let i = 0; i < runs + 2; i++) {
-    const started = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, args, { env, stdio: "ignore" });
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
-    if (i >= 2) samples.push(ms); // the first two warm the disk cache
-  }
-  samples.sort((a, b) => a - b);
-  return { median: samples[Math.floor(runs / 2)], p90: samples[Math.floor(runs * 0.9)] };
+/** One fresh process, wall time in ms. */
+function once(args) {
+  const started = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { env, stdio: "ignore" });
+  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
+  return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-const floor = time(["-e", "0"]);
-console.log(`${runs} runs each, node ${process.version}; median (p90)`);
-console.log(`node -e 0: ${floor.median.toFixed(0)} ms (${floor.p90.toFixed(0)})`);
-for (const [label, args] of [
+// Round-robin: each round runs every command once, so a slow spell of the machine (it has
+// neighbours) weighs on all of them alike instead of on whichever ran then.
+const commands = [
+  ["node -e 0", ["-e", "0"]],
   ["facturar --version", ["bin/facturar.js", "--version"]],
   ["facturar --help", ["bin/facturar.js", "--help"]],
   ["facturar --lang es --help", ["bin/facturar.js", "--lang", "es", "--help"]],
   ["facturar validate (one voucher)", ["bin/facturar.js", "validate", "-q", "samples/factura-b-dni.json"]],
-]) {
-  const t = time(args);
-  console.log(
-    `${label}: ${t.median.toFixed(0)} ms (${t.p90.toFixed(0)}), ${(t.median / floor.median).toFixed(2)}× node -e 0`,
-  );
+];
+const samples = commands.map(() => []);
+for (let round = 0; round < runs + 2; round++) {
+  commands.forEach(([, args], i) => {
+    const ms = once(args);
+    if (round >= 2) samples[i].push(ms); // the first two rounds warm the disk cache
+  });
 }
+const stats = samples.map((list) => {
+  list.sort((a, b) => a - b);
+  return { median: list[Math.floor(list.length / 2)], p90: list[Math.floor(list.length * 0.9)] };
+});
+const floor = stats[0];
+console.log(`${runs} rounds, node ${process.version}; median (p90)`);
+commands.forEach(([label], i) => {
+  const t = stats[i];
+  console.log(
+    `${label}: ${t.median.toFixed(0)} ms (${t.p90.toFixed(0)})${i === 0 ? "" : `, ${(t.median / floor.median).toFixed(2)}× node -e 0`}`,
+  );
+});

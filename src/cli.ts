@@ -2,7 +2,8 @@
  * The commander program: global flags, lazily loaded commands, and the one place where an
  * outcome becomes an exit code. Nothing below this file calls process.exit.
  */
-import { Command, CommanderError, Option } from "commander";
+import { createRequire } from "node:module";
+import type { Command as CommandType } from "commander";
 import {
   type Context,
   createContext,
@@ -15,6 +16,11 @@ import {
 import { EXIT_CODES, FacturarError, type Outcome, UsageError } from "./errors.js";
 import { type Lang, langFromEnv, parseLang, t, useLang } from "./i18n/index.js";
 import { VERSION } from "./version.js";
+
+// commander is CommonJS: required directly it loads in about half the time its ESM wrapper
+// takes, which is most of what `--version` and `--help` cost (bench/startup.mjs).
+const { Command, CommanderError, Option } = createRequire(import.meta.url)("commander") as typeof import("commander");
+type Command = CommandType;
 
 type Action = (ctx: Context, ...args: never[]) => Promise<Outcome>;
 

@@ -28,8 +28,8 @@ function tooDeep(root: unknown): (string | number)[] | undefined {
     const { value, path } = stack.pop() as { value: unknown; path: (string | number)[] };
     if (value === null || typeof value !== "object") continue;
     if (path.length >= MAX_DEPTH) return path;
-    if (Array.isArray(value)) value.forEach((v, i) => stack.push({ value: v, path: [...path, i] }));
-    else for (const [k, v] of Object.entries(value)) stack.push({ value: v, path: [...path, k] });
+    const children: [string | number, unknown][] = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
+    for (const [key, child] of children) stack.push({ value: child, path: [...path, key] });
   }
   return undefined;
 }

@@ -152,7 +152,7 @@ function issueCommand(mode: "instant" | "queued") {
         cwd,
         ...(ctx.verbose ? { log: (line: string) => ctx.err(ctx.errColor.dim(line)) } : {}),
         warn: (line) => {
-          if (!ctx.quiet) ctx.err(`${ctx.errColor.yellow("warning:")} ${line}`);
+          if (!ctx.quiet) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${line}`);
         },
       },
       async (result) => {

@@ -104,9 +104,18 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
         rejected: c.red,
         issued: c.green,
       };
+      const states: Record<JournalEntry["state"], string> = {
+        unknown: t("unknown"),
+        sending: t("sending"),
+        queued: t("queued"),
+        held: t("held"),
+        rejected: t("rejected"),
+        issued: t("issued"),
+      };
+      const width = Math.max(...Object.values(states).map((s) => s.length));
       for (const e of entries) {
         await ctx.out(
-          `${paint[e.state](e.state.padEnd(8))}  ${e.ref.padEnd(28)}  ${(e.tipo ?? "").padEnd(18)}  ${number(e).padEnd(14)}  ${e.at}  ${e.source ?? ""}`.trimEnd(),
+          `${paint[e.state](states[e.state].padEnd(width))}  ${e.ref.padEnd(28)}  ${(e.tipo ?? "").padEnd(18)}  ${number(e).padEnd(14)}  ${e.at}  ${e.source ?? ""}`.trimEnd(),
         );
         for (const error of e.state === "rejected" || e.state === "unknown" ? (e.errors ?? []) : [])
           await ctx.out(`          ${c.dim(error)}`);

@@ -2,6 +2,7 @@
 import { type Connection, connect } from "../api/connect.js";
 import { loadProfile, type Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
+import { t } from "../i18n/index.js";
 
 export async function withConnection<T>(
   ctx: Context,
@@ -12,7 +13,7 @@ export async function withConnection<T>(
     ...(ctx.configPath ? { config: ctx.configPath } : {}),
     env: ctx.io.env,
   });
-  for (const w of profile.warnings) ctx.err(`${ctx.errColor.yellow("warning:")} ${w}`);
+  for (const w of profile.warnings) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${w}`);
   const connection = await connect(profile, {
     env: ctx.io.env,
     ...(ctx.verbose ? { log: (line: string) => ctx.err(ctx.errColor.dim(line)) } : {}),

@@ -4,7 +4,7 @@ import type { Answer, ApiClient } from "../api/client.js";
 import { freshLink, saveDocument } from "../batch/issue.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { t, tn } from "../i18n/index.js";
 import { documentName } from "../output/files.js";
 import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
@@ -161,7 +161,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
       } else {
         rows.push([
           c.tipo ?? "",
-          issued ? numberOf(c) : "(queued)",
+          issued ? numberOf(c) : t("(queued)"),
           c.fecha ?? "",
           item.cliente?.razon_social ?? "",
           Dec.fromNumber(Number(c.total))?.toFixed(2) ?? String(c.total ?? ""),
@@ -175,13 +175,22 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
       if (rows.length === 0) ctx.err(t("no voucher found"));
       else
         for (const line of table(
-          ["type", "number", "date", "customer", "total", "status", "reference", ...(flags.pdf ? ["pdf"] : [])],
+          [
+            t("type"),
+            t("number"),
+            t("date"),
+            t("customer"),
+            t("total"),
+            t("status"),
+            t("reference"),
+            ...(flags.pdf ? ["pdf"] : []),
+          ],
           rows,
           flags.pdf ?? false,
         ))
           await ctx.out(line);
     }
-    if (!ctx.quiet && !ctx.json && count > 0) ctx.err(`${count} voucher${count === 1 ? "" : "s"}`);
+    if (!ctx.quiet && !ctx.json && count > 0) ctx.err(tn(count, "{n} voucher", "{n} vouchers"));
     return "done";
   });
 }

@@ -415,6 +415,21 @@ export const ES: Readonly<Record<string, string>> = {
   "--from is after --to": "--from es posterior a --to",
   "consulta failed: {errors}": "consulta falló: {errors}",
   "consulta_avanzada failed: {errors}": "consulta_avanzada falló: {errors}",
+  "(queued)": "(encolado)",
+  type: "tipo",
+  number: "número",
+  date: "fecha",
+  customer: "cliente",
+  status: "estado",
+  reference: "referencia",
+  "{n} voucher": "{n} comprobante",
+  "{n} vouchers": "{n} comprobantes",
+  unknown: "desconocido",
+  sending: "enviando",
+  held: "retenido",
+  rejected: "rechazado",
+  "{bar} {value}/{total} | issued {issued} rejected {rejected} skipped {skipped} | {rate}/s | ETA {eta_formatted}":
+    "{bar} {value}/{total} | emitidos {issued} rechazados {rejected} omitidos {skipped} | {rate}/s | restan {eta_formatted}",
   "no voucher found": "no se encontró ningún comprobante",
   // commands/sandbox.ts
   "the sandbox listens on loopback only; --host {host} is not a loopback address":

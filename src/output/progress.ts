@@ -1,6 +1,7 @@
 /** The batch progress bar (cli-progress), on stderr, for people at a terminal. */
 import cliProgress from "cli-progress";
 import type { VoucherResult } from "../batch/issue.js";
+import { t } from "../i18n/index.js";
 
 export class Progress {
   private readonly bars: cliProgress.MultiBar;
@@ -15,8 +16,9 @@ export class Progress {
     this.bars = new cliProgress.MultiBar(
       {
         stream: stream as NodeJS.WriteStream,
-        format:
+        format: t(
           "{bar} {value}/{total} | issued {issued} rejected {rejected} skipped {skipped} | {rate}/s | ETA {eta_formatted}",
+        ),
         hideCursor: true,
         clearOnComplete: false,
         etaBuffer: 50,

@@ -162,7 +162,7 @@ class VoucherBuilder {
     envelope.comprobante = comprobante;
     if (this.items.length > 0) comprobante.detalle = this.items;
     const rows = this.rows;
-    const label = `${this.file}:${rowRange(rows)}`;
+    const label = `${this.file}:${rowRange(rows, false)}`;
     return {
       file: this.file,
       index: this.index,

@@ -29,12 +29,15 @@ export interface ReadOptions {
   stdin?: NodeJS.ReadableStream;
 }
 
-export function rowRange(rows: number[]): string {
-  const first = rows[0];
-  const last = rows[rows.length - 1];
-  return first === last
-    ? t("row {row}", { row: String(first) })
-    : t("rows {first}-{last}", { first: String(first), last: String(last) });
+/**
+ * `row 12` or `rows 2-5`. In messages, in the user's language; as a voucher's `source` label
+ * (JSON results, the journal, the report, which scripts read) always in English.
+ */
+export function rowRange(rows: number[], localized = true): string {
+  const first = String(rows[0]);
+  const last = String(rows[rows.length - 1]);
+  if (!localized) return first === last ? `row ${first}` : `rows ${first}-${last}`;
+  return first === last ? t("row {row}", { row: first }) : t("rows {first}-{last}", { first, last });
 }
 
 /** `a.csv:row 12, column comprobante.total`, in the user's language. */

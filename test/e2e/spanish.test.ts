@@ -59,6 +59,12 @@ describe("in Spanish", () => {
     const json = await runCli(["--json", "validate", file], { cwd: u.cwd, env: { ...u.env, ...SPANISH } });
     expect(JSON.parse(json.stdout).errors[0]).toMatchObject({ code: "anonymous.condition" });
     expect(JSON.parse(json.stdout).errors[0].message).toMatch(/consumidor final/);
+    // A CSV voucher's source label is a locator scripts read: the same in every language.
+    const csv = await runCli(["--json", "validate", join(ROOT, "samples", "batch-nightly.csv")], {
+      cwd: u.cwd,
+      env: { ...u.env, ...SPANISH },
+    });
+    expect(JSON.parse(csv.stdout.split("\n")[0] as string).source).toMatch(/batch-nightly\.csv:rows 2-\d+$/);
   });
 
   it("follows --lang first, then LC_ALL, LC_MESSAGES and LANG", async () => {

@@ -70,6 +70,9 @@ export interface IssueSettings {
   pollMs?: number;
 }
 
+/** The error code of a voucher sent several times without an answer, which the service lacks. */
+export const NO_ANSWER = "no-answer";
+
 export class Issuer {
   private readonly downloads = new Map<string, Promise<VoucherResult>>();
 
@@ -322,6 +325,7 @@ export class Issuer {
         });
         const result = this.result(voucher, reference, "rejected", {});
         result.errors = [error.message];
+        result.error_details = [{ code: NO_ANSWER, text: error.message }];
         result.hint = t(
           "sent {n} times without an answer, and the service holds nothing under {ref}: not issued; run again later",
           {

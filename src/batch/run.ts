@@ -18,7 +18,7 @@ import { Dec } from "../voucher/decimal.js";
 import type { Envelope } from "../voucher/schema.js";
 import { ruleOptions } from "../voucher/validate.js";
 import { currentCeiling } from "./ceiling.js";
-import { type Begun, Issuer, type PreparedVoucher, type VoucherResult } from "./issue.js";
+import { type Begun, Issuer, NO_ANSWER, type PreparedVoucher, type VoucherResult } from "./issue.js";
 import { Journal } from "./journal.js";
 
 export interface IssueRequest {
@@ -226,11 +226,17 @@ export function lanes(vouchers: PreparedVoucher[], mode: "instant" | "queued"): 
   );
 }
 
-/** An error that means the rest of the lane would fail too (number or date out of sequence). */
-export function breaksSequence(result: VoucherResult): boolean {
-  return (
-    result.status === "rejected" && /\b10016\b|\b10015\b|numer|fecha|proximo a emitir/i.test(result.errors.join(" "))
-  );
+/**
+ * Why the rest of a lane must wait, if it must. A numbering or date error: the rest would fail
+ * too. An outcome not known, or a voucher sent without ever an answer: it may still be issued
+ * later, and the authority numbers a lane in order and refuses a date earlier than the last
+ * voucher's, so nothing after it may go first.
+ */
+export function laneBreak(result: VoucherResult): "sequence" | "unsettled" | undefined {
+  if (result.status === "unknown") return "unsettled";
+  if (result.status !== "rejected") return undefined;
+  if (result.error_details.some((d) => d.code === NO_ANSWER)) return "unsettled";
+  return /\b10016\b|\b10015\b|numer|fecha|proximo a emitir/i.test(result.errors.join(" ")) ? "sequence" : undefined;
 }
 
 export function heldResult(voucher: PreparedVoucher, why: string): VoucherResult {
@@ -293,18 +299,25 @@ export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promi
   };
   const worker = async () => {
     for (let lane = queue.shift(); lane; lane = queue.shift()) {
-      let heldBy: string | undefined;
+      let heldBy: { ref: string; why: "sequence" | "unsettled" } | undefined;
       let ahead: Promise<Begun> | undefined;
       for (let i = 0; i < lane.length; ) {
         const group = lane.slice(i, i + run.batchSize);
         i += group.length;
         if (heldBy !== undefined || run.stopped()) {
           const why =
-            heldBy !== undefined
-              ? t("not sent: {ref} failed in this lane with a numbering or date error, and this one would too", {
-                  ref: heldBy,
-                })
-              : t("not sent: interrupted");
+            heldBy === undefined
+              ? t("not sent: interrupted")
+              : heldBy.why === "sequence"
+                ? t("not sent: {ref} failed in this lane with a numbering or date error, and this one would too", {
+                    ref: heldBy.ref,
+                  })
+                : t(
+                    "not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order",
+                    {
+                      ref: heldBy.ref,
+                    },
+                  );
           if (ahead) await run.abandon(await ahead, why);
           ahead = undefined;
           for (const v of group) await run.emit(heldResult(v, why));
@@ -313,7 +326,8 @@ export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promi
         if (group.length > 1) {
           for (const r of await run.issueMany(group)) {
             await settle(r);
-            if (heldBy === undefined && breaksSequence(r)) heldBy = r.external_reference;
+            const broken: ReturnType<typeof laneBreak> = heldBy === undefined ? laneBreak(r) : undefined;
+            if (broken) heldBy = { ref: r.external_reference, why: broken };
           }
           continue;
         }
@@ -325,7 +339,8 @@ export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promi
         ahead?.catch(() => {});
         const result = await run.finish(begun);
         await settle(result);
-        if (breaksSequence(result)) heldBy = result.external_reference;
+        const broken: ReturnType<typeof laneBreak> = laneBreak(result);
+        if (broken) heldBy = { ref: result.external_reference, why: broken };
       }
     }
   };

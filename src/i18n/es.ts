@@ -92,6 +92,8 @@ export const ES: Readonly<Record<string, string>> = {
     "{source}: sin punto de venta: el comprobante no lo indica y el perfil {profile} no tiene punto_venta",
   "set punto_venta in the profile (or FACTURAR_PUNTO_VENTA), or comprobante.punto_venta in the voucher":
     "defina punto_venta en el perfil (o FACTURAR_PUNTO_VENTA), o comprobante.punto_venta en el comprobante",
+  "not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order":
+    "no enviado: {ref}, antes en este carril, no está resuelto; enviar este primero rompería el orden del carril",
   "not sent: interrupted": "no enviado: interrumpido",
   // cli.ts
   "Usage:": "Uso:",

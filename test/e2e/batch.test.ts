@@ -122,7 +122,8 @@ describe("cron batches", () => {
     const cwd = join(home, "work");
     mkdirSync(cwd);
     const { path, refs } = batchCsv(home, 500);
-    const env = userEnv(home, "drop-after-commit=0.05,error5xx=0.05,ratelimit=0.02");
+    // CRASH_FAULTS=error5xx=0.3,… runs the same test through a rougher service, for a longer hunt.
+    const env = userEnv(home, process.env.CRASH_FAULTS ?? "drop-after-commit=0.05,error5xx=0.05,ratelimit=0.02");
     const args = ["--json", "issue", "--no-pdf", "--report", "report.csv", path];
     let kills = 0;
     for (let round = 0; round < 10; round++) {
@@ -135,7 +136,7 @@ describe("cron batches", () => {
       await run.done;
     }
     let final: Awaited<ReturnType<typeof start>["done"]> | undefined;
-    for (let attempt = 0; attempt < 8; attempt++) {
+    for (let attempt = 0; attempt < (process.env.CRASH_FAULTS ? 30 : 8); attempt++) {
       final = await start(args, env, cwd).done;
       if (final.code === 0) break;
     }

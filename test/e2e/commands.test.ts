@@ -276,6 +276,25 @@ describe("exit codes", () => {
     expect(ndjson(settled.stdout)[0]).toMatchObject({ status: "issued", numero: 1 });
   });
 
+  it("8 holds the rest of the lane: nothing after an unsettled voucher is sent before it", async () => {
+    const u = user();
+    const files = [sample("factura-b-dni"), sample("factura-b-anonymous")];
+    const lost = await u.run(["--json", "issue", ...files], { FACTURAR_SANDBOX_FAULTS: "drop-before=1" });
+    expect(lost.code).toBe(8);
+    expect(ndjson(lost.stdout).map((r) => [r.external_reference, r.status])).toEqual([
+      ["FB-2026-0001", "unknown"],
+      ["FB-2026-0002", "held"],
+    ]);
+    expect(ndjson(lost.stdout)[1].errors[0]).toMatch(/FB-2026-0001, earlier in this lane, is not settled/);
+    // The next run sends them in the lane's order: the first one gets the first number.
+    const settled = await u.run(["--json", "issue", ...files]);
+    expect(settled.code).toBe(0);
+    expect(ndjson(settled.stdout).map((r) => [r.external_reference, r.numero])).toEqual([
+      ["FB-2026-0001", 1],
+      ["FB-2026-0002", 2],
+    ]);
+  });
+
   it("0 with one voucher, never two, when the answer to an issue is lost after the service stored it", async () => {
     const u = user();
     const r = await u.run(["--json", "issue", sample("factura-b-dni"), sample("factura-m")], {

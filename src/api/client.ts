@@ -178,14 +178,32 @@ export class ApiClient {
   }
 
   /** Downloads a document link (no credentials are sent). */
+  /**
+   * Retried as a read is on 429 (after its Retry-After), 5xx and lost connections: lanes fetch
+   * documents several at a time, and a busy service's "too many requests" must not cost a PDF.
+   * The last answer is returned as it is; redirects and oversized answers are not retried.
+   */
   async download(url: URL, maxBytes = 50 * 1024 * 1024): Promise<HttpResponse> {
-    this.options.log?.(`GET ${url.origin}${url.pathname}`);
-    return exchange(url, {
-      method: "GET",
-      timeoutMs: this.options.readTimeoutMs ?? 30_000,
-      maxBytes,
-      headers: { "user-agent": this.options.userAgent },
-    });
+    const attempts = (this.options.retries ?? 4) + 1;
+    for (let attempt = 1; ; attempt++) {
+      this.options.log?.(`GET ${url.origin}${url.pathname}`);
+      let waitMs: number | undefined;
+      try {
+        const response = await exchange(url, {
+          method: "GET",
+          timeoutMs: this.options.readTimeoutMs ?? 30_000,
+          maxBytes,
+          headers: { "user-agent": this.options.userAgent },
+        });
+        if ((response.status !== 429 && response.status < 500) || attempt >= attempts) return response;
+        waitMs = retryAfterMs(response);
+      } catch (error) {
+        const final = !(error instanceof TransportError) || error.kind === "redirect" || error.kind === "too-large";
+        if (final || attempt >= attempts) throw error;
+      }
+      const backoff = (this.options.backoffMs ?? 500) * 2 ** (attempt - 1);
+      await this.sleep(waitMs ?? backoff / 2 + Math.random() * backoff);
+    }
   }
 
   private final(cause: FacturarError | TransportError): FacturarError {

@@ -213,6 +213,33 @@ describe("hostile servers", () => {
     expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(1);
   }, 60_000);
 
+  it("documents answered 429 and 503 at first are fetched again, after Retry-After, and saved", async () => {
+    let gets = 0;
+    const server = await hostile((method, _b, _q, res) => {
+      if (method === "facturacion/nuevo")
+        return json(res, issued({ comprobante_pdf_url: `${server.baseUrl}/docs/7.pdf`, comprobante_ticket_url: "" }));
+      gets++;
+      if (gets === 1) {
+        res.writeHead(429, { "retry-after": "1" });
+        return res.end("slow down");
+      }
+      if (gets === 2) {
+        res.writeHead(503);
+        return res.end("busy");
+      }
+      res.writeHead(200, { "content-type": "application/pdf" });
+      res.end("%PDF-1.4 a document");
+    });
+    const { cwd, result } = run(server.baseUrl, ["--json", "issue", "--out", "pdfs", sample]);
+    const r = await result;
+    expect(r.code, r.stderr).toBe(0);
+    expect(gets).toBe(3);
+    const [voucher] = ndjson(r.stdout);
+    expect(voucher.warnings ?? []).toEqual([]);
+    expect(voucher.pdf).toBe(join(cwd, "pdfs", "FACTURA_B-00679-00000007.pdf"));
+    expect(readFileSync(voucher.pdf, "utf8")).toBe("%PDF-1.4 a document");
+  }, 60_000);
+
   it("document links to file://, to another host, or named to escape the folder are refused; the voucher stays issued", async () => {
     for (const link of ["file:///etc/passwd", "http://127.0.0.2:9/x.pdf"]) {
       const server = await hostile((_m, _b, _q, res) =>

@@ -72,29 +72,38 @@ export interface RunResult {
 /** Tests read English messages whatever the machine's locale; Spanish ones ask for it. */
 export const ENGLISH = { LANG: "C.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
 
-/** Spawns the built CLI the way a user's shell would. */
+/** Spawns the built CLI the way a user's shell would; `child` is there to signal or kill it. */
+export function startCli(
+  args: string[],
+  opts: { input?: string | Buffer; env?: Record<string, string>; cwd?: string } = {},
+) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, ...ENGLISH, NO_COLOR: "", FORCE_COLOR: "", ...opts.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const done = new Promise<RunResult & { signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  child.stdin.end(opts.input ?? "");
+  return { child, done };
+}
+
+/** Runs the built CLI to its end. */
 export function runCli(
   args: string[],
   opts: { input?: string | Buffer; env?: Record<string, string>; cwd?: string } = {},
 ): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: opts.cwd ?? ROOT,
-      env: { ...process.env, ...ENGLISH, NO_COLOR: "", FORCE_COLOR: "", ...opts.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.input ?? "");
-  });
+  return startCli(args, opts).done;
 }
 
 /** Parses NDJSON output: one JSON value per non-empty line. */

@@ -3,12 +3,11 @@
  * killed with SIGKILL at random moments and run again until it is done; two runs at once; a
  * SIGTERM mid-batch. Whatever happens, each voucher ends issued exactly once, in lane order.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Store } from "../../src/sandbox/store.js";
-import { BIN, freshUser, ndjson, ROOT } from "../helpers.js";
+import { freshUser, ndjson, ROOT, startCli } from "../helpers.js";
 import { tempDir } from "../sandbox-process.js";
 
 const LANES = [
@@ -75,19 +74,7 @@ function userEnv(home: string, faults = ""): Record<string, string> {
 }
 
 function start(args: string[], env: Record<string, string>, cwd: string) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
-    (resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, done };
+  return startCli(args, { env, cwd });
 }
 
 /** Opens the sandbox's own store and checks: one voucher per reference, none missing, numbers in lane order. */

@@ -94,7 +94,10 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
       .option("--out <dir>", t("folder for PDFs and tickets (default: the profile's pdf_dir, else ./comprobantes)"))
       .option("--no-pdf", t("do not download the PDF and the ticket"))
       .option("--qr <target>", t("write each voucher's QR to FILE.png, or draw it: --qr terminal"))
-      .option("--allow-duplicate", t("issue again a voucher the journal holds as issued (with a new reference)"))
+      .option(
+        "--allow-duplicate",
+        t("issue again a voucher the journal or the service holds as issued (with a new reference)"),
+      )
       .option("--concurrency <n>", t("lanes (point of sale and type) sent in parallel (default 4)"))
       .option(
         "--rate <ms>",
@@ -117,6 +120,10 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     .option("--wait", t("wait until each voucher is issued or fails, then save its PDF"))
     .option("--timeout <seconds>", t("with --wait: give up waiting after this long (default 300)"))
     .option("--batch-size <n>", t("queue vouchers in groups of 2 to 100 (lotes_encola)"))
+    .option(
+      "--requeue",
+      t("put vouchers that failed in the service's queue back in it (reenviar_encolado), once their cause is fixed"),
+    )
     .action(lazy(async () => (await import("./commands/issue.js")).issueQueued as Action));
 
   program

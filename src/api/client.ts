@@ -7,7 +7,7 @@
 import type { Credentials } from "../config/profile.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { exchange, type HttpResponse, TransportError } from "./http.js";
+import { exchange, type HttpOptions, type HttpResponse, TransportError } from "./http.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the service's answers are untyped JSON, read field by field
 export type Answer = Record<string, any>;
@@ -44,6 +44,8 @@ export interface ClientOptions {
   /** Least time between the starts of two requests (the service asks 100 ms for parallel ones). */
   minIntervalMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** How a request travels; HTTP by default (in-process tests hand it to the sandbox directly). */
+  transport?: (url: URL, opts: HttpOptions) => Promise<HttpResponse>;
 }
 
 const SECRET_KEYS = new Set(["usertoken", "apikey", "apitoken"]);
@@ -240,7 +242,7 @@ export class ApiClient {
     }
     let response: HttpResponse;
     try {
-      response = await exchange(url, {
+      response = await (this.options.transport ?? exchange)(url, {
         method: "POST",
         body: payload,
         timeoutMs,

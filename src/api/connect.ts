@@ -4,6 +4,7 @@
  * or, when another facturar process already runs it on that folder, talks to that one.
  */
 
+import type { AccountKey } from "../batch/journal.js";
 import { sandboxDataDir } from "../config/paths.js";
 import { type Credentials, checkBaseUrl, type Profile, SANDBOX } from "../config/profile.js";
 import { FacturarError, UsageError } from "../errors.js";
@@ -11,9 +12,19 @@ import { t } from "../i18n/index.js";
 import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
 import { VERSION } from "../version.js";
 import { ApiClient, type ClientOptions } from "./client.js";
+import { HttpService, type Service } from "./protocol.js";
 
 export interface Connection {
   client: ApiClient;
+  /** The typed protocol over `client`: what the core and the commands use. */
+  service: Service;
+  /** Whose journal and caches: the service, the point of sale and the user (see journal.ts). */
+  account: AccountKey;
+  /**
+   * How long after a send the service may still be storing a voucher: a lookup that finds
+   * nothing inside this window is not final (FACTURAR_SETTLE_WINDOW, seconds).
+   */
+  settleWindowMs: number;
   /** The point of sale vouchers default to: the profile's, or the sandbox's first. */
   puntoVenta?: number;
   sandbox: boolean;
@@ -38,8 +49,38 @@ function timeoutFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return seconds * 1000;
 }
 
+/** The real platform may hold an instant call for about 90 s (reference §3) before it answers. */
+const SERVICE_SETTLE_WINDOW_MS = 120_000;
+
+/** A service's address as one account key: scheme, lower-case host, port, path without trailing slashes. */
+function serviceKey(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `${url.protocol}//${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, "")}`;
+}
+
+/**
+ * Whose journal a profile writes, without connecting: for the embedded sandbox, from its account
+ * file (undefined when it has never run).
+ */
+export async function accountOf(profile: Profile, env: NodeJS.ProcessEnv): Promise<AccountKey | undefined> {
+  if (profile.baseUrl !== SANDBOX) {
+    if (!profile.credentials) return undefined;
+    return {
+      service: serviceKey(profile.baseUrl),
+      punto_venta: profile.puntoVenta,
+      usertoken: profile.credentials.usertoken,
+    };
+  }
+  const { readAccount } = await import("../sandbox/store.js");
+  const dataDir = sandboxDataDir(env);
+  const points = readAccount(dataDir)?.points_of_sale ?? [];
+  const pv = points.find((p) => p.punto_venta === (profile.puntoVenta ?? points[0]?.punto_venta));
+  return pv ? { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken } : undefined;
+}
+
 export async function connect(profile: Profile, opts: ConnectOptions): Promise<Connection> {
   const readTimeoutMs = timeoutFrom(opts.env, "FACTURAR_READ_TIMEOUT");
+  const settleWindowMs = timeoutFrom(opts.env, "FACTURAR_SETTLE_WINDOW");
   const issueTimeoutMs = timeoutFrom(opts.env, "FACTURAR_ISSUE_TIMEOUT");
   const clientOptions = (baseUrl: string, credentials: Credentials): ClientOptions => ({
     baseUrl,
@@ -58,8 +99,16 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
         "denied",
         "config.credentials",
       );
+    const client = new ApiClient(clientOptions(profile.baseUrl, profile.credentials));
     return {
-      client: new ApiClient(clientOptions(profile.baseUrl, profile.credentials)),
+      client,
+      service: new HttpService(client),
+      account: {
+        service: serviceKey(profile.baseUrl),
+        punto_venta: profile.puntoVenta,
+        usertoken: profile.credentials.usertoken,
+      },
+      settleWindowMs: settleWindowMs ?? SERVICE_SETTLE_WINDOW_MS,
       ...(profile.puntoVenta !== undefined ? { puntoVenta: profile.puntoVenta } : {}),
       sandbox: false,
       close: async () => {},
@@ -95,8 +144,12 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     const sandbox = await startSandbox({ dataDir, faults, queueIntervalMs: 200 });
     const pv = choose(sandbox.pointsOfSale);
     opts.log?.(t("embedded sandbox at {url} (data in {dir})", { url: sandbox.baseUrl, dir: dataDir }));
+    const client = new ApiClient(clientOptions(sandbox.baseUrl, pv));
     return {
-      client: new ApiClient(clientOptions(sandbox.baseUrl, pv)),
+      client,
+      service: new HttpService(client),
+      account: { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken },
+      settleWindowMs: settleWindowMs ?? sandboxSettleWindow(faults),
       puntoVenta: pv.punto_venta,
       sandbox: true,
       close: () => sandbox.close(),
@@ -113,11 +166,23 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     }
     const pv = choose(account.points_of_sale);
     opts.log?.(t("using the sandbox of process {pid} at {url}", { pid: error.holder.pid, url: error.holder.base_url }));
+    const client = new ApiClient(clientOptions(error.holder.base_url, pv));
     return {
-      client: new ApiClient(clientOptions(error.holder.base_url, pv)),
+      client,
+      service: new HttpService(client),
+      account: { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken },
+      settleWindowMs: settleWindowMs ?? sandboxSettleWindow(faults),
       puntoVenta: pv.punto_venta,
       sandbox: true,
       close: async () => {},
     };
   }
+}
+
+/**
+ * The embedded sandbox stores a voucher before it answers, so a lookup right after a lost answer
+ * is final, except while a fault delays its work.
+ */
+function sandboxSettleWindow(faults: ReturnType<typeof parseFaults>): number {
+  return 1000 + faults.latency + faults.slowCommit;
 }

@@ -1,19 +1,19 @@
 /**
- * The final-consumer identification ceiling (`topecf`), cached for the day per profile: the
- * authority updates it rarely, and every call uses a request of the plan's quota.
+ * The final-consumer identification ceiling (`topecf`), cached for the day per account (never per
+ * profile name: two services may differ): the authority updates it rarely, and every call uses a
+ * request of the plan's quota.
  */
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ApiClient } from "../api/client.js";
-import { FacturarError } from "../errors.js";
+import type { Service } from "../api/protocol.js";
 import { t } from "../i18n/index.js";
 import { DEFAULT_FINAL_CONSUMER_CEILING } from "../voucher/codes.js";
 import { argentinaToday, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 
 interface CacheFile {
-  [profile: string]: { day: string; monto: string };
+  [account: string]: { day: string; monto: string };
 }
 
 export interface CeilingAnswer {
@@ -32,30 +32,20 @@ function readCache(path: string): CacheFile {
 
 /** Asks `topecf` unless today's answer is cached. */
 export async function fetchCeiling(
-  client: ApiClient,
+  service: Service,
   dir: string,
-  profile: string,
+  account: string,
   refresh = false,
 ): Promise<CeilingAnswer> {
   const path = join(dir, "ceiling.json");
   const today = formatDay(argentinaToday());
   const cache = readCache(path);
-  const hit = cache[profile];
+  const hit = cache[account];
   if (!refresh && hit?.day === today && Dec.tryParse(hit.monto))
     return { monto: Dec.parse(hit.monto), day: today, cached: true };
-  const answer = await client.read("facturacion/topecf");
-  const monto = Dec.fromNumber(Number(answer.monto)) ?? Dec.tryParse(String(answer.monto ?? ""));
-  if (answer.error !== "N" || !monto || monto.sign() <= 0) {
-    throw new FacturarError(
-      t("topecf did not answer a ceiling: {answer}", {
-        answer: (answer.errores as string[] | undefined)?.join("; ") || JSON.stringify(answer.monto),
-      }),
-      "rejected",
-      "service.topecf",
-    );
-  }
+  const monto = Dec.parse(await service.ceiling());
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const next = { ...readCache(path), [profile]: { day: today, monto: monto.toString() } };
+  const next = { ...readCache(path), [account]: { day: today, monto: monto.toString() } };
   writeFileSync(`${path}.tmp`, JSON.stringify(next, null, 2));
   renameSync(`${path}.tmp`, path);
   return { monto, day: today, cached: false };
@@ -63,13 +53,13 @@ export async function fetchCeiling(
 
 /** The ceiling for validation: the live one, or the documented default when it cannot be had. */
 export async function currentCeiling(
-  client: ApiClient,
+  service: Service,
   dir: string,
-  profile: string,
+  account: string,
   warn: (line: string) => void,
 ): Promise<Dec> {
   try {
-    return (await fetchCeiling(client, dir, profile)).monto;
+    return (await fetchCeiling(service, dir, account)).monto;
   } catch (error) {
     warn(
       t("could not get the current final-consumer ceiling ({message}); using {ceiling}", {

@@ -1,64 +1,54 @@
 /**
- * Issuing with exactly-once semantics: every voucher carries an external_reference (derived from
- * its content when the input has none), the journal records `sending` (fsynced) before the call,
- * an issuing call that fails without an answer is reconciled by reference before anything is sent
- * again, and a reference the journal already holds as issued is skipped.
+ * Issuing exactly once. The service is the source of truth; the journal is its memory:
+ * - a reference the journal holds as issued is not sent again;
+ * - any other reference is first looked up at the service (a batch lists its dates once; single
+ *   vouchers ask by reference), so a lost journal, another machine or another profile name for
+ *   the same account cannot make a second voucher;
+ * - `sending` is fsynced before each send; an answer that never came is settled by asking the
+ *   service, and "not found" is final only once the service can no longer be storing it (the
+ *   settle window after the send);
+ * - the queue belongs to the service: an errored queued voucher is re-queued or reported, never
+ *   replaced by a second one; one deleted from the queue may be sent again.
  */
 
 import { existsSync } from "node:fs";
-import { type Answer, type ApiClient, parseVoucherNumber } from "../api/client.js";
 import { TransportError } from "../api/http.js";
+import type { IssueAnswer, IssueMode, Service, ServiceVoucher } from "../api/protocol.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { documentName, writeSafely } from "../output/files.js";
 import { voucherNumber } from "../voucher/codes.js";
 import type { Envelope } from "../voucher/schema.js";
 import { escapeEnvelope } from "../voucher/text.js";
-import { derivedReference, type Journal, type JournalEntry } from "./journal.js";
+import {
+  contentDigest,
+  derivedReference,
+  inFlight,
+  type Journal,
+  type JournalEntry,
+  settledInJournal,
+} from "./journal.js";
+import { blankResult, type VoucherResult } from "./result.js";
 
-/** `held`: not sent, because an earlier voucher of its lane broke the sequence or a stop was asked. */
-export type VoucherStatus = "issued" | "queued" | "skipped-duplicate" | "rejected" | "invalid" | "unknown" | "held";
-
-/** One voucher's outcome, with at least the fields design.md lists for JSON output. */
-export interface VoucherResult {
-  ok: boolean;
-  status: VoucherStatus;
-  source: string;
-  external_reference: string;
-  comprobante_tipo: string | null;
-  punto_venta: number | null;
-  numero: number | null;
-  comprobante_nro: string | null;
-  cae: string | null;
-  vencimiento_cae: string | null;
-  vencimiento_pago: string | null;
-  total: string | null;
-  qr: string | null;
-  pdf: string | null;
-  ticket: string | null;
-  errors: string[];
-  error_details: { code: string; text: string }[];
-  /** Settled by asking the service after a lost answer, or from an earlier run. */
-  reconciled?: boolean;
-  hint?: string;
-  warnings?: string[];
-}
+export type { VoucherResult, VoucherStatus } from "./result.js";
 
 /** A voucher after `begin`: settled already (`result`), or journaled as sending under `reference`. */
 export type Begun =
   | { voucher: PreparedVoucher; result: VoucherResult }
-  | { voucher: PreparedVoucher; reference: string };
+  | { voucher: PreparedVoucher; reference: string; journaledAt: number };
 
 export interface PreparedVoucher {
   source: string;
   /** The normalised envelope, before escaping. */
   envelope: Envelope;
   reference: string;
+  /** What the voucher says, without its reference and number (see contentDigest). */
+  digest: string;
 }
 
 export interface IssueSettings {
-  mode: "instant" | "queued";
-  /** Send again a reference the journal holds as issued (with a new reference). */
+  mode: IssueMode;
+  /** Send again a reference the journal or the service holds as issued (with a new reference). */
   allowDuplicate: boolean;
   savePdf: boolean;
   /** Lanes go on to their next voucher while documents download (see takeDownload). */
@@ -68,33 +58,130 @@ export interface IssueSettings {
   wait: boolean;
   waitTimeoutMs: number;
   pollMs?: number;
+  /**
+   * How long after a send the service may still be storing the voucher (the real platform holds
+   * a call for about 90 s): a lookup that finds nothing inside this window is not final.
+   */
+  settleWindowMs: number;
+  /** Put an errored queued voucher back in the queue (`reenviar_encolado`) instead of reporting it. */
+  requeue?: boolean;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
 }
 
 /** The error code of a voucher sent several times without an answer, which the service lacks. */
 export const NO_ANSWER = "no-answer";
+/** The error code of a batch item the service did not process because an earlier one failed. */
+export const NOT_PROCESSED = "not-processed";
+
+/**
+ * The service refused to work at all (access denied, maintenance, the authority down, no way to
+ * ask it): nothing more is sent this run. Carries the service's own error.
+ */
+export class ServiceStop extends Error {
+  constructor(readonly reason: FacturarError) {
+    super(reason.message);
+  }
+}
+
+/** A failure that is the service's, not one voucher's: it stops the run. */
+export function isServiceFailure(error: unknown): error is FacturarError {
+  if (!(error instanceof FacturarError)) return false;
+  if (error.outcome === "denied" || error.outcome === "unavailable") return true;
+  // A bad request is that voucher's; any other HTTP status would be every voucher's.
+  return error.code.startsWith("http.") && !["http.400", "http.413", "http.422"].includes(error.code);
+}
+
+/** Could not ask the service about a reference (after retries). */
+class LookupFailed extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+  }
+}
+
+/** The voucher to trust among several under one reference: issued, then queued, then errored. */
+function pick(list: ServiceVoucher[]): ServiceVoucher | undefined {
+  const rank = { issued: 0, queued: 1, "queue-error": 2 } as const;
+  return [...list].sort((a, b) => rank[a.state] - rank[b.state])[0];
+}
 
 export class Issuer {
   private readonly downloads = new Map<string, Promise<VoucherResult>>();
+  /** What a date listing made before the lanes started found: reference → vouchers. */
+  private readonly listed = new Map<string, ServiceVoucher[]>();
+  /** References a complete date listing did not contain. */
+  private readonly listedAbsent = new Set<string>();
+  /** Service calls made to check references before sending (for the figures). */
+  readonly checks = { listings: 0, lookups: 0 };
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
 
   constructor(
-    private readonly client: ApiClient,
+    private readonly service: Service,
     private readonly journal: Journal,
     private readonly settings: IssueSettings,
     private readonly warn: (line: string) => void,
-  ) {}
+  ) {
+    this.sleep = settings.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.now = settings.now ?? Date.now;
+  }
 
   /** Fills the reference and the point of sale; queued methods want numero 0. */
-  static prepare(
-    envelope: Envelope,
-    source: string,
-    puntoVenta: number | undefined,
-    mode: "instant" | "queued",
-  ): PreparedVoucher {
+  static prepare(envelope: Envelope, source: string, puntoVenta: number | undefined, mode: IssueMode): PreparedVoucher {
     const reference = envelope.comprobante.external_reference ?? derivedReference(envelope as never);
     const comprobante = { ...envelope.comprobante, external_reference: reference };
     if (comprobante.punto_venta === undefined && puntoVenta !== undefined) comprobante.punto_venta = puntoVenta;
     if (mode === "queued") comprobante.numero = 0;
-    return { source, envelope: { ...envelope, comprobante }, reference };
+    const prepared = { ...envelope, comprobante };
+    return { source, envelope: prepared, reference, digest: contentDigest(prepared as never) };
+  }
+
+  /**
+   * Before the lanes start, in instant mode: lists each date of the run once (paged) for the
+   * references the journal cannot settle, so each of them costs no lookup of its own. A date
+   * whose listing would take more pages than it has references is left to lookups by reference.
+   * Queued vouchers change dates in the queue, so they are always looked up by reference.
+   */
+  async survey(vouchers: PreparedVoucher[]): Promise<void> {
+    if (this.settings.mode !== "instant") return;
+    const byDate = new Map<string, Set<string>>();
+    for (const v of vouchers) {
+      const entry = this.journal.get(v.reference);
+      if (settledInJournal(entry) || inFlight(entry)) continue;
+      const fecha = v.envelope.comprobante.fecha;
+      if (!fecha) continue;
+      const refs = byDate.get(fecha) ?? new Set<string>();
+      refs.add(v.reference);
+      byDate.set(fecha, refs);
+    }
+    for (const [fecha, refs] of byDate) {
+      if (refs.size < 2) continue;
+      const seen = new Map<string, ServiceVoucher[]>();
+      let items = 0;
+      let complete = true;
+      try {
+        this.checks.listings++;
+        for await (const v of this.service.listByDate(fecha, operacionOf(vouchers[0]))) {
+          if (++items % 1000 === 0) this.checks.listings++;
+          if (items > refs.size * 1000) {
+            complete = false;
+            break;
+          }
+          if (refs.has(v.external_reference))
+            seen.set(v.external_reference, [...(seen.get(v.external_reference) ?? []), v]);
+        }
+      } catch (error) {
+        this.warn(
+          t("could not list the vouchers of {fecha} ({message}); asking about each voucher instead", {
+            fecha,
+            message: (error as Error).message,
+          }),
+        );
+        continue;
+      }
+      for (const [ref, list] of seen) this.listed.set(ref, list);
+      if (complete) for (const ref of refs) if (!seen.has(ref)) this.listedAbsent.add(ref);
+    }
   }
 
   async issue(voucher: PreparedVoucher): Promise<VoucherResult> {
@@ -102,68 +189,142 @@ export class Issuer {
   }
 
   /**
-   * The first half of issuing: decide from the journal and, when the voucher is to be sent,
-   * fsync its `sending` entry. A lane does this for its next voucher while the current one is
-   * in flight, so the fsync costs no time of its own.
+   * The first half of issuing: decide from the journal and the service and, when the voucher is
+   * to be sent, fsync its `sending` entry. A lane does this for its next voucher while the
+   * current one is in flight.
    */
   async begin(voucher: PreparedVoucher): Promise<Begun> {
     const decided = await this.decide(voucher);
     if ("result" in decided) return { voucher, result: decided.result };
-    await this.journalSending(voucher, decided.reference);
-    return { voucher, reference: decided.reference };
+    await this.journalSending([{ voucher, reference: decided.reference }]);
+    return { voucher, reference: decided.reference, journaledAt: this.now() };
   }
 
   /** The second half: send (unless settled already) and settle. */
-  finish(begun: Begun): Promise<VoucherResult> {
-    return "result" in begun ? Promise.resolve(begun.result) : this.send(begun.voucher, begun.reference, 1, true);
+  async finish(begun: Begun): Promise<VoucherResult> {
+    if ("result" in begun) return begun.result;
+    // Journaled ahead a while ago (the lane's previous voucher took long): the send time the
+    // next run counts its settle window from must be the real one.
+    if (this.now() - begun.journaledAt > 1000)
+      await this.journalSending([{ voucher: begun.voucher, reference: begun.reference }]);
+    return this.send(begun.voucher, begun.reference, 1);
   }
 
-  /** A begun voucher that will not be sent after all: the journal says so, so nothing is asked about it. */
+  /** A begun voucher that will not be sent after all: the journal says so. */
   async abandon(begun: Begun, why: string): Promise<void> {
     if ("reference" in begun)
       await this.journal.record({ ref: begun.reference, state: "held", mode: this.settings.mode, errors: [why] });
   }
 
-  private async journalSending(voucher: PreparedVoucher, reference: string): Promise<void> {
-    const c = voucher.envelope.comprobante;
-    await this.journal.record({
-      ref: reference,
-      state: "sending",
-      mode: this.settings.mode,
-      tipo: c.tipo,
-      ...(c.punto_venta !== undefined ? { punto_venta: c.punto_venta } : {}),
-      ...(c.total !== undefined ? { total: c.total } : {}),
-      source: voucher.source,
-    });
-  }
-
-  /** What the journal says about a voucher: settled already, or to be sent under `reference`. */
-  private async decide(voucher: PreparedVoucher): Promise<{ result: VoucherResult } | { reference: string }> {
-    let reference = voucher.reference;
-    const known = this.journal.get(reference);
-    if (known && (known.state === "issued" || known.state === "queued")) {
-      if (!this.settings.allowDuplicate) {
-        const result = this.skipped(voucher, known);
-        // Already issued, but its PDF is not where the journal says (another folder, deleted):
-        // fetch it again rather than leave the voucher without its document.
-        const missing = !result.pdf || !existsSync(result.pdf);
+  private async journalSending(items: { voucher: PreparedVoucher; reference: string }[]): Promise<void> {
+    const sentAt = new Date(this.now()).toISOString();
+    await this.journal.recordAll(
+      items.map(({ voucher, reference }) => {
+        const c = voucher.envelope.comprobante;
         return {
-          result:
-            this.settings.savePdf && missing ? await this.withDocuments(result, undefined, undefined, true) : result,
+          ref: reference,
+          state: "sending" as const,
+          mode: this.settings.mode,
+          tipo: c.tipo,
+          ...(c.punto_venta !== undefined ? { punto_venta: c.punto_venta } : {}),
+          ...(c.total !== undefined ? { total: c.total } : {}),
+          ...(c.fecha ? { fecha: c.fecha } : {}),
+          source: voucher.source,
+          digest: voucher.digest,
+          sent_at: sentAt,
         };
-      }
-      reference = this.nextReference(reference);
-    } else if (known && (known.state === "sending" || known.state === "unknown")) {
-      // A run died or lost an answer here: ask the service before sending anything.
-      const settled = await this.reconcile(voucher, reference);
-      if (settled) return { result: settled };
-    }
-    return { reference };
+      }),
+    );
   }
 
   /**
-   * Several vouchers in one call: `lotes` (instant, up to 20 of one type, in date order) or
-   * `lotes_encola` (queued, up to 100). Results come back in input order.
+   * Settled already (from the journal, or because the service holds the reference), or to be
+   * sent under `reference`. Throws ServiceStop when the service cannot be asked.
+   */
+  private async decide(voucher: PreparedVoucher): Promise<{ result: VoucherResult } | { reference: string }> {
+    let reference = voucher.reference;
+    for (;;) {
+      const entry = this.journal.get(reference);
+      const duplicateWanted = this.settings.allowDuplicate;
+      if (settledInJournal(entry)) {
+        if (!duplicateWanted) return { result: await this.fromJournal(voucher, entry as JournalEntry) };
+        reference = this.nextCandidate(voucher.reference, reference);
+        continue;
+      }
+      let found: ServiceVoucher | undefined;
+      try {
+        found = await this.ask(reference, entry);
+      } catch (error) {
+        if (!(error instanceof LookupFailed)) throw error;
+        if (inFlight(entry)) return { result: await this.unknown(voucher, reference, error.cause) };
+        // Never sent, but the service cannot say whether another run or machine sent it.
+        throw new ServiceStop(asFacturarError(error.cause));
+      }
+      if (!found) return { reference };
+      if (duplicateWanted && found.state === "issued") {
+        await this.recordFound(voucher, reference, found);
+        reference = this.nextCandidate(voucher.reference, reference);
+        continue;
+      }
+      return { result: await this.settleFound(voucher, reference, found, false) };
+    }
+  }
+
+  /** `R-R2`, `R-R3`…: the next reference for a duplicate issued on purpose. */
+  private nextCandidate(original: string, current: string): string {
+    const n = current === original ? 2 : Number(/-R(\d+)$/.exec(current)?.[1] ?? 1) + 1;
+    return `${original.slice(0, 250)}-R${n}`;
+  }
+
+  /**
+   * What the service holds under a reference. A voucher that may be in flight (sent, no answer)
+   * is asked about until the settle window after its send has passed.
+   */
+  private async ask(reference: string, entry: JournalEntry | undefined): Promise<ServiceVoucher | undefined> {
+    if (inFlight(entry)) return this.awaitSettled(reference, sentAt(entry as JournalEntry));
+    if (this.listedAbsent.has(reference)) return undefined;
+    const listed = this.listed.get(reference);
+    if (listed) return pick(listed);
+    return this.lookup(reference);
+  }
+
+  private async lookup(reference: string): Promise<ServiceVoucher | undefined> {
+    this.checks.lookups++;
+    try {
+      const found = await this.service.findByReference(reference);
+      const issued = found.filter((v) => v.state === "issued");
+      if (issued.length > 1)
+        this.warn(
+          t("the service holds {n} issued vouchers under {ref} (sent twice before?); reporting the newest", {
+            n: issued.length,
+            ref: reference,
+          }),
+        );
+      return pick(found);
+    } catch (error) {
+      // A bug stays a bug; anything the service or the network did means "could not ask".
+      if (!(error instanceof FacturarError || error instanceof TransportError)) throw error;
+      throw new LookupFailed(error);
+    }
+  }
+
+  /** Asks until the voucher shows up or the settle window after `since` has passed. */
+  private async awaitSettled(reference: string, since: number): Promise<ServiceVoucher | undefined> {
+    let wait = 500;
+    for (;;) {
+      const found = await this.lookup(reference);
+      if (found) return found;
+      const left = since + this.settings.settleWindowMs - this.now();
+      if (left <= 0) return undefined;
+      await this.sleep(Math.min(wait, left));
+      wait = Math.min(wait * 2, 10_000);
+    }
+  }
+
+  /**
+   * Several vouchers of one lane in one call: `lotes` (instant, up to 20 of one type, in date
+   * order) or `lotes_encola` (queued, up to 100). Results come back in input order; once one of
+   * them breaks the lane, the rest are held.
    */
   async issueBatch(vouchers: PreparedVoucher[]): Promise<VoucherResult[]> {
     const results: (VoucherResult | undefined)[] = [];
@@ -175,39 +336,30 @@ export class Issuer {
     }
     if (pending.length === 1) {
       const [only] = pending as [(typeof pending)[number]];
+      await this.journalSending([only]);
       results[only.index] = await this.send(only.voucher, only.reference, 1);
     } else if (pending.length > 1) {
-      const queued = this.settings.mode === "queued";
-      // One write and one fsync for the whole group's `sending` entries.
-      await this.journal.recordAll(
-        pending.map((p) => {
-          const c = p.voucher.envelope.comprobante;
-          return {
-            ref: p.reference,
-            state: "sending" as const,
-            mode: this.settings.mode,
-            tipo: c.tipo,
-            ...(c.total !== undefined ? { total: c.total } : {}),
-            source: p.voucher.source,
-          };
-        }),
-      );
-      const wires = pending.map((p) => this.wire(p.voucher, p.reference));
-      let answer: Answer | undefined;
+      await this.journalSending(pending);
+      const since = this.now();
+      let answer: IssueAnswer[] | undefined;
       try {
-        answer = await this.client.issueOrUnknown(queued ? "facturacion/lotes_encola" : "facturacion/lotes", {
-          requests: wires,
-        });
+        answer = (
+          await this.service.issueBatch(
+            this.settings.mode,
+            pending.map((p) => this.wire(p.voucher, p.reference)),
+          )
+        ).items;
       } catch (error) {
+        // A bug (not the service's word) leaves them `sending`: the next run asks the service.
+        if (!(error instanceof TransportError) && !(error instanceof FacturarError)) throw error;
         if (!(error instanceof TransportError)) {
-          for (const p of pending)
-            await this.journal.record({
-              ref: p.reference,
-              state: "rejected",
-              mode: this.settings.mode,
-              errors: [(error as Error).message],
-            });
-          throw error;
+          await this.notSent(
+            pending.map((p) => p.reference),
+            error,
+          );
+          if (isServiceFailure(error)) throw new ServiceStop(error);
+          for (const p of pending) results[p.index] = this.failed(p.voucher, p.reference, error as Error);
+          return results as VoucherResult[];
         }
         this.warn(
           t("batch of {n}: {message}; asking the service about each voucher", {
@@ -215,39 +367,41 @@ export class Issuer {
             message: error.message,
           }),
         );
-        // Settle each one by reference; what the service does not have goes again, one by one.
-        for (const p of pending)
-          results[p.index] =
-            (await this.reconcile(p.voucher, p.reference)) ?? (await this.send(p.voucher, p.reference, 2));
+        // The batch may still be running at the service (a 524 says so): settle each one in
+        // order; what it does not hold once the window has passed goes again, one by one, in
+        // order, and the first that does not settle holds the rest.
+        let breaker: VoucherResult | undefined;
+        for (const p of pending) {
+          if (breaker) {
+            results[p.index] = await this.holdBehind(p.voucher, p.reference, breaker);
+            continue;
+          }
+          let result: VoucherResult;
+          try {
+            const found = await this.awaitSettled(p.reference, since);
+            result = found
+              ? await this.settleFound(p.voucher, p.reference, found, true)
+              : await this.send(p.voucher, p.reference, 2);
+          } catch (lookupError) {
+            if (!(lookupError instanceof LookupFailed)) throw lookupError;
+            result = await this.unknown(p.voucher, p.reference, lookupError.cause);
+          }
+          results[p.index] = result;
+          if (breaksLane(result)) breaker = result;
+        }
       }
       if (answer) {
-        const items: Answer[] = Array.isArray(answer.response) ? answer.response : [];
         for (const [i, p] of pending.entries()) {
-          const item = items[i];
-          if (!item) {
-            // Nothing processed (a validation error of the whole batch).
-            results[p.index] = await this.rejected(p.voucher, p.reference, { ...answer, error: "S" });
-          } else if (item.error !== "N") {
-            results[p.index] = await this.rejected(p.voucher, p.reference, item);
-          } else if (queued) {
-            await this.journal.record({
-              ref: p.reference,
-              state: "queued",
-              mode: "queued",
-              tipo: p.voucher.envelope.comprobante.tipo,
-            });
-            results[p.index] = this.settings.wait
-              ? await this.follow(p.voucher, p.reference)
-              : this.result(p.voucher, p.reference, "queued", item);
+          const item = answer[i] as IssueAnswer;
+          if (!item.ok && item.notProcessed) {
+            const why = t("not processed by the service: an earlier voucher of its batch failed");
+            await this.journal.record({ ref: p.reference, state: "held", mode: this.settings.mode, errors: [why] });
+            const held = this.result(p.voucher, p.reference, "held");
+            held.errors = [why];
+            held.error_details = [{ code: NOT_PROCESSED, text: why }];
+            results[p.index] = held;
           } else {
-            const number = parseVoucherNumber(item.comprobante_nro);
-            const result = this.result(p.voucher, p.reference, "issued", {
-              ...item,
-              punto_venta: number?.punto_venta ?? null,
-              numero: number?.numero ?? null,
-            });
-            await this.journalIssued(result);
-            results[p.index] = await this.withDocuments(result, item.comprobante_pdf_url, item.comprobante_ticket_url);
+            results[p.index] = await this.settleAnswer(p.voucher, p.reference, item);
           }
         }
       }
@@ -271,39 +425,21 @@ export class Issuer {
     return wire;
   }
 
-  private nextReference(reference: string): string {
-    for (let n = 2; ; n++) {
-      const candidate = `${reference.slice(0, 250)}-R${n}`;
-      const entry = this.journal.get(candidate);
-      if (!entry || entry.state === "rejected") return candidate;
-    }
-  }
-
-  private async send(
-    voucher: PreparedVoucher,
-    reference: string,
-    attempt: number,
-    journaled = false,
-  ): Promise<VoucherResult> {
-    const c = voucher.envelope.comprobante;
-    if (!journaled) await this.journalSending(voucher, reference);
-    const wire = this.wire(voucher, reference);
-    let answer: Answer;
+  /** Sends a voucher journaled `sending`, and settles it. */
+  private async send(voucher: PreparedVoucher, reference: string, attempt: number): Promise<VoucherResult> {
+    if (attempt > 1) await this.journalSending([{ voucher, reference }]);
+    const since = this.now();
+    let answer: IssueAnswer;
     try {
-      answer = await this.client.issueOrUnknown(
-        this.settings.mode === "queued" ? "facturacion/nuevo_encola" : "facturacion/nuevo",
-        wire,
-      );
+      answer = await this.service.issue(this.settings.mode, this.wire(voucher, reference));
     } catch (error) {
+      // A bug (not the service's word) leaves it `sending`: the next run asks the service.
+      if (!(error instanceof TransportError) && !(error instanceof FacturarError)) throw error;
       if (!(error instanceof TransportError)) {
-        // Refused before anything was done (access, maintenance): nothing to reconcile.
-        await this.journal.record({
-          ref: reference,
-          state: "rejected",
-          mode: this.settings.mode,
-          errors: [(error as Error).message],
-        });
-        throw error;
+        // Refused before anything was done: nothing to reconcile.
+        await this.notSent([reference], error);
+        if (isServiceFailure(error)) throw new ServiceStop(error);
+        return this.failed(voucher, reference, error as Error);
       }
       this.warn(
         t("{source}: {message}; asking the service whether {ref} was stored", {
@@ -312,112 +448,261 @@ export class Issuer {
           ref: reference,
         }),
       );
-      const settled = await this.reconcile(voucher, reference);
-      if (settled) return settled;
+      let found: ServiceVoucher | undefined;
+      try {
+        found = await this.awaitSettled(reference, since);
+      } catch (lookupError) {
+        if (!(lookupError instanceof LookupFailed)) throw lookupError;
+        return this.unknown(voucher, reference, lookupError.cause);
+      }
+      if (found) return this.settleFound(voucher, reference, found, true);
       if (attempt >= 3) {
-        // The service was asked each time and holds nothing under this reference: the outcome is
-        // known (not issued), and the next run sends it again.
+        // Asked each time, past the settle window: the service holds nothing under this
+        // reference. Known not issued; the next run sends it again.
         await this.journal.record({
           ref: reference,
           state: "rejected",
           mode: this.settings.mode,
           errors: [error.message],
         });
-        const result = this.result(voucher, reference, "rejected", {});
+        const result = this.result(voucher, reference, "rejected");
         result.errors = [error.message];
         result.error_details = [{ code: NO_ANSWER, text: error.message }];
         result.hint = t(
           "sent {n} times without an answer, and the service holds nothing under {ref}: not issued; run again later",
-          {
-            n: attempt,
-            ref: reference,
-          },
+          { n: attempt, ref: reference },
         );
         return result;
       }
       return this.send(voucher, reference, attempt + 1);
     }
-    if (answer.error !== "N") return this.rejected(voucher, reference, answer);
-    if (this.settings.mode === "queued") {
-      await this.journal.record({ ref: reference, state: "queued", mode: "queued", tipo: c.tipo });
-      const queued = this.result(voucher, reference, "queued", answer);
-      return this.settings.wait ? this.follow(voucher, reference) : queued;
-    }
-    const number = parseVoucherNumber(answer.comprobante_nro);
-    const puntoVenta = number?.punto_venta ?? (c.punto_venta as number | undefined) ?? null;
-    const result = this.result(voucher, reference, "issued", {
-      ...answer,
-      punto_venta: puntoVenta,
-      numero: number?.numero ?? null,
-    });
-    await this.journalIssued(result);
-    return this.withDocuments(result, answer.comprobante_pdf_url, answer.comprobante_ticket_url);
+    return this.settleAnswer(voucher, reference, answer);
   }
 
-  /**
-   * Asks the service for the reference. Returns the settled result, or undefined when the
-   * service has no voucher under it (so sending is safe).
-   */
-  private async reconcile(voucher: PreparedVoucher, reference: string): Promise<VoucherResult | undefined> {
-    let found: Answer | undefined;
-    try {
-      found = await lookup(this.client, reference);
-    } catch (error) {
-      await this.journal.record({
-        ref: reference,
-        state: "unknown",
-        mode: this.settings.mode,
-        errors: [(error as Error).message],
-      });
-      return this.unknown(
-        voucher,
-        reference,
-        t("could not ask the service about {ref}: {message}", { ref: reference, message: (error as Error).message }),
-      );
-    }
-    if (!found) return undefined;
-    const result = this.fromQuery(voucher, reference, found);
-    result.reconciled = true;
-    if (result.status === "issued") return this.issuedFromQuery(result, found);
-    if (result.status === "queued") {
-      await this.journal.record({ ref: reference, state: "queued", mode: "queued" });
-      return this.settings.wait ? this.follow(voucher, reference) : result;
-    }
-    await this.journal.record({ ref: reference, state: "rejected", mode: this.settings.mode, errors: result.errors });
+  /** Nothing was done by the service: the journal must not say `sending`. */
+  private async notSent(references: string[], error: unknown): Promise<void> {
+    const message = (error as Error).message;
+    const state = isServiceFailure(error) ? ("held" as const) : ("rejected" as const);
+    await this.journal.recordAll(
+      references.map((ref) => ({ ref, state, mode: this.settings.mode, errors: [message] })),
+    );
+  }
+
+  /** A voucher the service refused as a bad request (HTTP 400…): that voucher's result. */
+  private failed(voucher: PreparedVoucher, reference: string, error: Error): VoucherResult {
+    const result = this.result(voucher, reference, "rejected");
+    result.errors = [error.message];
+    const code = error instanceof FacturarError ? error.code : "error";
+    result.error_details = [{ code, text: error.message }];
+    if (error instanceof FacturarError && error.hint) result.hint = error.hint;
     return result;
   }
 
-  /** Queued mode with --wait: polls by reference until issued, failed, or the timeout. */
-  private async follow(voucher: PreparedVoucher, reference: string): Promise<VoucherResult> {
-    const deadline = Date.now() + this.settings.waitTimeoutMs;
-    for (;;) {
-      const found = await lookup(this.client, reference);
-      if (found) {
-        const result = this.fromQuery(voucher, reference, found);
-        if (result.status === "issued") return this.issuedFromQuery(result, found);
-        if (result.status === "rejected") {
-          await this.journal.record({ ref: reference, state: "rejected", mode: "queued", errors: result.errors });
-          return result;
+  /** The service's answer to this run's own issuing call. */
+  private async settleAnswer(voucher: PreparedVoucher, reference: string, answer: IssueAnswer): Promise<VoucherResult> {
+    if (!answer.ok) {
+      const result = this.result(voucher, reference, "rejected");
+      result.errors = answer.errors;
+      result.error_details = answer.details;
+      result.hint = hintFor(result, answer.requiresFce);
+      await this.journal.record({ ref: reference, state: "rejected", mode: this.settings.mode, errors: result.errors });
+      return result;
+    }
+    if (answer.state === "queued") {
+      await this.journal.record({ ref: reference, state: "queued", mode: "queued" });
+      const queued = this.result(voucher, reference, "queued");
+      if (answer.vencimiento_pago) queued.vencimiento_pago = answer.vencimiento_pago;
+      return this.settings.wait ? this.follow(voucher, reference) : queued;
+    }
+    const c = voucher.envelope.comprobante;
+    let result = this.result(voucher, reference, "issued");
+    Object.assign(result, {
+      comprobante_tipo: answer.comprobante_tipo ?? c.tipo,
+      punto_venta: answer.punto_venta ?? c.punto_venta ?? null,
+      numero: answer.numero,
+      cae: answer.cae,
+      vencimiento_cae: answer.vencimiento_cae,
+      vencimiento_pago: answer.vencimiento_pago ?? c.vencimiento ?? null,
+      qr: answer.qr,
+    });
+    if (answer.observations.length > 0) result.observations = answer.observations;
+    let links = { pdf: answer.pdf_url, ticket: answer.ticket_url };
+    if (answer.numero === null) {
+      // Issued, but the answer gave no number: the service's own record has it.
+      try {
+        const found = await this.lookup(reference);
+        if (found?.state === "issued") {
+          result = this.fromService(voucher, reference, found, "issued");
+          links = { pdf: found.pdf_url, ticket: found.ticket_url };
         }
+      } catch {
+        // Keep what the answer said; the PDF waits for a number.
       }
-      if (Date.now() >= deadline) {
-        const still = this.result(voucher, reference, "queued", {});
+    }
+    finishNumber(result);
+    await this.journalIssued(result, voucher);
+    return this.withDocuments(result, links.pdf, links.ticket, false);
+  }
+
+  /**
+   * A voucher the service holds under the reference: issued (this run's lost call, or an earlier
+   * run's, machine's or profile's), queued, or failed in the queue.
+   */
+  private async settleFound(
+    voucher: PreparedVoucher,
+    reference: string,
+    found: ServiceVoucher,
+    sentNow: boolean,
+  ): Promise<VoucherResult> {
+    const entry = this.journal.get(reference);
+    if (found.state === "issued") {
+      const result = this.fromService(voucher, reference, found, sentNow ? "issued" : "skipped-duplicate");
+      result.reconciled = true;
+      if (!sentNow) {
+        result.hint = t("already issued (the service holds {ref}): not sent again", { ref: reference });
+        this.noteDrift(result, voucher, entry, found);
+      }
+      const kept = entry?.pdf && existsSync(entry.pdf) ? entry : undefined;
+      if (kept) {
+        result.pdf = kept.pdf ?? null;
+        result.ticket = kept.ticket && existsSync(kept.ticket) ? kept.ticket : null;
+      }
+      await this.journalIssued(result, voucher);
+      if (kept && result.ticket) return result;
+      return this.withDocuments(result, found.pdf_url, found.ticket_url, !found.pdf_url);
+    }
+    if (found.state === "queued") {
+      await this.journal.record({
+        ref: reference,
+        state: "queued",
+        mode: "queued",
+        tipo: found.tipo || voucher.envelope.comprobante.tipo,
+      });
+      const result = this.fromService(voucher, reference, found, "queued");
+      result.reconciled = true;
+      if (!sentNow) {
+        result.hint = t("already in the service's queue under {ref}: not sent again", { ref: reference });
+        this.noteDrift(result, voucher, entry, found);
+      }
+      return this.settings.wait ? this.follow(voucher, reference) : result;
+    }
+    // Failed in the service's queue: it stays there until re-queued or deleted.
+    if (this.settings.requeue) {
+      try {
+        await this.service.requeue(reference);
+      } catch (error) {
+        if (isServiceFailure(error)) throw new ServiceStop(error);
+        if (error instanceof TransportError) return this.unknown(voucher, reference, error);
+        throw error;
+      }
+      await this.journal.record({ ref: reference, state: "queued", mode: "queued" });
+      const result = this.fromService(voucher, reference, found, "queued");
+      result.reconciled = true;
+      result.hint = t("re-queued {ref} (reenviar_encolado): it had failed in the queue", { ref: reference });
+      return this.settings.wait ? this.follow(voucher, reference) : result;
+    }
+    await this.journal.record({ ref: reference, state: "queue-error", mode: "queued", errors: found.errors });
+    const result = this.fromService(voucher, reference, found, "rejected");
+    result.reconciled = true;
+    result.errors = found.errors;
+    result.error_details = [{ code: "queue-error", text: found.errors.join("; ") }];
+    result.hint = t(
+      "the service's queue holds {ref} with an error; once its cause is fixed, `facturar issue-queued --requeue` (or `facturar queue retry --ref {ref}`) puts it back in the queue; to send a corrected voucher instead, `facturar queue delete --ref {ref}` first",
+      { ref: reference },
+    );
+    return result;
+  }
+
+  /** Records what the service holds, without settling this voucher (a duplicate is wanted). */
+  private async recordFound(voucher: PreparedVoucher, reference: string, found: ServiceVoucher): Promise<void> {
+    const result = this.fromService(voucher, reference, found, "issued");
+    await this.journalIssued(result, undefined);
+  }
+
+  /** Same reference, other content: what the service holds is not what this file says now. */
+  private noteDrift(
+    result: VoucherResult,
+    voucher: PreparedVoucher,
+    entry: JournalEntry | undefined,
+    found: ServiceVoucher | undefined,
+  ): void {
+    const c = voucher.envelope.comprobante;
+    const changed = entry?.digest
+      ? entry.digest !== voucher.digest
+      : found !== undefined &&
+        ((found.tipo !== "" && found.tipo !== c.tipo) ||
+          (found.total !== null && c.total !== undefined && Number(found.total) !== Number(c.total)));
+    if (!changed) return;
+    result.content_changed = true;
+    result.warnings = [
+      ...(result.warnings ?? []),
+      t("{ref} was sent before with other content than {source} has now; not sent again (what was issued is shown)", {
+        ref: result.external_reference,
+        source: voucher.source,
+      }),
+    ];
+  }
+
+  /** Queued mode with --wait: polls by reference until issued, failed, gone, or the timeout. */
+  private async follow(voucher: PreparedVoucher, reference: string): Promise<VoucherResult> {
+    const deadline = this.now() + this.settings.waitTimeoutMs;
+    for (;;) {
+      let found: ServiceVoucher | undefined;
+      try {
+        found = await this.lookup(reference);
+      } catch (error) {
+        if (!(error instanceof LookupFailed)) throw error;
+        const still = this.result(voucher, reference, "queued");
+        still.warnings = [t("could not follow it: {message}", { message: error.cause.message })];
+        return still;
+      }
+      if (!found) {
+        await this.journal.record({ ref: reference, state: "deleted", mode: "queued" });
+        const gone = this.result(voucher, reference, "rejected");
+        gone.errors = [t("{ref} is no longer in the service's queue (deleted?)", { ref: reference })];
+        gone.hint = t("run again to send it anew");
+        return gone;
+      }
+      if (found.state === "issued") {
+        const result = this.fromService(voucher, reference, found, "issued");
+        await this.journalIssued(result, voucher);
+        return this.withDocuments(result, found.pdf_url, found.ticket_url, !found.pdf_url);
+      }
+      if (found.state === "queue-error") return this.settleFound(voucher, reference, found, true);
+      if (this.now() >= deadline) {
+        const still = this.fromService(voucher, reference, found, "queued");
         still.warnings = [
           t("still queued after {seconds} s", { seconds: Math.round(this.settings.waitTimeoutMs / 1000) }),
         ];
         return still;
       }
-      await new Promise((r) => setTimeout(r, this.settings.pollMs ?? 500));
+      await this.sleep(this.settings.pollMs ?? 500);
     }
   }
 
-  /** A voucher the service reports issued: journal it and save its documents from the links it lists. */
-  private async issuedFromQuery(result: VoucherResult, found: Answer): Promise<VoucherResult> {
-    await this.journalIssued(result);
-    return this.withDocuments(result, found.comprobante.comprobante_pdf_url, found.comprobante.comprobante_ticket_url);
+  /** Journal-settled: reported with what was issued, its PDF fetched again if it went missing. */
+  private async fromJournal(voucher: PreparedVoucher, entry: JournalEntry): Promise<VoucherResult> {
+    const result = this.result(voucher, entry.ref, "skipped-duplicate");
+    Object.assign(result, {
+      comprobante_tipo: entry.tipo ?? result.comprobante_tipo,
+      punto_venta: entry.punto_venta ?? result.punto_venta,
+      numero: entry.numero ?? null,
+      cae: entry.cae ?? null,
+      vencimiento_cae: entry.vencimiento_cae ?? null,
+      vencimiento_pago: entry.vencimiento_pago ?? result.vencimiento_pago,
+      total: entry.total ?? result.total,
+      pdf: entry.pdf ?? null,
+      ticket: entry.ticket ?? null,
+    });
+    if (entry.observations?.length) result.observations = entry.observations;
+    finishNumber(result);
+    result.hint = t("already issued (journal): not sent again; --allow-duplicate issues another on purpose");
+    this.noteDrift(result, voucher, entry, undefined);
+    const missing = entry.documents_missing || !result.pdf || !existsSync(result.pdf);
+    return this.settings.savePdf && missing ? this.withDocuments(result, undefined, undefined, true) : result;
   }
 
-  private async journalIssued(result: VoucherResult): Promise<void> {
+  private async journalIssued(result: VoucherResult, voucher: PreparedVoucher | undefined): Promise<void> {
     await this.journal.record({
       ref: result.external_reference,
       state: "issued",
@@ -427,6 +712,11 @@ export class Issuer {
       ...(result.numero !== null ? { numero: result.numero } : {}),
       ...(result.comprobante_nro ? { comprobante_nro: result.comprobante_nro } : {}),
       ...(result.cae ? { cae: result.cae } : {}),
+      ...(result.vencimiento_cae ? { vencimiento_cae: result.vencimiento_cae } : {}),
+      ...(result.vencimiento_pago ? { vencimiento_pago: result.vencimiento_pago } : {}),
+      ...(result.total ? { total: result.total } : {}),
+      ...(result.observations ? { observations: result.observations } : {}),
+      ...(voucher && !this.journal.get(result.external_reference)?.digest ? { digest: voucher.digest } : {}),
     });
   }
 
@@ -436,12 +726,13 @@ export class Issuer {
    */
   private withDocuments(
     result: VoucherResult,
-    pdfUrl: unknown,
-    ticketUrl: unknown,
-    refetch = false,
+    pdfUrl: string | null | undefined,
+    ticketUrl: string | null | undefined,
+    refetch: boolean,
   ): Promise<VoucherResult> {
-    const saving = this.saveDocuments(result, pdfUrl, ticketUrl, refetch);
-    if (!this.settings.deferDocuments || !this.settings.savePdf) return saving;
+    if (!this.settings.savePdf) return Promise.resolve(result);
+    const saving = this.saveDocuments(result, pdfUrl ?? null, ticketUrl ?? null, refetch);
+    if (!this.settings.deferDocuments) return saving;
     this.downloads.set(result.external_reference, saving);
     return Promise.resolve(result);
   }
@@ -453,79 +744,78 @@ export class Issuer {
     return download;
   }
 
-  /** Saves the PDF and the ticket at once: their links die the same day. */
-  /** `refetch`: no links at hand (an earlier run's voucher), so both documents come from fresh ones. */
+  /**
+   * Saves the PDF and the ticket at once: their links die the same day. `refetch`: no links at
+   * hand (an earlier run's voucher), so both come from fresh ones. A document that cannot be
+   * saved is journaled as missing, and the next run fetches it.
+   */
   private async saveDocuments(
     result: VoucherResult,
-    pdfUrl: unknown,
-    ticketUrl: unknown,
+    pdfUrl: string | null,
+    ticketUrl: string | null,
     refetch: boolean,
   ): Promise<VoucherResult> {
-    if (!this.settings.savePdf) return result;
-    if (result.numero === null || result.punto_venta === null || !result.comprobante_tipo) {
+    const { comprobante_tipo: tipo, punto_venta: puntoVenta, numero } = result;
+    let missing = false;
+    if (numero === null || puntoVenta === null || !tipo) {
       result.warnings = [...(result.warnings ?? []), t("PDF not saved: the answer gave no usable voucher number")];
-      return result;
+      missing = true;
+    } else {
+      let fresh: Promise<{ pdf: string | null; ticket: string | null }> | undefined;
+      const freshLinks = () => {
+        fresh ??= this.service.freshLinks(tipo, puntoVenta, numero);
+        return fresh;
+      };
+      const save = async (kind: "pdf" | "ticket", url: string | null): Promise<string | null> => {
+        const name = `${documentName(tipo, puntoVenta, numero, kind === "ticket" ? "-ticket" : "")}.pdf`;
+        try {
+          return await saveDocument(
+            this.service,
+            this.settings.outDir,
+            name,
+            url,
+            async () => (await freshLinks())[kind],
+          );
+        } catch (error) {
+          if (error instanceof NoDocument) return null;
+          missing = true;
+          result.warnings = [
+            ...(result.warnings ?? []),
+            kind === "pdf"
+              ? t("PDF not saved: {message}", { message: (error as Error).message })
+              : t("ticket not saved: {message}", { message: (error as Error).message }),
+          ];
+          return null;
+        }
+      };
+      const [pdf, ticket] = await Promise.all([
+        save("pdf", pdfUrl),
+        ticketUrl || refetch ? save("ticket", ticketUrl) : Promise.resolve(result.ticket ?? null),
+      ]);
+      result.pdf = pdf;
+      result.ticket = ticket;
+      if (!pdf) missing = true;
     }
-    const save = async (kind: "pdf" | "ticket", url: unknown): Promise<string | null> => {
-      const name = `${documentName(result.comprobante_tipo as string, result.punto_venta as number, result.numero as number, kind === "ticket" ? "-ticket" : "")}.pdf`;
-      try {
-        return await saveDocument(this.client, this.settings.outDir, name, url, () =>
-          freshLink(
-            this.client,
-            { tipo: result.comprobante_tipo, punto_venta: result.punto_venta, numero: result.numero },
-            kind,
-          ),
-        );
-      } catch (error) {
-        result.warnings = [
-          ...(result.warnings ?? []),
-          kind === "pdf"
-            ? t("PDF not saved: {message}", { message: (error as Error).message })
-            : t("ticket not saved: {message}", { message: (error as Error).message }),
-        ];
-        return null;
-      }
-    };
-    const [pdf, ticket] = await Promise.all([
-      save("pdf", pdfUrl),
-      ticketUrl || refetch ? save("ticket", ticketUrl) : Promise.resolve(result.ticket ?? null),
-    ]);
-    result.pdf = pdf;
-    result.ticket = ticket;
+    if (missing) {
+      result.documents_missing = true;
+      result.hint ??= t("issued, but its documents were not saved: the next run fetches them");
+    }
     await this.journal.record({
       ref: result.external_reference,
       state: "issued",
       mode: this.settings.mode,
       pdf: result.pdf,
       ticket: result.ticket,
+      documents_missing: missing,
+      out_dir: this.settings.outDir,
     });
     return result;
   }
 
-  private skipped(voucher: PreparedVoucher, entry: JournalEntry): VoucherResult {
-    const result = this.result(voucher, entry.ref, "skipped-duplicate", {
-      punto_venta: entry.punto_venta ?? null,
-      numero: entry.numero ?? null,
-      comprobante_nro: entry.comprobante_nro,
-      cae: entry.cae,
-    });
-    result.pdf = entry.pdf ?? null;
-    result.ticket = entry.ticket ?? null;
-    result.hint = t("already issued (journal): not sent again; --allow-duplicate issues another on purpose");
-    return result;
-  }
-
-  private async rejected(voucher: PreparedVoucher, reference: string, answer: Answer): Promise<VoucherResult> {
-    const result = this.result(voucher, reference, "rejected", answer);
-    result.errors = (answer.errores as string[] | undefined) ?? [];
-    result.error_details = Array.isArray(answer.error_details) ? answer.error_details : [];
-    result.hint = hintFor(result, answer);
-    await this.journal.record({ ref: reference, state: "rejected", mode: this.settings.mode, errors: result.errors });
-    return result;
-  }
-
-  private unknown(voucher: PreparedVoucher, reference: string, message: string): VoucherResult {
-    const result = this.result(voucher, reference, "unknown", {});
+  private async unknown(voucher: PreparedVoucher, reference: string, cause: Error): Promise<VoucherResult> {
+    const message = t("could not ask the service about {ref}: {message}", { ref: reference, message: cause.message });
+    await this.journal.record({ ref: reference, state: "unknown", mode: this.settings.mode, errors: [message] });
+    const result = this.result(voucher, reference, "unknown");
     result.errors = [message];
     result.hint = t(
       "sent, but no answer came back and the service could not be asked; `facturar journal --reconcile` settles it later",
@@ -533,96 +823,118 @@ export class Issuer {
     return result;
   }
 
-  private fromQuery(voucher: PreparedVoucher, reference: string, item: Answer): VoucherResult {
-    const c = item.comprobante ?? {};
-    const status = String(c.status ?? "");
-    const state: VoucherStatus = status === "EMITIDO" ? "issued" : status.includes("CON ERROR") ? "rejected" : "queued";
-    const result = this.result(voucher, reference, state, { ...c, comprobante_tipo: c.tipo });
-    if (state === "rejected") result.errors = Array.isArray(c.errores) && c.errores.length > 0 ? c.errores : [status];
+  /** A voucher behind one that broke its lane inside the same batch. */
+  private async holdBehind(
+    voucher: PreparedVoucher,
+    reference: string,
+    breaker: VoucherResult,
+  ): Promise<VoucherResult> {
+    const why = t(
+      "not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order",
+      { ref: breaker.external_reference },
+    );
+    await this.journal.record({ ref: reference, state: "held", mode: this.settings.mode, errors: [why] });
+    const held = this.result(voucher, reference, "held");
+    held.errors = [why];
+    return held;
+  }
+
+  private fromService(
+    voucher: PreparedVoucher,
+    reference: string,
+    found: ServiceVoucher,
+    status: VoucherResult["status"],
+  ): VoucherResult {
+    const result = this.result(voucher, reference, status);
+    Object.assign(result, {
+      comprobante_tipo: found.tipo || result.comprobante_tipo,
+      punto_venta: found.punto_venta ?? result.punto_venta,
+      numero: found.numero,
+      cae: found.cae,
+      vencimiento_cae: found.vencimiento_cae,
+      vencimiento_pago: found.vencimiento_pago ?? result.vencimiento_pago,
+      total: found.total ?? result.total,
+      qr: found.qr,
+    });
+    if (found.observations.length > 0) result.observations = found.observations;
+    finishNumber(result);
     return result;
   }
 
-  private result(voucher: PreparedVoucher, reference: string, status: VoucherStatus, answer: Answer): VoucherResult {
+  private result(voucher: PreparedVoucher, reference: string, status: VoucherResult["status"]): VoucherResult {
     const c = voucher.envelope.comprobante;
-    const number = parseVoucherNumber(answer.comprobante_nro);
-    const puntoVenta = answer.punto_venta ?? number?.punto_venta ?? c.punto_venta ?? null;
-    const numero = answer.numero ?? (number && number.numero > 0 ? number.numero : null);
-    const issued = status === "issued" || status === "skipped-duplicate";
-    return {
-      ok: status !== "rejected" && status !== "unknown" && status !== "invalid",
-      status,
+    const result = blankResult(status, {
       source: voucher.source,
-      external_reference: reference,
-      comprobante_tipo: answer.comprobante_tipo ?? c.tipo ?? null,
-      punto_venta: puntoVenta === null ? null : Number(puntoVenta),
-      numero: numero === null || numero === undefined || Number(numero) === 0 ? null : Number(numero),
-      comprobante_nro: issued && puntoVenta !== null && numero ? voucherNumber(puntoVenta, numero) : null,
-      // The development plan and queued replies leave these empty or as placeholders.
-      cae: answer.cae ? String(answer.cae) : null,
-      vencimiento_cae:
-        answer.vencimiento_cae && answer.vencimiento_cae !== "01/01/2000" ? String(answer.vencimiento_cae) : null,
-      vencimiento_pago: answer.vencimiento_pago ? String(answer.vencimiento_pago) : (c.vencimiento ?? null),
+      reference,
+      tipo: c.tipo ?? null,
+      punto_venta: c.punto_venta ?? null,
       total: c.total ?? null,
-      qr: answer.afip_qr || answer.tax_qr ? String(answer.afip_qr || answer.tax_qr) : null,
-      pdf: null,
-      ticket: null,
-      errors: [],
-      error_details: [],
-    };
+    });
+    result.vencimiento_pago = c.vencimiento ?? null;
+    return result;
   }
 }
 
-/** The newest voucher the service holds under `reference`, or undefined. */
-export async function lookup(client: ApiClient, reference: string): Promise<Answer | undefined> {
-  const answer = await client.read("facturacion/consulta_avanzada", {
-    busqueda_tipo: "EXT_REF",
-    pagina: 0,
-    limite: 10,
-    comprobante: { external_reference: reference, operacion: "V" },
-  });
-  if (answer.error !== "N") {
-    const message = (answer.errores as string[] | undefined)?.join("; ") ?? "";
-    if (/no se (han )?encontr/i.test(message)) return undefined;
-    throw new FacturarError(
-      t("the service could not be asked about {ref}: {message}", { ref: reference, message }),
-      "unavailable",
-      "service.query-failed",
-    );
-  }
-  const items = Array.isArray(answer.comprobantes) ? answer.comprobantes : [];
-  return items.find((item: Answer) => String(item?.comprobante?.external_reference ?? "") === reference);
+function operacionOf(voucher: PreparedVoucher | undefined): "V" | "C" {
+  return voucher && "proveedor" in voucher.envelope && voucher.envelope.proveedor ? "C" : "V";
 }
 
-/** A fresh PDF or ticket link for an issued voucher (`regenerar_pdf`). */
-export async function freshLink(
-  client: ApiClient,
-  voucher: { tipo: unknown; punto_venta: unknown; numero: unknown },
-  kind: "pdf" | "ticket",
-): Promise<unknown> {
-  const answer = await client.read("facturacion/regenerar_pdf", {
-    comprobante: { tipo: voucher.tipo, operacion: "V", punto_venta: voucher.punto_venta, numero: voucher.numero },
-  });
-  if (answer.error !== "N")
-    throw new Error((answer.errores as string[] | undefined)?.join("; ") || t("regenerar_pdf failed"));
-  return kind === "pdf" ? answer.comprobante_pdf_url : answer.comprobante_ticket_url;
+function sentAt(entry: JournalEntry): number {
+  const when = Date.parse(entry.sent_at ?? entry.at);
+  return Number.isFinite(when) ? when : 0;
 }
+
+function asFacturarError(error: Error): FacturarError {
+  if (error instanceof FacturarError) return error;
+  return new FacturarError(error.message, "unavailable", "service.unavailable");
+}
+
+/** `00679-00000012` once issued with a number. */
+function finishNumber(result: VoucherResult): void {
+  const issued = result.status === "issued" || result.status === "skipped-duplicate";
+  result.comprobante_nro =
+    issued && result.punto_venta !== null && result.numero !== null
+      ? voucherNumber(result.punto_venta, result.numero)
+      : null;
+}
+
+/**
+ * Why the rest of a lane must wait, if it must. A numbering or date error: the rest would fail
+ * too. An outcome not known, a voucher sent without ever an answer, or one not processed: it may
+ * still be issued later, and the authority numbers a lane in order and refuses a date earlier
+ * than the last voucher's, so nothing after it may go first.
+ */
+export function laneBreak(result: VoucherResult): "sequence" | "unsettled" | undefined {
+  if (result.status === "unknown" || result.status === "held") return "unsettled";
+  if (result.status !== "rejected") return undefined;
+  if (result.error_details.some((d) => d.code === NO_ANSWER)) return "unsettled";
+  return /\b10016\b|\b10015\b|numer|fecha|proximo a emitir/i.test(result.errors.join(" ")) ? "sequence" : undefined;
+}
+
+function breaksLane(result: VoucherResult): boolean {
+  return laneBreak(result) !== undefined;
+}
+
+/** The link said there is no such document (no ticket for the old PDF model): not a failure. */
+class NoDocument extends Error {}
 
 /** Downloads a document link and saves it; an expired link is regenerated once. */
 export async function saveDocument(
-  client: ApiClient,
+  service: Service,
   dir: string,
   name: string,
-  url: unknown,
-  regenerate: () => Promise<unknown>,
+  url: string | null,
+  regenerate: () => Promise<string | null>,
 ): Promise<string> {
   let link = url;
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (typeof link !== "string" || link === "") {
+    if (!link) {
       link = await regenerate();
-      continue;
+      if (!link) throw new NoDocument();
+      if (attempt === 0) continue;
     }
-    const target = documentUrl(client, link);
-    const response = await client.download(target);
+    const target = documentUrl(service.baseUrl, link);
+    const response = await service.download(target);
     if ((response.status === 410 || response.status === 404 || response.status === 403) && attempt === 0) {
       link = await regenerate();
       continue;
@@ -636,14 +948,13 @@ export async function saveDocument(
 }
 
 /** Document links must stay on the service's own host, over http(s). */
-export function documentUrl(client: ApiClient, link: string): URL {
+export function documentUrl(base: URL, link: string): URL {
   let url: URL;
   try {
     url = new URL(link);
   } catch {
     throw new Error(t("not a URL: {link}", { link: JSON.stringify(link.slice(0, 80)) }));
   }
-  const base = client.baseUrl;
   if (url.protocol !== "https:" && !(url.protocol === "http:" && base.protocol === "http:")) {
     throw new Error(t("refusing a {protocol} document link", { protocol: url.protocol }));
   }
@@ -652,10 +963,10 @@ export function documentUrl(client: ApiClient, link: string): URL {
   return url;
 }
 
-function hintFor(result: VoucherResult, answer: Answer): string | undefined {
+function hintFor(result: VoucherResult, requiresFce: boolean): string | undefined {
   const codes = result.error_details.map((d) => d.code);
   const text = result.errors.join(" ");
-  if (String(answer.requiere_fec ?? "").toUpperCase() === "SI")
+  if (requiresFce)
     return t(
       "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)",
     );

@@ -1,20 +1,36 @@
 /**
- * The local journal that makes issuing exactly-once (design.md "Never twice, never lost"): an
- * append-only file per profile in `$XDG_STATE_HOME/facturar`, fsynced before every send. A
- * reference already `issued` is not sent again; one left `sending` or `unknown` is reconciled
- * with the service first. A lock refuses a second run on the same journal.
+ * The local journal (design.md "Never twice, never lost"): the service is the source of truth,
+ * the journal is its memory. One append-only file per ACCOUNT in `$XDG_STATE_HOME/facturar` —
+ * the service's address, the point of sale and a hash of the usertoken, never a profile's name
+ * and never the token — so two profile names for one account share it and another service never
+ * does. `sending` is fsynced before every send; a torn tail is truncated on open; a lock refuses
+ * a second run on the same journal.
  */
 
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ServiceVoucher } from "../api/protocol.js";
+import { AppendLog } from "../durable/append-log.js";
+import { acquireLock, type HeldLock, LockBusyError } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { isAlive } from "../process.js";
+import { voucherNumber } from "../voucher/codes.js";
 
-/** `held`: journaled ahead as sending, then not sent (its lane broke, or a stop came): send again. */
-export type JournalState = "sending" | "issued" | "queued" | "rejected" | "unknown" | "held";
+/**
+ * `held`: journaled ahead as sending, then not sent (its lane broke, or a stop came).
+ * `queue-error`: the service's queue holds it with an error (it is re-queued, never replaced).
+ * `deleted`: taken out of the service's queue; it may be sent again.
+ */
+export type JournalState =
+  | "sending"
+  | "issued"
+  | "queued"
+  | "queue-error"
+  | "rejected"
+  | "unknown"
+  | "held"
+  | "deleted";
 
 export interface JournalEntry {
   ref: string;
@@ -28,12 +44,39 @@ export interface JournalEntry {
   cae?: string;
   vencimiento_cae?: string;
   vencimiento_pago?: string;
+  fecha?: string;
   total?: string;
   pdf?: string | null;
   ticket?: string | null;
+  /** Issued, but a document could not be saved: the next run fetches it into `out_dir`. */
+  documents_missing?: boolean;
+  out_dir?: string;
   errors?: string[];
+  observations?: string[];
   /** Where the voucher came from: `file.csv:rows 2-5`. */
   source?: string;
+  /** The content sent under this reference (see contentDigest). */
+  digest?: string;
+  /** When it was last sent: the service may still be processing it for a while after. */
+  sent_at?: string;
+  /** Read from a journal of the time journals were kept per profile name: a hint, to be checked with the service. */
+  legacy?: boolean;
+}
+
+/** Who the journal belongs to. */
+export interface AccountKey {
+  /** The service's normalised base URL, or `sandbox:<data folder>` for the embedded one. */
+  service: string;
+  punto_venta: number | undefined;
+  usertoken: string;
+}
+
+export function accountId(key: AccountKey): string {
+  const user = createHash("sha256").update(key.usertoken).digest("hex");
+  return createHash("sha256")
+    .update(`${key.service}\n${key.punto_venta ?? ""}\n${user}`)
+    .digest("hex")
+    .slice(0, 20);
 }
 
 export class JournalBusyError extends FacturarError {
@@ -53,52 +96,130 @@ export class JournalBusyError extends FacturarError {
   }
 }
 
+/** What the journal says of a voucher the service reports (one mapping, from the one classifier). */
+export function entryFromService(found: ServiceVoucher, mode: "instant" | "queued"): Omit<JournalEntry, "at"> {
+  const state: JournalState = found.state === "issued" ? "issued" : found.state === "queued" ? "queued" : "queue-error";
+  return {
+    ref: found.external_reference,
+    state,
+    mode: state === "issued" ? mode : "queued",
+    ...(found.tipo ? { tipo: found.tipo } : {}),
+    ...(found.punto_venta !== null ? { punto_venta: found.punto_venta } : {}),
+    ...(found.numero !== null ? { numero: found.numero } : {}),
+    ...(found.numero !== null && found.punto_venta !== null
+      ? { comprobante_nro: voucherNumber(found.punto_venta, found.numero) }
+      : {}),
+    ...(found.cae ? { cae: found.cae } : {}),
+    ...(found.vencimiento_cae ? { vencimiento_cae: found.vencimiento_cae } : {}),
+    ...(found.vencimiento_pago ? { vencimiento_pago: found.vencimiento_pago } : {}),
+    ...(found.fecha ? { fecha: found.fecha } : {}),
+    ...(found.total ? { total: found.total } : {}),
+    ...(found.observations.length ? { observations: found.observations } : {}),
+    ...(state === "queue-error" ? { errors: found.errors } : {}),
+  };
+}
+
+/** Settled in the journal alone: sent, and the service said issued. Anything else is asked of the service. */
+export function settledInJournal(entry: JournalEntry | undefined): boolean {
+  return entry !== undefined && entry.state === "issued" && !entry.legacy;
+}
+
+/** May this voucher have reached the service without an answer coming back? */
+export function inFlight(entry: JournalEntry | undefined): boolean {
+  return entry !== undefined && (entry.state === "sending" || entry.state === "unknown");
+}
+
 function safeName(profile: string): string {
   return profile.replace(/[^A-Za-z0-9_.-]/g, "_");
 }
 
+function isRecord(line: string): boolean {
+  try {
+    const value = JSON.parse(line);
+    return value !== null && typeof value === "object";
+  } catch {
+    return false;
+  }
+}
+
+export interface JournalOptions {
+  lock: boolean;
+  /** The profile's name: for messages, and to read a journal kept under it by earlier versions. */
+  profile: string;
+}
+
 export class Journal {
   private readonly entries = new Map<string, JournalEntry>();
-  private handle?: FileHandle;
+  private log?: AppendLog;
+  private lock?: HeldLock;
 
   private constructor(
     readonly path: string,
-    private readonly lockPath: string | undefined,
+    readonly account: string,
   ) {}
 
-  /** Opens the profile's journal; with `lock`, refuses while another live run holds it. */
-  static async open(dir: string, profile: string, opts: { lock: boolean } = { lock: true }): Promise<Journal> {
+  /** Opens the account's journal; with `lock`, refuses while another live run holds it. */
+  static async open(dir: string, key: AccountKey, opts: JournalOptions): Promise<Journal> {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const path = join(dir, `journal-${safeName(profile)}.jsonl`);
-    const lockPath = opts.lock ? join(dir, `journal-${safeName(profile)}.lock`) : undefined;
-    if (lockPath) takeLock(lockPath, profile);
-    const journal = new Journal(path, lockPath);
+    const id = accountId(key);
+    const path = join(dir, `journal-${id}.jsonl`);
+    const journal = new Journal(path, id);
+    if (opts.lock) {
+      try {
+        journal.lock = acquireLock(join(dir, `journal-${id}.lock`));
+      } catch (error) {
+        if (error instanceof LockBusyError) throw new JournalBusyError(opts.profile, error.holder.pid);
+        throw error;
+      }
+    }
     try {
-      journal.replay();
-      journal.handle = await open(path, "a", 0o600);
+      const fresh = !existsSync(path);
+      const { log, lines } = await AppendLog.open(path, { mode: 0o600, isRecord, skipCorrupt: true });
+      journal.log = log;
+      for (const line of lines) journal.apply(JSON.parse(line));
+      if (fresh) await journal.adoptLegacy(dir, key, opts.profile);
     } catch (error) {
-      journal.releaseLock();
+      journal.lock?.release();
       throw error;
     }
     return journal;
   }
 
-  private replay(): void {
-    let text: string;
+  private apply(record: Partial<JournalEntry> & { t?: string }): void {
+    if (typeof record.ref !== "string" || record.ref === "") return;
+    const merged = { ...this.entries.get(record.ref), ...record } as JournalEntry;
+    // A later word of the service ends the legacy doubt.
+    if (!("legacy" in record)) delete merged.legacy;
+    this.entries.set(record.ref, merged);
+  }
+
+  /**
+   * Journals used to be kept per profile name, which mixed accounts. What such a journal says is
+   * kept as a hint (shown by `facturar journal`, its send times honoured) but every voucher in it
+   * is checked with the service before it is called issued or sent again.
+   */
+  private async adoptLegacy(dir: string, key: AccountKey, profile: string): Promise<void> {
+    const header = { t: "account", service: key.service, punto_venta: key.punto_venta ?? null, profile };
+    const lines = [JSON.stringify(header)];
+    const legacy = join(dir, `journal-${safeName(profile)}.jsonl`);
+    let text = "";
     try {
-      text = readFileSync(this.path, "utf8");
+      text = readFileSync(legacy, "utf8");
     } catch {
-      return;
+      // none
     }
+    const old = new Map<string, JournalEntry>();
     for (const line of text.split("\n")) {
-      if (line.trim() === "") continue;
-      try {
-        const entry = JSON.parse(line) as JournalEntry;
-        if (entry.ref) this.entries.set(entry.ref, { ...this.entries.get(entry.ref), ...entry });
-      } catch {
-        // A line torn by a crash: the entry before it still tells the truth.
-      }
+      if (!isRecord(line)) continue;
+      const entry = JSON.parse(line) as JournalEntry;
+      if (entry.ref) old.set(entry.ref, { ...old.get(entry.ref), ...entry });
     }
+    for (const entry of old.values()) {
+      const hint = { ...entry, legacy: true };
+      this.entries.set(entry.ref, hint);
+      lines.push(JSON.stringify(hint));
+    }
+    await this.log?.append(`${lines.join("\n")}\n`, { sync: true });
   }
 
   get(ref: string): JournalEntry | undefined {
@@ -121,54 +242,23 @@ export class Journal {
 
   /** Several entries in one write (and at most one fsync). */
   async recordAll(entries: Omit<JournalEntry, "at">[]): Promise<JournalEntry[]> {
-    if (!this.handle) throw new Error("the journal is closed");
+    if (!this.log) throw new Error("the journal is closed");
     const at = new Date().toISOString();
-    const full = entries.map((entry) => {
-      const merged: JournalEntry = { ...this.entries.get(entry.ref), ...entry, at };
-      this.entries.set(entry.ref, merged);
-      return merged;
+    const written = entries.map((entry) => ({ ...entry, at }));
+    await this.log.append(written.map((entry) => `${JSON.stringify(entry)}\n`).join(""), {
+      sync: entries.some((e) => e.state === "sending"),
     });
-    await this.handle.write(entries.map((entry) => `${JSON.stringify({ ...entry, at })}\n`).join(""));
-    if (entries.some((e) => e.state === "sending")) await this.handle.sync();
-    return full;
+    // Applied once on disk: what the journal says in memory it also says after a crash.
+    for (const entry of written) this.apply(entry);
+    return written.map((entry) => this.entries.get(entry.ref) as JournalEntry);
   }
 
   async close(): Promise<void> {
-    await this.handle?.close();
-    this.handle = undefined;
-    this.releaseLock();
+    await this.log?.close();
+    this.log = undefined;
+    this.lock?.release();
+    this.lock = undefined;
   }
-
-  private releaseLock(): void {
-    if (!this.lockPath) return;
-    try {
-      unlinkSync(this.lockPath);
-    } catch {
-      // already gone
-    }
-  }
-}
-
-function takeLock(path: string, profile: string): void {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, "wx", 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const pid = Number(readFileSync(path, "utf8").trim());
-      if (pid && pid !== process.pid && isAlive(pid)) throw new JournalBusyError(profile, pid);
-      // Left by a run that died: remove and try again.
-      try {
-        unlinkSync(path);
-      } catch {
-        // raced with another taker
-      }
-    }
-  }
-  throw new JournalBusyError(profile, 0);
 }
 
 /** Sorted-key JSON: the same voucher always gives the same text. */
@@ -183,15 +273,23 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
+function content(envelope: { comprobante: Record<string, unknown> } & Record<string, unknown>): unknown {
+  const { $schema: _s, usertoken: _u, apikey: _k, apitoken: _t, ...rest } = envelope;
+  const { external_reference: _r, numero: _n, ...comprobante } = envelope.comprobante;
+  return { ...rest, comprobante };
+}
+
+/** A digest of what a voucher says (not its reference, number or credentials). */
+export function contentDigest(envelope: { comprobante: Record<string, unknown> } & Record<string, unknown>): string {
+  return createHash("sha256")
+    .update(canonical(content(envelope)))
+    .digest("hex");
+}
+
 /**
  * A reference derived from the voucher's content, for input that has none: the same file sent
  * twice is the same voucher, and is not issued twice.
  */
 export function derivedReference(envelope: { comprobante: Record<string, unknown> } & Record<string, unknown>): string {
-  const { $schema: _s, usertoken: _u, apikey: _k, apitoken: _t, ...rest } = envelope;
-  const { external_reference: _r, numero: _n, ...comprobante } = envelope.comprobante;
-  const digest = createHash("sha256")
-    .update(canonical({ ...rest, comprobante }))
-    .digest("hex");
-  return `F-${digest.slice(0, 24)}`;
+  return `F-${contentDigest(envelope).slice(0, 24)}`;
 }

@@ -7,7 +7,7 @@
 import { connect } from "../api/connect.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile, type Profile, type ProfileRequest } from "../config/profile.js";
-import { UsageError } from "../errors.js";
+import { type FacturarError, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { checkSource, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
@@ -18,8 +18,9 @@ import { Dec } from "../voucher/decimal.js";
 import type { Envelope } from "../voucher/schema.js";
 import { ruleOptions } from "../voucher/validate.js";
 import { currentCeiling } from "./ceiling.js";
-import { type Begun, Issuer, NO_ANSWER, type PreparedVoucher, type VoucherResult } from "./issue.js";
-import { Journal } from "./journal.js";
+import { type Begun, Issuer, laneBreak, type PreparedVoucher, ServiceStop } from "./issue.js";
+import { accountId, Journal } from "./journal.js";
+import { blankResult, type VoucherResult } from "./result.js";
 
 export interface IssueRequest {
   files: string[];
@@ -31,6 +32,8 @@ export interface IssueRequest {
   outDir?: string;
   wait: boolean;
   waitTimeoutMs: number;
+  /** Queued mode: put vouchers that failed in the service's queue back in it (`reenviar_encolado`). */
+  requeue?: boolean;
   /** Send in groups through `lotes` (2..20, one type) or `lotes_encola` (2..100). */
   batchSize?: number;
   /** Lanes (point of sale and type) issued in parallel; inside a lane, one voucher at a time. */
@@ -59,8 +62,14 @@ export interface IssueSummary {
   unknown: number;
   /** Not sent: held back after a numbering or date error in their lane, or interrupted. */
   held: number;
+  /** Issued, but a PDF or ticket could not be saved (the next run fetches it). */
+  documentsMissing: number;
   cancelled: boolean;
   interrupted: boolean;
+  /** The service refused to go on (access, maintenance, unreachable): nothing more was sent. */
+  stoppedBy?: FacturarError;
+  /** Calls made to check references with the service before sending. */
+  checks?: { listings: number; lookups: number };
 }
 
 export function invalidResult(check: VoucherCheck): VoucherResult {
@@ -98,6 +107,7 @@ export async function issueFiles(
     rejected: 0,
     unknown: 0,
     held: 0,
+    documentsMissing: 0,
     cancelled: false,
     interrupted: false,
   };
@@ -142,9 +152,20 @@ export async function issueFiles(
         }),
         t("set punto_venta in the profile (or FACTURAR_PUNTO_VENTA), or comprobante.punto_venta in the voucher"),
       );
+    const { unique, repeats, conflicts } = distinct(prepared);
+    if (conflicts.length > 0) {
+      for (const result of conflicts) await emit(result);
+      summary.invalid = conflicts.length;
+      return summary;
+    }
     // Unidentified consumers are checked again against the service's current ceiling.
     if (prepared.some((p) => p.envelope.cliente?.documento_tipo === "OTRO")) {
-      const ceiling = await currentCeiling(connection.client, stateDir(req.env), profile.name, req.warn);
+      const ceiling = await currentCeiling(
+        connection.service,
+        stateDir(req.env),
+        accountId(connection.account),
+        req.warn,
+      );
       if (!ceiling.eq(Dec.parse(DEFAULT_FINAL_CONSUMER_CEILING))) {
         const again = checks.map((c) => checkSource(c.source, { ...rules, ceiling }));
         const refused = again.filter((c) => req.validate && !c.ok);
@@ -155,14 +176,14 @@ export async function issueFiles(
         }
       }
     }
-    if (req.confirm && !(await req.confirm(profile, prepared))) {
+    if (req.confirm && !(await req.confirm(profile, unique))) {
       summary.cancelled = true;
       return summary;
     }
-    const journal = await Journal.open(stateDir(req.env), profile.name);
+    const journal = await Journal.open(stateDir(req.env), connection.account, { lock: true, profile: profile.name });
     try {
       const issuer = new Issuer(
-        connection.client,
+        connection.service,
         journal,
         {
           mode: req.mode,
@@ -172,6 +193,8 @@ export async function issueFiles(
           outDir: req.outDir ?? profile.pdfDir ?? `${req.cwd}/comprobantes`,
           wait: req.wait,
           waitTimeoutMs: req.waitTimeoutMs,
+          settleWindowMs: connection.settleWindowMs,
+          requeue: req.requeue ?? false,
         },
         req.warn,
       );
@@ -182,10 +205,14 @@ export async function issueFiles(
         else if (result.status === "rejected") summary.rejected++;
         else if (result.status === "unknown") summary.unknown++;
         else if (result.status === "held") summary.held++;
+        if (result.documents_missing) summary.documentsMissing++;
         await emit(result);
+        // The same voucher again in this run's input: told once the first has settled.
+        for (const repeat of repeats.get(result.external_reference) ?? []) await count(repeatOf(result, repeat));
       };
       req.onStart?.(prepared.length);
-      await runLanes(lanes(prepared, req.mode), {
+      await issuer.survey(unique);
+      const ended = await runLanes(lanes(unique, req.mode), {
         concurrency: req.concurrency ?? 4,
         batchSize: req.batchSize ?? 1,
         stopped: () => req.stop?.requested ?? false,
@@ -197,6 +224,8 @@ export async function issueFiles(
         emit: count,
       });
       summary.interrupted = req.stop?.requested ?? false;
+      summary.checks = { ...issuer.checks };
+      if (ended.stoppedBy) summary.stoppedBy = ended.stoppedBy;
     } finally {
       await journal.close();
     }
@@ -204,6 +233,62 @@ export async function issueFiles(
     await connection.close();
   }
   return summary;
+}
+
+/**
+ * References are unique within a run: the same voucher twice (two files, or twice in an array)
+ * is sent once and the repeat told with the first's outcome; two different vouchers under one
+ * reference are invalid input, and nothing is sent.
+ */
+function distinct(vouchers: PreparedVoucher[]): {
+  unique: PreparedVoucher[];
+  repeats: Map<string, PreparedVoucher[]>;
+  conflicts: VoucherResult[];
+} {
+  const first = new Map<string, PreparedVoucher>();
+  const repeats = new Map<string, PreparedVoucher[]>();
+  const conflicts: VoucherResult[] = [];
+  const unique: PreparedVoucher[] = [];
+  for (const v of vouchers) {
+    const seen = first.get(v.reference);
+    if (!seen) {
+      first.set(v.reference, v);
+      unique.push(v);
+    } else if (seen.digest === v.digest) {
+      repeats.set(v.reference, [...(repeats.get(v.reference) ?? []), v]);
+    } else {
+      const c = v.envelope.comprobante;
+      const result = blankResult("invalid", {
+        source: v.source,
+        reference: v.reference,
+        tipo: c.tipo,
+        punto_venta: c.punto_venta ?? null,
+        total: c.total ?? null,
+      });
+      const message = t("external_reference {ref} is also used by {source}, with other content", {
+        ref: v.reference,
+        source: seen.source,
+      });
+      result.errors = [message];
+      result.error_details = [{ code: "reference.conflict", text: message }];
+      result.hint = t("give each voucher its own external_reference");
+      conflicts.push(result);
+    }
+  }
+  return { unique, repeats, conflicts };
+}
+
+/** The outcome of a voucher's repeat in the same input: the first's, sent once. */
+function repeatOf(result: VoucherResult, repeat: PreparedVoucher): VoucherResult {
+  const told: VoucherResult = {
+    ...result,
+    source: repeat.source,
+    status: result.status === "issued" ? "skipped-duplicate" : result.status,
+    warnings: [...(result.warnings ?? [])],
+  };
+  delete told.documents_missing;
+  told.hint = t("the same voucher as {source} (same external_reference): sent once", { source: result.source });
+  return told;
 }
 
 /**
@@ -224,19 +309,6 @@ export function lanes(vouchers: PreparedVoucher[], mode: "instant" | "queued"): 
   return [...byLane.values()].map((lane) =>
     lane.sort((a, b) => dayNumber(a.envelope.comprobante.fecha) - dayNumber(b.envelope.comprobante.fecha)),
   );
-}
-
-/**
- * Why the rest of a lane must wait, if it must. A numbering or date error: the rest would fail
- * too. An outcome not known, or a voucher sent without ever an answer: it may still be issued
- * later, and the authority numbers a lane in order and refuses a date earlier than the last
- * voucher's, so nothing after it may go first.
- */
-export function laneBreak(result: VoucherResult): "sequence" | "unsettled" | undefined {
-  if (result.status === "unknown") return "unsettled";
-  if (result.status !== "rejected") return undefined;
-  if (result.error_details.some((d) => d.code === NO_ANSWER)) return "unsettled";
-  return /\b10016\b|\b10015\b|numer|fecha|proximo a emitir/i.test(result.errors.join(" ")) ? "sequence" : undefined;
 }
 
 export function heldResult(voucher: PreparedVoucher, why: string): VoucherResult {
@@ -265,6 +337,7 @@ export function heldResult(voucher: PreparedVoucher, why: string): VoucherResult
 interface LaneRunner {
   concurrency: number;
   batchSize: number;
+  /** A stop was asked (a signal): finish what is in flight, send nothing new. */
   stopped: () => boolean;
   begin: (v: PreparedVoucher) => Promise<Begun>;
   finish: (b: Begun) => Promise<VoucherResult>;
@@ -278,9 +351,20 @@ interface LaneRunner {
 /** Documents downloading at once across lanes, before a lane waits for one to land. */
 const DOWNLOADS_IN_FLIGHT = 8;
 
-/** Lanes in parallel, each in order, one voucher (or one batch) at a time. */
-export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promise<void> {
+/**
+ * Lanes in parallel, each in order, one voucher (or one batch) at a time. When the service stops
+ * the run (ServiceStop), every lane stops sending and every voucher still gets a result.
+ */
+export async function runLanes(
+  all: PreparedVoucher[][],
+  run: LaneRunner,
+): Promise<{ stoppedBy?: FacturarError }> {
   const queue = [...all];
+  let stoppedBy: FacturarError | undefined;
+  const serviceStop = (reason: FacturarError) => {
+    stoppedBy ??= reason;
+  };
+  const stopped = () => stoppedBy !== undefined || run.stopped();
   // A lane needs only the outcome to go on; the result is told once its PDF and ticket have
   // landed, which happens meanwhile, a bounded number at a time.
   const downloading = new Set<Promise<void>>();
@@ -297,6 +381,12 @@ export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promi
     );
     if (downloading.size >= DOWNLOADS_IN_FLIGHT) await Promise.race(downloading);
   };
+  const stopWhy = (): string => {
+    const reason = stoppedBy as FacturarError | undefined;
+    return reason
+      ? t("not sent: the service stopped the run: {message}", { message: reason.message })
+      : t("not sent: interrupted");
+  };
   const worker = async () => {
     for (let lane = queue.shift(); lane; lane = queue.shift()) {
       let heldBy: { ref: string; why: "sequence" | "unsettled" } | undefined;
@@ -304,10 +394,10 @@ export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promi
       for (let i = 0; i < lane.length; ) {
         const group = lane.slice(i, i + run.batchSize);
         i += group.length;
-        if (heldBy !== undefined || run.stopped()) {
+        if (heldBy !== undefined || stopped()) {
           const why =
             heldBy === undefined
-              ? t("not sent: interrupted")
+              ? stopWhy()
               : heldBy.why === "sequence"
                 ? t("not sent: {ref} failed in this lane with a numbering or date error, and this one would too", {
                     ref: heldBy.ref,
@@ -318,32 +408,59 @@ export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promi
                       ref: heldBy.ref,
                     },
                   );
-          if (ahead) await run.abandon(await ahead, why);
-          ahead = undefined;
-          for (const v of group) await run.emit(heldResult(v, why));
-          continue;
-        }
-        if (group.length > 1) {
-          for (const r of await run.issueMany(group)) {
-            await settle(r);
-            const broken: ReturnType<typeof laneBreak> = heldBy === undefined ? laneBreak(r) : undefined;
-            if (broken) heldBy = { ref: r.external_reference, why: broken };
+          // The voucher begun ahead was settled without sending (told as such) or is abandoned.
+          let told = 0;
+          if (ahead) {
+            const begun = await ahead.catch((error) => {
+              if (!(error instanceof ServiceStop)) throw error;
+              serviceStop(error.reason);
+              return undefined;
+            });
+            ahead = undefined;
+            if (begun && "result" in begun) {
+              await settle(begun.result);
+              told = 1;
+            } else if (begun) await run.abandon(begun, why);
           }
+          for (const v of group.slice(told)) await run.emit(heldResult(v, why));
           continue;
         }
-        const begun = await (ahead ?? run.begin(group[0] as PreparedVoucher));
-        // Journal the lane's next voucher while this one is in flight; it is sent only after.
-        const following = lane[i];
-        ahead = following ? run.begin(following) : undefined;
-        // A rejection of the voucher begun ahead must not go unheard while this one settles.
-        ahead?.catch(() => {});
-        const result = await run.finish(begun);
-        await settle(result);
-        const broken: ReturnType<typeof laneBreak> = laneBreak(result);
-        if (broken) heldBy = { ref: result.external_reference, why: broken };
+        try {
+          if (group.length > 1) {
+            for (const r of await run.issueMany(group)) {
+              await settle(r);
+              const broken: ReturnType<typeof laneBreak> = heldBy === undefined ? laneBreak(r) : undefined;
+              if (broken) heldBy = { ref: r.external_reference, why: broken };
+            }
+            continue;
+          }
+          const begun = await (ahead ?? run.begin(group[0] as PreparedVoucher));
+          ahead = undefined;
+          // Journal the lane's next voucher while this one is in flight; it is sent only after.
+          const following = lane[i];
+          if (following && !stopped()) {
+            ahead = run.begin(following);
+            // A failure of the voucher begun ahead must not go unheard while this one settles.
+            ahead.catch(() => {});
+          }
+          const result = await run.finish(begun);
+          await settle(result);
+          const broken: ReturnType<typeof laneBreak> = laneBreak(result);
+          if (broken) heldBy = { ref: result.external_reference, why: broken };
+        } catch (error) {
+          if (!(error instanceof ServiceStop)) throw error;
+          serviceStop(error.reason);
+          // The vouchers of this step were not sent (the journal says held): tell them so.
+          for (const v of group) await run.emit(heldResult(v, stopWhy()));
+        }
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(run.concurrency, all.length)) }, worker));
-  await Promise.all(landed);
+  const workers = Array.from({ length: Math.max(1, Math.min(run.concurrency, all.length)) }, worker);
+  // Every lane ends (each voucher told) before a bug in one is reported.
+  const ended = await Promise.allSettled(workers);
+  await Promise.allSettled(landed);
+  const failed = ended.find((e): e is PromiseRejectedResult => e.status === "rejected");
+  if (failed) throw failed.reason;
+  return stoppedBy ? { stoppedBy } : {};
 }

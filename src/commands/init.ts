@@ -210,8 +210,8 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
   const loaded = await loadProfile({ profile: name, config: path, env: ctx.io.env });
   const connection = await connect(loaded, { env: ctx.io.env });
   try {
-    const answer = await connection.client.read("estado_servicios/alertas");
-    const ok = answer.error === "N";
+    const answer = await connection.service.status();
+    const ok = answer.answered;
     if (ctx.json)
       await ctx.out(
         JSON.stringify({ ok, profile: name, file: path, base_url: baseUrl, status: answer.facturacion ?? null }),

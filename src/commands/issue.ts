@@ -23,6 +23,7 @@ export interface IssueFlags extends ValidateFlags {
   qr?: string;
   allowDuplicate?: boolean;
   wait?: boolean;
+  requeue?: boolean;
   timeout?: string;
   batchSize?: string;
   concurrency?: string;
@@ -35,8 +36,12 @@ export function summaryOutcome(s: IssueSummary): Outcome {
   if (s.interrupted) return "interrupted";
   if (s.invalid > 0) return "invalid";
   if (s.unknown > 0) return "unknown";
+  // The service stopped the run: its own code (access denied 5, unavailable 6) tells cron why.
+  if (s.stoppedBy) return s.stoppedBy.outcome;
   const done = s.issued + s.queued + s.skipped;
   if (s.rejected > 0 || s.held > 0) return done > 0 || s.held > 0 ? "partial" : "rejected";
+  // Issued, but a PDF or ticket is missing: the fiscal part is done, the documents are not.
+  if (s.documentsMissing > 0) return "partial";
   return "done";
 }
 
@@ -130,6 +135,7 @@ function issueCommand(mode: "instant" | "queued") {
         ...(flags.out ? { outDir: flags.out } : {}),
         wait: flags.wait ?? false,
         waitTimeoutMs: timeout * 1000,
+        requeue: flags.requeue ?? false,
         ...(batchSize ? { batchSize } : {}),
         ...(concurrency ? { concurrency } : {}),
         ...(rateMs !== undefined ? { rateMs } : {}),
@@ -179,10 +185,16 @@ function issueCommand(mode: "instant" | "queued") {
         summary.rejected && t("{n} rejected", { n: summary.rejected }),
         summary.unknown && t("{n} unknown", { n: summary.unknown }),
         summary.held && t("{n} not sent", { n: summary.held }),
+        summary.documentsMissing &&
+          t("{n} without their documents (the next run fetches them)", { n: summary.documentsMissing }),
         summary.interrupted && t("interrupted"),
         summary.cancelled && t("cancelled, nothing sent"),
       ].filter(Boolean);
       ctx.err(parts.join(", ") || t("nothing to do"));
+    }
+    if (summary.stoppedBy && !ctx.json) {
+      const e = summary.stoppedBy;
+      ctx.err(`${ctx.errColor.red(t("stopped:"))} ${e.message}${e.hint ? `\n  ${t("hint:")} ${e.hint}` : ""}`);
     }
     return summary.cancelled ? "done" : summaryOutcome(summary);
   };

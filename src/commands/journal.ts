@@ -1,7 +1,7 @@
 /** `facturar journal`: what the journal holds for a profile (or for some input files), unknown outcomes first. */
 
-import { lookup } from "../batch/issue.js";
-import { Journal, type JournalEntry } from "../batch/journal.js";
+import { accountOf } from "../api/connect.js";
+import { entryFromService, inFlight, Journal, type JournalEntry } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile } from "../config/profile.js";
 import type { Context } from "../context.js";
@@ -13,10 +13,12 @@ import { withConnection } from "./online.js";
 const ORDER: Record<JournalEntry["state"], number> = {
   unknown: 0,
   sending: 1,
-  queued: 2,
-  held: 3,
-  rejected: 4,
-  issued: 5,
+  "queue-error": 2,
+  queued: 3,
+  held: 4,
+  rejected: 5,
+  deleted: 6,
+  issued: 7,
 };
 
 function matches(entry: JournalEntry, files: string[]): boolean {
@@ -38,43 +40,54 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
     env: ctx.io.env,
   };
   const profile = await loadProfile(profileRequest);
+  const account = await accountOf(profile, ctx.io.env);
+  if (!account) {
+    ctx.err(t("profile {name} has issued nothing yet: no journal", { name: profile.name }));
+    return "done";
+  }
   // Reading needs no lock; settling entries does (a running batch owns them).
-  const journal = await Journal.open(stateDir(ctx.io.env), profile.name, { lock: flags.reconcile ?? false });
+  const journal = await Journal.open(stateDir(ctx.io.env), account, {
+    lock: flags.reconcile ?? false,
+    profile: profile.name,
+  });
   try {
     if (flags.reconcile) {
+      // Everything the journal cannot settle alone is asked of the service, which decides.
       const open = journal
         .all()
-        .filter((e) => (e.state === "sending" || e.state === "unknown" || e.state === "queued") && matches(e, files));
+        .filter((e) => (e.state !== "issued" || e.legacy) && e.state !== "deleted" && matches(e, files));
       await withConnection(ctx, async (connection) => {
         for (const entry of open) {
-          const found = await lookup(connection.client, entry.ref);
-          const c = found?.comprobante;
-          if (!c) {
-            if (entry.state !== "queued")
-              ctx.err(
-                t("{ref}: the service has no voucher under it; the next issue run will send it", { ref: entry.ref }),
-              );
+          const found = (await connection.service.findByReference(entry.ref)).sort(
+            (a, b) => Number(b.state === "issued") - Number(a.state === "issued"),
+          )[0];
+          if (found) {
+            await journal.record(entryFromService(found, entry.mode));
             continue;
           }
-          const status = String(c.status ?? "");
-          if (status === "EMITIDO") {
+          const sent = Date.parse(entry.sent_at ?? entry.at);
+          if (inFlight(entry) && Date.now() < sent + connection.settleWindowMs) {
+            ctx.err(
+              t("{ref}: sent {seconds} s ago and not at the service yet; it may still be storing it: ask again later", {
+                ref: entry.ref,
+                seconds: Math.round((Date.now() - sent) / 1000),
+              }),
+            );
+            continue;
+          }
+          if (entry.state === "queued" || entry.state === "queue-error") {
+            await journal.record({ ref: entry.ref, state: "deleted", mode: entry.mode });
+            ctx.err(t("{ref}: no longer in the service's queue; the next issue run will send it", { ref: entry.ref }));
+          } else if (entry.state !== "rejected" && entry.state !== "held") {
             await journal.record({
               ref: entry.ref,
-              state: "issued",
+              state: "held",
               mode: entry.mode,
-              punto_venta: Number(c.punto_venta),
-              numero: Number(c.numero),
-              tipo: c.tipo,
+              errors: [t("not at the service")],
             });
-          } else if (status.includes("CON ERROR")) {
-            await journal.record({
-              ref: entry.ref,
-              state: "rejected",
-              mode: entry.mode,
-              errors: Array.isArray(c.errores) ? c.errores : [status],
-            });
-          } else {
-            await journal.record({ ref: entry.ref, state: "queued", mode: "queued" });
+            ctx.err(
+              t("{ref}: the service has no voucher under it; the next issue run will send it", { ref: entry.ref }),
+            );
           }
         }
       });
@@ -96,20 +109,24 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
       );
     } else {
       const c = ctx.color;
-      const paint = {
+      const paint: Record<JournalEntry["state"], (s: string) => string> = {
         unknown: c.yellow,
         sending: c.yellow,
+        "queue-error": c.red,
         queued: c.cyan,
         held: c.dim,
         rejected: c.red,
+        deleted: c.dim,
         issued: c.green,
       };
       const states: Record<JournalEntry["state"], string> = {
         unknown: t("unknown"),
         sending: t("sending"),
+        "queue-error": t("queue error"),
         queued: t("queued"),
         held: t("held"),
         rejected: t("rejected"),
+        deleted: t("deleted"),
         issued: t("issued"),
       };
       const width = Math.max(...Object.values(states).map((s) => s.length));
@@ -117,8 +134,14 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
         await ctx.out(
           `${paint[e.state](states[e.state].padEnd(width))}  ${e.ref.padEnd(28)}  ${(e.tipo ?? "").padEnd(18)}  ${number(e).padEnd(14)}  ${e.at}  ${e.source ?? ""}`.trimEnd(),
         );
-        for (const error of e.state === "rejected" || e.state === "unknown" ? (e.errors ?? []) : [])
+        for (const error of e.state === "rejected" || e.state === "unknown" || e.state === "queue-error"
+          ? (e.errors ?? [])
+          : [])
           await ctx.out(`          ${c.dim(error)}`);
+        if (e.state === "issued" && e.documents_missing)
+          await ctx.out(`          ${c.yellow(t("documents not saved yet: the next issue run fetches them"))}`);
+        if (e.legacy)
+          await ctx.out(`          ${c.dim(t("from an older journal: checked with the service before it counts"))}`);
       }
       const open = entries.filter((e) => e.state === "unknown" || e.state === "sending").length;
       ctx.err(

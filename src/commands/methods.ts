@@ -3,9 +3,11 @@
  * next-number (numeracion), requires-fce (requiere_fec), queue delete|reschedule|retry, and qr.
  */
 
-import type { Answer } from "../api/client.js";
 import { TransportError } from "../api/http.js";
-import { lookup, saveDocument } from "../batch/issue.js";
+import type { QueueActionAnswer, Service, ServiceVoucher } from "../api/protocol.js";
+import { saveDocument } from "../batch/issue.js";
+import { type AccountKey, Journal, type JournalState } from "../batch/journal.js";
+import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
@@ -32,14 +34,6 @@ function dateOf(flag: string, value: string | undefined): string {
   return parsed.data;
 }
 
-function failure(answer: Answer, what: string): FacturarError {
-  return new FacturarError(
-    `${what}: ${(answer.errores as string[] | undefined)?.join("; ") || t("the service said no")}`,
-    "rejected",
-    "service.error",
-  );
-}
-
 async function print(ctx: Context, json: Record<string, unknown>, human: string[]): Promise<void> {
   if (ctx.json) await ctx.out(JSON.stringify(json));
   else for (const line of human) await ctx.out(line);
@@ -57,27 +51,24 @@ export async function pdfCommand(
       ? requiredInt("--pv", flags.pv, 1, 99999)
       : (connection.puntoVenta ?? profile.puntoVenta);
     if (!puntoVenta) throw new UsageError(t("--pv is required: the profile names no point of sale"));
-    const comprobante = { tipo, operacion: "V", punto_venta: puntoVenta, numero };
-    const answer = await connection.client.read("facturacion/regenerar_pdf", { comprobante });
-    if (answer.error !== "N")
-      throw failure(answer, t("no documents for {tipo} {puntoVenta}-{numero}", { tipo, puntoVenta, numero }));
+    const links = await connection.service.freshLinks(tipo, puntoVenta, numero);
     const dir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
     const regenerate = async () => {
       throw new Error(t("the fresh link did not work"));
     };
     const pdf = await saveDocument(
-      connection.client,
+      connection.service,
       dir,
       `${documentName(tipo, puntoVenta, numero)}.pdf`,
-      answer.comprobante_pdf_url,
+      links.pdf,
       regenerate,
     );
-    const ticket = answer.comprobante_ticket_url
+    const ticket = links.ticket
       ? await saveDocument(
-          connection.client,
+          connection.service,
           dir,
           `${documentName(tipo, puntoVenta, numero, "-ticket")}.pdf`,
-          answer.comprobante_ticket_url,
+          links.ticket,
           regenerate,
         )
       : null;
@@ -97,11 +88,7 @@ export async function nextNumberCommand(ctx: Context, flags: { type?: string; pv
       ? requiredInt("--pv", flags.pv, 1, 99999)
       : (connection.puntoVenta ?? profile.puntoVenta);
     if (!puntoVenta) throw new UsageError(t("--pv is required: the profile names no point of sale"));
-    const answer = await connection.client.read("facturacion/numeracion", {
-      comprobante: { tipo, operacion: "V", punto_venta: puntoVenta },
-    });
-    if (answer.error !== "N") throw failure(answer, t("numeracion failed"));
-    const next = Number(answer.comprobante?.numero);
+    const next = await connection.service.nextNumber(tipo, puntoVenta);
     await print(ctx, { ok: true, tipo, punto_venta: puntoVenta, numero: next }, [
       t("next {tipo} at point of sale {puntoVenta}: {value}", {
         tipo,
@@ -120,13 +107,7 @@ export async function requiresFceCommand(ctx: Context, flags: { cuit?: string; d
   if (problem) throw new UsageError(t("--cuit: {value}", { value: describeCuitProblem(problem, cuit) }));
   const fecha = flags.date ? dateOf("--date", flags.date) : undefined;
   return withConnection(ctx, async (connection): Promise<Outcome> => {
-    const answer = await connection.client.read("facturacion/requiere_fec", {
-      cuit: Number(cuit),
-      ...(fecha ? { fecha } : {}),
-    });
-    if (answer.error !== "N") throw failure(answer, t("requiere_fec failed"));
-    const obligated = String(answer.esta_obligado).toUpperCase() === "S";
-    const from = Number(answer.importe_desde);
+    const { obligated, from } = await connection.service.requiresFce(cuit, fecha);
     await print(ctx, { ok: true, cuit, esta_obligado: obligated, importe_desde: from }, [
       obligated
         ? t("{cuit} must receive a MiPyME credit invoice (FCE) for amounts from $ {amount}", {
@@ -147,27 +128,31 @@ export async function queueCommand(
 ): Promise<Outcome> {
   const ref = flags.ref?.trim();
   if (!ref) throw new UsageError(t("--ref is required: the queued voucher's external_reference"));
-  const body: Record<string, unknown> = { external_reference: ref };
-  let method: string;
+  let call: (service: Service) => Promise<QueueActionAnswer>;
+  /** What the journal says afterwards: the service's queue decides what a later run does. */
+  let after: JournalState;
   if (action === "delete") {
-    method = "facturacion/eliminar_encolado";
-    if (flags.date) body.fecha = dateOf("--date", flags.date);
+    const fecha = flags.date ? dateOf("--date", flags.date) : undefined;
+    call = (service) => service.deleteQueued(ref, fecha);
+    after = "deleted";
   } else if (action === "reschedule") {
-    method = "facturacion/cambiar_fecha_encolado";
-    body.fecha = dateOf("--date", flags.date);
-    if (flags.due) body.vencimiento = dateOf("--due", flags.due);
+    const fecha = dateOf("--date", flags.date);
+    const due = flags.due ? dateOf("--due", flags.due) : undefined;
+    call = (service) => service.reschedule(ref, fecha, due);
+    after = "queued";
   } else if (action === "retry") {
-    method = "facturacion/reenviar_encolado";
+    call = (service) => service.requeue(ref);
+    after = "queued";
   } else {
     throw new UsageError(
       t("queue takes delete, reschedule or retry, not {action}", { action: JSON.stringify(action) }),
     );
   }
-  return withConnection(ctx, async (connection): Promise<Outcome> => {
+  return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     // These change the queue: never retried blindly (they count against the quota).
-    let answer: Answer;
+    let answer: QueueActionAnswer;
     try {
-      answer = await connection.client.issue(method, body);
+      answer = await call(connection.service);
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
       throw new FacturarError(
@@ -181,19 +166,41 @@ export async function queueCommand(
         t("check with: facturar query --ref {ref}", { ref }),
       );
     }
-    const partial = answer.error === "PARCIAL";
-    if (answer.error !== "N" && !partial) throw failure(answer, `${action} ${ref}`);
-    const done = Array.isArray(answer.procesados) ? (answer.procesados as string[]) : [];
+    await noteInJournal(ctx, connection.account, profile.name, ref, after);
+    const { partial, processed: done } = answer;
     await print(
       ctx,
-      { ok: !partial, action, external_reference: ref, partial, procesados: done, errors: answer.errores ?? [] },
+      { ok: !partial, action, external_reference: ref, partial, procesados: done, errors: answer.errors },
       [
         ...(done.length > 0 ? done : [t("{action}: done for {ref}", { action, ref })]),
-        ...(partial ? [t("only partly: {errors}", { errors: (answer.errores as string[]).join("; ") })] : []),
+        ...(partial ? [t("only partly: {errors}", { errors: answer.errors.join("; ") })] : []),
       ],
     );
     return partial ? "partial" : "done";
   });
+}
+
+/**
+ * Tells the account's journal what a queue action did, when it knows the reference: a deleted
+ * voucher may be sent again by the next run. Best effort: a running batch holds the journal, and
+ * the next run asks the service anyway.
+ */
+async function noteInJournal(
+  ctx: Context,
+  account: AccountKey,
+  profile: string,
+  ref: string,
+  state: JournalState,
+): Promise<void> {
+  let journal: Journal | undefined;
+  try {
+    journal = await Journal.open(stateDir(ctx.io.env), account, { lock: true, profile });
+    if (journal.get(ref)) await journal.record({ ref, state, mode: "queued" });
+  } catch {
+    // Busy or unwritable: the service's queue is the truth, and the next run asks it.
+  } finally {
+    await journal?.close();
+  }
 }
 
 interface QrCheck {
@@ -209,16 +216,17 @@ interface QrCheck {
  */
 export async function qrCommand(ctx: Context, text: string | undefined, flags: { ref?: string }): Promise<Outcome> {
   if (!text && !flags.ref) throw new UsageError(t("give the QR's text (its URL) or --ref to fetch the voucher"));
-  const show = async (url: string, voucher?: Answer): Promise<Outcome> => {
+  const show = async (url: string, found?: ServiceVoucher): Promise<Outcome> => {
+    const voucher = found?.raw;
     const data = decodeQr(url);
     if (!data)
       throw new FacturarError(t("not a voucher QR: {value}", { value: url.slice(0, 80) }), "invalid", "qr.invalid");
     const checks: QrCheck[] = [];
     if (voucher) {
-      const c = voucher.comprobante ?? {};
+      const c = voucher.comprobante;
       const expect = (field: string, qr: unknown, value: unknown, same: boolean) =>
         checks.push({ field, qr, voucher: value, ok: same });
-      expect("tipoCmp", data.tipoCmp, c.tipo, voucherTypeInfo(c.tipo)?.code === data.tipoCmp);
+      expect("tipoCmp", data.tipoCmp, c.tipo, voucherTypeInfo(String(c.tipo))?.code === data.tipoCmp);
       expect("ptoVta", data.ptoVta, c.punto_venta, Number(c.punto_venta) === data.ptoVta);
       expect("nroCmp", data.nroCmp, c.numero, Number(c.numero) === data.nroCmp);
       expect("fecha", data.fecha, c.fecha, typeof c.fecha === "string" && toIsoDate(c.fecha) === data.fecha);
@@ -230,8 +238,8 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
       expect(
         "nroDocRec",
         data.nroDocRec,
-        voucher.cliente?.documento_nro,
-        String(voucher.cliente?.documento_nro ?? "").trim() === String(data.nroDocRec ?? ""),
+        voucher.cliente.documento_nro,
+        String(voucher.cliente.documento_nro ?? "").trim() === String(data.nroDocRec ?? ""),
       );
     }
     const ok = checks.every((c) => c.ok);
@@ -249,14 +257,17 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
   };
   if (!flags.ref) return show(text as string);
   return withConnection(ctx, async (connection): Promise<Outcome> => {
-    const found = await lookup(connection.client, flags.ref as string);
+    const ref = flags.ref as string;
+    const found = (await connection.service.findByReference(ref)).sort(
+      (a, b) => Number(b.state === "issued") - Number(a.state === "issued"),
+    )[0];
     if (!found)
       throw new FacturarError(
         t("no voucher with reference {ref}", { ref: String(flags.ref) }),
         "rejected",
         "service.not-found",
       );
-    const url = text ?? found.comprobante?.afip_qr ?? found.comprobante?.tax_qr;
+    const url = text ?? found.qr;
     if (!url)
       throw new FacturarError(
         t("the voucher {ref} has no QR yet (is it still queued?)", { ref: String(flags.ref) }),

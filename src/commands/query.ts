@@ -1,9 +1,9 @@
 /** `facturar query`: by reference, date, type and number, or number range; every page. */
 
-import type { Answer, ApiClient } from "../api/client.js";
-import { freshLink, saveDocument } from "../batch/issue.js";
+import type { Service, ServiceVoucher } from "../api/protocol.js";
+import { saveDocument } from "../batch/issue.js";
 import type { Context } from "../context.js";
-import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
 import { documentName } from "../output/files.js";
 import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
@@ -65,60 +65,20 @@ export function criteria(flags: QueryFlags): Criteria {
 
 /** Every voucher the criteria match, newest first, page after page. */
 export async function* queryAll(
-  client: ApiClient,
+  service: Service,
   c: Criteria,
   puntoVenta: number | undefined,
-): AsyncGenerator<Answer> {
+): AsyncGenerator<ServiceVoucher> {
   if (c.kind === "number") {
-    const answer = await client.read("facturacion/consulta", {
-      comprobante: { tipo: c.tipo, operacion: "V", punto_venta: puntoVenta, numero: c.numero },
-    });
-    if (answer.error === "N") yield { cliente: answer.cliente, comprobante: answer.comprobante };
-    else if (!/no se encontr/i.test((answer.errores ?? []).join(" "))) {
-      throw new FacturarError(
-        t("consulta failed: {errors}", { errors: (answer.errores ?? []).join("; ") }),
-        "rejected",
-        "service.query-failed",
-      );
-    }
+    const found = await service.voucher(c.tipo, puntoVenta, c.numero);
+    if (found) yield found;
     return;
   }
-  const body =
-    c.kind === "ref"
-      ? { busqueda_tipo: "EXT_REF", comprobante: { external_reference: c.ref, operacion: "V" } }
-      : c.kind === "date"
-        ? { busqueda_tipo: "F", comprobante: { fecha: c.date, operacion: "V" } }
-        : {
-            busqueda_tipo: "TN",
-            comprobante: {
-              tipo: c.tipo,
-              operacion: "V",
-              punto_venta: puntoVenta,
-              numero_desde: c.from,
-              numero_hasta: c.to,
-            },
-          };
-  const limit = 1000;
-  let seen = 0;
-  for (let page = 0; ; page++) {
-    const answer = await client.read("facturacion/consulta_avanzada", { ...body, pagina: page, limite: limit });
-    if (answer.error !== "N") {
-      if (/no se (han )?encontr/i.test((answer.errores ?? []).join(" "))) return;
-      throw new FacturarError(
-        t("consulta_avanzada failed: {errors}", { errors: (answer.errores ?? []).join("; ") }),
-        "rejected",
-        "service.query-failed",
-      );
-    }
-    const items: Answer[] = Array.isArray(answer.comprobantes) ? answer.comprobantes : [];
-    for (const item of items) yield item;
-    seen += items.length;
-    if (items.length < limit || seen >= Number(answer.total ?? 0)) return;
+  if (c.kind === "ref") {
+    yield* await service.findByReference(c.ref);
+    return;
   }
-}
-
-function numberOf(c: Answer): string {
-  return voucherNumber(c.punto_venta ?? 0, c.numero ?? 0);
+  yield* c.kind === "date" ? service.listByDate(c.date) : service.listByNumbers(c.tipo, puntoVenta, c.from, c.to);
 }
 
 export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Outcome> {
@@ -129,44 +89,48 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
     const outDir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
     const rows: string[][] = [];
     let count = 0;
-    for await (const item of queryAll(connection.client, wanted, pv)) {
+    for await (const v of queryAll(connection.service, wanted, pv)) {
       count++;
-      const c: Answer = item.comprobante ?? {};
-      const issued = c.status === "EMITIDO";
+      const issued = v.state === "issued" && v.numero !== null && v.punto_venta !== null;
+      const number = issued ? voucherNumber(v.punto_venta as number, v.numero as number) : null;
       let pdf: string | null = null;
       if (flags.pdf && issued) {
+        const { tipo } = v;
+        const [puntoVenta, numero] = [v.punto_venta as number, v.numero as number];
         try {
           pdf = await saveDocument(
-            connection.client,
+            connection.service,
             outDir,
-            `${documentName(c.tipo, c.punto_venta, c.numero)}.pdf`,
-            c.comprobante_pdf_url,
-            () => freshLink(connection.client, { tipo: c.tipo, punto_venta: c.punto_venta, numero: c.numero }, "pdf"),
+            `${documentName(tipo, puntoVenta, numero)}.pdf`,
+            v.pdf_url,
+            async () => (await connection.service.freshLinks(tipo, puntoVenta, numero)).pdf,
           );
         } catch (error) {
           ctx.err(
-            `${ctx.errColor.yellow(t("warning:"))} ${c.tipo} ${numberOf(c)}: ${t("PDF not saved: {message}", { message: (error as Error).message })}`,
+            `${ctx.errColor.yellow(t("warning:"))} ${tipo} ${number}: ${t("PDF not saved: {message}", { message: (error as Error).message })}`,
           );
         }
       }
       if (ctx.json) {
         await ctx.out(
           JSON.stringify({
-            ...item,
-            comprobante_nro: issued ? numberOf(c) : null,
-            external_reference: String(c.external_reference ?? ""),
+            ...v.raw,
+            state: v.state,
+            comprobante_nro: number,
+            external_reference: v.external_reference,
+            ...(v.observations.length ? { observations: v.observations } : {}),
             pdf,
           }),
         );
       } else {
         rows.push([
-          c.tipo ?? "",
-          issued ? numberOf(c) : t("(queued)"),
-          c.fecha ?? "",
-          item.cliente?.razon_social ?? "",
-          Dec.fromNumber(Number(c.total))?.toFixed(2) ?? String(c.total ?? ""),
-          c.status ?? "",
-          String(c.external_reference ?? ""),
+          v.tipo,
+          number ?? t("(queued)"),
+          v.fecha ?? "",
+          String(v.raw.cliente.razon_social ?? ""),
+          v.total ? (Dec.tryParse(v.total)?.toFixed(2) ?? v.total) : "",
+          v.status,
+          v.external_reference,
           pdf ?? "",
         ]);
       }

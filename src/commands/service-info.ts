@@ -1,6 +1,7 @@
 /** `facturar ceiling` and `facturar status`: what the service says about itself. */
 
 import { fetchCeiling } from "../batch/ceiling.js";
+import { accountId } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
@@ -9,7 +10,12 @@ import { withConnection } from "./online.js";
 
 export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean }): Promise<Outcome> {
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
-    const answer = await fetchCeiling(connection.client, stateDir(ctx.io.env), profile.name, flags.refresh ?? false);
+    const answer = await fetchCeiling(
+      connection.service,
+      stateDir(ctx.io.env),
+      accountId(connection.account),
+      flags.refresh ?? false,
+    );
     if (ctx.json) {
       await ctx.out(
         JSON.stringify({
@@ -37,27 +43,24 @@ export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean })
 
 export async function statusCommand(ctx: Context): Promise<Outcome> {
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
-    const answer = await connection.client.read("estado_servicios/alertas");
-    const ok = answer.error === "N" && String(answer.facturacion ?? "").toUpperCase() === "OK";
-    const maintenance = Array.isArray(answer.prox_mantenimientos_programados)
-      ? answer.prox_mantenimientos_programados
-      : [];
+    const answer = await connection.service.status();
+    const { ok, maintenance } = answer;
     if (ctx.json) {
       await ctx.out(
         JSON.stringify({
           ok,
           profile: profile.name,
           sandbox: connection.sandbox,
-          facturacion: answer.facturacion ?? null,
+          facturacion: answer.facturacion,
           maintenance,
-          novedades: answer.novedades ?? "",
-          errors: answer.errores ?? [],
+          novedades: answer.novedades,
+          errors: answer.errors,
         }),
       );
     } else {
       const c = ctx.color;
       await ctx.out(
-        `${ok ? c.green("✔") : c.red("✖")} ${t("invoicing:")} ${ok ? "OK" : (answer.facturacion ?? answer.errores?.join("; ") ?? t("not OK"))}`,
+        `${ok ? c.green("✔") : c.red("✖")} ${t("invoicing:")} ${ok ? "OK" : (answer.facturacion ?? (answer.errors.join("; ") || t("not OK")))}`,
       );
       await ctx.out(
         `  ${

@@ -64,8 +64,6 @@ export const ES: Readonly<Record<string, string>> = {
     "enviado, pero no volvió respuesta y no se pudo consultar al servicio; `facturar journal --reconcile` lo resuelve después",
   "sent {n} times without an answer, and the service holds nothing under {ref}: not issued; run again later":
     "enviado {n} veces sin respuesta, y el servicio no tiene nada con la referencia {ref}: no se emitió; ejecute de nuevo más tarde",
-  "the service could not be asked about {ref}: {message}": "no se pudo consultar al servicio por {ref}: {message}",
-  "regenerar_pdf failed": "regenerar_pdf falló",
   "the link answered HTTP {status}": "el enlace respondió HTTP {status}",
   "the link did not return a PDF": "el enlace no devolvió un PDF",
   "no working link for the document": "no hay un enlace que funcione para el documento",
@@ -137,8 +135,6 @@ export const ES: Readonly<Record<string, string>> = {
   "do not download the PDF and the ticket": "no descarga el PDF ni el ticket",
   "write each voucher's QR to FILE.png, or draw it: --qr terminal":
     "guarda el QR de cada comprobante en ARCHIVO.png, o lo dibuja: --qr terminal",
-  "issue again a voucher the journal holds as issued (with a new reference)":
-    "vuelve a emitir un comprobante que el diario tiene como emitido (con una referencia nueva)",
   "lanes (point of sale and type) sent in parallel (default 4)":
     "carriles (punto de venta y tipo) enviados en paralelo (por defecto 4)",
   "least milliseconds between requests (default: the profile's rate_ms; 100 for a real service)":
@@ -415,7 +411,6 @@ export const ES: Readonly<Record<string, string>> = {
   "--number does not go with --from/--to": "--number no va con --from/--to",
   "--type needs --number N, or --from N and --to M": "--type necesita --number N, o --from N y --to M",
   "--from is after --to": "--from es posterior a --to",
-  "consulta failed: {errors}": "consulta falló: {errors}",
   "consulta_avanzada failed: {errors}": "consulta_avanzada falló: {errors}",
   "(queued)": "(encolado)",
   type: "tipo",
@@ -568,8 +563,6 @@ export const ES: Readonly<Record<string, string>> = {
   // sandbox/faults.ts
   "fault {name} takes no value (or on/off), got {value}":
     "la falla {name} no lleva valor (o on/off); se recibió {value}",
-  "latency takes whole milliseconds, e.g. latency=200; got {part}":
-    "latency acepta milisegundos enteros, p. ej. latency=200; se recibió {part}",
   "unknown fault {name}; known: {value}": "falla desconocida {name}; conocidas: {value}",
   "{name} takes a rate from 0 to 1, e.g. {name}=0.05; got {part}":
     "{name} acepta una tasa de 0 a 1, p. ej. {name}=0.05; se recibió {part}",
@@ -813,4 +806,64 @@ export const ES: Readonly<Record<string, string>> = {
   "unknown field {key}; check its spelling (see `facturar schema`)":
     "campo desconocido {key}; revise cómo está escrito (vea `facturar schema`)",
   "required field is missing": "falta un campo obligatorio",
+  // the typed protocol and the exactly-once core
+  "the service's answer to {method} cannot be read: {problem}":
+    "la respuesta del servicio a {method} no se puede leer: {problem}",
+  "the base URL may point at something else than the service, or a proxy is in the way":
+    "la URL base puede apuntar a algo que no es el servicio, o hay un proxy en el medio",
+  "it has no error field": "no tiene el campo error",
+  "error is {value}": "error vale {value}",
+  "no item for the vouchers sent": "ningún ítem para los comprobantes enviados",
+  "the service returned no item for this voucher": "el servicio no devolvió ningún ítem para este comprobante",
+  "consulta failed": "consulta falló",
+  "it has no comprobante": "no tiene comprobante",
+  "it has no number": "no tiene número",
+  "could not list the vouchers of {fecha} ({message}); asking about each voucher instead":
+    "no se pudieron listar los comprobantes del {fecha} ({message}); se consulta cada comprobante",
+  "the service holds {n} issued vouchers under {ref} (sent twice before?); reporting the newest":
+    "el servicio tiene {n} comprobantes emitidos con {ref} (¿enviados dos veces antes?); se informa el más reciente",
+  "not processed by the service: an earlier voucher of its batch failed":
+    "el servicio no lo procesó: falló un comprobante anterior de su lote",
+  "already issued (the service holds {ref}): not sent again":
+    "ya emitido (el servicio tiene {ref}): no se envía de nuevo",
+  "already in the service's queue under {ref}: not sent again":
+    "ya está en la cola del servicio con {ref}: no se envía de nuevo",
+  "re-queued {ref} (reenviar_encolado): it had failed in the queue":
+    "{ref} vuelve a la cola (reenviar_encolado): había fallado en la cola",
+  "the service's queue holds {ref} with an error; once its cause is fixed, `facturar issue-queued --requeue` (or `facturar queue retry --ref {ref}`) puts it back in the queue; to send a corrected voucher instead, `facturar queue delete --ref {ref}` first":
+    "la cola del servicio tiene {ref} con error; corregida la causa, `facturar issue-queued --requeue` (o `facturar queue retry --ref {ref}`) lo vuelve a encolar; para enviar en cambio un comprobante corregido, primero `facturar queue delete --ref {ref}`",
+  "{ref} was sent before with other content than {source} has now; not sent again (what was issued is shown)":
+    "{ref} se envió antes con otro contenido que el que {source} tiene ahora; no se envía de nuevo (se muestra lo emitido)",
+  "could not follow it: {message}": "no se pudo seguir: {message}",
+  "{ref} is no longer in the service's queue (deleted?)": "{ref} ya no está en la cola del servicio (¿eliminado?)",
+  "run again to send it anew": "ejecute de nuevo para enviarlo otra vez",
+  "issued, but its documents were not saved: the next run fetches them":
+    "emitido, pero sus documentos no se guardaron: la próxima ejecución los descarga",
+  "external_reference {ref} is also used by {source}, with other content":
+    "external_reference {ref} también lo usa {source}, con otro contenido",
+  "give each voucher its own external_reference": "dé a cada comprobante su propio external_reference",
+  "the same voucher as {source} (same external_reference): sent once":
+    "el mismo comprobante que {source} (mismo external_reference): se envía una sola vez",
+  "not sent: the service stopped the run: {message}": "no enviado: el servicio detuvo la ejecución: {message}",
+  "issue again a voucher the journal or the service holds as issued (with a new reference)":
+    "emitir de nuevo un comprobante que el diario o el servicio tienen como emitido (con otra referencia)",
+  "put vouchers that failed in the service's queue back in it (reenviar_encolado), once their cause is fixed":
+    "volver a encolar los comprobantes que fallaron en la cola del servicio (reenviar_encolado), una vez corregida la causa",
+  "{n} without their documents (the next run fetches them)":
+    "{n} sin sus documentos (la próxima ejecución los descarga)",
+  "stopped:": "detenido:",
+  "profile {name} has issued nothing yet: no journal": "el perfil {name} todavía no emitió nada: no hay diario",
+  "{ref}: sent {seconds} s ago and not at the service yet; it may still be storing it: ask again later":
+    "{ref}: enviado hace {seconds} s y todavía no está en el servicio; puede estar guardándolo: consulte más tarde",
+  "{ref}: no longer in the service's queue; the next issue run will send it":
+    "{ref}: ya no está en la cola del servicio; la próxima emisión lo envía",
+  "not at the service": "no está en el servicio",
+  "queue error": "error en cola",
+  deleted: "eliminado",
+  "documents not saved yet: the next issue run fetches them":
+    "documentos todavía no guardados: la próxima emisión los descarga",
+  "from an older journal: checked with the service before it counts":
+    "de un diario anterior: se verifica con el servicio antes de contar",
+  "{name} takes whole milliseconds, e.g. {name}=200; got {part}":
+    "{name} acepta milisegundos enteros, p. ej. {name}=200; se recibió {part}",
 };

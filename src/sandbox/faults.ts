@@ -8,6 +8,12 @@ import { t } from "../i18n/index.js";
 export interface Faults {
   /** Milliseconds added before every answer. */
   latency: number;
+  /**
+   * Milliseconds a changing call (issuing, the queue methods) works before it stores anything and
+   * answers: a client whose deadline is shorter loses the answer while the voucher is still being
+   * stored, as with the real platform, which may hold a call for about 90 s.
+   */
+  slowCommit: number;
   /** Share of requests answered with a 5xx. */
   error5xx: number;
   /** Share of requests answered 429 with Retry-After. */
@@ -26,6 +32,7 @@ export interface Faults {
 
 export const NO_FAULTS: Faults = {
   latency: 0,
+  slowCommit: 0,
   error5xx: 0,
   ratelimit: 0,
   dropBefore: 0,
@@ -43,7 +50,7 @@ const RATES = {
   "queue-error": "queueError",
 } as const;
 
-export const FAULT_NAMES = ["latency", ...Object.keys(RATES), "maintenance", "authority-down"];
+export const FAULT_NAMES = ["latency", "slow-commit", ...Object.keys(RATES), "maintenance", "authority-down"];
 
 export class FaultSpecError extends Error {}
 
@@ -64,14 +71,15 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
       else faults.authorityDown = on;
       continue;
     }
-    if (name === "latency") {
+    if (name === "latency" || name === "slow-commit") {
       const ms = Number(value);
       if (value === undefined || !Number.isInteger(ms) || ms < 0) {
         throw new FaultSpecError(
-          t("latency takes whole milliseconds, e.g. latency=200; got {part}", { part: JSON.stringify(part) }),
+          t("{name} takes whole milliseconds, e.g. {name}=200; got {part}", { name, part: JSON.stringify(part) }),
         );
       }
-      faults.latency = ms;
+      if (name === "latency") faults.latency = ms;
+      else faults.slowCommit = ms;
       continue;
     }
     const key = RATES[name as keyof typeof RATES];

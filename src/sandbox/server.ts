@@ -183,6 +183,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
       send(res, pv);
       return;
     }
+    if (faults.slowCommit > 0 && SandboxService.CHANGING.has(method)) await sleep(faults.slowCommit);
     const reply = await service.call(method, body, pv);
     if (SandboxService.CHANGING.has(method) && random() < faults.dropAfterCommit) {
       // Stored and durable, but the answer never arrives: the case that makes clients issue twice.

@@ -1,0 +1,547 @@
+/**
+ * The service's protocol, typed: one function per method the CLI uses, request bodies typed, every
+ * answer parsed with zod where the reference's quirks are normalised (padded values, numeric
+ * references and numbers, `errores: [""]`, `afip_` names, the queued placeholders), and ONE
+ * classifier from what the service reports to the state of a voucher (design.md "The service's
+ * protocol"). Commands and the exactly-once core depend on the `Service` interface, so they can
+ * be driven in-process by the embedded sandbox or by a scripted fake.
+ */
+
+import { z } from "zod";
+import { FacturarError } from "../errors.js";
+import { t } from "../i18n/index.js";
+import { type ApiClient, parseVoucherNumber, UnavailableError } from "./client.js";
+import type { HttpResponse } from "./http.js";
+import { TransportError } from "./http.js";
+
+export type Operacion = "V" | "C";
+export type IssueMode = "instant" | "queued";
+
+/** What the service says about a voucher it holds: the only three states (reference §8.2). */
+export type HeldState = "issued" | "queued" | "queue-error";
+
+/** A voucher as `consulta` / `consulta_avanzada` report it, normalised. */
+export interface ServiceVoucher {
+  external_reference: string;
+  state: HeldState;
+  /** The service's own text (`EMITIDO`, `ENVIADO A PROCESAR - CON ERROR`…). */
+  status: string;
+  tipo: string;
+  punto_venta: number | null;
+  /** null while queued (the service shows 0). */
+  numero: number | null;
+  fecha: string | null;
+  total: string | null;
+  cae: string | null;
+  vencimiento_cae: string | null;
+  vencimiento_pago: string | null;
+  qr: string | null;
+  pdf_url: string | null;
+  ticket_url: string | null;
+  /** Why a queued voucher failed, where the service says. */
+  errors: string[];
+  /** The authority approved it with observations (reference §6.9). */
+  observations: string[];
+  /** The item as the service sent it (strings trimmed), for display. */
+  raw: { cliente: Record<string, unknown>; comprobante: Record<string, unknown> };
+}
+
+/** The answer to an issuing call for one voucher (`nuevo`, `nuevo_encola`, an item of a batch). */
+export type IssueAnswer =
+  | {
+      ok: true;
+      state: "issued" | "queued";
+      comprobante_tipo: string | null;
+      punto_venta: number | null;
+      numero: number | null;
+      cae: string | null;
+      vencimiento_cae: string | null;
+      vencimiento_pago: string | null;
+      qr: string | null;
+      pdf_url: string | null;
+      ticket_url: string | null;
+      observations: string[];
+    }
+  | {
+      ok: false;
+      errors: string[];
+      details: { code: string; text: string }[];
+      /** The buyer must get a MiPyME credit invoice (reference §6.4). */
+      requiresFce: boolean;
+      /** A `lotes` item that was not processed because an earlier one failed (§6.8). */
+      notProcessed?: boolean;
+    };
+
+export interface BatchAnswer {
+  /** One per voucher sent, in order. */
+  items: IssueAnswer[];
+}
+
+export interface Links {
+  pdf: string | null;
+  ticket: string | null;
+}
+
+/** The answer was not what the protocol promises: its outcome cannot be read from it. */
+export class MalformedAnswerError extends UnavailableError {
+  constructor(method: string, problem: string) {
+    super(
+      t("the service's answer to {method} cannot be read: {problem}", { method, problem }),
+      t("the base URL may point at something else than the service, or a proxy is in the way"),
+      "service.malformed",
+    );
+  }
+}
+
+/** The service answered `error: "S"` to a call that is not issuing. */
+export class ServiceRefusedError extends FacturarError {
+  constructor(
+    what: string,
+    readonly errors: string[],
+  ) {
+    super(`${what}: ${errors.join("; ") || t("the service said no")}`, "rejected", "service.error");
+  }
+}
+
+// --- normalisation -------------------------------------------------------------------------
+
+/** A text the service may pad, send as a number, or leave out. */
+function text(value: unknown): string {
+  if (typeof value === "string") return value.trim();
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return "";
+}
+
+function textOrNull(value: unknown): string | null {
+  const s = text(value);
+  return s === "" ? null : s;
+}
+
+function numberOrNull(value: unknown): number | null {
+  const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : null;
+}
+
+/** Always a list of non-empty texts, whatever a server sends ([""], a string, a number…). */
+export function errorTexts(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+  return list.map((e) => (typeof e === "string" ? e : JSON.stringify(e)).trim()).filter((e) => e !== "");
+}
+
+function details(value: unknown): { code: string; text: string }[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((d): d is Record<string, unknown> => d !== null && typeof d === "object")
+    .map((d) => ({ code: text(d.code), text: text(d.text) }))
+    .filter((d) => d.code !== "" || d.text !== "");
+}
+
+/** Trims every string of a block (for display); nested blocks too. */
+function trimmed(value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v === "string") out[key] = v.trim();
+    else if (Array.isArray(v)) out[key] = v.map((x) => (typeof x === "string" ? x.trim() : x));
+    else if (v !== null && typeof v === "object") out[key] = trimmed(v);
+    else out[key] = v;
+  }
+  return out;
+}
+
+/** The queued placeholders (`cae: " "`, `01/01/2000`, `…-00000000`) mean "not yet". */
+function realDate(value: unknown): string | null {
+  const s = textOrNull(value);
+  return s === null || s === "01/01/2000" ? null : s;
+}
+
+/** Every answer has `error`; the rest is read field by field. */
+const envelope = z.looseObject({
+  error: z.unknown().transform(text).pipe(z.string().min(1)),
+});
+
+function parseEnvelope(method: string, answer: unknown): Record<string, unknown> & { error: string } {
+  const parsed = envelope.safeParse(answer);
+  if (!parsed.success) throw new MalformedAnswerError(method, t("it has no error field"));
+  const error = parsed.data.error.toUpperCase();
+  if (error !== "N" && error !== "S" && error !== "PARCIAL")
+    throw new MalformedAnswerError(method, t("error is {value}", { value: JSON.stringify(parsed.data.error) }));
+  return { ...(parsed.data as Record<string, unknown>), error };
+}
+
+/** No voucher matches: the service says so with an error text, not an empty list. */
+function isNotFound(errors: string[]): boolean {
+  return /no se (han )?encontr/i.test(errors.join(" "));
+}
+
+// --- the one classifier ---------------------------------------------------------------------
+
+/**
+ * What a voucher the service holds is, from its `status` text (reference §8.2). A text we do not
+ * know is read as queued: the voucher exists, so it is never sent again, and it is not called
+ * issued without a number.
+ */
+export function classifyStatus(status: string, numero: number | null): HeldState {
+  const s = status.toUpperCase();
+  if (s === "EMITIDO") return "issued";
+  if (s.includes("CON ERROR")) return "queue-error";
+  if (s === "" && numero !== null && numero > 0) return "issued";
+  return "queued";
+}
+
+const queryItem = z.looseObject({
+  cliente: z.unknown().optional(),
+  comprobante: z.looseObject({}),
+});
+
+export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
+  const parsed = queryItem.safeParse(item);
+  if (!parsed.success) return undefined;
+  const c = trimmed(parsed.data.comprobante);
+  const numero = numberOrNull(c.numero);
+  const status = text(c.status);
+  const state = classifyStatus(status, numero);
+  const total = numberOrNull(c.total);
+  return {
+    external_reference: text(c.external_reference),
+    state,
+    status,
+    tipo: text(c.tipo),
+    punto_venta: numberOrNull(c.punto_venta),
+    numero: numero === null || numero <= 0 ? null : numero,
+    fecha: textOrNull(c.fecha),
+    total: total === null ? textOrNull(c.total) : total.toFixed(2),
+    cae: textOrNull(c.cae),
+    vencimiento_cae: realDate(c.vencimiento_cae),
+    vencimiento_pago: textOrNull(c.vencimiento_pago),
+    qr: textOrNull(c.afip_qr) ?? textOrNull(c.tax_qr),
+    pdf_url: textOrNull(c.comprobante_pdf_url),
+    ticket_url: textOrNull(c.comprobante_ticket_url),
+    errors:
+      state === "queue-error" ? [...errorTexts(c.errores), ...(errorTexts(c.errores).length ? [] : [status])] : [],
+    observations: errorTexts(c.afip_observaciones ?? c.observaciones),
+    raw: { cliente: trimmed(parsed.data.cliente), comprobante: c },
+  };
+}
+
+/** One voucher's issuing answer (the top level of `nuevo`, or an item of a batch). */
+export function issueAnswer(method: string, answer: Record<string, unknown>, mode: IssueMode): IssueAnswer {
+  const error = text(answer.error).toUpperCase();
+  if (error !== "N") {
+    if (error !== "S" && error !== "PARCIAL")
+      throw new MalformedAnswerError(method, t("error is {value}", { value: JSON.stringify(answer.error) }));
+    const errors = errorTexts(answer.errores);
+    const list = details(answer.error_details);
+    return {
+      ok: false,
+      errors: errors.length > 0 ? errors : list.map((d) => d.text).filter((x) => x !== ""),
+      details: list,
+      requiresFce: text(answer.requiere_fec).toUpperCase() === "SI",
+    };
+  }
+  const number = parseVoucherNumber(answer.comprobante_nro);
+  const numero = number && number.numero > 0 ? number.numero : null;
+  return {
+    ok: true,
+    state: mode === "queued" ? "queued" : "issued",
+    comprobante_tipo: textOrNull(answer.comprobante_tipo),
+    punto_venta: number?.punto_venta ?? null,
+    numero: mode === "queued" ? null : numero,
+    cae: textOrNull(answer.cae),
+    vencimiento_cae: realDate(answer.vencimiento_cae ?? answer.cae_vencimiento),
+    vencimiento_pago: textOrNull(answer.vencimiento_pago),
+    qr: textOrNull(answer.afip_qr) ?? textOrNull(answer.tax_qr),
+    pdf_url: textOrNull(answer.comprobante_pdf_url),
+    ticket_url: textOrNull(answer.comprobante_ticket_url),
+    observations: errorTexts(answer.afip_observaciones ?? answer.observaciones),
+  };
+}
+
+// --- the interface the core depends on ------------------------------------------------------
+
+export interface ServiceStatus {
+  /** Invoicing works (`error: "N"` and `facturacion: "OK"`). */
+  ok: boolean;
+  /** The service answered without an error (it may still report an alert in `facturacion`). */
+  answered: boolean;
+  facturacion: string | null;
+  maintenance: { desde?: unknown; hasta?: unknown; titulo?: unknown; texto?: unknown }[];
+  novedades: string;
+  errors: string[];
+}
+
+export interface QueueActionAnswer {
+  partial: boolean;
+  processed: string[];
+  errors: string[];
+}
+
+export interface Service {
+  readonly baseUrl: URL;
+  /**
+   * Issues one voucher (`nuevo` or `nuevo_encola`). Throws TransportError when the answer was lost
+   * (timeout, dropped, 5xx, unreadable): the voucher may or may not be stored.
+   */
+  issue(mode: IssueMode, voucher: Record<string, unknown>): Promise<IssueAnswer>;
+  /** Several vouchers in one call (`lotes` or `lotes_encola`); TransportError as `issue`. */
+  issueBatch(mode: IssueMode, vouchers: Record<string, unknown>[]): Promise<BatchAnswer>;
+  /** Every voucher the service holds under a reference, newest first. */
+  findByReference(reference: string, operacion?: Operacion): Promise<ServiceVoucher[]>;
+  /** Every voucher dated `fecha` (dd/mm/yyyy), page after page, newest first. */
+  listByDate(fecha: string, operacion?: Operacion): AsyncGenerator<ServiceVoucher>;
+  listByNumbers(tipo: string, puntoVenta: number | undefined, from: number, to: number): AsyncGenerator<ServiceVoucher>;
+  /** `consulta`: one voucher by type, point of sale and number. */
+  voucher(tipo: string, puntoVenta: number | undefined, numero: number): Promise<ServiceVoucher | undefined>;
+  /** `regenerar_pdf`: fresh document links of an issued voucher. */
+  freshLinks(tipo: string, puntoVenta: number, numero: number): Promise<Links>;
+  /** `reenviar_encolado`: an errored queued voucher back in the queue. */
+  requeue(reference: string): Promise<QueueActionAnswer>;
+  deleteQueued(reference: string, fecha?: string): Promise<QueueActionAnswer>;
+  reschedule(reference: string, fecha: string, vencimiento?: string): Promise<QueueActionAnswer>;
+  /** `numeracion`: the number the point of sale's next voucher of this type gets. */
+  nextNumber(tipo: string, puntoVenta: number): Promise<number>;
+  requiresFce(cuit: string, fecha?: string): Promise<{ obligated: boolean; from: number }>;
+  /** `topecf`: the final-consumer identification ceiling, as text with two decimals. */
+  ceiling(): Promise<string>;
+  status(): Promise<ServiceStatus>;
+  download(url: URL): Promise<HttpResponse>;
+}
+
+/** The service over HTTP, through the transport client (retries, deadlines, typed failures). */
+export class HttpService implements Service {
+  constructor(readonly client: ApiClient) {}
+
+  get baseUrl(): URL {
+    return this.client.baseUrl;
+  }
+
+  async issue(mode: IssueMode, voucher: Record<string, unknown>): Promise<IssueAnswer> {
+    const method = mode === "queued" ? "facturacion/nuevo_encola" : "facturacion/nuevo";
+    const answer = await this.issuing(method, voucher);
+    return issueAnswer(method, answer, mode);
+  }
+
+  async issueBatch(mode: IssueMode, vouchers: Record<string, unknown>[]): Promise<BatchAnswer> {
+    const method = mode === "queued" ? "facturacion/lotes_encola" : "facturacion/lotes";
+    const answer = await this.issuing(method, { requests: vouchers });
+    const list = Array.isArray(answer.response) ? answer.response : [];
+    const top = text(answer.error).toUpperCase();
+    if (list.length === 0) {
+      // Nothing processed: a validation error of the whole batch (§6.8) names one row, or none.
+      const whole = issueAnswer(method, { ...answer, error: top === "N" ? "S" : answer.error }, mode);
+      if (top === "N") throw new MalformedAnswerError(method, t("no item for the vouchers sent"));
+      return { items: vouchers.map(() => whole) };
+    }
+    const items: IssueAnswer[] = [];
+    let failedBefore = false;
+    for (let i = 0; i < vouchers.length; i++) {
+      const raw = list[i];
+      if (raw === null || typeof raw !== "object") {
+        items.push({
+          ok: false,
+          errors: [t("the service returned no item for this voucher")],
+          details: [],
+          requiresFce: false,
+          notProcessed: true,
+        });
+        continue;
+      }
+      const item = issueAnswer(method, raw as Record<string, unknown>, mode);
+      // §6.8: after the authority fails one voucher of a batch, it processes none of the rest.
+      if (!item.ok && failedBefore && mode === "instant") item.notProcessed = true;
+      if (!item.ok) failedBefore = true;
+      items.push(item);
+    }
+    return { items };
+  }
+
+  async findByReference(reference: string, operacion: Operacion = "V"): Promise<ServiceVoucher[]> {
+    const found: ServiceVoucher[] = [];
+    for await (const v of this.advanced({
+      busqueda_tipo: "EXT_REF",
+      comprobante: { external_reference: reference, operacion },
+    }))
+      if (v.external_reference === reference) found.push(v);
+    return found;
+  }
+
+  listByDate(fecha: string, operacion: Operacion = "V"): AsyncGenerator<ServiceVoucher> {
+    return this.advanced({ busqueda_tipo: "F", comprobante: { fecha, operacion } });
+  }
+
+  listByNumbers(
+    tipo: string,
+    puntoVenta: number | undefined,
+    from: number,
+    to: number,
+  ): AsyncGenerator<ServiceVoucher> {
+    return this.advanced({
+      busqueda_tipo: "TN",
+      comprobante: { tipo, operacion: "V", punto_venta: puntoVenta, numero_desde: from, numero_hasta: to },
+    });
+  }
+
+  async voucher(tipo: string, puntoVenta: number | undefined, numero: number): Promise<ServiceVoucher | undefined> {
+    const method = "facturacion/consulta";
+    const answer = parseEnvelope(
+      method,
+      await this.client.read(method, { comprobante: { tipo, operacion: "V", punto_venta: puntoVenta, numero } }),
+    );
+    if (answer.error !== "N") {
+      const errors = errorTexts(answer.errores);
+      if (isNotFound(errors)) return undefined;
+      throw new ServiceRefusedError(t("consulta failed"), errors);
+    }
+    const found = serviceVoucher({ cliente: answer.cliente, comprobante: answer.comprobante });
+    if (!found) throw new MalformedAnswerError(method, t("it has no comprobante"));
+    return found;
+  }
+
+  async freshLinks(tipo: string, puntoVenta: number, numero: number): Promise<Links> {
+    const method = "facturacion/regenerar_pdf";
+    const answer = parseEnvelope(
+      method,
+      await this.client.read(method, { comprobante: { tipo, operacion: "V", punto_venta: puntoVenta, numero } }),
+    );
+    if (answer.error !== "N")
+      throw new ServiceRefusedError(
+        t("no documents for {tipo} {puntoVenta}-{numero}", { tipo, puntoVenta, numero }),
+        errorTexts(answer.errores),
+      );
+    return { pdf: textOrNull(answer.comprobante_pdf_url), ticket: textOrNull(answer.comprobante_ticket_url) };
+  }
+
+  requeue(reference: string): Promise<QueueActionAnswer> {
+    return this.queueAction("facturacion/reenviar_encolado", { external_reference: reference });
+  }
+
+  deleteQueued(reference: string, fecha?: string): Promise<QueueActionAnswer> {
+    return this.queueAction("facturacion/eliminar_encolado", {
+      external_reference: reference,
+      ...(fecha ? { fecha } : {}),
+    });
+  }
+
+  reschedule(reference: string, fecha: string, vencimiento?: string): Promise<QueueActionAnswer> {
+    return this.queueAction("facturacion/cambiar_fecha_encolado", {
+      external_reference: reference,
+      fecha,
+      ...(vencimiento ? { vencimiento } : {}),
+    });
+  }
+
+  async nextNumber(tipo: string, puntoVenta: number): Promise<number> {
+    const method = "facturacion/numeracion";
+    const answer = parseEnvelope(
+      method,
+      await this.client.read(method, { comprobante: { tipo, operacion: "V", punto_venta: puntoVenta } }),
+    );
+    if (answer.error !== "N") throw new ServiceRefusedError(t("numeracion failed"), errorTexts(answer.errores));
+    const numero = numberOrNull((answer.comprobante as Record<string, unknown> | undefined)?.numero);
+    if (numero === null) throw new MalformedAnswerError(method, t("it has no number"));
+    return numero;
+  }
+
+  async requiresFce(cuit: string, fecha?: string): Promise<{ obligated: boolean; from: number }> {
+    const method = "facturacion/requiere_fec";
+    const answer = parseEnvelope(
+      method,
+      await this.client.read(method, { cuit: Number(cuit), ...(fecha ? { fecha } : {}) }),
+    );
+    if (answer.error !== "N") throw new ServiceRefusedError(t("requiere_fec failed"), errorTexts(answer.errores));
+    return {
+      obligated: text(answer.esta_obligado).toUpperCase() === "S",
+      from: numberOrNull(answer.importe_desde) ?? 0,
+    };
+  }
+
+  async ceiling(): Promise<string> {
+    const method = "facturacion/topecf";
+    const answer = parseEnvelope(method, await this.client.read(method));
+    const monto = numberOrNull(answer.monto);
+    if (answer.error !== "N" || monto === null || monto <= 0) {
+      throw new FacturarError(
+        t("topecf did not answer a ceiling: {answer}", {
+          answer: errorTexts(answer.errores).join("; ") || JSON.stringify(answer.monto),
+        }),
+        "rejected",
+        "service.topecf",
+      );
+    }
+    return monto.toFixed(2);
+  }
+
+  async status(): Promise<ServiceStatus> {
+    const method = "estado_servicios/alertas";
+    const answer = parseEnvelope(method, await this.client.read(method));
+    const facturacion = textOrNull(answer.facturacion);
+    return {
+      ok: answer.error === "N" && (facturacion ?? "").toUpperCase() === "OK",
+      answered: answer.error === "N",
+      facturacion,
+      maintenance: Array.isArray(answer.prox_mantenimientos_programados)
+        ? answer.prox_mantenimientos_programados.filter((m) => m !== null && typeof m === "object")
+        : [],
+      novedades: text(answer.novedades),
+      errors: errorTexts(answer.errores),
+    };
+  }
+
+  download(url: URL): Promise<HttpResponse> {
+    return this.client.download(url);
+  }
+
+  /**
+   * An issuing call. An answer whose outcome cannot be read (not JSON, no `error`, too large)
+   * may still mean the work was done: it is as lost as a timeout, and the caller reconciles.
+   */
+  private async issuing(method: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    let answer: Record<string, unknown>;
+    try {
+      answer = await this.client.issueOrUnknown(method, body);
+      return parseEnvelope(method, answer);
+    } catch (error) {
+      if (error instanceof MalformedAnswerError) throw new TransportError(error.message, "dropped", true);
+      throw error;
+    }
+  }
+
+  private async queueAction(method: string, body: Record<string, unknown>): Promise<QueueActionAnswer> {
+    // These change the queue: one attempt (a lost answer is the caller's to report).
+    const answer = parseEnvelope(method, await this.client.issue(method, body));
+    const errors = errorTexts(answer.errores);
+    if (answer.error === "S") throw new ServiceRefusedError(String(body.external_reference), errors);
+    return {
+      partial: answer.error === "PARCIAL",
+      processed: Array.isArray(answer.procesados) ? answer.procesados.map(text).filter((p) => p !== "") : [],
+      errors,
+    };
+  }
+
+  /** `consulta_avanzada`, every page (1000 a page; `total` counts before paging). */
+  private async *advanced(body: Record<string, unknown>): AsyncGenerator<ServiceVoucher> {
+    const method = "facturacion/consulta_avanzada";
+    const limit = 1000;
+    let seen = 0;
+    for (let page = 0; ; page++) {
+      const answer = parseEnvelope(method, await this.client.read(method, { ...body, pagina: page, limite: limit }));
+      if (answer.error !== "N") {
+        const errors = errorTexts(answer.errores);
+        if (isNotFound(errors)) return;
+        throw new FacturarError(
+          t("consulta_avanzada failed: {errors}", { errors: errors.join("; ") }),
+          "unavailable",
+          "service.query-failed",
+        );
+      }
+      const items = Array.isArray(answer.comprobantes) ? answer.comprobantes : [];
+      for (const item of items) {
+        const v = serviceVoucher(item);
+        if (v) yield v;
+      }
+      seen += items.length;
+      const total = numberOrNull(answer.total) ?? 0;
+      if (items.length < limit || seen >= total) return;
+    }
+  }
+}

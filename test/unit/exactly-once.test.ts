@@ -1,0 +1,326 @@
+/**
+ * The exactly-once core in-process (design.md "Never twice, never lost"): the embedded service's
+ * own logic behind the typed protocol, answers lost, storing delayed, the run crashed between
+ * every pair of journal steps, the journal lost. Throughout: at most one voucher per reference at
+ * the service, and every voucher issued, queued or reported with its reason.
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { TransportError } from "../../src/api/http.js";
+import { Journal } from "../../src/batch/journal.js";
+import { Crash, crashingJournal, lost, run, voucher, type World, world } from "../inprocess.js";
+
+let w: World;
+afterEach(async () => {
+  await w?.close();
+});
+
+const refs = (n: number, prefix = "EO") => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
+
+describe("the service decides; the journal remembers", () => {
+  it("a lost journal sends nothing again: each reference is found at the service, one listing for the day", async () => {
+    w = await world();
+    const vouchers = refs(30).map((r) => voucher(r));
+    const first = await run(w, vouchers);
+    expect(first.results.map((r) => r.status)).toEqual(Array(30).fill("issued"));
+    rmSync(join(w.dir, "state"), { recursive: true });
+    w.calls.clear();
+    const again = await run(w, vouchers);
+    expect(again.results.map((r) => r.status)).toEqual(Array(30).fill("skipped-duplicate"));
+    for (const r of again.results) {
+      expect(r.reconciled).toBe(true);
+      expect(r.comprobante_nro).toMatch(/^\d{5}-\d{8}$/);
+    }
+    for (const r of refs(30)) expect(w.held(r)).toBe(1);
+    // The remote check: one consulta_avanzada listing the day, no lookup per voucher, no issuing call.
+    expect(w.calls.get("facturacion/consulta_avanzada")).toBe(1);
+    expect(w.calls.get("facturacion/nuevo")).toBeUndefined();
+  });
+
+  it("a single voucher the journal does not know is looked up by reference before it is sent", async () => {
+    w = await world();
+    await run(w, [voucher("ONE-1")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    w.calls.clear();
+    const again = await run(w, [voucher("ONE-1")]);
+    expect(again.results[0]?.status).toBe("skipped-duplicate");
+    expect(w.calls.get("facturacion/consulta_avanzada")).toBe(1);
+    expect(w.held("ONE-1")).toBe(1);
+  });
+
+  it("reports what was issued, not what the file says now, and flags the changed content", async () => {
+    w = await world();
+    await run(w, [voucher("DRIFT-1")]);
+    const changed = voucher("DRIFT-1", (raw) => {
+      raw.comprobante.detalle[0].producto.precio_unitario_sin_iva = 200;
+      raw.comprobante.total = 242;
+    });
+    const again = await run(w, [changed]);
+    const r = again.results[0];
+    expect(r?.status).toBe("skipped-duplicate");
+    expect(r?.content_changed).toBe(true);
+    expect(Number(r?.total)).toBe(121);
+    expect(r?.warnings?.join(" ")).toMatch(/other content/);
+    // The same check without the journal: the service's figures differ from the file's.
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const remote = await run(w, [changed]);
+    expect(remote.results[0]?.content_changed).toBe(true);
+    expect(w.held("DRIFT-1")).toBe(1);
+  });
+});
+
+describe("an answer that never came", () => {
+  it("is not final while the service is still storing the voucher: asked again until it shows up", async () => {
+    w = await world();
+    w.step = async (method, _body, call) => {
+      if (method !== "facturacion/nuevo") return call();
+      // The service takes 60 ms to store it; the client gave up at once.
+      setTimeout(() => void call(), 60);
+      throw lost();
+    };
+    const { results } = await run(w, [voucher("SLOW-1")], { settleWindowMs: 2000 });
+    expect(results[0]?.status).toBe("issued");
+    expect(results[0]?.reconciled).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(w.held("SLOW-1")).toBe(1);
+    expect(w.calls.get("facturacion/nuevo")).toBe(1);
+  });
+
+  it("is sent again once the settle window has passed with nothing stored", async () => {
+    w = await world();
+    let dropped = 0;
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo" && dropped++ === 0) throw lost();
+      return call();
+    };
+    const { results } = await run(w, [voucher("DROP-1")]);
+    expect(results[0]?.status).toBe("issued");
+    expect(w.calls.get("facturacion/nuevo")).toBe(2);
+    expect(w.held("DROP-1")).toBe(1);
+  });
+
+  it("three sends without an answer: not issued, and the rest of its lane is held, in order", async () => {
+    w = await world();
+    w.step = async (method, body, call) => {
+      const ref = (body.comprobante as { external_reference?: string } | undefined)?.external_reference;
+      if (method === "facturacion/nuevo" && ref === "LANE-1") throw lost();
+      return call();
+    };
+    const { results } = await run(w, [voucher("LANE-1"), voucher("LANE-2"), voucher("LANE-3")]);
+    expect(results.map((r) => [r.external_reference, r.status])).toEqual([
+      ["LANE-1", "rejected"],
+      ["LANE-2", "held"],
+      ["LANE-3", "held"],
+    ]);
+    expect(results[0]?.error_details[0]?.code).toBe("no-answer");
+    expect(w.calls.get("facturacion/nuevo")).toBe(3);
+    expect(w.held("LANE-2") + w.held("LANE-3")).toBe(0);
+    // The next run sends them in order.
+    w.step = (_m, _b, call) => call();
+    const next = await run(w, [voucher("LANE-1"), voucher("LANE-2"), voucher("LANE-3")]);
+    expect(next.results.map((r) => r.status)).toEqual(["issued", "issued", "issued"]);
+    expect(next.results.map((r) => r.numero)).toEqual([1, 2, 3]);
+  });
+
+  it("is unknown (exit 8) when the service cannot be asked, and the next run settles it", async () => {
+    w = await world();
+    let sent = false;
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo") {
+        sent = true;
+        await call();
+        throw lost();
+      }
+      if (sent) throw new TransportError("cannot connect", "refused", false);
+      return call();
+    };
+    const first = await run(w, [voucher("UNK-1")]);
+    expect(first.results[0]?.status).toBe("unknown");
+    w.step = (_m, _b, call) => call();
+    const next = await run(w, [voucher("UNK-1")]);
+    expect(next.results[0]?.status).toBe("skipped-duplicate");
+    expect(w.held("UNK-1")).toBe(1);
+  });
+
+  it("a lost batch is settled voucher by voucher; what the service lacks goes again in order", async () => {
+    w = await world();
+    let batches = 0;
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/lotes" && batches++ === 0) throw lost();
+      return call();
+    };
+    const vs = refs(6, "LOT").map((r) => voucher(r));
+    const { results } = await run(w, vs, {}, { batchSize: 3 });
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill("issued"));
+    for (const r of refs(6, "LOT")) expect(w.held(r)).toBe(1);
+    // Lane order kept: numbers follow the input.
+    expect(results.map((r) => r.numero)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it("a batch stored but unanswered is found, not sent again", async () => {
+    w = await world();
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/lotes") {
+        await call();
+        throw lost();
+      }
+      return call();
+    };
+    const { results } = await run(
+      w,
+      refs(4, "LB").map((r) => voucher(r)),
+      {},
+      { batchSize: 4 },
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(4).fill("issued"));
+    for (const r of refs(4, "LB")) expect(w.held(r)).toBe(1);
+  });
+});
+
+describe("a crash between any two steps", () => {
+  /** Journal writes of a clean run of these vouchers: the crash points. */
+  async function writesOfCleanRun(): Promise<number> {
+    const probe = await world();
+    let writes = 0;
+    await run(
+      probe,
+      refs(3, "C").map((r) => voucher(r)),
+      {},
+      {
+        journal: (j) => {
+          const recordAll = j.recordAll.bind(j);
+          j.recordAll = async (entries) => {
+            writes++;
+            return recordAll(entries);
+          };
+          return j;
+        },
+      },
+    );
+    await probe.close();
+    return writes;
+  }
+
+  it("at every journal write, before or after it lands, and mid-request: the next run ends with one voucher each", async () => {
+    const total = await writesOfCleanRun();
+    expect(total).toBeGreaterThanOrEqual(6);
+    const cases: { name: string; crash: (w: World) => Parameters<typeof run>[3] }[] = [];
+    for (let at = 1; at <= total; at++)
+      for (const when of ["before", "after"] as const)
+        cases.push({ name: `${when} write ${at}`, crash: () => ({ journal: crashingJournal(at, when) }) });
+    for (const n of [1, 2, 3])
+      for (const stored of [true, false])
+        cases.push({
+          name: `${stored ? "after" : "before"} the service stored voucher ${n}`,
+          crash: (cw) => {
+            let sends = 0;
+            cw.step = async (method, _body, call) => {
+              if (method !== "facturacion/nuevo" || ++sends !== n) return call();
+              if (stored) await call();
+              throw new Crash("killed mid-request");
+            };
+            return {};
+          },
+        });
+    for (const c of cases) {
+      for (const journalLost of [false, true]) {
+        const cw = await world();
+        const vs = refs(3, "C").map((r) => voucher(r));
+        const crashed = await run(cw, vs, {}, c.crash(cw));
+        expect(crashed.crashed, c.name).toBe(true);
+        for (const r of refs(3, "C")) expect(cw.held(r), `${c.name}: ${r}`).toBeLessThanOrEqual(1);
+        cw.step = (_m, _b, call) => call();
+        if (journalLost) rmSync(join(cw.dir, "state"), { recursive: true });
+        const next = await run(cw, vs);
+        const label = `${c.name}${journalLost ? ", journal lost" : ""}`;
+        expect(next.crashed, label).toBe(false);
+        for (const r of next.results) expect(["issued", "skipped-duplicate"], label).toContain(r.status);
+        for (const r of refs(3, "C")) expect(cw.held(r), `${label}: ${r}`).toBe(1);
+        // Numbers in input order: the lane's order survived the crash.
+        const numbers = refs(3, "C").map(
+          (r) => cw.store.findByReference(cw.account.punto_venta as number, r)[0]?.numero,
+        );
+        expect(numbers, label).toEqual([1, 2, 3]);
+        await cw.close();
+      }
+    }
+  });
+});
+
+describe("the queue belongs to the service", () => {
+  it("an errored queued voucher is reported, never replaced; --requeue puts it back; issued then skipped", async () => {
+    w = await world();
+    const queued = { mode: "queued" as const };
+    const v = () => voucher("Q-1", (raw) => (raw.comprobante.numero = 0));
+    const first = await run(w, [v()], queued);
+    expect(first.results[0]?.status).toBe("queued");
+    w.sandbox.options.faults.queueError = 1;
+    await w.sandbox.processQueue();
+    const again = await run(w, [v()], queued);
+    expect(again.results[0]?.status).toBe("rejected");
+    expect(again.results[0]?.hint).toMatch(/queue retry|--requeue/);
+    expect(w.held("Q-1")).toBe(1);
+    expect(w.calls.get("facturacion/nuevo_encola")).toBe(1);
+    w.sandbox.options.faults.queueError = 0;
+    const requeued = await run(w, [v()], { ...queued, requeue: true });
+    expect(requeued.results[0]?.status).toBe("queued");
+    expect(w.calls.get("facturacion/reenviar_encolado")).toBe(1);
+    await w.sandbox.processQueue();
+    const done = await run(w, [v()], queued);
+    expect(done.results[0]?.status).toBe("skipped-duplicate");
+    expect(w.held("Q-1")).toBe(1);
+    expect(w.calls.get("facturacion/nuevo_encola")).toBe(1);
+  });
+
+  it("a voucher deleted from the queue is sent again; one still queued is not", async () => {
+    w = await world();
+    const queued = { mode: "queued" as const };
+    const v = () => voucher("Q-DEL", (raw) => (raw.comprobante.numero = 0));
+    await run(w, [v()], queued);
+    const still = await run(w, [v()], queued);
+    expect(still.results[0]?.status).toBe("queued");
+    expect(still.results[0]?.hint).toMatch(/already in the service's queue/);
+    expect(w.calls.get("facturacion/nuevo_encola")).toBe(1);
+    await w.service.deleteQueued("Q-DEL");
+    const again = await run(w, [v()], queued);
+    expect(again.results[0]?.status).toBe("queued");
+    expect(w.calls.get("facturacion/nuevo_encola")).toBe(2);
+    expect(w.held("Q-DEL")).toBe(1);
+  });
+
+  it("--wait follows a reference the journal holds as queued until it is issued", async () => {
+    w = await world();
+    const queued = { mode: "queued" as const };
+    const v = () => voucher("Q-W", (raw) => (raw.comprobante.numero = 0));
+    await run(w, [v()], queued);
+    const timer = setInterval(() => void w.sandbox.processQueue(), 10);
+    const waited = await run(w, [v()], { ...queued, wait: true, waitTimeoutMs: 5000 });
+    clearInterval(timer);
+    expect(waited.results[0]?.status).toBe("issued");
+    expect(waited.results[0]?.comprobante_nro).toMatch(/-00000001$/);
+  });
+});
+
+describe("the service stops the run", () => {
+  it("access denied: nothing more is sent, every voucher gets a result, the journal says held", async () => {
+    w = await world();
+    w.step = async (method, _body, call) =>
+      method === "facturacion/nuevo"
+        ? {
+            status: 403,
+            headers: {},
+            body: Buffer.from('{"error":"S","errores":["Las credenciales enviadas no son validas."]}'),
+          }
+        : call();
+    const vs = refs(5, "DENIED").map((r) => voucher(r));
+    const out = await run(w, vs);
+    expect(out.stoppedBy?.message).toMatch(/403/);
+    expect(out.results).toHaveLength(5);
+    expect(out.results.every((r) => r.status === "held")).toBe(true);
+    expect(w.calls.get("facturacion/nuevo")).toBeLessThanOrEqual(2);
+    const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+    expect(journal.all().every((e) => e.state === "held")).toBe(true);
+    await journal.close();
+  });
+});

@@ -53,6 +53,8 @@ export const ES: Readonly<Record<string, string>> = {
   "refusing a plain-http document link to {host}: http is accepted only on loopback":
     "se rechaza un enlace de documento por http a {host}: http solo se acepta en loopback",
   // api/http.ts
+  "refusing to connect to {host} ({addresses}): address not allowed":
+    "no se conecta con {host} ({addresses}): dirección no permitida",
   "the server answered with a redirect ({status}) to {location}; not followed":
     "el servidor respondió con una redirección ({status}) a {location}; no se sigue",
   "the answer is larger than {mb} MB; refused": "la respuesta supera los {mb} MB; rechazada",

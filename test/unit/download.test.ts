@@ -1,5 +1,5 @@
 /**
- * Document downloads at connect time: the address filter of exchange().
+ * Document downloads at connect time: the address filter of exchange() and ApiClient.download().
  * Only loopback is ever connected to; names other than localhost resolve through a stand-in for
  * dns.lookup, so nothing here asks a real resolver.
  */
@@ -7,7 +7,8 @@ import dns, { type LookupAddress } from "node:dns";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { classifyAddress } from "../../src/api/documents.js";
+import { ApiClient } from "../../src/api/client.js";
+import { classifyAddress, DocumentLinkError, isPdf, MAX_DOCUMENT_BYTES } from "../../src/api/documents.js";
 import { exchange, filteredLookup, TransportError } from "../../src/api/http.js";
 
 /** A loopback server that counts connections and requests; `reply` says what it answers. */
@@ -198,5 +199,66 @@ describe("filteredLookup", () => {
       got = e;
     }) as any);
     expect(got.refusedAddresses).toEqual(answers.map((a) => a.address));
+  });
+});
+
+describe("ApiClient.download", () => {
+  const client = (base = "https://api.example.test/app/api/v2") =>
+    new ApiClient({
+      baseUrl: base,
+      credentials: { usertoken: "u", apikey: "k", apitoken: "t" },
+      userAgent: "facturar-test",
+      retries: 2,
+      backoffMs: 1,
+      sleep: async () => {},
+    });
+
+  it("returns an HTML page served instead of a PDF as it is, once: isPdf decides", async () => {
+    reply = () => ({ status: 200, body: "<!doctype html><title>Link expired</title>", type: "text/html" });
+    const response = await client().download(new URL(`http://127.0.0.1:${port}/documentos/1.pdf`));
+    expect(response.status).toBe(200);
+    expect(isPdf(response.body)).toBe(false);
+    expect(requests).toBe(1);
+  });
+
+  it("fetches a PDF from the sandbox's own host and port", async () => {
+    const response = await client(`http://127.0.0.1:${port}/app/api/v2`).download(
+      new URL(`http://127.0.0.1:${port}/documentos/1.pdf`),
+    );
+    expect(isPdf(response.body)).toBe(true);
+  });
+
+  it("still retries a 503", async () => {
+    reply = (n) => (n === 1 ? { status: 503, body: "busy", type: "text/plain" } : { status: 200, body: "%PDF-1.4" });
+    const response = await client().download(new URL(`http://localhost:${port}/1.pdf`));
+    expect(isPdf(response.body)).toBe(true);
+    expect(requests).toBe(2);
+  });
+
+  it("refuses a link the policy refuses before connecting", async () => {
+    await expect(client().download(new URL("file:///etc/passwd"))).rejects.toThrow(DocumentLinkError);
+    await expect(client().download(new URL("https://169.254.169.254/latest/meta-data/"))).rejects.toThrow(/link-local/);
+    await expect(client().download(new URL(`http://user:pw@127.0.0.1:${port}/1.pdf`))).rejects.toThrow(
+      /user name or password/,
+    );
+    expect(connections).toBe(0);
+  });
+
+  it("does not retry a public name that resolves to loopback", async () => {
+    const calls = resolveName("docs.example.test", [{ address: "127.0.0.1", family: 4 }]);
+    const error = await failure(client().download(new URL(`https://docs.example.test:${port}/1.pdf`)));
+    expect(error.kind).toBe("refused-address");
+    expect(error.maybeDelivered).toBe(false);
+    expect(calls).toEqual(["docs.example.test"]);
+    expect(connections).toBe(0);
+  });
+
+  it("refuses a body over 20 MB by default, without retrying", async () => {
+    const big = Buffer.alloc(MAX_DOCUMENT_BYTES + 1, 0x20);
+    big.write("%PDF-1.7\n");
+    reply = () => ({ status: 200, body: big });
+    const error = await failure(client().download(new URL(`http://127.0.0.1:${port}/big.pdf`)));
+    expect(error.kind).toBe("too-large");
+    expect(requests).toBe(1);
   });
 });

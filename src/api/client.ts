@@ -7,6 +7,7 @@
 import type { Credentials } from "../config/profile.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { addressAllowed, documentUrl, MAX_DOCUMENT_BYTES } from "./documents.js";
 import { exchange, type HttpOptions, type HttpResponse, TransportError } from "./http.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the service's answers are untyped JSON, read field by field
@@ -179,28 +180,40 @@ export class ApiClient {
     }
   }
 
-  /** Downloads a document link (no credentials are sent). */
   /**
+   * Downloads a document link (no credentials are sent), under the policy of ./documents.ts: a
+   * link it refuses throws DocumentLinkError before any connection, and a host that resolves only
+   * to addresses it refuses fails with TransportError `refused-address`. Whether the body is a
+   * PDF is the caller's to check (`isPdf`).
+   *
    * Retried as a read is on 429 (after its Retry-After), 5xx and lost connections: lanes fetch
    * documents several at a time, and a busy service's "too many requests" must not cost a PDF.
-   * The last answer is returned as it is; redirects and oversized answers are not retried.
+   * The last answer is returned as it is; redirects, oversized answers and refused addresses are
+   * not retried.
    */
-  async download(url: URL, maxBytes = 50 * 1024 * 1024): Promise<HttpResponse> {
+  async download(url: URL, maxBytes = MAX_DOCUMENT_BYTES): Promise<HttpResponse> {
+    const target = documentUrl(this.base, url.href);
+    const allowAddress = (ip: string) => addressAllowed(this.base, target, ip);
     const attempts = (this.options.retries ?? 4) + 1;
     for (let attempt = 1; ; attempt++) {
-      this.options.log?.(`GET ${url.origin}${url.pathname}`);
+      this.options.log?.(`GET ${target.origin}${target.pathname}`);
       let waitMs: number | undefined;
       try {
-        const response = await exchange(url, {
+        const response = await exchange(target, {
           method: "GET",
           timeoutMs: this.options.readTimeoutMs ?? 30_000,
           maxBytes,
           headers: { "user-agent": this.options.userAgent },
+          allowAddress,
         });
         if ((response.status !== 429 && response.status < 500) || attempt >= attempts) return response;
         waitMs = retryAfterMs(response);
       } catch (error) {
-        const final = !(error instanceof TransportError) || error.kind === "redirect" || error.kind === "too-large";
+        const final =
+          !(error instanceof TransportError) ||
+          error.kind === "redirect" ||
+          error.kind === "too-large" ||
+          error.kind === "refused-address";
         if (final || attempt >= attempts) throw error;
       }
       const backoff = (this.options.backoffMs ?? 500) * 2 ** (attempt - 1);

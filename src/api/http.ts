@@ -1,11 +1,13 @@
 /**
  * One HTTP exchange with the service: TLS 1.2 at least, no redirects followed (a redirect would
  * carry the credentials elsewhere), a deadline for the whole exchange, and a cap on what a server
- * may send back.
+ * may send back. With `allowAddress`, the exchange connects only to addresses it accepts.
  */
 
+import dns, { type LookupAddress } from "node:dns";
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
 import { t } from "../i18n/index.js";
 
 export interface HttpResponse {
@@ -18,8 +20,12 @@ export interface HttpResponse {
 export class TransportError extends Error {
   constructor(
     message: string,
-    /** `timeout`, `dropped` (connection closed or reset), `refused`, `too-large`, `redirect`, `other` */
-    readonly kind: "timeout" | "dropped" | "refused" | "too-large" | "redirect" | "other",
+    /**
+     * `timeout`, `dropped` (connection closed or reset), `refused`, `too-large`, `redirect`,
+     * `refused-address` (the host is or resolves only to addresses `allowAddress` refuses: no
+     * connection was made, and trying again would not help), `other`
+     */
+    readonly kind: "timeout" | "dropped" | "refused" | "too-large" | "redirect" | "refused-address" | "other",
     /** Whether any of the request may have reached the server. */
     readonly maybeDelivered: boolean,
   ) {
@@ -38,12 +44,69 @@ export interface HttpOptions {
   headers?: Record<string, string>;
   timeoutMs: number;
   maxBytes?: number;
+  /**
+   * Which addresses the connection may go to. Checked on an address in the URL before anything
+   * is sent, and on each address a name resolves to, at connect time (so a name that resolves
+   * elsewhere on a second lookup gains nothing). Such an exchange uses a connection of its own,
+   * never one pooled by another exchange.
+   */
+  allowAddress?: (ip: string, family: number) => boolean;
+}
+
+/**
+ * A `lookup` for http(s).request that passes on only the addresses `allow` accepts; when none is
+ * left, it fails with an error whose `refusedAddresses` lists what the name resolved to. `resolve`
+ * is dns.lookup (looked up at each call, so that tests can stand in for the resolver).
+ */
+export function filteredLookup(
+  allow: (ip: string, family: number) => boolean,
+  resolve: (
+    hostname: string,
+    options: dns.LookupAllOptions,
+    callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+  ) => void = (hostname, options, callback) => dns.lookup(hostname, options, callback),
+): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, "", 0);
+      const allowed = addresses.filter((a) => allow(a.address, a.family));
+      const first = allowed[0];
+      if (!first) {
+        const refused = Object.assign(new Error(`${hostname}: no allowed address`), {
+          code: "EADDRREFUSED",
+          refusedAddresses: addresses.map((a) => a.address),
+        });
+        return callback(refused, "", 0);
+      }
+      // Node asks for every address when it tries them in turn (autoSelectFamily), else for one.
+      if (options.all) (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, allowed);
+      else callback(null, first.address, first.family);
+    });
+  };
+}
+
+function refusedAddressError(host: string, addresses: readonly string[]): TransportError {
+  return new TransportError(
+    t("refusing to connect to {host} ({addresses}): address not allowed", {
+      host,
+      addresses: addresses.length > 0 ? addresses.join(", ") : "?",
+    }),
+    "refused-address",
+    false,
+  );
 }
 
 export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
   const secure = url.protocol === "https:";
   const send = secure ? httpsRequest : httpRequest;
   const maxBytes = opts.maxBytes ?? MAX_RESPONSE_BYTES;
+  const allow = opts.allowAddress;
+  if (allow) {
+    // Node resolves no address written in the URL: `lookup` would never see it.
+    const literal = url.hostname.replace(/^\[(.*)\]$/, "$1");
+    const family = isIP(literal);
+    if (family !== 0 && !allow(literal, family)) return Promise.reject(refusedAddressError(url.host, [literal]));
+  }
   return new Promise((resolve, reject) => {
     let settled = false;
     let sent = false;
@@ -58,7 +121,9 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
       url,
       {
         method: opts.method,
-        agent: secure ? httpsAgent : httpAgent,
+        // A pooled socket would skip `lookup`: a filtered exchange opens its own connection.
+        agent: allow ? false : secure ? httpsAgent : httpAgent,
+        ...(allow ? { lookup: filteredLookup(allow) } : {}),
         headers: {
           ...(opts.body !== undefined
             ? { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(opts.body) }
@@ -119,7 +184,11 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
         ),
       );
     }, opts.timeoutMs);
-    req.on("error", (error: NodeJS.ErrnoException) => {
+    req.on("error", (error: NodeJS.ErrnoException & { refusedAddresses?: string[] }) => {
+      if (error.refusedAddresses) {
+        finish(refusedAddressError(url.host, error.refusedAddresses));
+        return;
+      }
       const refused = error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN";
       finish(
         new TransportError(

@@ -12,6 +12,7 @@
  */
 
 import { existsSync } from "node:fs";
+import { documentUrl, isPdf } from "../api/documents.js";
 import { TransportError } from "../api/http.js";
 import type { IssueAnswer, IssueMode, Service, ServiceVoucher } from "../api/protocol.js";
 import { FacturarError } from "../errors.js";
@@ -918,7 +919,11 @@ function breaksLane(result: VoucherResult): boolean {
 /** The link said there is no such document (no ticket for the old PDF model): not a failure. */
 class NoDocument extends Error {}
 
-/** Downloads a document link and saves it; an expired link is regenerated once. */
+/**
+ * Downloads a document link and saves it; an expired link is regenerated once. Where a link may
+ * point is src/api/documents.ts's policy (https on public hosts, http on loopback, the service's
+ * own host), checked here before connecting and again at connect time.
+ */
 export async function saveDocument(
   service: Service,
   dir: string,
@@ -940,27 +945,10 @@ export async function saveDocument(
       continue;
     }
     if (response.status !== 200) throw new Error(t("the link answered HTTP {status}", { status: response.status }));
-    if (response.body.subarray(0, 5).toString("latin1") !== "%PDF-")
-      throw new Error(t("the link did not return a PDF"));
+    if (!isPdf(response.body)) throw new Error(t("the link did not return a PDF"));
     return writeSafely(dir, name, response.body);
   }
   throw new Error(t("no working link for the document"));
-}
-
-/** Document links must stay on the service's own host, over http(s). */
-export function documentUrl(base: URL, link: string): URL {
-  let url: URL;
-  try {
-    url = new URL(link);
-  } catch {
-    throw new Error(t("not a URL: {link}", { link: JSON.stringify(link.slice(0, 80)) }));
-  }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && base.protocol === "http:")) {
-    throw new Error(t("refusing a {protocol} document link", { protocol: url.protocol }));
-  }
-  if (url.hostname !== base.hostname)
-    throw new Error(t("refusing a document link to another host ({host})", { host: url.hostname }));
-  return url;
 }
 
 function hintFor(result: VoucherResult, requiresFce: boolean): string | undefined {

@@ -355,10 +355,7 @@ const DOWNLOADS_IN_FLIGHT = 8;
  * Lanes in parallel, each in order, one voucher (or one batch) at a time. When the service stops
  * the run (ServiceStop), every lane stops sending and every voucher still gets a result.
  */
-export async function runLanes(
-  all: PreparedVoucher[][],
-  run: LaneRunner,
-): Promise<{ stoppedBy?: FacturarError }> {
+export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promise<{ stoppedBy?: FacturarError }> {
   const queue = [...all];
   let stoppedBy: FacturarError | undefined;
   const serviceStop = (reason: FacturarError) => {

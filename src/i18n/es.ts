@@ -35,7 +35,26 @@ export const ES: Readonly<Record<string, string>> = {
   "{message}, which is not serving it yet": "{message}, que todavía no lo atiende",
   "try again in a moment": "intente de nuevo en un momento",
   "using the sandbox of process {pid} at {url}": "usando el sandbox del proceso {pid} en {url}",
+  // api/documents.ts (the first two are also said by batch/issue.ts)
+  "not a URL: {link}": "no es una URL: {link}",
+  "refusing a {protocol} document link": "se rechaza un enlace de documento {protocol}",
+  "refusing a document link with a user name or password in it":
+    "se rechaza un enlace de documento que lleva usuario o contraseña",
+  "refusing a document link to {host}: a private network address":
+    "se rechaza un enlace de documento a {host}: es una dirección de red privada",
+  "refusing a document link to {host}: a link-local address":
+    "se rechaza un enlace de documento a {host}: es una dirección de enlace local",
+  "refusing a document link to {host}: an unspecified address":
+    "se rechaza un enlace de documento a {host}: es una dirección no especificada",
+  "refusing a document link to {host}: a multicast address":
+    "se rechaza un enlace de documento a {host}: es una dirección de multidifusión",
+  "refusing a document link to {host}: a reserved address":
+    "se rechaza un enlace de documento a {host}: es una dirección reservada",
+  "refusing a plain-http document link to {host}: http is accepted only on loopback":
+    "se rechaza un enlace de documento por http a {host}: http solo se acepta en loopback",
   // api/http.ts
+  "refusing to connect to {host} ({addresses}): address not allowed":
+    "no se conecta con {host} ({addresses}): dirección no permitida",
   "the server answered with a redirect ({status}) to {location}; not followed":
     "el servidor respondió con una redirección ({status}) a {location}; no se sigue",
   "the answer is larger than {mb} MB; refused": "la respuesta supera los {mb} MB; rechazada",
@@ -67,9 +86,6 @@ export const ES: Readonly<Record<string, string>> = {
   "the link answered HTTP {status}": "el enlace respondió HTTP {status}",
   "the link did not return a PDF": "el enlace no devolvió un PDF",
   "no working link for the document": "no hay un enlace que funcione para el documento",
-  "not a URL: {link}": "no es una URL: {link}",
-  "refusing a {protocol} document link": "se rechaza un enlace de documento {protocol}",
-  "refusing a document link to another host ({host})": "se rechaza un enlace de documento a otro servidor ({host})",
   "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)":
     "este comprador debe recibir factura de crédito MiPyME: emítala como FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)",
   "the customer's condicion_iva does not fit this voucher type (a registered taxpayer gets class A; consumers and exempt customers class B)":

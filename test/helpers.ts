@@ -1,6 +1,6 @@
 /** Shared test helpers: a valid base voucher to mutate, and a runner for the built CLI. */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -194,4 +194,32 @@ export function inTerminal(
       resolve(screen);
     });
   });
+}
+
+/** The user's journals (one per account) under an XDG state home: file paths. */
+export function journalFiles(stateHome: string): string[] {
+  const dir = join(stateHome, "facturar");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /^journal-.*\.jsonl$/.test(f))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/** Everything the user's journals say, as text (empty when none was ever written). */
+export function journalText(stateHome: string): string {
+  return journalFiles(stateHome)
+    .map((f) => readFileSync(f, "utf8"))
+    .join("");
+}
+
+/** Reference → the last state the user's journals give it. */
+export function journalStates(stateHome: string): Map<string, string> {
+  const states = new Map<string, string>();
+  for (const line of journalText(stateHome).split("\n")) {
+    if (line.trim() === "") continue;
+    const entry = JSON.parse(line);
+    if (entry.ref) states.set(entry.ref, entry.state);
+  }
+  return states;
 }

@@ -81,6 +81,8 @@ export async function accountOf(profile: Profile, env: NodeJS.ProcessEnv): Promi
 export async function connect(profile: Profile, opts: ConnectOptions): Promise<Connection> {
   const readTimeoutMs = timeoutFrom(opts.env, "FACTURAR_READ_TIMEOUT");
   const settleWindowMs = timeoutFrom(opts.env, "FACTURAR_SETTLE_WINDOW");
+  // The first wait before a retry (it doubles each time); tests and slow links set it.
+  const backoff = timeoutFrom(opts.env, "FACTURAR_RETRY_BACKOFF");
   const issueTimeoutMs = timeoutFrom(opts.env, "FACTURAR_ISSUE_TIMEOUT");
   const clientOptions = (baseUrl: string, credentials: Credentials): ClientOptions => ({
     baseUrl,
@@ -89,6 +91,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     ...(opts.log ? { log: opts.log } : {}),
     ...(readTimeoutMs ? { readTimeoutMs } : {}),
     ...(issueTimeoutMs ? { issueTimeoutMs } : {}),
+    ...(backoff ? { backoffMs: backoff } : {}),
     ...opts.client,
   });
   if (profile.baseUrl !== SANDBOX) {

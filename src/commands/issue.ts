@@ -192,7 +192,7 @@ function issueCommand(mode: "instant" | "queued") {
       ].filter(Boolean);
       ctx.err(parts.join(", ") || t("nothing to do"));
     }
-    if (summary.stoppedBy && !ctx.json) {
+    if (summary.stoppedBy) {
       const e = summary.stoppedBy;
       ctx.err(`${ctx.errColor.red(t("stopped:"))} ${e.message}${e.hint ? `\n  ${t("hint:")} ${e.hint}` : ""}`);
     }

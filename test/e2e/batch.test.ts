@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Store } from "../../src/sandbox/store.js";
-import { freshUser, ndjson, ROOT, startCli } from "../helpers.js";
+import { freshUser, journalStates, journalText, ndjson, ROOT, startCli } from "../helpers.js";
 import { tempDir } from "../sandbox-process.js";
 
 const LANES = [
@@ -145,9 +145,11 @@ describe("cron batches", () => {
     const { path } = batchCsv(home, 200);
     const env = userEnv(home, "latency=20");
     const first = start(["--json", "issue", "--no-pdf", path], env, cwd);
-    const lock = join(home, "state", "facturar", "journal-sandbox.lock");
-    for (let i = 0; i < 200 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(existsSync(lock)).toBe(true);
+    // The first run holds the journal once it journals its first voucher.
+    const state = join(home, "state");
+    for (let i = 0; i < 400 && !journalText(state).includes('"sending"'); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(journalText(state)).toMatch(/"sending"/);
     const second = await start(["issue", "--no-pdf", path], env, cwd).done;
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(/another facturar run \(process \d+\) is issuing with profile sandbox/);
@@ -176,13 +178,7 @@ describe("cron batches", () => {
     const report = readFileSync(join(cwd, "report.csv"), "utf8").trim().split("\n").slice(1);
     expect(report).toHaveLength(200);
     expect(report.filter((line) => line.split(",")[2] === "issued")).toHaveLength(issued.length);
-    const journal = new Map<string, string>();
-    for (const line of readFileSync(join(home, "state", "facturar", "journal-sandbox.jsonl"), "utf8")
-      .trim()
-      .split("\n")) {
-      const entry = JSON.parse(line);
-      journal.set(entry.ref, entry.state);
-    }
+    const journal = journalStates(join(home, "state"));
     for (const ref of issued) expect(journal.get(ref), ref).toBe("issued");
     expect([...journal.values()].filter((s) => s === "sending" || s === "unknown")).toEqual([]);
     // Running again finishes the rest, exactly once.

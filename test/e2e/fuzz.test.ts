@@ -14,7 +14,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
-import { freshUser, ROOT, runCli, tempDir } from "../helpers.js";
+import { freshUser, journalText, ROOT, runCli, tempDir } from "../helpers.js";
 
 const SAMPLES = join(ROOT, "samples");
 const BASES = readdirSync(SAMPLES)
@@ -237,7 +237,6 @@ describe("fuzzing validate and issue", () => {
   }, 120_000);
 
   it(`issue: what validate refuses is never sent (seed ${SEED})`, async () => {
-    const journal = join(u.env.XDG_STATE_HOME, "facturar", "journal-sandbox.jsonl");
     const input = fc.oneof(
       { arbitrary: jsonFile.map((b) => [b, "json"] as const), weight: 4 },
       { arbitrary: csvFile.map((b) => [b, "csv"] as const), weight: 4 },
@@ -247,12 +246,12 @@ describe("fuzzing validate and issue", () => {
       fc.asyncProperty(input, async ([bytes, ext]) => {
         const { file, name } = write(bytes, ext);
         const checked = await runHere(["validate", file], env);
-        const before = existsSync(journal) ? readFileSync(journal, "utf8") : "";
+        const before = journalText(u.env.XDG_STATE_HOME);
         const issued = await runHere(["issue", "--no-pdf", file], env);
         judge(issued, file, name);
         if (checked.code !== 0) {
           expect(issued.code).toBe(checked.code);
-          expect(existsSync(journal) ? readFileSync(journal, "utf8") : "").toBe(before);
+          expect(journalText(u.env.XDG_STATE_HOME)).toBe(before);
         }
       }),
       { numRuns: 60 * SCALE, seed: SEED },
@@ -294,7 +293,6 @@ describe("fuzzing validate and issue", () => {
     expect(utfR.stderr).toMatch(/not valid UTF-8 \(near byte \d+\)/);
 
     // None of it reached the service: nothing was ever journaled, so nothing was sent.
-    const journal = join(u.env.XDG_STATE_HOME, "facturar", "journal-sandbox.jsonl");
-    expect(existsSync(journal) ? readFileSync(journal, "utf8") : "").toBe("");
+    expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
   }, 120_000);
 });

@@ -91,19 +91,27 @@ const issued = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** What the user's journals say, reference → last state (one journal per account). */
 function journal(home: string): Record<string, string> {
   const dir = join(home, "state", "facturar");
   const states: Record<string, string> = {};
-  for (const line of readFileSync(join(dir, "journal-default.jsonl"), "utf8").trim().split("\n")) {
-    const e = JSON.parse(line);
-    states[e.ref] = e.state;
-  }
+  for (const file of readdirSync(dir).filter((f) => /^journal-.*\.jsonl$/.test(f)))
+    for (const line of readFileSync(join(dir, file), "utf8").trim().split("\n")) {
+      const e = JSON.parse(line);
+      if (e.ref) states[e.ref] = e.state;
+    }
   return states;
 }
 
+const NOT_FOUND = { error: "S", errores: ["No se han encontrado comprobantes."] };
+
 describe("hostile servers", () => {
   it("an HTML page where JSON belongs: the outcome is unknown (exit 8), the journal says so, nothing twice", async () => {
-    const server = await hostile((_m, _b, _q, res) => {
+    let sent = false;
+    const server = await hostile((method, _b, _q, res) => {
+      // The service answers the check before sending; then a portal takes its place.
+      if (method === "facturacion/consulta_avanzada" && !sent) return json(res, NOT_FOUND);
+      if (method === "facturacion/nuevo") sent = true;
       res.writeHead(200, { "content-type": "text/html" });
       res.end("<html><body>Welcome to our portal</body></html>");
     });
@@ -117,6 +125,87 @@ describe("hostile servers", () => {
     expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(1);
   }, 60_000);
 
+  it("8 holds the rest of the lane: nothing after an unsettled voucher is sent before it", async () => {
+    // Answers the checks, loses every issuing answer, then cannot be asked; later it works.
+    let broken = true;
+    let sent = false;
+    let numero = 0;
+    const held = new Map<string, number>();
+    const server = await hostile((method, body, req, res) => {
+      const ref = body?.comprobante?.external_reference;
+      if (method === "facturacion/consulta_avanzada") {
+        if (broken && sent) return req.socket.destroy();
+        const n = held.get(ref);
+        if (n === undefined) return json(res, NOT_FOUND);
+        return json(res, {
+          error: "N",
+          errores: [],
+          total: 1,
+          comprobantes: [
+            {
+              cliente: {},
+              comprobante: {
+                tipo: "FACTURA B",
+                punto_venta: 679,
+                numero: n,
+                status: "EMITIDO",
+                external_reference: ref,
+              },
+            },
+          ],
+        });
+      }
+      if (method === "facturacion/nuevo") {
+        sent = true;
+        if (broken) return req.socket.destroy();
+        held.set(ref, ++numero);
+        return json(res, issued({ comprobante_nro: `00679-${String(numero).padStart(8, "0")}` }));
+      }
+      json(res, NOT_FOUND);
+    });
+    const home = tempDir("facturar-hostile-");
+    const two = [withPointOfSale(home), join(ROOT, "samples", "factura-b-anonymous.json")];
+    const lost = await run(
+      server.baseUrl,
+      ["--json", "issue", "--no-pdf", ...two],
+      { FACTURAR_SETTLE_WINDOW: "0.2" },
+      home,
+    ).result;
+    expect(lost.code, lost.stderr).toBe(8);
+    expect(ndjson(lost.stdout).map((r) => [r.external_reference, r.status])).toEqual([
+      ["FB-2026-0001", "unknown"],
+      ["FB-2026-0002", "held"],
+    ]);
+    expect(ndjson(lost.stdout)[1].errors[0]).toMatch(/FB-2026-0001, earlier in this lane, is not settled/);
+    expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(1);
+    // The next run asks about the first, sends it, then the second: the lane's order.
+    broken = false;
+    const settled = await run(
+      server.baseUrl,
+      ["--json", "issue", "--no-pdf", ...two],
+      { FACTURAR_SETTLE_WINDOW: "0.2" },
+      home,
+    ).result;
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(ndjson(settled.stdout).map((r) => [r.external_reference, r.numero])).toEqual([
+      ["FB-2026-0001", 1],
+      ["FB-2026-0002", 2],
+    ]);
+  }, 60_000);
+
+  it("an HTML page everywhere: the service cannot say whether it holds the voucher, so nothing is sent (exit 6)", async () => {
+    const server = await hostile((_m, _b, _q, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html><body>Welcome to our portal</body></html>");
+    });
+    const { home, result } = run(server.baseUrl, ["--json", "issue", "--no-pdf", sample]);
+    const r = await result;
+    expect(r.code, r.stderr).toBe(6);
+    expect(ndjson(r.stdout)).toMatchObject([{ status: "held", errors: [expect.stringMatching(/not a JSON object/)] }]);
+    expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(0);
+    expect(journal(home)["FB-2026-0001"]).toBeUndefined();
+  }, 60_000);
+
   it("a service that fails every issue and holds nothing: not issued after three tries (exit 4), sent again next run", async () => {
     let failing = true;
     const server = await hostile((method, _b, _q, res) => {
@@ -125,7 +214,9 @@ describe("hostile servers", () => {
       json(res, { error: "S", errores: ["No se han encontrado comprobantes."] });
     });
     const home = tempDir("facturar-hostile-");
-    const first = await run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], {}, home).result;
+    // This service stores nothing it did not answer: a lookup right after a lost answer is final.
+    const quick = { FACTURAR_SETTLE_WINDOW: "0.2" };
+    const first = await run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], quick, home).result;
     expect(first.code, first.stderr).toBe(4);
     expect(ndjson(first.stdout)[0]).toMatchObject({
       status: "rejected",
@@ -135,7 +226,7 @@ describe("hostile servers", () => {
     expect(ndjson(first.stdout)[0].error_details).toEqual([{ code: "no-answer", text: expect.any(String) }]);
     expect(journal(home)["FB-2026-0001"]).toBe("rejected");
     failing = false;
-    const second = await run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], {}, home).result;
+    const second = await run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], quick, home).result;
     expect(second.code, second.stderr).toBe(0);
     expect(journal(home)["FB-2026-0001"]).toBe("issued");
   }, 60_000);
@@ -170,8 +261,11 @@ describe("hostile servers", () => {
   }, 60_000);
 
   it("an answer that stalls halfway is a timeout: reconciled, and unknown only if the service cannot tell", async () => {
+    let sent = false;
     const server = await hostile((method, _b, _q, res) => {
+      if (method === "facturacion/consulta_avanzada" && !sent) return json(res, NOT_FOUND);
       if (method === "facturacion/nuevo") {
+        sent = true;
         res.writeHead(200, { "content-type": "application/json" });
         res.write('{"error":"N","comprobante_nro":');
         return; // never finished
@@ -216,6 +310,7 @@ describe("hostile servers", () => {
   it("documents answered 429 and 503 at first are fetched again, after Retry-After, and saved", async () => {
     let gets = 0;
     const server = await hostile((method, _b, _q, res) => {
+      if (method === "facturacion/consulta_avanzada") return json(res, NOT_FOUND);
       if (method === "facturacion/nuevo")
         return json(res, issued({ comprobante_pdf_url: `${server.baseUrl}/docs/7.pdf`, comprobante_ticket_url: "" }));
       gets++;
@@ -240,17 +335,19 @@ describe("hostile servers", () => {
     expect(readFileSync(voucher.pdf, "utf8")).toBe("%PDF-1.4 a document");
   }, 60_000);
 
-  it("document links to file://, to another host, or named to escape the folder are refused; the voucher stays issued", async () => {
-    for (const link of ["file:///etc/passwd", "http://127.0.0.2:9/x.pdf"]) {
-      const server = await hostile((_m, _b, _q, res) =>
-        json(
-          res,
-          issued({
-            comprobante_pdf_url: link,
-            comprobante_ticket_url: link,
-            comprobante_tipo: "../../../etc/FACTURA B",
-          }),
-        ),
+  it("document links to file://, to a private address, or named to escape the folder are refused; the voucher stays issued, its documents missing (exit 7)", async () => {
+    for (const link of ["file:///etc/passwd", "https://10.0.0.1/x.pdf", "https://169.254.169.254/latest/x.pdf"]) {
+      const server = await hostile((method, _b, _q, res) =>
+        method === "facturacion/consulta_avanzada"
+          ? json(res, NOT_FOUND)
+          : json(
+              res,
+              issued({
+                comprobante_pdf_url: link,
+                comprobante_ticket_url: link,
+                comprobante_tipo: "../../../etc/FACTURA B",
+              }),
+            ),
       );
       const home = tempDir("facturar-links-");
       const { cwd, result } = run(
@@ -260,18 +357,47 @@ describe("hostile servers", () => {
         home,
       );
       const r = await result;
-      expect(r.code).toBe(0);
+      expect(r.code, link).toBe(7);
       const [voucher] = ndjson(r.stdout);
-      expect(voucher).toMatchObject({ status: "issued", pdf: null, ticket: null });
-      expect(voucher.warnings.join(" ")).toMatch(/refusing a (file: document link|document link to another host)/);
+      expect(voucher).toMatchObject({ status: "issued", pdf: null, ticket: null, documents_missing: true });
+      expect(voucher.warnings.join(" ")).toMatch(/refusing a file: document link|private|link-local/);
       expect(journal(home)["FB-2026-0001"]).toBe("issued");
       expect(() => readdirSync(join(cwd, "comprobantes"))).toThrow();
+      expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(1);
     }
   }, 60_000);
 
+  it("documents served from another host are saved (here `localhost` beside a 127.0.0.1 service)", async () => {
+    const docs = await hostile((_m, _b, _q, res) => {
+      res.writeHead(200, { "content-type": "application/pdf" });
+      res.end("%PDF-1.4 from the document host");
+    });
+    const docsPort = new URL(docs.baseUrl).port;
+    const server = await hostile((method, _b, _q, res) =>
+      method === "facturacion/consulta_avanzada"
+        ? json(res, NOT_FOUND)
+        : json(
+            res,
+            issued({
+              comprobante_pdf_url: `http://localhost:${docsPort}/files/7.pdf`,
+              comprobante_ticket_url: `http://localhost:${docsPort}/files/7-ticket.pdf`,
+            }),
+          ),
+    );
+    const { result } = run(server.baseUrl, ["--json", "issue", "--out", "pdfs", sample]);
+    const r = await result;
+    expect(r.code, r.stderr).toBe(0);
+    const [voucher] = ndjson(r.stdout);
+    expect(voucher.documents_missing).toBeUndefined();
+    expect(readFileSync(voucher.pdf, "utf8")).toBe("%PDF-1.4 from the document host");
+    expect(readFileSync(voucher.ticket, "utf8")).toBe("%PDF-1.4 from the document host");
+  }, 60_000);
+
   it("wrong field types in a success are reported, not trusted", async () => {
-    const server = await hostile((_m, _b, _q, res) =>
-      json(res, issued({ comprobante_nro: { no: "pe" }, cae: 12345, errores: "nada" })),
+    const server = await hostile((method, _b, _q, res) =>
+      method === "facturacion/consulta_avanzada"
+        ? json(res, NOT_FOUND)
+        : json(res, issued({ comprobante_nro: { no: "pe" }, cae: 12345, errores: "nada" })),
     );
     const r = await run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], { FACTURAR_PROFILE: "default" })
       .result;

@@ -260,13 +260,14 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     .option(
       "--fault <name=value>",
       t(
-        "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down",
+        "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, slow-commit=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down",
       ),
       collect,
       [],
     )
     .option("--queue-interval <ms>", t("how often the queue worker runs"), "1000")
     .option("--quota <n>", t("the plan's voucher quota (the development plan has 1500)"))
+    .option("--ceiling <pesos>", t("the final-consumer ceiling topecf answers (default 10000000)"))
     .action(lazy(async () => (await import("./commands/sandbox.js")).sandboxCommand as Action));
 
   return program;

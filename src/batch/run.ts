@@ -198,7 +198,7 @@ export async function issueFiles(
         },
         req.warn,
       );
-      const count = async (result: VoucherResult) => {
+      const count = async (result: VoucherResult, repeat = false) => {
         if (result.status === "issued") summary.issued++;
         else if (result.status === "queued") summary.queued++;
         else if (result.status === "skipped-duplicate") summary.skipped++;
@@ -208,7 +208,8 @@ export async function issueFiles(
         if (result.documents_missing) summary.documentsMissing++;
         await emit(result);
         // The same voucher again in this run's input: told once the first has settled.
-        for (const repeat of repeats.get(result.external_reference) ?? []) await count(repeatOf(result, repeat));
+        if (!repeat)
+          for (const again of repeats.get(result.external_reference) ?? []) await count(repeatOf(result, again), true);
       };
       req.onStart?.(prepared.length);
       await issuer.survey(unique);

@@ -16,6 +16,7 @@ export interface SandboxFlags {
   fault?: string[];
   queueInterval?: string;
   quota?: string;
+  ceiling?: string;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
@@ -24,6 +25,7 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
   const port = optionalInt("--port", flags.port, 0, 65535) ?? 0;
   const queueIntervalMs = optionalInt("--queue-interval", flags.queueInterval, 10, 3_600_000) ?? 1000;
   const quota = optionalInt("--quota", flags.quota, 1, 100_000_000);
+  const ceiling = optionalInt("--ceiling", flags.ceiling, 1, 1_000_000_000_000);
   const host = flags.host ?? "127.0.0.1";
   if (!LOOPBACK.test(host))
     throw new UsageError(t("the sandbox listens on loopback only; --host {host} is not a loopback address", { host }));
@@ -44,6 +46,7 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
       faults,
       queueIntervalMs,
       ...(quota ? { quota } : {}),
+      ...(ceiling ? { ceiling } : {}),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

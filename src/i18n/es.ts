@@ -249,8 +249,8 @@ export const ES: Readonly<Record<string, string>> = {
   "loopback address to listen on": "dirección de loopback en la que escucha",
   "where the service keeps its state (default $XDG_DATA_HOME/facturar/sandbox)":
     "dónde guarda su estado el servicio (por defecto $XDG_DATA_HOME/facturar/sandbox)",
-  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down":
-    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, maintenance, authority-down",
+  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, slow-commit=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down":
+    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, slow-commit=MS, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, maintenance, authority-down",
   "how often the queue worker runs": "cada cuánto corre el procesador de la cola",
   "the plan's voucher quota (the development plan has 1500)":
     "el cupo de comprobantes del plan (el plan de desarrollo tiene 1500)",
@@ -882,4 +882,6 @@ export const ES: Readonly<Record<string, string>> = {
     "de un diario anterior: se verifica con el servicio antes de contar",
   "{name} takes whole milliseconds, e.g. {name}=200; got {part}":
     "{name} acepta milisegundos enteros, p. ej. {name}=200; se recibió {part}",
+  "the final-consumer ceiling topecf answers (default 10000000)":
+    "el tope para consumidor final que responde topecf (10000000 si no se indica)",
 };

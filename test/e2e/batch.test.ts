@@ -3,7 +3,7 @@
  * killed with SIGKILL at random moments and run again until it is done; two runs at once; a
  * SIGTERM mid-batch. Whatever happens, each voucher ends issued exactly once, in lane order.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Store } from "../../src/sandbox/store.js";

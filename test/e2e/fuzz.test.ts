@@ -7,7 +7,7 @@
  * Most cases run the CLI in-process (src/cli.ts `run`, the same code `bin/facturar.js` runs), so
  * hundreds fit in CI; the heaviest inputs go through real processes.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import fc from "fast-check";

@@ -1,0 +1,336 @@
+/**
+ * "Never twice, never lost" where the journal cannot help (issue 11), end to end: the built CLI
+ * against the sandbox as a real process. Each case is a reproduction that issued a voucher twice
+ * or lost one before the service became the source of truth. Throughout: at most one voucher per
+ * external_reference at the service.
+ */
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { Store } from "../../src/sandbox/store.js";
+import { freshUser, journalFiles, journalStates, journalText, ndjson, ROOT, runCli, startCli } from "../helpers.js";
+import { type RunningSandbox, startSandboxProcess } from "../sandbox-process.js";
+
+const SAMPLE = join(ROOT, "samples", "factura-b-dni.json");
+const CSV = join(ROOT, "samples", "batch-nightly.csv");
+const CSV_REFS = [
+  ...new Set(
+    readFileSync(CSV, "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(",")[0]),
+  ),
+].filter((r): r is string => !!r);
+
+const sandboxes: RunningSandbox[] = [];
+afterEach(async () => {
+  for (const s of sandboxes.splice(0)) await s.stop();
+});
+
+async function sandbox(args: string[] = []): Promise<RunningSandbox> {
+  const s = await startSandboxProcess({ args });
+  sandboxes.push(s);
+  return s;
+}
+
+/** The environment of an env-only profile pointed at a running sandbox. */
+function envFor(s: RunningSandbox, user = freshUser("facturar-eo-")) {
+  const pv = s.pointsOfSale[0] as NonNullable<(typeof s.pointsOfSale)[number]>;
+  return {
+    user,
+    env: {
+      ...user.env,
+      FACTURAR_BASE_URL: s.baseUrl,
+      FACTURAR_USERTOKEN: pv.usertoken,
+      FACTURAR_APIKEY: pv.apikey,
+      FACTURAR_APITOKEN: pv.apitoken,
+      FACTURAR_PUNTO_VENTA: String(pv.punto_venta),
+    } as Record<string, string>,
+  };
+}
+
+/** How many vouchers a running sandbox holds under a reference. */
+async function held(s: RunningSandbox, ref: string): Promise<number> {
+  const r = await s.call("facturacion/consulta_avanzada", {
+    busqueda_tipo: "EXT_REF",
+    pagina: 0,
+    limite: 1000,
+    comprobante: { external_reference: ref, operacion: "V" },
+  });
+  return r.body.error === "N" ? r.body.comprobantes.length : 0;
+}
+
+/** The embedded sandbox's store, read after the CLI has let go of it. */
+async function embedded(
+  home: string,
+): Promise<{ held: (ref: string) => number; count: number; close(): Promise<void> }> {
+  const store = await Store.open(join(home, "data", "facturar", "sandbox"));
+  const pv = store.account.points_of_sale[0]?.punto_venta as number;
+  return {
+    held: (ref) => store.findByReference(pv, ref).length,
+    count: store.count(),
+    close: () => store.close(),
+  };
+}
+
+function voucherFile(dir: string, name: string, change: (raw: any) => void): string {
+  const raw = JSON.parse(readFileSync(SAMPLE, "utf8"));
+  change(raw);
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(raw));
+  return path;
+}
+
+const today = (() => {
+  const d = new Date(Date.now() - 3 * 3_600_000);
+  return `${String(d.getUTCDate()).padStart(2, "0")}/${String(d.getUTCMonth() + 1).padStart(2, "0")}/${d.getUTCFullYear()}`;
+})();
+const inDays = (n: number) => {
+  const d = new Date(Date.now() - 3 * 3_600_000 + n * 86_400_000);
+  return `${String(d.getUTCDate()).padStart(2, "0")}/${String(d.getUTCMonth() + 1).padStart(2, "0")}/${d.getUTCFullYear()}`;
+};
+
+describe("1. the same voucher twice in one run", () => {
+  it("two files, or an array holding it twice: issued once, the repeat told as already issued (exit 0)", async () => {
+    const u = freshUser("facturar-twice-");
+    const r = await runCli(["--json", "issue", "--no-pdf", SAMPLE, SAMPLE], { cwd: u.cwd, env: u.env });
+    expect(r.code, r.stderr).toBe(0);
+    const results = ndjson(r.stdout);
+    expect(results.map((x) => [x.external_reference, x.status, x.numero])).toEqual([
+      ["FB-2026-0001", "issued", 1],
+      ["FB-2026-0001", "skipped-duplicate", 1],
+    ]);
+    expect(results[1].hint).toMatch(/same voucher as .*factura-b-dni\.json.*sent once/);
+    const raw = JSON.parse(readFileSync(SAMPLE, "utf8"));
+    raw.comprobante.external_reference = "TWICE-ARRAY";
+    const array = join(u.cwd, "array.json");
+    writeFileSync(array, JSON.stringify([raw, raw]));
+    const a = await runCli(["--json", "issue", "--no-pdf", array], { cwd: u.cwd, env: u.env });
+    expect(a.code, a.stderr).toBe(0);
+    expect(ndjson(a.stdout).map((x) => x.status)).toEqual(["issued", "skipped-duplicate"]);
+    const store = await embedded(u.home);
+    expect([store.held("FB-2026-0001"), store.held("TWICE-ARRAY"), store.count]).toEqual([1, 1, 2]);
+    await store.close();
+  });
+
+  it("issue-queued with the voucher twice queues it once", async () => {
+    const u = freshUser("facturar-twice-q-");
+    const file = voucherFile(u.cwd, "later.json", (raw) => {
+      raw.comprobante.fecha = inDays(5);
+      raw.comprobante.external_reference = "TWICE-Q";
+    });
+    const r = await runCli(["--json", "issue-queued", "--no-pdf", file, file], { cwd: u.cwd, env: u.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(ndjson(r.stdout).map((x) => x.status)).toEqual(["queued", "queued"]);
+    const store = await embedded(u.home);
+    expect(store.held("TWICE-Q")).toBe(1);
+    await store.close();
+  });
+
+  it("two different vouchers under one reference are invalid input: nothing is sent (exit 3)", async () => {
+    const u = freshUser("facturar-conflict-");
+    const other = voucherFile(u.cwd, "other.json", (raw) => {
+      raw.cliente.razon_social = "Otra Persona";
+    });
+    const r = await runCli(["--json", "issue", "--no-pdf", SAMPLE, other], { cwd: u.cwd, env: u.env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(ndjson(r.stdout)[0].errors[0]).toMatch(
+      /FB-2026-0001 is also used by .*factura-b-dni\.json, with other content/,
+    );
+    expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
+  });
+});
+
+describe("2. a lookup that finds nothing while the service is still storing the voucher", () => {
+  it("is asked again: one voucher, although the answer was lost after 1 s and storing takes 3 s", async () => {
+    const s = await sandbox(["--fault", "slow-commit=3000"]);
+    const { user, env } = envFor(s);
+    const r = await runCli(["--json", "issue", "--no-pdf", SAMPLE], {
+      cwd: user.cwd,
+      env: { ...env, FACTURAR_ISSUE_TIMEOUT: "1" },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "issued", reconciled: true, numero: 1 });
+    await new Promise((done) => setTimeout(done, 500));
+    expect(await held(s, "FB-2026-0001")).toBe(1);
+  }, 60_000);
+
+  it("after a SIGKILL and an immediate run again: still one voucher", async () => {
+    const s = await sandbox(["--fault", "slow-commit=3000"]);
+    const { user, env } = envFor(s);
+    const first = startCli(["--json", "issue", "--no-pdf", SAMPLE], { cwd: user.cwd, env });
+    for (let i = 0; i < 200 && !journalText(user.env.XDG_STATE_HOME).includes('"sending"'); i++)
+      await new Promise((done) => setTimeout(done, 20));
+    await new Promise((done) => setTimeout(done, 300));
+    first.child.kill("SIGKILL");
+    await first.done;
+    const again = await runCli(["--json", "issue", "--no-pdf", SAMPLE], { cwd: user.cwd, env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(ndjson(again.stdout)[0]).toMatchObject({ status: "skipped-duplicate", numero: 1 });
+    await new Promise((done) => setTimeout(done, 500));
+    expect(await held(s, "FB-2026-0001")).toBe(1);
+  }, 60_000);
+});
+
+describe("3. the journal lost, or another machine", () => {
+  it("a CSV issued again after its journal is deleted, and from another user's home: nothing twice", async () => {
+    const s = await sandbox();
+    const { user, env } = envFor(s);
+    const first = await runCli(["--json", "issue", "--no-pdf", CSV], { cwd: user.cwd, env });
+    expect(first.code, first.stderr).toBe(0);
+    rmSync(join(user.env.XDG_STATE_HOME, "facturar"), { recursive: true });
+    const again = await runCli(["--json", "issue", "--no-pdf", CSV], { cwd: user.cwd, env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(new Set(ndjson(again.stdout).map((x) => x.status))).toEqual(new Set(["skipped-duplicate"]));
+    const elsewhere = envFor(s);
+    const third = await runCli(["--json", "issue", "--no-pdf", CSV], { cwd: elsewhere.user.cwd, env: elsewhere.env });
+    expect(third.code, third.stderr).toBe(0);
+    expect(ndjson(third.stdout)).toHaveLength(CSV_REFS.length);
+    expect(new Set(ndjson(third.stdout).map((x) => x.status))).toEqual(new Set(["skipped-duplicate"]));
+    for (const ref of CSV_REFS) expect(await held(s, ref), ref).toBe(1);
+  }, 60_000);
+});
+
+describe("4. the journal belongs to the account, not to a profile's name", () => {
+  it("a voucher issued through the embedded sandbox is still sent to another service under the same profile name", async () => {
+    const s = await sandbox();
+    const { user, env } = envFor(s);
+    const local = await runCli(["--json", "issue", "--no-pdf", SAMPLE], { cwd: user.cwd, env: user.env });
+    expect(ndjson(local.stdout)[0].status).toBe("issued");
+    const there = await runCli(["--json", "issue", "--no-pdf", SAMPLE], { cwd: user.cwd, env });
+    expect(there.code, there.stderr).toBe(0);
+    expect(ndjson(there.stdout)[0].status).toBe("issued");
+    expect(await held(s, "FB-2026-0001")).toBe(1);
+    expect(journalFiles(user.env.XDG_STATE_HOME)).toHaveLength(2);
+  }, 60_000);
+
+  it("two profile names for one account share a journal; a profile moved to another service does not keep it", async () => {
+    const one = await sandbox(["--ceiling", "1000000"]);
+    const two = await sandbox(["--ceiling", "2000000"]);
+    const user = freshUser("facturar-profiles-");
+    const creds = (s: RunningSandbox) => {
+      const pv = s.pointsOfSale[0] as NonNullable<(typeof s.pointsOfSale)[number]>;
+      return { base_url: s.baseUrl, ...pv };
+    };
+    const config = join(user.cwd, "facturar.config.json");
+    const write = (profiles: Record<string, unknown>) => writeFileSync(config, JSON.stringify({ profiles }));
+    write({ a: creds(one), b: creds(one) });
+    const run = (profile: string, args: string[]) =>
+      runCli(["--json", "-p", profile, "-c", config, ...args], { cwd: user.cwd, env: user.env });
+    const a = await run("a", ["issue", "--no-pdf", CSV]);
+    expect(a.code, a.stderr).toBe(0);
+    const b = await run("b", ["issue", "--no-pdf", CSV]);
+    expect(b.code, b.stderr).toBe(0);
+    expect(new Set(ndjson(b.stdout).map((x) => x.status))).toEqual(new Set(["skipped-duplicate"]));
+    for (const ref of CSV_REFS) expect(await held(one, ref)).toBe(1);
+    expect(JSON.parse((await run("a", ["ceiling"])).stdout).monto).toBe(1_000_000);
+    // The same name, now another service: its vouchers are sent there, its ceiling asked there.
+    write({ a: creds(two), b: creds(one) });
+    const moved = await run("a", ["issue", "--no-pdf", CSV]);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(new Set(ndjson(moved.stdout).map((x) => x.status))).toEqual(new Set(["issued"]));
+    for (const ref of CSV_REFS) expect(await held(two, ref)).toBe(1);
+    expect(JSON.parse((await run("a", ["ceiling"])).stdout).monto).toBe(2_000_000);
+  }, 90_000);
+});
+
+describe("5 and 6. the queue belongs to the service", () => {
+  it("an errored queued voucher is reported, not replaced; re-queueing keeps it one voucher", async () => {
+    const s = await sandbox(["--fault", "queue-error=1"]);
+    const { user, env } = envFor(s);
+    const run = (args: string[]) => runCli(["--json", ...args], { cwd: user.cwd, env });
+    const queued = await run(["issue-queued", "--no-pdf", SAMPLE]);
+    expect(ndjson(queued.stdout)[0].status).toBe("queued");
+    for (let i = 0; i < 100; i++) {
+      const found = ndjson((await run(["query", "--ref", "FB-2026-0001"])).stdout)[0];
+      if (/CON ERROR/.test(found?.comprobante?.status ?? "")) break;
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    const again = await run(["issue-queued", "--no-pdf", SAMPLE]);
+    expect(again.code, again.stderr).toBe(4);
+    expect(ndjson(again.stdout)[0]).toMatchObject({ status: "rejected", reconciled: true });
+    expect(ndjson(again.stdout)[0].hint).toMatch(/queue retry --ref FB-2026-0001|--requeue/);
+    expect(await held(s, "FB-2026-0001")).toBe(1);
+    const requeued = await run(["issue-queued", "--requeue", "--no-pdf", SAMPLE]);
+    expect(requeued.code, requeued.stderr).toBe(0);
+    expect(ndjson(requeued.stdout)[0]).toMatchObject({ status: "queued" });
+    expect(ndjson(requeued.stdout)[0].hint).toMatch(/re-queued/);
+    expect(await held(s, "FB-2026-0001")).toBe(1);
+  }, 60_000);
+
+  it("deleted from the queue, it is sent again; --wait follows a reference already queued", async () => {
+    const s = await sandbox();
+    const { user, env } = envFor(s);
+    const run = (args: string[]) => runCli(["--json", ...args], { cwd: user.cwd, env });
+    const later = voucherFile(user.cwd, "later.json", (raw) => {
+      raw.comprobante.fecha = inDays(3);
+      raw.comprobante.vencimiento = inDays(30);
+      raw.comprobante.external_reference = "Q-LATER";
+    });
+    expect(ndjson((await run(["issue-queued", "--no-pdf", later])).stdout)[0].status).toBe("queued");
+    const deleted = await run(["queue", "delete", "--ref", "Q-LATER"]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(journalStates(user.env.XDG_STATE_HOME).get("Q-LATER")).toBe("deleted");
+    expect(await held(s, "Q-LATER")).toBe(0);
+    const again = await run(["issue-queued", "--no-pdf", later]);
+    expect(ndjson(again.stdout)[0].status).toBe("queued");
+    expect(await held(s, "Q-LATER")).toBe(1);
+    // --wait on the same file follows the queued reference until the queue issues it (due today now).
+    const queuedRecords = () =>
+      journalText(user.env.XDG_STATE_HOME).match(/"ref":"Q-LATER","state":"queued"/g)?.length ?? 0;
+    const before = queuedRecords();
+    const waiting = startCli(["--json", "issue-queued", "--wait", "--timeout", "20", "--no-pdf", later], {
+      cwd: user.cwd,
+      env,
+    });
+    // It asks the service, finds the voucher queued (due in three days), journals so, and keeps asking.
+    for (let i = 0; i < 500 && queuedRecords() === before; i++) await new Promise((done) => setTimeout(done, 20));
+    expect(queuedRecords()).toBeGreaterThan(before);
+    const moved = await s.call("facturacion/cambiar_fecha_encolado", {
+      external_reference: "Q-LATER",
+      fecha: today,
+      vencimiento: inDays(30),
+    });
+    expect(moved.body.error).toBe("N");
+    const waited = await waiting.done;
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(ndjson(waited.stdout)[0]).toMatchObject({ status: "issued", numero: 1 });
+    expect(await held(s, "Q-LATER")).toBe(1);
+  }, 60_000);
+});
+
+describe("7. a torn journal tail", () => {
+  it("is cut off on open, so the next record is not glued to it and lost", async () => {
+    const u = freshUser("facturar-torn-");
+    const run = (args: string[]) => runCli(["--json", ...args], { cwd: u.cwd, env: u.env });
+    expect((await run(["issue", "--no-pdf", SAMPLE])).code).toBe(0);
+    const [file] = journalFiles(u.env.XDG_STATE_HOME);
+    appendFileSync(file as string, '{"ref":"TORN","state":"send');
+    const second = voucherFile(u.cwd, "second.json", (raw) => {
+      raw.comprobante.external_reference = "AFTER-TORN";
+    });
+    expect((await run(["issue", "--no-pdf", second])).code).toBe(0);
+    const lines = readFileSync(file as string, "utf8")
+      .trim()
+      .split("\n");
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(lines.some((l) => l.includes('"ref":"TORN"'))).toBe(false);
+    expect(journalStates(u.env.XDG_STATE_HOME).get("AFTER-TORN")).toBe("issued");
+  });
+});
+
+describe("content drift", () => {
+  it("the same reference with other content is not sent again, and says so", async () => {
+    const u = freshUser("facturar-drift-");
+    expect((await runCli(["issue", "--no-pdf", SAMPLE], { cwd: u.cwd, env: u.env })).code).toBe(0);
+    const changed = voucherFile(u.cwd, "changed.json", (raw) => {
+      raw.cliente.razon_social = "Otro Cliente SA";
+    });
+    const r = await runCli(["--json", "issue", "--no-pdf", changed], { cwd: u.cwd, env: u.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "skipped-duplicate", content_changed: true });
+    const human = await runCli(["issue", "--no-pdf", changed], { cwd: u.cwd, env: u.env });
+    expect(human.stdout).toMatch(/sent before with other content/);
+  });
+});

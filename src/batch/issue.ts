@@ -738,6 +738,31 @@ export class Issuer {
     return Promise.resolve(result);
   }
 
+  /**
+   * Documents an earlier run could not save (journaled `documents_missing`), fetched again into
+   * the folder that run meant: at most `limit` per run, none of `skip` (this run's own vouchers).
+   */
+  async fetchMissing(skip: Set<string>, limit = 50): Promise<VoucherResult[]> {
+    const missing = this.journal
+      .all()
+      .filter((e) => e.state === "issued" && !e.legacy && e.documents_missing && !skip.has(e.ref))
+      .slice(0, limit);
+    const results: VoucherResult[] = [];
+    for (const entry of missing) {
+      const result = blankResult("skipped-duplicate", {
+        source: entry.source ?? entry.ref,
+        reference: entry.ref,
+        tipo: entry.tipo ?? null,
+        punto_venta: entry.punto_venta ?? null,
+        total: entry.total ?? null,
+      });
+      result.numero = entry.numero ?? null;
+      finishNumber(result);
+      results.push(await this.saveDocuments(result, null, null, true, entry.out_dir));
+    }
+    return results;
+  }
+
   /** The download still running for a result withDocuments() returned early, if any. */
   takeDownload(reference: string): Promise<VoucherResult> | undefined {
     const download = this.downloads.get(reference);
@@ -755,6 +780,7 @@ export class Issuer {
     pdfUrl: string | null,
     ticketUrl: string | null,
     refetch: boolean,
+    outDir = this.settings.outDir,
   ): Promise<VoucherResult> {
     const { comprobante_tipo: tipo, punto_venta: puntoVenta, numero } = result;
     let missing = false;
@@ -808,7 +834,7 @@ export class Issuer {
       pdf: result.pdf,
       ticket: result.ticket,
       documents_missing: missing,
-      out_dir: this.settings.outDir,
+      out_dir: outDir,
     });
     return result;
   }

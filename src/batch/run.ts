@@ -4,6 +4,7 @@
  * type, in order), several lanes at once.
  */
 
+import { resolve } from "node:path";
 import { connect } from "../api/connect.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile, type Profile, type ProfileRequest } from "../config/profile.js";
@@ -190,7 +191,8 @@ export async function issueFiles(
           allowDuplicate: req.allowDuplicate,
           savePdf: req.savePdf,
           deferDocuments: true,
-          outDir: req.outDir ?? profile.pdfDir ?? `${req.cwd}/comprobantes`,
+          // Absolute: the journal keeps it for a later run, which may start elsewhere.
+          outDir: resolve(req.cwd, req.outDir ?? profile.pdfDir ?? "comprobantes"),
           wait: req.wait,
           waitTimeoutMs: req.waitTimeoutMs,
           settleWindowMs: connection.settleWindowMs,
@@ -225,6 +227,20 @@ export async function issueFiles(
         emit: count,
       });
       summary.interrupted = req.stop?.requested ?? false;
+      // What an earlier run issued but could not save the documents of: fetched now.
+      if (req.savePdf && !summary.interrupted && !ended.stoppedBy)
+        for (const r of await issuer.fetchMissing(new Set(unique.map((v) => v.reference))))
+          req.warn(
+            r.pdf
+              ? t("{ref}: the documents an earlier run could not save are saved now: {pdf}", {
+                  ref: r.external_reference,
+                  pdf: r.pdf,
+                })
+              : t("{ref}: its documents are still missing: {why}", {
+                  ref: r.external_reference,
+                  why: (r.warnings ?? []).join("; "),
+                }),
+          );
       summary.checks = { ...issuer.checks };
       if (ended.stoppedBy) summary.stoppedBy = ended.stoppedBy;
     } finally {

@@ -884,4 +884,7 @@ export const ES: Readonly<Record<string, string>> = {
     "{name} acepta milisegundos enteros, p. ej. {name}=200; se recibió {part}",
   "the final-consumer ceiling topecf answers (default 10000000)":
     "el tope para consumidor final que responde topecf (10000000 si no se indica)",
+  "{ref}: the documents an earlier run could not save are saved now: {pdf}":
+    "{ref}: los documentos que una ejecución anterior no pudo guardar se guardaron ahora: {pdf}",
+  "{ref}: its documents are still missing: {why}": "{ref}: sus documentos siguen faltando: {why}",
 };

@@ -367,6 +367,48 @@ describe("hostile servers", () => {
     }
   }, 60_000);
 
+  it("documents an earlier run could not save are listed by `facturar journal` and fetched by the next run", async () => {
+    let healthy = false;
+    let numero = 0;
+    const server = await hostile((method, _b, _q, res) => {
+      if (method === "facturacion/consulta_avanzada") return json(res, NOT_FOUND);
+      if (method === "facturacion/regenerar_pdf")
+        return json(res, {
+          error: "N",
+          errores: [],
+          comprobante_pdf_url: `${server.baseUrl}/docs/fresh.pdf`,
+          comprobante_ticket_url: "",
+        });
+      if (method.startsWith("docs/")) {
+        res.writeHead(200, { "content-type": "application/pdf" });
+        return res.end("%PDF-1.4 fetched later");
+      }
+      numero++;
+      const link = healthy ? `${server.baseUrl}/docs/${numero}.pdf` : "https://10.0.0.1/x.pdf";
+      json(
+        res,
+        issued({ comprobante_nro: `00679-0000000${numero}`, comprobante_pdf_url: link, comprobante_ticket_url: "" }),
+      );
+    });
+    const home = tempDir("facturar-missing-");
+    const first = await run(server.baseUrl, ["--json", "issue", "--out", "pdfs", sample], {}, home).result;
+    expect(first.code, first.stderr).toBe(7);
+    expect(ndjson(first.stdout)[0]).toMatchObject({ status: "issued", documents_missing: true, pdf: null });
+    const listed = await run(server.baseUrl, ["journal"], {}, home).result;
+    expect(listed.stdout).toMatch(/documents not saved yet: the next issue run fetches them/);
+    healthy = true;
+    const other = withPointOfSale(home);
+    const raw = JSON.parse(readFileSync(other, "utf8"));
+    raw.comprobante.external_reference = "ANOTHER-ONE";
+    writeFileSync(other, JSON.stringify(raw));
+    const { cwd, result } = run(server.baseUrl, ["--json", "issue", "--out", "pdfs", other], {}, home);
+    const second = await result;
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/FB-2026-0001: the documents an earlier run could not save are saved now/);
+    expect(readFileSync(join(cwd, "pdfs", "FACTURA_B-00679-00000001.pdf"), "utf8")).toBe("%PDF-1.4 fetched later");
+    expect((await run(server.baseUrl, ["journal"], {}, home).result).stdout).not.toMatch(/documents not saved yet/);
+  }, 60_000);
+
   it("documents served from another host are saved (here `localhost` beside a 127.0.0.1 service)", async () => {
     const docs = await hostile((_m, _b, _q, res) => {
       res.writeHead(200, { "content-type": "application/pdf" });

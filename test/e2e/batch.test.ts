@@ -138,6 +138,26 @@ describe("cron batches", () => {
     expect(report).toHaveLength(501);
   }, 240_000);
 
+  it("--batch-size keeps every lane in order through lost batches and failures, and issues each voucher once", async () => {
+    const home = tempDir("facturar-lotes-");
+    const cwd = join(home, "work");
+    mkdirSync(cwd);
+    const { path, refs } = batchCsv(home, 400);
+    const env = {
+      ...userEnv(home, process.env.CRASH_FAULTS ?? "drop-after-commit=0.1,error5xx=0.1,ratelimit=0.02"),
+      // The embedded sandbox stores before it answers: a short settle window is exact here.
+      FACTURAR_SETTLE_WINDOW: "0.3",
+      FACTURAR_RETRY_BACKOFF: "0.02",
+    };
+    let final: Awaited<ReturnType<typeof start>["done"]> | undefined;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      final = await start(["--json", "issue", "--no-pdf", "--batch-size", "5", path], env, cwd).done;
+      if (final.code === 0) break;
+    }
+    expect(final?.code, final?.stderr.slice(-2000)).toBe(0);
+    await checkService(home, refs, path);
+  }, 240_000);
+
   it("refuses a second run on the same journal while the first one works", async () => {
     const home = tempDir("facturar-twice-");
     const cwd = join(home, "work");

@@ -144,13 +144,13 @@ describe("cron batches", () => {
     mkdirSync(cwd);
     const { path, refs } = batchCsv(home, 400);
     const env = {
-      ...userEnv(home, process.env.CRASH_FAULTS ?? "drop-after-commit=0.1,error5xx=0.1,ratelimit=0.02"),
+      ...userEnv(home, process.env.CRASH_FAULTS ?? "drop-after-commit=0.1,error5xx=0.25"),
       // The embedded sandbox stores before it answers: a short settle window is exact here.
       FACTURAR_SETTLE_WINDOW: "0.3",
       FACTURAR_RETRY_BACKOFF: "0.02",
     };
     let final: Awaited<ReturnType<typeof start>["done"]> | undefined;
-    for (let attempt = 0; attempt < 10; attempt++) {
+    for (let attempt = 0; attempt < 20; attempt++) {
       final = await start(["--json", "issue", "--no-pdf", "--batch-size", "5", path], env, cwd).done;
       if (final.code === 0) break;
     }

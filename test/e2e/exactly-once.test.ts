@@ -4,7 +4,7 @@
  * or lost one before the service became the source of truth. Throughout: at most one voucher per
  * external_reference at the service.
  */
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Store } from "../../src/sandbox/store.js";
@@ -196,6 +196,12 @@ describe("4. the journal belongs to the account, not to a profile's name", () =>
   it("a voucher issued through the embedded sandbox is still sent to another service under the same profile name", async () => {
     const s = await sandbox();
     const { user, env } = envFor(s);
+    // A profile named `default` on the embedded sandbox; the environment then points `default` elsewhere.
+    mkdirSync(join(user.env.XDG_CONFIG_HOME, "facturar"), { recursive: true });
+    writeFileSync(
+      join(user.env.XDG_CONFIG_HOME, "facturar", "config.json"),
+      JSON.stringify({ default_profile: "default", profiles: { default: { base_url: "sandbox" } } }),
+    );
     const local = await runCli(["--json", "issue", "--no-pdf", SAMPLE], { cwd: user.cwd, env: user.env });
     expect(ndjson(local.stdout)[0].status).toBe("issued");
     const there = await runCli(["--json", "issue", "--no-pdf", SAMPLE], { cwd: user.cwd, env });

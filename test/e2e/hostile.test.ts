@@ -193,6 +193,57 @@ describe("hostile servers", () => {
     ]);
   }, 60_000);
 
+  it("journal --reconcile asks the service about unknown outcomes and records what it says, number and CAE", async () => {
+    let asking = false;
+    let stored = false;
+    const server = await hostile((method, _b, req, res) => {
+      if (method === "facturacion/consulta_avanzada") {
+        if (stored && !asking) return req.socket.destroy();
+        if (!stored) return json(res, NOT_FOUND);
+        return json(res, {
+          error: "N",
+          errores: [],
+          total: 1,
+          comprobantes: [
+            {
+              cliente: {},
+              comprobante: {
+                tipo: "FACTURA B",
+                punto_venta: 679,
+                numero: 12,
+                cae: "75123456789012 ",
+                vencimiento_cae: "30/11/2026",
+                status: "EMITIDO",
+                external_reference: "FB-2026-0001",
+              },
+            },
+          ],
+        });
+      }
+      // Stored, and the answer lost.
+      stored = true;
+      req.socket.destroy();
+    });
+    const home = tempDir("facturar-reconcile-");
+    const quick = { FACTURAR_SETTLE_WINDOW: "0.2", FACTURAR_RETRY_BACKOFF: "0.01" };
+    const lost = await run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], quick, home).result;
+    expect(lost.code, lost.stderr).toBe(8);
+    const open = await run(server.baseUrl, ["journal"], quick, home).result;
+    expect(open.code).toBe(8);
+    expect(open.stdout).toMatch(/unknown\s+FB-2026-0001/);
+    asking = true;
+    const settled = await run(server.baseUrl, ["--json", "journal", "--reconcile"], quick, home).result;
+    expect(settled.code, settled.stderr).toBe(0);
+    const entry = ndjson(settled.stdout).find((e) => e.ref === "FB-2026-0001");
+    expect(entry).toMatchObject({
+      state: "issued",
+      numero: 12,
+      comprobante_nro: "00679-00000012",
+      cae: "75123456789012",
+    });
+    expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(1);
+  }, 60_000);
+
   it("an HTML page everywhere: the service cannot say whether it holds the voucher, so nothing is sent (exit 6)", async () => {
     const server = await hostile((_m, _b, _q, res) => {
       res.writeHead(200, { "content-type": "text/html" });

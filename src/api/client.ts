@@ -1,7 +1,8 @@
 /**
- * The service's client: credentials in the body, JSON both ways, answers normalised, failures
- * typed. Calls that change nothing are retried with exponential backoff and jitter; issuing calls
- * never are: their callers reconcile by `external_reference` instead.
+ * The service's transport: credentials in the body, JSON both ways, failures typed (the typed
+ * protocol in protocol.ts reads and normalises the answers). Calls that change nothing are
+ * retried with exponential backoff and jitter; issuing calls never are: their callers reconcile
+ * by `external_reference` instead.
  */
 
 import type { Credentials } from "../config/profile.js";
@@ -59,23 +60,7 @@ export function redact(text: string, credentials: Credentials): string {
   return out;
 }
 
-/** Trims every string (the service pads `cae`, the QR, `requiere_fec`…) and drops `""` from `errores`. */
-export function normalise(value: unknown): unknown {
-  if (typeof value === "string") return value.trim();
-  if (Array.isArray(value)) return value.map(normalise);
-  if (value !== null && typeof value === "object") {
-    const out: Answer = {};
-    for (const [key, v] of Object.entries(value)) {
-      // Always a list of non-empty texts, whatever a server sends ([""], a string, a number…).
-      if (key === "errores") out[key] = errorTexts(v);
-      else if (key === "external_reference" && typeof v === "number") out[key] = String(v);
-      else out[key] = normalise(v);
-    }
-    return out;
-  }
-  return value;
-}
-
+/** The answer's error texts, for the transport's own messages (the protocol reads the rest). */
 function errorTexts(value: unknown): string[] {
   const list = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
   return list.map((e) => (typeof e === "string" ? e : JSON.stringify(e)).trim()).filter((e) => e !== "");
@@ -281,10 +266,8 @@ export class ApiClient {
       parsed = undefined;
     }
     const answer =
-      parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
-        ? (normalise(parsed) as Answer)
-        : undefined;
-    const message = answer?.errores?.join("; ") || undefined;
+      parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Answer) : undefined;
+    const message = errorTexts(answer?.errores).join("; ") || undefined;
     if (response.status === 401 || response.status === 403) {
       throw new AccessDeniedError(
         `${t("access denied (HTTP {status})", { status: response.status })}${message ? `: ${message}` : ""}`,

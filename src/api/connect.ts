@@ -15,8 +15,7 @@ import { ApiClient, type ClientOptions } from "./client.js";
 import { HttpService, type Service } from "./protocol.js";
 
 export interface Connection {
-  client: ApiClient;
-  /** The typed protocol over `client`: what the core and the commands use. */
+  /** The typed protocol: the one way the core and the commands speak to the service. */
   service: Service;
   /** Whose journal and caches: the service, the point of sale and the user (see journal.ts). */
   account: AccountKey;
@@ -104,7 +103,6 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
       );
     const client = new ApiClient(clientOptions(profile.baseUrl, profile.credentials));
     return {
-      client,
       service: new HttpService(client),
       account: {
         service: serviceKey(profile.baseUrl),
@@ -149,7 +147,6 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     opts.log?.(t("embedded sandbox at {url} (data in {dir})", { url: sandbox.baseUrl, dir: dataDir }));
     const client = new ApiClient(clientOptions(sandbox.baseUrl, pv));
     return {
-      client,
       service: new HttpService(client),
       account: { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken },
       settleWindowMs: settleWindowMs ?? sandboxSettleWindow(faults),
@@ -171,7 +168,6 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     opts.log?.(t("using the sandbox of process {pid} at {url}", { pid: error.holder.pid, url: error.holder.base_url }));
     const client = new ApiClient(clientOptions(error.holder.base_url, pv));
     return {
-      client,
       service: new HttpService(client),
       account: { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken },
       settleWindowMs: settleWindowMs ?? sandboxSettleWindow(faults),

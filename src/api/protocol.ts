@@ -197,7 +197,7 @@ const queryItem = z.looseObject({
 export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
   const parsed = queryItem.safeParse(item);
   if (!parsed.success) return undefined;
-  const c = trimmed(parsed.data.comprobante);
+  const c = parsed.data.comprobante as Record<string, unknown>;
   const numero = numberOrNull(c.numero);
   const status = text(c.status);
   const state = classifyStatus(status, numero);
@@ -220,7 +220,10 @@ export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
     errors:
       state === "queue-error" ? [...errorTexts(c.errores), ...(errorTexts(c.errores).length ? [] : [status])] : [],
     observations: errorTexts(c.afip_observaciones ?? c.observaciones),
-    raw: { cliente: trimmed(parsed.data.cliente), comprobante: c },
+    // Trimmed only when shown: a date's listing reads thousands of vouchers for their references.
+    get raw() {
+      return { cliente: trimmed(parsed.data.cliente), comprobante: trimmed(c) };
+    },
   };
 }
 

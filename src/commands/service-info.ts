@@ -66,7 +66,7 @@ export async function statusCommand(ctx: Context): Promise<Outcome> {
         `  ${
           connection.sandbox
             ? t("profile {name} (embedded sandbox)", { name: profile.name })
-            : t("profile {name} at {url}", { name: profile.name, url: connection.client.baseUrl.origin })
+            : t("profile {name} at {url}", { name: profile.name, url: connection.service.baseUrl.origin })
         }`,
       );
       if (maintenance.length === 0) await ctx.out(`  ${t("no scheduled maintenance")}`);

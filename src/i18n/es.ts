@@ -481,6 +481,10 @@ export const ES: Readonly<Record<string, string>> = {
   "{cause} ({written} of {total} bytes written)": "{cause} (se escribieron {written} de {total} bytes)",
   "short write: {written} of {total} bytes written": "escritura incompleta: se escribieron {written} de {total} bytes",
   "fsync failed: {cause}": "falló fsync: {cause}",
+  // durable/lock.ts
+  "{path} is locked by process {pid}": "{path} está bloqueado por el proceso {pid}",
+  "could not take the lock {path}: too many processes contend for it":
+    "no se pudo tomar el bloqueo {path}: demasiados procesos lo disputan",
   // config/profile.ts
   "credential {name} comes from the environment variable {variable}, which is not set":
     "la credencial {name} viene de la variable de entorno {variable}, que no está definida",

@@ -585,6 +585,7 @@ export const ES: Readonly<Record<string, string>> = {
   "{name} takes a rate from 0 to 1, e.g. {name}=0.05; got {part}":
     "{name} acepta una tasa de 0 a 1, p. ej. {name}=0.05; se recibió {part}",
   // sandbox/store.ts
+  "the sandbox store is closed": "el almacén del sandbox está cerrado",
   "the sandbox data folder {dataDir} is in use by process {pid}":
     "la carpeta de datos del sandbox {dataDir} está en uso por el proceso {pid}",
   // voucher/ids.ts

@@ -5,11 +5,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { escapeEnvelope } from "../../src/voucher/text.js";
 import { validateEnvelope } from "../../src/voucher/validate.js";
 import { ROOT } from "../helpers.js";
-import { startSandboxProcess, tempDir } from "../sandbox-process.js";
+import { type RunningSandbox, startSandboxProcess, tempDir } from "../sandbox-process.js";
 
 const NOW = { now: new Date("2026-11-20T15:00:00Z") };
 
@@ -24,12 +24,19 @@ function voucher(pv: number, ref: string): Record<string, any> {
   return env;
 }
 
+const running: RunningSandbox[] = [];
+afterEach(async () => {
+  // A failed assertion must not leave a sandbox running.
+  await Promise.all(running.splice(0).map((s) => s.stop("SIGKILL")));
+});
+
 const STORAGE_FAILURE = /^Error de almacenamiento del sandbox: .*sandbox\.log.*EFBIG/;
 
 describe("the sandbox on a disk that fills up", () => {
   it("answers 'issued' only for vouchers on disk, 5xx for the rest, then 503 until restarted", async () => {
     const dataDir = tempDir();
     const full = await startSandboxProcess({ dataDir, fileSizeLimitKiB: 48 });
+    running.push(full);
     const pv = full.pointsOfSale[0]?.punto_venta ?? 0;
     const answers: { ref: string; status: number; body: any }[] = [];
     let failedAt: number | undefined;
@@ -70,34 +77,30 @@ describe("the sandbox on a disk that fills up", () => {
     for (const line of log.slice(0, -1).split("\n")) expect(() => JSON.parse(line)).not.toThrow();
     expect(Buffer.byteLength(log)).toBeLessThanOrEqual(48 * 1024);
 
-    full.child.kill("SIGKILL");
-    await full.stop();
+    await full.stop("SIGKILL");
     const again = await startSandboxProcess({ dataDir });
-    try {
-      for (const a of issued) {
-        const found = await again.call("facturacion/consulta_avanzada", {
-          busqueda_tipo: "EXT_REF",
-          comprobante: { external_reference: a.ref },
-        });
-        expect(found.body.total, a.ref).toBe(1);
-        expect(found.body.comprobantes[0].comprobante.numero, a.ref).toBe(Number(a.body.comprobante_nro));
-      }
-      // What was refused was not stored, not even in part.
-      for (const a of refused) {
-        const found = await again.call("facturacion/consulta_avanzada", {
-          busqueda_tipo: "EXT_REF",
-          comprobante: { external_reference: a.ref },
-        });
-        expect(found.body.total, a.ref).toBe(0);
-      }
-      // Numbering goes on right after the last voucher that was answered: no gap, no repeat.
-      const numbers = issued.map((a) => Number(a.body.comprobante_nro)).sort((x, y) => x - y);
-      expect(numbers).toEqual(Array.from({ length: issued.length }, (_, i) => i + 1));
-      const next = await again.call("facturacion/nuevo", voucher(pv, "AFTER-RESTART"));
-      expect(next.body.error).toBe("N");
-      expect(Number(next.body.comprobante_nro)).toBe(issued.length + 1);
-    } finally {
-      await again.stop();
+    running.push(again);
+    for (const a of issued) {
+      const found = await again.call("facturacion/consulta_avanzada", {
+        busqueda_tipo: "EXT_REF",
+        comprobante: { external_reference: a.ref },
+      });
+      expect(found.body.total, a.ref).toBe(1);
+      expect(found.body.comprobantes[0].comprobante.numero, a.ref).toBe(Number(a.body.comprobante_nro));
     }
+    // What was refused was not stored, not even in part.
+    for (const a of refused) {
+      const found = await again.call("facturacion/consulta_avanzada", {
+        busqueda_tipo: "EXT_REF",
+        comprobante: { external_reference: a.ref },
+      });
+      expect(found.body.total, a.ref).toBe(0);
+    }
+    // Numbering goes on right after the last voucher that was answered: no gap, no repeat.
+    const numbers = issued.map((a) => Number(a.body.comprobante_nro)).sort((x, y) => x - y);
+    expect(numbers).toEqual(Array.from({ length: issued.length }, (_, i) => i + 1));
+    const next = await again.call("facturacion/nuevo", voucher(pv, "AFTER-RESTART"));
+    expect(next.body.error).toBe("N");
+    expect(Number(next.body.comprobante_nro)).toBe(issued.length + 1);
   });
 });

@@ -27,14 +27,38 @@ export interface RunningSandbox {
 export { tempDir };
 
 export async function startSandboxProcess(
-  opts: { dataDir?: string; args?: string[]; env?: Record<string, string> } = {},
+  opts: {
+    dataDir?: string;
+    args?: string[];
+    env?: Record<string, string>;
+    /** `ulimit -f`: the largest file the process may write, in KiB (a disk that fills up). */
+    fileSizeLimitKiB?: number;
+  } = {},
 ): Promise<RunningSandbox> {
   const dataDir = opts.dataDir ?? tempDir();
-  const child = spawn(
-    process.execPath,
-    [BIN, "--json", "sandbox", "--port", "0", "--data-dir", dataDir, "--queue-interval", "100", ...(opts.args ?? [])],
-    { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const argv = [
+    BIN,
+    "--json",
+    "sandbox",
+    "--port",
+    "0",
+    "--data-dir",
+    dataDir,
+    "--queue-interval",
+    "100",
+    ...(opts.args ?? []),
+  ];
+  const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
+  const options = { cwd: ROOT, env: { ...process.env, ...opts.env }, stdio };
+  const child =
+    opts.fileSizeLimitKiB === undefined
+      ? spawn(process.execPath, argv, options)
+      : // exec: the shell becomes node (same pid), so stop() signals the sandbox itself.
+        spawn(
+          "bash",
+          ["-c", `ulimit -f ${opts.fileSizeLimitKiB} && exec "$0" "$@"`, process.execPath, ...argv],
+          options,
+        );
   let stderr = "";
   child.stderr?.on("data", (d) => {
     stderr += d;

@@ -133,12 +133,12 @@ function safeName(profile: string): string {
   return profile.replace(/[^A-Za-z0-9_.-]/g, "_");
 }
 
-function isRecord(line: string): boolean {
+function parseRecord(line: string): (Partial<JournalEntry> & { t?: string }) | undefined {
   try {
     const value = JSON.parse(line);
-    return value !== null && typeof value === "object";
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -174,9 +174,17 @@ export class Journal {
     }
     try {
       const fresh = !existsSync(path);
-      const { log, lines } = await AppendLog.open(path, { mode: 0o600, isRecord, skipCorrupt: true });
+      // Each complete line is parsed once, as the log reads it; a torn last one is cut off.
+      const { log } = await AppendLog.open(path, {
+        mode: 0o600,
+        skipCorrupt: true,
+        isRecord: (line) => {
+          const record = parseRecord(line);
+          if (record) journal.apply(record);
+          return record !== undefined;
+        },
+      });
       journal.log = log;
-      for (const line of lines) journal.apply(JSON.parse(line));
       if (fresh) await journal.adoptLegacy(dir, key, opts.profile);
     } catch (error) {
       journal.lock?.release();
@@ -210,9 +218,8 @@ export class Journal {
     }
     const old = new Map<string, JournalEntry>();
     for (const line of text.split("\n")) {
-      if (!isRecord(line)) continue;
-      const entry = JSON.parse(line) as JournalEntry;
-      if (entry.ref) old.set(entry.ref, { ...old.get(entry.ref), ...entry });
+      const entry = parseRecord(line) as JournalEntry | undefined;
+      if (entry?.ref) old.set(entry.ref, { ...old.get(entry.ref), ...entry });
     }
     for (const entry of old.values()) {
       const hint = { ...entry, legacy: true };

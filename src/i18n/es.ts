@@ -485,6 +485,17 @@ export const ES: Readonly<Record<string, string>> = {
   "{n} warnings": "{n} avisos",
   "{n} file unreadable": "{n} archivo ilegible",
   "{n} files unreadable": "{n} archivos ilegibles",
+  // durable/append-log.ts
+  "cannot write {path}: {cause}": "no se pudo escribir {path}: {cause}",
+  "{path}: line {value} is corrupt": "{path}: la línea {value} está dañada",
+  "the log is closed": "el registro está cerrado",
+  "{cause} ({written} of {total} bytes written)": "{cause} (se escribieron {written} de {total} bytes)",
+  "short write: {written} of {total} bytes written": "escritura incompleta: se escribieron {written} de {total} bytes",
+  "fsync failed: {cause}": "falló fsync: {cause}",
+  // durable/lock.ts
+  "{path} is locked by process {pid}": "{path} está bloqueado por el proceso {pid}",
+  "could not take the lock {path}: too many processes contend for it":
+    "no se pudo tomar el bloqueo {path}: demasiados procesos lo disputan",
   // config/profile.ts
   "credential {name} comes from the environment variable {variable}, which is not set":
     "la credencial {name} viene de la variable de entorno {variable}, que no está definida",
@@ -583,7 +594,7 @@ export const ES: Readonly<Record<string, string>> = {
   "{name} takes a rate from 0 to 1, e.g. {name}=0.05; got {part}":
     "{name} acepta una tasa de 0 a 1, p. ej. {name}=0.05; se recibió {part}",
   // sandbox/store.ts
-  "{path}: line {value} is corrupt": "{path}: la línea {value} está dañada",
+  "the sandbox store is closed": "el almacén del sandbox está cerrado",
   "the sandbox data folder {dataDir} is in use by process {pid}":
     "la carpeta de datos del sandbox {dataDir} está en uso por el proceso {pid}",
   // voucher/ids.ts

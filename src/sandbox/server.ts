@@ -67,6 +67,20 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The answer to everything once the store could not write: nothing in memory can be vouched for. */
+function storageFailure(store: Store): Reply {
+  return {
+    status: 503,
+    body: {
+      error: "S",
+      errores: [
+        `Error de almacenamiento del sandbox: ${store.failure?.message ?? "escritura fallida"}. ` +
+          "No atiende pedidos hasta que se lo reinicie.",
+      ],
+    },
+  };
+}
+
 export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const store = await Store.open(opts.dataDir, opts.quota !== undefined ? { quota: opts.quota } : {});
   const faults = { ...(opts.faults ?? NO_FAULTS) };
@@ -84,8 +98,10 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   mkdirSync(documentsDir, { recursive: true });
 
   async function serveDocument(res: ServerResponse, kind: "pdf" | "ticket", token: string): Promise<void> {
+    const durable = store.settled();
     const link = store.link(token);
     const voucher = link && link.kind === kind ? store.byId(link.voucherId) : undefined;
+    await durable;
     if (!link || !voucher) {
       send(res, { status: 404, body: { error: "S", errores: ["El comprobante solicitado no existe."] } });
       return;
@@ -121,6 +137,10 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (store.failure) {
+      send(res, storageFailure(store));
+      return;
+    }
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const document = /^\/app\/api\/v2\/comprobantes\/(pdf|ticket)\/([0-9a-f]+)\.pdf$/.exec(path);
     if (document) {
@@ -184,7 +204,11 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
       return;
     }
     if (faults.slowCommit > 0 && SandboxService.CHANGING.has(method)) await sleep(faults.slowCommit);
+    // The reply may show state that other requests changed and have not made durable yet: it
+    // waits for their commits too (a failed one turns it into a 503 below).
+    const durable = store.settled();
     const reply = await service.call(method, body, pv);
+    await durable;
     if (SandboxService.CHANGING.has(method) && random() < faults.dropAfterCommit) {
       // Stored and durable, but the answer never arrives: the case that makes clients issue twice.
       req.socket.destroy();
@@ -195,9 +219,10 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: Error) => {
-      if (!res.headersSent)
-        send(res, { status: 500, body: { error: "S", errores: [`Error interno: ${error.message}`] } });
-      else res.destroy();
+      if (res.headersSent) res.destroy();
+      // A commit that failed: never an answer as if it had been stored.
+      else if (store.failure) send(res, storageFailure(store));
+      else send(res, { status: 500, body: { error: "S", errores: [`Error interno: ${error.message}`] } });
     });
   });
   server.keepAliveTimeout = 5_000;
@@ -210,14 +235,27 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   baseUrl = `http://${host}:${address.port}${API_PREFIX}`;
   store.announce(baseUrl);
   // The hosted queue works around the clock; this one only while a process runs it. Catch up
-  // on what came due in between before answering anyone.
-  await service.processQueue();
+  // on what came due in between before answering anyone. If the disk fails there, the sandbox
+  // still starts, answering 503 (see storageFailure) until it is restarted.
+  await service.processQueue().catch((error: unknown) => {
+    if (!store.failure) throw error;
+  });
 
   let running: Promise<unknown> | undefined;
   const worker = setInterval(() => {
-    running ??= service.processQueue().finally(() => {
-      running = undefined;
-    });
+    // A store that could not write stops issuing from the queue as well.
+    if (store.failure) {
+      clearInterval(worker);
+      return;
+    }
+    running ??= service
+      .processQueue()
+      .catch((error: unknown) => {
+        if (!store.failure) throw error;
+      })
+      .finally(() => {
+        running = undefined;
+      });
   }, opts.queueIntervalMs ?? 1000);
   worker.unref();
 

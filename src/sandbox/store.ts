@@ -5,24 +5,20 @@
  * each request answers only after its records are on disk. Replaying the log rebuilds the state;
  * a torn last line from a crash is dropped. Lookups are by index, so issuing does not slow down
  * as vouchers accumulate.
+ *
+ * When a write fails (a full disk, `ulimit -f`, a read-only file system) the state in memory is
+ * ahead of the disk: the store is then broken (`failure`), rejects every commit, and the server
+ * answers 503 to everything until the sandbox is restarted and replays what is really on disk.
+ * The log (src/durable/append-log.ts) leaves no partial record behind; the folder's lock
+ * (src/durable/lock.ts) survives reboots and reused pids.
  */
 
 import { randomBytes, randomInt } from "node:crypto";
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  truncateSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { AppendLog, DurableWriteError } from "../durable/append-log.js";
+import { acquireLock, type HeldLock, LockBusyError, readLockHolder } from "../durable/lock.js";
 import { t } from "../i18n/index.js";
-import { isAlive } from "../process.js";
 import { cuitCheckDigit } from "../voucher/ids.js";
 
 export interface PointOfSale {
@@ -135,10 +131,14 @@ export class Store {
   private readonly latest = new Map<number, { pdf?: string; ticket?: string }>();
   private nextId = 1;
 
-  private handle?: FileHandle;
+  private log?: AppendLog;
   private pending: { line: string; resolve: () => void; reject: (e: Error) => void }[] = [];
   private flushing?: Promise<void>;
-  private lockPath?: string;
+  private lock?: HeldLock;
+  /** The newest commit: it settles after every earlier one (groups are written in order). */
+  private last: Promise<void> = Promise.resolve();
+  /** Set when a write failed: memory is ahead of the disk, and nothing more is stored or answered. */
+  failure?: DurableWriteError;
 
   private constructor(readonly dataDir: string) {}
 
@@ -146,65 +146,49 @@ export class Store {
   static async open(dataDir: string, opts: { quota?: number } = {}): Promise<Store> {
     mkdirSync(dataDir, { recursive: true });
     const store = new Store(dataDir);
-    store.lock();
-    const path = join(dataDir, LOG);
-    if (existsSync(path)) store.replay(readFileSync(path, "utf8"), path);
-    store.handle = await open(path, "a");
-    if (!store.account) {
-      const account = newAccount(opts.quota ?? 1500);
-      await store.commit([{ t: "account", account }]);
-      store.account = account;
-    } else if (opts.quota !== undefined && opts.quota !== store.account.quota) {
-      const account = { ...store.account, quota: opts.quota };
-      store.account = account;
-      await store.commit([{ t: "account", account }]);
+    try {
+      store.lock = acquireLock(join(dataDir, LOCK));
+    } catch (error) {
+      if (error instanceof LockBusyError) throw new SandboxInUseError(dataDir, holderOf(error.holder));
+      throw error;
+    }
+    try {
+      // Each line is parsed once, here: a line that does not parse is torn (last) or corrupt.
+      const records: LogRecord[] = [];
+      const { log } = await AppendLog.open(join(dataDir, LOG), {
+        isRecord: (line) => {
+          let record: unknown;
+          try {
+            record = JSON.parse(line);
+          } catch {
+            return false;
+          }
+          if (!record || typeof record !== "object" || typeof (record as LogRecord).t !== "string") return false;
+          records.push(record as LogRecord);
+          return true;
+        },
+      });
+      store.log = log;
+      for (const record of records) store.apply(record);
+      if (!store.account) {
+        const account = newAccount(opts.quota ?? 1500);
+        await store.commit([{ t: "account", account }]);
+        store.account = account;
+      } else if (opts.quota !== undefined && opts.quota !== store.account.quota) {
+        const account = { ...store.account, quota: opts.quota };
+        store.account = account;
+        await store.commit([{ t: "account", account }]);
+      }
+    } catch (error) {
+      await store.close().catch(() => {});
+      throw error;
     }
     return store;
   }
 
-  private lock(): void {
-    const path = join(this.dataDir, LOCK);
-    try {
-      const fd = openSync(path, "wx");
-      writeSync(fd, JSON.stringify({ pid: process.pid }));
-      closeSync(fd);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const holder = readLock(this.dataDir);
-      if (holder && holder.pid !== process.pid && isAlive(holder.pid))
-        throw new SandboxInUseError(this.dataDir, holder);
-      // A lock left by a process that died: take it over.
-      const fd = openSync(path, "w");
-      writeSync(fd, JSON.stringify({ pid: process.pid }));
-      closeSync(fd);
-    }
-    this.lockPath = path;
-  }
-
   /** Records where this sandbox listens, so that another process can use it instead of failing. */
   announce(baseUrl: string): void {
-    if (this.lockPath) writeFileSync(this.lockPath, JSON.stringify({ pid: process.pid, base_url: baseUrl }));
-  }
-
-  private replay(text: string, path: string): void {
-    const lines = text.split("\n");
-    let goodBytes = 0;
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i] as string;
-      if (line === "") continue;
-      let record: LogRecord;
-      try {
-        record = JSON.parse(line) as LogRecord;
-      } catch {
-        const last = lines.slice(i + 1).every((l) => l === "");
-        if (!last) throw new Error(t("{path}: line {value} is corrupt", { path, value: i + 1 }));
-        // A write torn by a crash: it was never acknowledged, so drop it.
-        truncateSync(path, goodBytes);
-        return;
-      }
-      this.apply(record);
-      goodBytes += Buffer.byteLength(line) + 1;
-    }
+    this.lock?.update({ base_url: baseUrl });
   }
 
   private apply(record: LogRecord): void {
@@ -272,13 +256,31 @@ export class Store {
 
   // --- writes: applied now, durable when the returned promise resolves ---
 
+  /**
+   * Makes `records` durable (they are already applied in memory). The promise rejects if they
+   * could not be written; it is marked handled, so a caller that fails before awaiting it does
+   * not crash the process: the store's `failure` is what stops everything.
+   */
   commit(records: LogRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     const line = records.map((r) => JSON.stringify(r)).join("\n");
-    return new Promise((resolve, reject) => {
-      this.pending.push({ line, resolve, reject });
-      this.flushing ??= this.flush();
-    });
+    const durable = this.failure
+      ? Promise.reject(this.failure)
+      : new Promise<void>((resolve, reject) => {
+          this.pending.push({ line, resolve, reject });
+          this.flushing ??= this.flush();
+        });
+    durable.catch(() => {});
+    this.last = durable;
+    return durable;
+  }
+
+  /**
+   * Settles when everything applied in memory so far is on disk; rejects if it never will be.
+   * A reply computed from the state as it is now must wait for it before it is sent.
+   */
+  settled(): Promise<void> {
+    return this.last;
   }
 
   private async flush(): Promise<void> {
@@ -288,12 +290,18 @@ export class Store {
       const batch = this.pending;
       this.pending = [];
       try {
-        if (!this.handle) throw new Error("the sandbox store is closed");
-        await this.handle.write(`${batch.map((p) => p.line).join("\n")}\n`);
-        await this.handle.sync();
+        if (this.failure) throw this.failure;
+        if (!this.log) throw new DurableWriteError(join(this.dataDir, LOG), t("the sandbox store is closed"));
+        // One write and one fsync for the whole group.
+        await this.log.append(`${batch.map((p) => p.line).join("\n")}\n`, { sync: true });
         for (const p of batch) p.resolve();
       } catch (error) {
-        for (const p of batch) p.reject(error as Error);
+        // What is in memory is no longer what is on disk: stop here, until a restart replays the log.
+        this.failure ??=
+          error instanceof DurableWriteError
+            ? error
+            : new DurableWriteError(join(this.dataDir, LOG), (error as Error).message, undefined, { cause: error });
+        for (const p of batch) p.reject(this.failure);
       }
     }
     this.flushing = undefined;
@@ -406,14 +414,13 @@ export class Store {
 
   async close(): Promise<void> {
     while (this.flushing) await this.flushing;
-    await this.handle?.close();
-    this.handle = undefined;
-    if (this.lockPath) {
-      try {
-        unlinkSync(this.lockPath);
-      } catch {
-        // already gone
-      }
+    const log = this.log;
+    this.log = undefined;
+    try {
+      await log?.close();
+    } finally {
+      this.lock?.release();
+      this.lock = undefined;
     }
   }
 }
@@ -432,14 +439,14 @@ export class SandboxInUseError extends Error {
   }
 }
 
+function holderOf(owner: { pid: number; base_url?: unknown }): LockHolder {
+  return { pid: owner.pid, ...(typeof owner.base_url === "string" ? { base_url: owner.base_url } : {}) };
+}
+
+/** The live sandbox holding `dataDir`, and where it listens once it does; undefined if none. */
 export function readLock(dataDir: string): LockHolder | undefined {
-  try {
-    const text = readFileSync(join(dataDir, LOCK), "utf8");
-    const parsed = text.trim().startsWith("{") ? (JSON.parse(text) as LockHolder) : { pid: Number(text) };
-    return Number.isInteger(parsed.pid) && parsed.pid > 0 ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  const owner = readLockHolder(join(dataDir, LOCK));
+  return owner ? holderOf(owner) : undefined;
 }
 
 /** The account as the log last recorded it, read without taking the lock (for a second process). */

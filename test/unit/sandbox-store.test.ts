@@ -1,9 +1,11 @@
 /** The sandbox's state and time rules, in-process with a controlled clock. */
-import { appendFileSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { DurableWriteError } from "../../src/durable/append-log.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
-import { Store } from "../../src/sandbox/store.js";
+import { readLock, SandboxInUseError, Store } from "../../src/sandbox/store.js";
 import { tempDir } from "../sandbox-process.js";
 
 let open: Sandbox[] = [];
@@ -152,5 +154,96 @@ describe("sandbox state", () => {
     expect(store.nextNumber(pv, "FACTURA B")).toBe(2);
     await store.close();
     expect(readFileSync(join(dataDir, "sandbox.log"), "utf8").endsWith("\n")).toBe(true);
+  });
+});
+
+describe("sandbox storage", () => {
+  it("a corrupt line in the middle of the log is an error naming it, and leaves the folder unlocked", async () => {
+    const dataDir = tempDir();
+    const s = await sandbox(dataDir, () => new Date("2026-11-20T15:00:00Z"));
+    const pv = s.pointsOfSale[0]?.punto_venta ?? 0;
+    await post(s, "facturacion/nuevo", envelope(pv, {}, {}));
+    await s.close();
+    open = [];
+    const path = join(dataDir, "sandbox.log");
+    const lines = readFileSync(path, "utf8").split("\n");
+    const good = lines[1] as string;
+    lines[1] = good.slice(0, 20);
+    writeFileSync(path, lines.join("\n"));
+    await expect(Store.open(dataDir)).rejects.toThrow(`${path}: line 2 is corrupt`);
+    expect(readLock(dataDir)).toBeUndefined();
+    lines[1] = good;
+    writeFileSync(path, lines.join("\n"));
+    const store = await Store.open(dataDir);
+    expect(store.count()).toBe(1);
+    await store.close();
+  });
+
+  it("announces where it listens to a second process, and unlocks on close", async () => {
+    const dataDir = tempDir();
+    const s = await sandbox(dataDir, () => new Date("2026-11-20T15:00:00Z"));
+    expect(readLock(dataDir)).toEqual({ pid: process.pid, base_url: s.baseUrl });
+    const second = await Store.open(dataDir).catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(SandboxInUseError);
+    expect((second as SandboxInUseError).holder).toEqual({ pid: process.pid, base_url: s.baseUrl });
+    await s.close();
+    open = [];
+    expect(readLock(dataDir)).toBeUndefined();
+  });
+
+  it("reads a lock file of the previous format: a live holder's base_url; a dead one's is taken over", async () => {
+    const dataDir = tempDir();
+    mkdirSync(dataDir, { recursive: true });
+    const lockPath = join(dataDir, "sandbox.lock");
+    const live = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"], { stdio: "ignore" });
+    try {
+      writeFileSync(lockPath, JSON.stringify({ pid: live.pid, base_url: "http://127.0.0.1:4321/app/api/v2" }));
+      expect(readLock(dataDir)).toEqual({ pid: live.pid, base_url: "http://127.0.0.1:4321/app/api/v2" });
+      const refused = await Store.open(dataDir).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(SandboxInUseError);
+      expect((refused as SandboxInUseError).holder.base_url).toBe("http://127.0.0.1:4321/app/api/v2");
+    } finally {
+      live.kill();
+    }
+    writeFileSync(lockPath, String(spawnSync(process.execPath, ["-e", ""]).pid));
+    expect(readLock(dataDir)).toBeUndefined();
+    const store = await Store.open(dataDir);
+    expect(readLock(dataDir)?.pid).toBe(process.pid);
+    await store.close();
+  });
+
+  it("once a write failed, answers 503 to everything and stops issuing from the queue", async () => {
+    let clock = new Date("2026-11-20T15:00:00Z");
+    const s = await sandbox(tempDir(), () => clock);
+    const pv = s.pointsOfSale[0]?.punto_venta ?? 0;
+    const queue = (ref: string, fecha: string) =>
+      post(s, "facturacion/nuevo_encola", envelope(pv, {}, {}, { external_reference: ref, fecha }));
+    expect((await queue("Q-1", "21/11/2026")).body.error).toBe("N");
+    expect((await queue("Q-2", "22/11/2026")).body.error).toBe("N");
+    const waitFor = async (done: () => boolean) => {
+      for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
+    };
+    const issued = (ref: string) => s.store.findByReference(pv, ref)[0]?.status === "EMITIDO";
+    clock = new Date("2026-11-21T15:00:00Z");
+    await waitFor(() => issued("Q-1"));
+    expect(issued("Q-1")).toBe(true); // the worker runs
+    // A write fails (what the log's DurableWriteError does to the store):
+    s.store.failure = new DurableWriteError(join(s.store.dataDir, "sandbox.log"), "ENOSPC: no space left", "ENOSPC");
+    clock = new Date("2026-11-22T15:00:00Z");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(issued("Q-2")).toBe(false);
+    for (const [method, body] of [
+      ["facturacion/nuevo", envelope(pv, {}, {}, { external_reference: "AFTER" })],
+      ["facturacion/consulta_avanzada", { busqueda_tipo: "EXT_REF", comprobante: { external_reference: "Q-1" } }],
+      ["facturacion/topecf", {}],
+    ] as const) {
+      const reply = await post(s, method, body);
+      expect(reply.status).toBe(503);
+      expect(reply.body).toEqual({
+        error: "S",
+        errores: [expect.stringMatching(/^Error de almacenamiento del sandbox: .*sandbox\.log: ENOSPC: no space left/)],
+      });
+    }
+    expect(s.store.findByReference(pv, "AFTER")).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, unlinkSy
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeSafely } from "../../src/output/files.js";
-import { freshUser, journalStates, ndjson, ROOT, runCli } from "../helpers.js";
+import { freshUser, journalStates, journalText, ndjson, ROOT, runCli } from "../helpers.js";
 import { pdfText } from "../pdf-text.js";
 import { startSandboxProcess, tempDir } from "../sandbox-process.js";
 
@@ -356,10 +356,11 @@ describe("profiles", () => {
       expect(r.stderr).not.toContain(secret);
       expect(r.stdout).not.toContain(secret);
     }
-    const journal = readdirSync(join(u.env.XDG_STATE_HOME, "facturar"))
-      .map((f) => readFileSync(join(u.env.XDG_STATE_HOME, "facturar", f), "utf8"))
-      .join("");
+    // The journal belongs to the account through a hash of the usertoken, never the token itself.
+    const journal = journalText(u.env.XDG_STATE_HOME);
+    expect(journal).toMatch(/"state":"issued"/);
     expect(journal).not.toContain(pv.usertoken);
+    expect(readdirSync(join(u.env.XDG_STATE_HOME, "facturar")).join(" ")).not.toContain(pv.usertoken);
     // An unknown profile is a usage error naming the ones there are.
     const unknown = await u.run(["--profile", "nope", "status"]);
     expect(unknown.code).toBe(2);

@@ -4,7 +4,7 @@
  * or lost one before the service became the source of truth. Throughout: at most one voucher per
  * external_reference at the service.
  */
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Store } from "../../src/sandbox/store.js";
@@ -324,6 +324,53 @@ describe("7. a torn journal tail", () => {
     expect(lines.some((l) => l.includes('"ref":"TORN"'))).toBe(false);
     expect(journalStates(u.env.XDG_STATE_HOME).get("AFTER-TORN")).toBe("issued");
   });
+});
+
+describe("9. locks", () => {
+  it("a lock whose process number now belongs to another process, or whose owner file is empty, does not block", async () => {
+    const u = freshUser("facturar-lock-");
+    const run = (args: string[]) => runCli(["--json", ...args], { cwd: u.cwd, env: u.env });
+    expect((await run(["issue", "--no-pdf", SAMPLE])).code).toBe(0);
+    const dir = join(u.env.XDG_STATE_HOME, "facturar");
+    const [lock] = readdirSync(dir).filter((f) => f.endsWith(".lock"));
+    const generations = readdirSync(join(dir, lock as string)).map((f) => Number.parseInt(f, 10));
+    const next = Math.max(...generations) + 1;
+    // Process 1 runs, but it is not the run that took this lock (another start time): after a reboot, say.
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    writeFileSync(join(dir, lock as string, `${next}.lock`), JSON.stringify({ pid: 1, start: "1", boot }));
+    const second = voucherFile(u.cwd, "second.json", (raw) => {
+      raw.comprobante.external_reference = "AFTER-STALE-LOCK";
+    });
+    const r = await run(["issue", "--no-pdf", second]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ndjson(r.stdout)[0].status).toBe("issued");
+    writeFileSync(join(dir, lock as string, `${next + 5}.lock`), "");
+    const again = await run(["issue", "--no-pdf", second]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(ndjson(again.stdout)[0].status).toBe("skipped-duplicate");
+  });
+
+  it("two runs started together on one journal: one refuses (exit 2) or they go one after the other; never two vouchers", async () => {
+    const s = await sandbox();
+    const { user, env } = envFor(s);
+    for (let trial = 0; trial < 12; trial++) {
+      const file = voucherFile(user.cwd, `race-${trial}.json`, (raw) => {
+        raw.comprobante.external_reference = `RACE-${trial}`;
+      });
+      const both = await Promise.all(
+        [0, 1].map(() => startCli(["--json", "issue", "--no-pdf", file], { cwd: user.cwd, env }).done),
+      );
+      const codes = both.map((r) => r.code).sort();
+      expect(
+        [
+          [0, 0],
+          [0, 2],
+        ],
+        JSON.stringify(both.map((r) => r.stderr)),
+      ).toContainEqual(codes);
+      expect(await held(s, `RACE-${trial}`), `trial ${trial}`).toBe(1);
+    }
+  }, 120_000);
 });
 
 describe("content drift", () => {

@@ -554,6 +554,7 @@ export class Issuer {
     reference: string,
     found: ServiceVoucher,
     sentNow: boolean,
+    mayRequeue = true,
   ): Promise<VoucherResult> {
     const entry = this.journal.get(reference);
     if (found.state === "issued") {
@@ -568,7 +569,8 @@ export class Issuer {
         result.pdf = kept.pdf ?? null;
         result.ticket = kept.ticket && existsSync(kept.ticket) ? kept.ticket : null;
       }
-      await this.journalIssued(result, voucher);
+      // What was sent is the digest's to remember, not a file that says something else now.
+      await this.journalIssued(result, result.content_changed ? undefined : voucher);
       if (kept && result.ticket) return result;
       return this.withDocuments(result, found.pdf_url, found.ticket_url, !found.pdf_url);
     }
@@ -588,7 +590,7 @@ export class Issuer {
       return this.settings.wait ? this.follow(voucher, reference) : result;
     }
     // Failed in the service's queue: it stays there until re-queued or deleted.
-    if (this.settings.requeue) {
+    if (this.settings.requeue && mayRequeue) {
       try {
         await this.service.requeue(reference);
       } catch (error) {
@@ -669,7 +671,8 @@ export class Issuer {
         await this.journalIssued(result, voucher);
         return this.withDocuments(result, found.pdf_url, found.ticket_url, !found.pdf_url);
       }
-      if (found.state === "queue-error") return this.settleFound(voucher, reference, found, true);
+      // Failed in the queue while followed: reported (re-queued once at most per run, not in a loop).
+      if (found.state === "queue-error") return this.settleFound(voucher, reference, found, true, false);
       if (this.now() >= deadline) {
         const still = this.fromService(voucher, reference, found, "queued");
         still.warnings = [

@@ -283,6 +283,21 @@ describe("the queue belongs to the service", () => {
     expect(w.calls.get("facturacion/nuevo_encola")).toBe(1);
   });
 
+  it("--requeue with --wait re-queues a failing voucher once, then reports it: no loop", async () => {
+    w = await world();
+    const queued = { mode: "queued" as const };
+    const v = () => voucher("Q-LOOP", (raw) => (raw.comprobante.numero = 0));
+    await run(w, [v()], queued);
+    w.sandbox.options.faults.queueError = 1;
+    await w.sandbox.processQueue();
+    const timer = setInterval(() => void w.sandbox.processQueue(), 5);
+    const out = await run(w, [v()], { ...queued, requeue: true, wait: true, waitTimeoutMs: 5000 });
+    clearInterval(timer);
+    expect(out.results[0]?.status).toBe("rejected");
+    expect(w.calls.get("facturacion/reenviar_encolado")).toBe(1);
+    expect(w.held("Q-LOOP")).toBe(1);
+  });
+
   it("a voucher deleted from the queue is sent again; one still queued is not", async () => {
     w = await world();
     const queued = { mode: "queued" as const };

@@ -7,63 +7,24 @@
  * exactly-once handling on.
  * Usage: node bench/batch-vs-curl.mjs [vouchers] [--quick]   (--quick: no curl loop, no PDF runs)
  */
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
+import { argentinaDay, profileEnv, startSandbox, voucherCsv } from "./sandbox.mjs";
 
 const count = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 500);
 const quick = process.argv.includes("--quick");
-// Today in Argentina (UTC-3): vouchers dated outside the authority's window would be refused.
-const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10).split("-").reverse().join("/");
-const due = new Date(Date.now() + 27 * 86400_000).toISOString().slice(0, 10).split("-").reverse().join("/");
+// Today in Argentina: vouchers dated outside the authority's window would be refused.
+const today = argentinaDay(0);
+const due = argentinaDay(-27);
 const work = mkdtempSync(join(tmpdir(), "facturar-batch-bench-"));
-const server = spawn(
-  process.execPath,
-  ["bin/facturar.js", "--json", "sandbox", "--port", "0", "--data-dir", join(work, "sandbox"), "--quota", "10000000"],
-  {
-    stdio: ["ignore", "pipe", "inherit"],
-  },
-);
-const info = JSON.parse(
-  await new Promise((resolve) => createInterface({ input: server.stdout }).once("line", resolve)),
-);
-const pv = info.points_of_sale[0];
-
-const header =
-  "comprobante.external_reference,comprobante.tipo,comprobante.fecha,comprobante.vencimiento,comprobante.rubro,comprobante.rubro_grupo_contable,comprobante.punto_venta,cliente.documento_tipo,cliente.documento_nro,cliente.razon_social,cliente.condicion_iva,comprobante.detalle.cantidad,comprobante.detalle.producto.descripcion,comprobante.detalle.producto.precio_unitario_sin_iva,comprobante.detalle.producto.alicuota";
+const sandbox = await startSandbox(join(work, "sandbox"));
+const info = { base_url: sandbox.baseUrl };
+const pv = sandbox.pv;
 const tipos = ["FACTURA A", "FACTURA B"];
 
-function csv(prefix) {
-  const rows = [header];
-  for (let i = 0; i < count; i++) {
-    const tipo = tipos[i % 2];
-    const party = tipo === "FACTURA A" ? ["CUIT", "30712293841", "RI"] : ["DNI", "30123456", "CF"];
-    rows.push(
-      [
-        `${prefix}-${i}`,
-        tipo,
-        today,
-        due,
-        "Ventas",
-        "Ventas",
-        pv.punto_venta,
-        party[0],
-        party[1],
-        `Cliente ${i}`,
-        party[2],
-        2,
-        `Articulo ${i}`,
-        "100.50",
-        21,
-      ].join(","),
-    );
-  }
-  const path = join(work, `${prefix}.csv`);
-  writeFileSync(path, `${rows.join("\n")}\n`);
-  return path;
-}
+const csv = (prefix) => voucherCsv(join(work, `${prefix}.csv`), { prefix, count, puntoVenta: pv.punto_venta });
 
 function curlBodies(prefix) {
   const dir = join(work, prefix);
@@ -116,17 +77,7 @@ function timeIt(label, prepare) {
 function facturar(prefix, extra) {
   const home = join(work, `home-${prefix}`);
   mkdirSync(join(home, "out"), { recursive: true });
-  const env = {
-    ...process.env,
-    HOME: home,
-    XDG_STATE_HOME: join(home, "state"),
-    XDG_CONFIG_HOME: join(home, "config"),
-    XDG_DATA_HOME: join(home, "data"),
-    FACTURAR_BASE_URL: info.base_url,
-    FACTURAR_USERTOKEN: pv.usertoken,
-    FACTURAR_APIKEY: pv.apikey,
-    FACTURAR_APITOKEN: pv.apitoken,
-  };
+  const env = profileEnv(home, sandbox);
   const file = csv(prefix);
   return () => {
     const r = spawnSync(
@@ -164,6 +115,5 @@ if (curl !== undefined) {
       `${ratio(withPdf)} one by one, ${ratio(batchedPdf)} batched, with PDFs and tickets saved`,
   );
 }
-server.kill("SIGTERM");
-await new Promise((r) => server.on("exit", r));
+await sandbox.stop();
 rmSync(work, { recursive: true, force: true });

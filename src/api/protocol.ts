@@ -20,48 +20,44 @@ export type IssueMode = "instant" | "queued";
 /** What the service says about a voucher it holds: the only three states (reference §8.2). */
 export type HeldState = "issued" | "queued" | "queue-error";
 
-/** A voucher as `consulta` / `consulta_avanzada` report it, normalised. */
-export interface ServiceVoucher {
-  external_reference: string;
-  state: HeldState;
-  /** The service's own text (`EMITIDO`, `ENVIADO A PROCESAR - CON ERROR`…). */
-  status: string;
-  tipo: string;
+/** What the authority gave an issued voucher, and where its documents are (placeholders read as null). */
+export interface Authorization {
   punto_venta: number | null;
-  /** null while queued (the service shows 0). */
   numero: number | null;
-  fecha: string | null;
-  total: string | null;
   cae: string | null;
   vencimiento_cae: string | null;
   vencimiento_pago: string | null;
   qr: string | null;
   pdf_url: string | null;
   ticket_url: string | null;
-  /** Why a queued voucher failed, where the service says. */
-  errors: string[];
   /** The authority approved it with observations (reference §6.9). */
   observations: string[];
+}
+
+/** A voucher as `consulta` / `consulta_avanzada` report it, normalised. */
+export interface ServiceVoucher extends Authorization {
+  external_reference: string;
+  state: HeldState;
+  /** The service's own text (`EMITIDO`, `ENVIADO A PROCESAR - CON ERROR`…). */
+  status: string;
+  tipo: string;
+  /** null while queued (the service shows 0). */
+  numero: number | null;
+  fecha: string | null;
+  total: string | null;
+  /** Why a queued voucher failed, where the service says. */
+  errors: string[];
   /** The item as the service sent it (strings trimmed), for display. */
   raw: { cliente: Record<string, unknown>; comprobante: Record<string, unknown> };
 }
 
 /** The answer to an issuing call for one voucher (`nuevo`, `nuevo_encola`, an item of a batch). */
 export type IssueAnswer =
-  | {
+  | (Authorization & {
       ok: true;
       state: "issued" | "queued";
       comprobante_tipo: string | null;
-      punto_venta: number | null;
-      numero: number | null;
-      cae: string | null;
-      vencimiento_cae: string | null;
-      vencimiento_pago: string | null;
-      qr: string | null;
-      pdf_url: string | null;
-      ticket_url: string | null;
-      observations: string[];
-    }
+    })
   | {
       ok: false;
       errors: string[];

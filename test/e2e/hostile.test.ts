@@ -105,6 +105,16 @@ function journal(home: string): Record<string, string> {
 
 const NOT_FOUND = { error: "S", errores: ["No se han encontrado comprobantes."] };
 
+/** `consulta_avanzada` finding one voucher (a FACTURA B of point of sale 679 unless told). */
+function found(comprobante: Record<string, unknown>) {
+  return {
+    error: "N",
+    errores: [],
+    total: 1,
+    comprobantes: [{ cliente: {}, comprobante: { tipo: "FACTURA B", punto_venta: 679, ...comprobante } }],
+  };
+}
+
 describe("hostile servers", () => {
   it("an HTML page where JSON belongs: the outcome is unknown (exit 8), the journal says so, nothing twice", async () => {
     let sent = false;
@@ -137,23 +147,7 @@ describe("hostile servers", () => {
         if (broken && sent) return req.socket.destroy();
         const n = held.get(ref);
         if (n === undefined) return json(res, NOT_FOUND);
-        return json(res, {
-          error: "N",
-          errores: [],
-          total: 1,
-          comprobantes: [
-            {
-              cliente: {},
-              comprobante: {
-                tipo: "FACTURA B",
-                punto_venta: 679,
-                numero: n,
-                status: "EMITIDO",
-                external_reference: ref,
-              },
-            },
-          ],
-        });
+        return json(res, found({ numero: n, status: "EMITIDO", external_reference: ref }));
       }
       if (method === "facturacion/nuevo") {
         sent = true;
@@ -165,12 +159,9 @@ describe("hostile servers", () => {
     });
     const home = tempDir("facturar-hostile-");
     const two = [withPointOfSale(home), join(ROOT, "samples", "factura-b-anonymous.json")];
-    const lost = await run(
-      server.baseUrl,
-      ["--json", "issue", "--no-pdf", ...two],
-      { FACTURAR_SETTLE_WINDOW: "0.2" },
-      home,
-    ).result;
+    const issueBoth = () =>
+      run(server.baseUrl, ["--json", "issue", "--no-pdf", ...two], { FACTURAR_SETTLE_WINDOW: "0.2" }, home).result;
+    const lost = await issueBoth();
     expect(lost.code, lost.stderr).toBe(8);
     expect(ndjson(lost.stdout).map((r) => [r.external_reference, r.status])).toEqual([
       ["FB-2026-0001", "unknown"],
@@ -180,12 +171,7 @@ describe("hostile servers", () => {
     expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(1);
     // The next run asks about the first, sends it, then the second: the lane's order.
     broken = false;
-    const settled = await run(
-      server.baseUrl,
-      ["--json", "issue", "--no-pdf", ...two],
-      { FACTURAR_SETTLE_WINDOW: "0.2" },
-      home,
-    ).result;
+    const settled = await issueBoth();
     expect(settled.code, settled.stderr).toBe(0);
     expect(ndjson(settled.stdout).map((r) => [r.external_reference, r.numero])).toEqual([
       ["FB-2026-0001", 1],
@@ -200,25 +186,16 @@ describe("hostile servers", () => {
       if (method === "facturacion/consulta_avanzada") {
         if (stored && !asking) return req.socket.destroy();
         if (!stored) return json(res, NOT_FOUND);
-        return json(res, {
-          error: "N",
-          errores: [],
-          total: 1,
-          comprobantes: [
-            {
-              cliente: {},
-              comprobante: {
-                tipo: "FACTURA B",
-                punto_venta: 679,
-                numero: 12,
-                cae: "75123456789012 ",
-                vencimiento_cae: "30/11/2026",
-                status: "EMITIDO",
-                external_reference: "FB-2026-0001",
-              },
-            },
-          ],
-        });
+        return json(
+          res,
+          found({
+            numero: 12,
+            cae: "75123456789012 ",
+            vencimiento_cae: "30/11/2026",
+            status: "EMITIDO",
+            external_reference: "FB-2026-0001",
+          }),
+        );
       }
       // Stored, and the answer lost.
       stored = true;
@@ -322,24 +299,7 @@ describe("hostile servers", () => {
         return; // never finished
       }
       // The reconciliation finds the voucher: it was stored.
-      json(res, {
-        error: "N",
-        errores: [],
-        total: 1,
-        comprobantes: [
-          {
-            cliente: {},
-            comprobante: {
-              tipo: "FACTURA B",
-              punto_venta: 679,
-              numero: 7,
-              status: "EMITIDO",
-              external_reference: "FB-2026-0001",
-              comprobante_pdf_url: "",
-            },
-          },
-        ],
-      });
+      json(res, found({ numero: 7, status: "EMITIDO", external_reference: "FB-2026-0001", comprobante_pdf_url: "" }));
     });
     const { home, result } = run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], {
       FACTURAR_PROFILE: "default",

@@ -60,10 +60,42 @@ export function redact(text: string, credentials: Credentials): string {
   return out;
 }
 
+/**
+ * Terminal control sequences and control characters (but line breaks and tabs): a text from the
+ * service is printed, and must not retitle, clear or rewrite the user's terminal.
+ */
+const CONTROL_CHARS = String.raw`[\u0000-\u0008\u000b-\u001f\u007f-\u009f]`;
+const CONTROL = new RegExp(
+  String.raw`\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?|${CONTROL_CHARS}`,
+  "g",
+);
+const HAS_CONTROL = new RegExp(CONTROL_CHARS);
+
+export function printable(value: string): string {
+  return HAS_CONTROL.test(value) ? value.replace(CONTROL, "") : value;
+}
+
+/**
+ * The tokens wherever they appear in an answer; the apikey (a few digits, which amounts and
+ * numbers may contain by chance) only beside its name.
+ */
+export function redactAnswer(text: string, credentials: Credentials): string {
+  let out = text;
+  for (const value of [credentials.usertoken, credentials.apitoken]) {
+    if (value && value.length >= 6) out = out.split(value).join("***");
+  }
+  const apikey = credentials.apikey;
+  if (apikey) {
+    const escaped = apikey.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    out = out.replace(new RegExp(`(apikey\\W{0,6})${escaped}`, "gi"), "$1***");
+  }
+  return out;
+}
+
 /** The answer's error texts, for the transport's own messages (the protocol reads the rest). */
 function errorTexts(value: unknown): string[] {
   const list = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
-  return list.map((e) => (typeof e === "string" ? e : JSON.stringify(e)).trim()).filter((e) => e !== "");
+  return list.map((e) => printable(typeof e === "string" ? e : JSON.stringify(e)).trim()).filter((e) => e !== "");
 }
 
 /** `00003-00000074`, `0002-00000006` or a bare `0000123`. */
@@ -255,7 +287,9 @@ export class ApiClient {
       }
       throw error;
     }
-    const text = response.body.toString("utf8");
+    // A server that echoes the credentials back (in an error text, say) must not get them printed
+    // or journaled: they are cut out of the answer before anything reads it.
+    const text = redactAnswer(response.body.toString("utf8"), this.options.credentials);
     log?.(
       `  ${response.status} in ${Date.now() - started} ms: ${redact(text, this.options.credentials).slice(0, 4000)}`,
     );

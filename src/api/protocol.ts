@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { type ApiClient, parseVoucherNumber, UnavailableError } from "./client.js";
+import { type ApiClient, parseVoucherNumber, printable, UnavailableError } from "./client.js";
 import type { HttpResponse } from "./http.js";
 import { TransportError } from "./http.js";
 
@@ -103,7 +103,7 @@ export class ServiceRefusedError extends FacturarError {
 
 /** A text the service may pad, send as a number, or leave out. */
 function text(value: unknown): string {
-  if (typeof value === "string") return value.trim();
+  if (typeof value === "string") return printable(value).trim();
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return "";
 }
@@ -121,7 +121,7 @@ function numberOrNull(value: unknown): number | null {
 /** Always a list of non-empty texts, whatever a server sends ([""], a string, a number…). */
 export function errorTexts(value: unknown): string[] {
   const list = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
-  return list.map((e) => (typeof e === "string" ? e : JSON.stringify(e)).trim()).filter((e) => e !== "");
+  return list.map((e) => printable(typeof e === "string" ? e : JSON.stringify(e)).trim()).filter((e) => e !== "");
 }
 
 function details(value: unknown): { code: string; text: string }[] {
@@ -137,8 +137,8 @@ function trimmed(value: unknown): Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (typeof v === "string") out[key] = v.trim();
-    else if (Array.isArray(v)) out[key] = v.map((x) => (typeof x === "string" ? x.trim() : x));
+    if (typeof v === "string") out[key] = printable(v).trim();
+    else if (Array.isArray(v)) out[key] = v.map((x) => (typeof x === "string" ? printable(x).trim() : x));
     else if (v !== null && typeof v === "object") out[key] = trimmed(v);
     else out[key] = v;
   }

@@ -458,6 +458,39 @@ describe("hostile servers", () => {
     expect(ndjson(r.stdout)[0]).toMatchObject({ status: "issued", numero: null, comprobante_nro: null, cae: "12345" });
   }, 60_000);
 
+  it("a rejection that echoes the credentials and carries terminal escapes is printed and journaled without either", async () => {
+    const server = await hostile((method, _b, _q, res) =>
+      method === "facturacion/consulta_avanzada"
+        ? json(res, NOT_FOUND)
+        : json(res, {
+            error: "S",
+            errores: [
+              `Token ${CREDS.FACTURAR_USERTOKEN} / ${CREDS.FACTURAR_APITOKEN} rechazado (apikey ${CREDS.FACTURAR_APIKEY})\u001b]0;pwned\u0007\u001b[2J\r`,
+            ],
+            error_details: [{ code: "TFC-8002", text: `\u001b[31m${CREDS.FACTURAR_APITOKEN}\u001b[0m` }],
+          }),
+    );
+    const home = tempDir("facturar-echo-");
+    for (const args of [
+      ["issue", "--no-pdf", sample],
+      ["--json", "issue", "--no-pdf", sample],
+    ]) {
+      const r = await run(server.baseUrl, args, {}, home).result;
+      expect(r.code, r.stderr).toBe(4);
+      const printed = `${r.stdout}\n${r.stderr}`;
+      expect(printed).toMatch(/rechazado/);
+      for (const secret of [CREDS.FACTURAR_USERTOKEN, CREDS.FACTURAR_APITOKEN, `apikey ${CREDS.FACTURAR_APIKEY}`])
+        expect(printed).not.toContain(secret);
+      for (const control of ["\u001b", "\u0007", "\r"]) expect(printed).not.toContain(control);
+    }
+    const journal = readdirSync(join(home, "state", "facturar"))
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => readFileSync(join(home, "state", "facturar", f), "utf8"))
+      .join("");
+    expect(journal).toMatch(/rechazado/);
+    for (const secret of [CREDS.FACTURAR_USERTOKEN, CREDS.FACTURAR_APITOKEN]) expect(journal).not.toContain(secret);
+  }, 60_000);
+
   it("never sends the credentials anywhere but the body, and never prints them", async () => {
     const server = await hostile((_m, _b, _q, res) =>
       json(res, { error: "N", errores: [""], rta: "OK", facturacion: "OK" }),

@@ -898,4 +898,5 @@ export const ES: Readonly<Record<string, string>> = {
   "{ref}: the documents an earlier run could not save are saved now: {pdf}":
     "{ref}: los documentos que una ejecución anterior no pudo guardar se guardaron ahora: {pdf}",
   "{ref}: its documents are still missing: {why}": "{ref}: sus documentos siguen faltando: {why}",
+  "must not contain control characters (NUL, escape…)": "no debe contener caracteres de control (NUL, escape…)",
 };

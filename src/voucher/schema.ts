@@ -230,11 +230,15 @@ const flag = () =>
     return { error: 'expected "S" or "N"' };
   });
 
+/** Control characters but tab and line breaks: printed on the voucher, they are never meant. */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
 const text = (max: number, min = 1) =>
   z
     .string()
     .min(min, min > 1 ? t("must have at least {min} characters", { min }) : t("must not be empty"))
-    .max(max, t("must have at most {max} characters", { max }));
+    .max(max, t("must have at most {max} characters", { max }))
+    .refine((value) => !CONTROL_CHARACTER.test(value), t("must not contain control characters (NUL, escape…)"));
 
 const documentType = z
   .string({ error: t("expected one of {value}", { value: DOCUMENT_TYPES.join(", ") }) })

@@ -116,4 +116,17 @@ describe("the voucher schema", () => {
     const raw = { $schema: "./voucher.schema.json", usertoken: "x", apikey: 1, apitoken: "y", ...baseVoucher() };
     expect(check(raw).ok).toBe(true);
   });
+
+  it("refuses control characters in texts, naming the field; tabs and line breaks are fine", () => {
+    const raw = baseVoucher();
+    raw.cliente.razon_social = "Juana\u0000 Pérez";
+    raw.comprobante.detalle[0].producto.descripcion = "Caja \u001b[2J grande";
+    raw.comprobante.leyenda_gral = "Primera línea\nsegunda\tcon tabulador";
+    const findings = check(raw).findings.filter((f) => f.severity === "error");
+    expect(findings.map((f) => f.path)).toEqual([
+      ["cliente", "razon_social"],
+      ["comprobante", "detalle", 0, "producto", "descripcion"],
+    ]);
+    expect(findings[0]?.message).toMatch(/control characters/);
+  });
 });

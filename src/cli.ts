@@ -368,16 +368,26 @@ export async function run(argv: string[], io: Io = processIo(), stop: StopToken 
 }
 
 export async function main(argv: string[]): Promise<void> {
-  // A reader that stops early (`| head`) closes the pipe: stop quietly, as other tools do.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-      throw error;
-    });
-  }
   // The first SIGINT/SIGTERM asks the command to finish what is in flight and stop (exit 130);
   // a second one stops at once: the journal, fsynced before every send, still tells the truth.
   const stop = stopToken();
+  // A reader that stops early (`| head`) closes the pipe. A command that sends vouchers takes it
+  // as a stop request (what is in flight settles, nothing new is sent, exit 130); others stop
+  // quietly, as other tools do.
+  let closed = false;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      if (closed) return;
+      closed = true;
+      if (!stop.graceful) process.exit(process.exitCode ?? 0);
+      if (stream === process.stdout && process.stderr.writable)
+        process.stderr.write(
+          `${t("standard output was closed: stopping; the vouchers in flight settle, nothing new is sent")}\n`,
+        );
+      stop.request();
+    });
+  }
   const onSignal = () => {
     if (stop.requested || !stop.graceful) process.exit(EXIT_CODES.interrupted);
     stop.request();

@@ -102,8 +102,22 @@ function colorLevel(
 export async function createContext(io: Io, opts: GlobalOptions, stop: StopToken = stopToken()): Promise<Context> {
   const { Chalk, supportsColor } = await import("chalk");
   const ci = (io.env.CI ?? "") !== "" && io.env.CI !== "false";
-  const write = (stream: NodeJS.WritableStream, text: string): Promise<void> =>
-    stream.write(text) ? Promise.resolve() : new Promise((resolve) => stream.once("drain", () => resolve()));
+  // A closed stream (the reader went away) takes nothing more, and is never waited for.
+  const write = (stream: NodeJS.WritableStream, text: string): Promise<void> => {
+    if (!stream.writable) return Promise.resolve();
+    if (stream.write(text)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        stream.off("drain", done);
+        stream.off("close", done);
+        stream.off("error", done);
+        resolve();
+      };
+      stream.once("drain", done);
+      stream.once("close", done);
+      stream.once("error", done);
+    });
+  };
   return {
     io,
     json: opts.json ?? false,
@@ -118,7 +132,7 @@ export async function createContext(io: Io, opts: GlobalOptions, stop: StopToken
     errColor: new Chalk({ level: colorLevel(io.stderrIsTTY, opts, io.env, supportsColor) }),
     out: (line) => write(io.stdout, `${line}\n`),
     err: (line) => {
-      io.stderr.write(`${line}\n`);
+      if (io.stderr.writable) io.stderr.write(`${line}\n`);
     },
   };
 }

@@ -899,4 +899,6 @@ export const ES: Readonly<Record<string, string>> = {
     "{ref}: los documentos que una ejecución anterior no pudo guardar se guardaron ahora: {pdf}",
   "{ref}: its documents are still missing: {why}": "{ref}: sus documentos siguen faltando: {why}",
   "must not contain control characters (NUL, escape…)": "no debe contener caracteres de control (NUL, escape…)",
+  "standard output was closed: stopping; the vouchers in flight settle, nothing new is sent":
+    "se cerró la salida estándar: se detiene; los comprobantes en curso terminan, no se envía nada nuevo",
 };

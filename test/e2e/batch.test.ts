@@ -3,6 +3,8 @@
  * killed with SIGKILL at random moments and run again until it is done; two runs at once; a
  * SIGTERM mid-batch. Whatever happens, each voucher ends issued exactly once, in lane order.
  */
+
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -157,6 +159,22 @@ describe("cron batches", () => {
     expect(final?.code, final?.stderr.slice(-2000)).toBe(0);
     await checkService(home, refs, path);
   }, 240_000);
+
+  it("a closed pipe (`| head -1`) stops the run like a signal: in flight settles, nothing is left sending, exit 130", async () => {
+    const home = tempDir("facturar-pipe-");
+    const cwd = join(home, "work");
+    mkdirSync(cwd);
+    const { path } = batchCsv(home, 300);
+    const env = userEnv(home);
+    const command = `'${process.execPath}' '${join(ROOT, "bin", "facturar.js")}' issue --no-pdf '${path}' 2>err.txt | head -1; echo "\${PIPESTATUS[0]}" > code.txt`;
+    const shell = spawnSync("bash", ["-c", command], { cwd, env, encoding: "utf8" });
+    expect(shell.stdout.trim().split("\n")).toHaveLength(1);
+    expect(readFileSync(join(cwd, "code.txt"), "utf8").trim()).toBe("130");
+    expect(readFileSync(join(cwd, "err.txt"), "utf8")).toMatch(/standard output was closed: stopping/);
+    const states = [...journalStates(join(home, "state")).values()];
+    expect(states.filter((s) => s === "sending" || s === "unknown")).toEqual([]);
+    expect(states.filter((s) => s === "issued").length).toBeGreaterThan(0);
+  }, 60_000);
 
   it("refuses a second run on the same journal while the first one works", async () => {
     const home = tempDir("facturar-twice-");

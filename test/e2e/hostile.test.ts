@@ -221,6 +221,60 @@ describe("hostile servers", () => {
     expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(1);
   }, 60_000);
 
+  it("one voucher answered HTTP 400 is that voucher's result; the rest of the batch goes on (exit 7)", async () => {
+    const csv = join(ROOT, "samples", "batch-nightly.csv");
+    let numero = 0;
+    const server = await hostile((method, body, _q, res) => {
+      if (method === "facturacion/consulta_avanzada") return json(res, NOT_FOUND);
+      if (body?.comprobante?.external_reference === "LOTE-20261120-004")
+        return json(res, { error: "S", errores: ["Solicitud mal formada."] }, 400);
+      numero++;
+      json(res, issued({ comprobante_nro: `00679-${String(numero).padStart(8, "0")}` }));
+    });
+    const r = await run(server.baseUrl, ["--json", "issue", "--no-pdf", csv]).result;
+    expect(r.code, r.stderr).toBe(7);
+    const results = ndjson(r.stdout);
+    expect(results).toHaveLength(24);
+    expect(results.filter((x) => x.status !== "issued").map((x) => [x.external_reference, x.status])).toEqual([
+      ["LOTE-20261120-004", "rejected"],
+    ]);
+    expect(results.find((x) => x.status === "rejected").errors[0]).toMatch(/HTTP 400.*Solicitud mal formada/);
+  }, 60_000);
+
+  it("maintenance starting mid-batch stops sending; every voucher gets a result and the journal agrees (exit 6)", async () => {
+    const csv = join(ROOT, "samples", "batch-nightly.csv");
+    let numero = 0;
+    const server = await hostile((method, _b, _q, res) => {
+      if (method === "facturacion/consulta_avanzada") return json(res, NOT_FOUND);
+      if (method === "facturacion/topecf") return json(res, { error: "N", errores: [], monto: 10_000_000 });
+      if (numero >= 5)
+        return json(res, {
+          error: "S",
+          mantenimiento: 1,
+          mantenimiento_hasta: "23/11/2026 23:00",
+          errores: ["Estaremos realizando tareas de mantenimiento hasta las 23:00"],
+        });
+      numero++;
+      json(res, issued({ comprobante_nro: `00679-${String(numero).padStart(8, "0")}` }));
+    });
+    const home = tempDir("facturar-maintenance-");
+    const r = await run(server.baseUrl, ["--json", "issue", "--no-pdf", "--report", "report.csv", csv], {}, home)
+      .result;
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(/stopped: the service is under maintenance until 23\/11\/2026 23:00/);
+    const results = ndjson(r.stdout);
+    expect(results).toHaveLength(24);
+    expect(results.filter((x) => x.status === "issued")).toHaveLength(5);
+    expect(results.filter((x) => x.status === "held")).toHaveLength(19);
+    const states = journal(home);
+    expect(Object.values(states).filter((x) => x === "sending" || x === "unknown")).toEqual([]);
+    expect(Object.values(states).filter((x) => x === "issued")).toHaveLength(5);
+    const report = readFileSync(join(home, "work", "report.csv"), "utf8")
+      .trim()
+      .split("\n");
+    expect(report).toHaveLength(25);
+  }, 60_000);
+
   it("an HTML page everywhere: the service cannot say whether it holds the voucher, so nothing is sent (exit 6)", async () => {
     const server = await hostile((_m, _b, _q, res) => {
       res.writeHead(200, { "content-type": "text/html" });

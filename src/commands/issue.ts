@@ -1,7 +1,9 @@
 /** `facturar issue` and `facturar issue-queued`: validate, then send each voucher exactly once. */
 
+import { accessSync, constants } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import type { PreparedVoucher, VoucherResult } from "../batch/issue.js";
+import type { PreparedVoucher } from "../batch/issue.js";
+import type { VoucherResult } from "../batch/result.js";
 import { type IssueSummary, issueFiles } from "../batch/run.js";
 import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
@@ -61,6 +63,22 @@ async function writeQr(ctx: Context, target: string, result: VoucherResult, seve
   ctx.err(t("QR written to {path}", { path }));
 }
 
+/** The folder a file flag writes into exists and can be written, or the run does not start. */
+function checkWritableFolder(target: string, flag: string): void {
+  const folder = dirname(resolve(target));
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(
+      t("{flag} {path}: its folder cannot be written ({message})", {
+        flag,
+        path: target,
+        message: (error as NodeJS.ErrnoException).code ?? (error as Error).message,
+      }),
+    );
+  }
+}
+
 async function confirmProduction(ctx: Context, profile: Profile, vouchers: PreparedVoucher[]): Promise<boolean> {
   if (!profile.production) return true;
   const total = Dec.sum(vouchers.map((v) => Dec.tryParse(v.envelope.comprobante.total ?? "0") ?? Dec.ZERO));
@@ -116,6 +134,8 @@ function issueCommand(mode: "instant" | "queued") {
     }
     const concurrency = optionalInt("--concurrency", flags.concurrency, 1, 64);
     const rateMs = optionalInt("--rate", flags.rate, 0, 60_000);
+    // Paths known up front are checked before anything is sent.
+    if (flags.qr && flags.qr !== "terminal") checkWritableFolder(flags.qr, "--qr");
     const report = flags.report ? Report.create(flags.report) : undefined;
     const cwd = process.cwd();
     let results = 0;
@@ -171,7 +191,11 @@ function issueCommand(mode: "instant" | "queued") {
         } else if (!ctx.quiet || !result.ok)
           for (const line of resultHuman(result, ctx.color, cwd)) await ctx.out(line);
         if (flags.qr && (result.status === "issued" || result.status === "skipped-duplicate"))
-          await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1);
+          await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) =>
+            ctx.err(
+              `${ctx.errColor.yellow(t("warning:"))} ${t("QR of {ref} not written: {message}", { ref: result.external_reference, message: error.message })}`,
+            ),
+          );
       },
     );
     progress?.stop();

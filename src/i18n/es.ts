@@ -901,4 +901,10 @@ export const ES: Readonly<Record<string, string>> = {
   "must not contain control characters (NUL, escape…)": "no debe contener caracteres de control (NUL, escape…)",
   "standard output was closed: stopping; the vouchers in flight settle, nothing new is sent":
     "se cerró la salida estándar: se detiene; los comprobantes en curso terminan, no se envía nada nuevo",
+  "cannot write the report {path}: {message}": "no se puede escribir el informe {path}: {message}",
+  "give --report a file in a folder that exists and that you can write":
+    "indique en --report un archivo en una carpeta que exista y en la que pueda escribir",
+  "QR of {ref} not written: {message}": "QR de {ref} no escrito: {message}",
+  "{flag} {path}: its folder cannot be written ({message})":
+    "{flag} {path}: no se puede escribir en su carpeta ({message})",
 };

@@ -1,6 +1,6 @@
 /** The batch progress bar (cli-progress), on stderr, for people at a terminal. */
 import cliProgress from "cli-progress";
-import type { VoucherResult } from "../batch/issue.js";
+import type { VoucherResult } from "../batch/result.js";
 import { t } from "../i18n/index.js";
 
 export class Progress {

@@ -3,7 +3,9 @@
  * leaves the truth up to its last voucher.
  */
 import { appendFileSync, closeSync, fsyncSync, openSync, writeFileSync } from "node:fs";
-import type { VoucherResult } from "../batch/issue.js";
+import type { VoucherResult } from "../batch/result.js";
+import { UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
 
 const COLUMNS = [
   "source",
@@ -27,8 +29,16 @@ function cell(value: unknown): string {
 export class Report {
   private constructor(private readonly path: string) {}
 
+  /** Created before anything is sent: a report that cannot be written is a usage error, not a lost run. */
   static create(path: string): Report {
-    writeFileSync(path, `${COLUMNS.join(",")}\n`);
+    try {
+      writeFileSync(path, `${COLUMNS.join(",")}\n`);
+    } catch (error) {
+      throw new UsageError(
+        t("cannot write the report {path}: {message}", { path, message: (error as Error).message }),
+        t("give --report a file in a folder that exists and that you can write"),
+      );
+    }
     return new Report(path);
   }
 

@@ -1,7 +1,7 @@
 /** How issuing results look: one block per voucher for people, one NDJSON object for machines. */
 
 import type { ChalkInstance } from "chalk";
-import type { VoucherResult } from "../batch/issue.js";
+import type { VoucherResult } from "../batch/result.js";
 import { t } from "../i18n/index.js";
 import { Dec } from "../voucher/decimal.js";
 

@@ -302,6 +302,18 @@ describe("exit codes", () => {
     }
   });
 
+  it("2: a --report or --qr path that cannot be written stops the run before anything is sent", async () => {
+    const u = user();
+    const report = await u.run(["issue", "--report", "/nonexistent/r.csv", sample("factura-b-dni")]);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toMatch(/cannot write the report \/nonexistent\/r\.csv/);
+    const qr = await u.run(["issue", "--qr", "/nonexistent/q.png", sample("factura-b-dni")]);
+    expect(qr.code).toBe(2);
+    expect(qr.stderr).toMatch(/--qr \/nonexistent\/q\.png: its folder cannot be written \(ENOENT\)/);
+    for (const r of [report, qr]) expect(r.stderr).not.toMatch(/internal error|at .*\.js:\d+/);
+    expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
+  });
+
   it("2: usage errors", async () => {
     const u = user();
     expect((await u.run(["query"])).code).toBe(2);

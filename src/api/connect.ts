@@ -6,10 +6,10 @@
 
 import type { AccountKey } from "../batch/journal.js";
 import { sandboxDataDir } from "../config/paths.js";
-import { type Credentials, checkBaseUrl, type Profile, SANDBOX } from "../config/profile.js";
+import { type Credentials, checkBaseUrl, isLoopback, type Profile, SANDBOX } from "../config/profile.js";
 import { FacturarError, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
+import { FaultSpecError, parseFaults, sandboxSettleWindow } from "../sandbox/faults.js";
 import { VERSION } from "../version.js";
 import { ApiClient, type ClientOptions } from "./client.js";
 import { HttpService, type Service } from "./protocol.js";
@@ -54,7 +54,9 @@ const SERVICE_SETTLE_WINDOW_MS = 120_000;
 /** A service's address as one account key: scheme, lower-case host, port, path without trailing slashes. */
 function serviceKey(baseUrl: string): string {
   const url = new URL(baseUrl);
-  return `${url.protocol}//${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, "")}`;
+  // 127.0.0.1, localhost and [::1] are one machine: one journal, one lock.
+  const host = isLoopback(url.hostname) ? "loopback" : url.hostname.toLowerCase();
+  return `${url.protocol}//${host}${url.port ? `:${url.port}` : ""}${url.pathname.replace(/\/+$/, "")}`;
 }
 
 /**
@@ -170,18 +172,11 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     return {
       service: new HttpService(client),
       account: { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken },
-      settleWindowMs: settleWindowMs ?? sandboxSettleWindow(faults),
+      // The faults that matter are the holder's, not this process's: it says how long it may take.
+      settleWindowMs: settleWindowMs ?? error.holder.settle_window_ms ?? SERVICE_SETTLE_WINDOW_MS,
       puntoVenta: pv.punto_venta,
       sandbox: true,
       close: async () => {},
     };
   }
-}
-
-/**
- * The embedded sandbox stores a voucher before it answers, so a lookup right after a lost answer
- * is final, except while a fault delays its work.
- */
-function sandboxSettleWindow(faults: ReturnType<typeof parseFaults>): number {
-  return 1000 + faults.latency + faults.slowCommit;
 }

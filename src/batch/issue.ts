@@ -630,11 +630,13 @@ export class Issuer {
     found: ServiceVoucher | undefined,
   ): void {
     const c = voucher.envelope.comprobante;
+    // Without the digest of what was sent (found at the service, journal lost), the service's own
+    // figures are what can be compared: type and total.
+    const held = found ? { tipo: found.tipo, total: found.total } : { tipo: entry?.tipo, total: entry?.total };
     const changed = entry?.digest
       ? entry.digest !== voucher.digest
-      : found !== undefined &&
-        ((found.tipo !== "" && found.tipo !== c.tipo) ||
-          (found.total !== null && c.total !== undefined && Number(found.total) !== Number(c.total)));
+      : (!!held.tipo && held.tipo !== c.tipo) ||
+        (!!held.total && c.total !== undefined && Number(held.total) !== Number(c.total));
     if (!changed) return;
     result.content_changed = true;
     result.warnings = [

@@ -189,7 +189,8 @@ function issueCommand(mode: "instant" | "queued") {
         else if (progress) {
           if (!result.ok) progress.log(resultHuman(result, ctx.color, cwd).join("\n"));
         } else if (!ctx.quiet || !result.ok)
-          for (const line of resultHuman(result, ctx.color, cwd)) await ctx.out(line);
+          // One write per voucher: lanes run at once, and a voucher's lines must stay together.
+          await ctx.out(resultHuman(result, ctx.color, cwd).join("\n"));
         if (flags.qr && (result.status === "issued" || result.status === "skipped-duplicate"))
           await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) =>
             ctx.err(

@@ -97,3 +97,11 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
   }
   return faults;
 }
+
+/**
+ * How long after a request this sandbox may still be storing a voucher: it stores before it
+ * answers, so a lookup right after a lost answer is final, except while a fault delays its work.
+ */
+export function sandboxSettleWindow(faults: Faults): number {
+  return 1000 + faults.latency + faults.slowCommit;
+}

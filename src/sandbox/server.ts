@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { documentName } from "../output/files.js";
 import { argentinaToday } from "../voucher/dates.js";
 import { renderTicketPdf, renderVoucherPdf } from "./documents.js";
-import { type Faults, NO_FAULTS } from "./faults.js";
+import { type Faults, NO_FAULTS, sandboxSettleWindow } from "./faults.js";
 import { type Reply, SandboxService } from "./service.js";
 import { type PointOfSale, Store } from "./store.js";
 
@@ -233,7 +233,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   baseUrl = `http://${host}:${address.port}${API_PREFIX}`;
-  store.announce(baseUrl);
+  store.announce(baseUrl, sandboxSettleWindow(faults));
   // The hosted queue works around the clock; this one only while a process runs it. Catch up
   // on what came due in between before answering anyone. If the disk fails there, the sandbox
   // still starts, answering 503 (see storageFailure) until it is restarted.

@@ -186,9 +186,15 @@ export class Store {
     return store;
   }
 
-  /** Records where this sandbox listens, so that another process can use it instead of failing. */
-  announce(baseUrl: string): void {
-    this.lock?.update({ base_url: baseUrl });
+  /**
+   * Records where this sandbox listens, so that another process can use it instead of failing,
+   * and how long after a request it may still be storing a voucher (its faults decide).
+   */
+  announce(baseUrl: string, settleWindowMs?: number): void {
+    this.lock?.update({
+      base_url: baseUrl,
+      ...(settleWindowMs !== undefined ? { settle_window_ms: settleWindowMs } : {}),
+    });
   }
 
   private apply(record: LogRecord): void {
@@ -428,6 +434,8 @@ export class Store {
 export interface LockHolder {
   pid: number;
   base_url?: string;
+  /** How long after a request the holder may still be storing a voucher. */
+  settle_window_ms?: number;
 }
 
 export class SandboxInUseError extends Error {
@@ -439,8 +447,12 @@ export class SandboxInUseError extends Error {
   }
 }
 
-function holderOf(owner: { pid: number; base_url?: unknown }): LockHolder {
-  return { pid: owner.pid, ...(typeof owner.base_url === "string" ? { base_url: owner.base_url } : {}) };
+function holderOf(owner: { pid: number; base_url?: unknown; settle_window_ms?: unknown }): LockHolder {
+  return {
+    pid: owner.pid,
+    ...(typeof owner.base_url === "string" ? { base_url: owner.base_url } : {}),
+    ...(typeof owner.settle_window_ms === "number" ? { settle_window_ms: owner.settle_window_ms } : {}),
+  };
 }
 
 /** The live sandbox holding `dataDir`, and where it listens once it does; undefined if none. */

@@ -173,6 +173,47 @@ describe("2. a lookup that finds nothing while the service is still storing the 
   }, 60_000);
 });
 
+describe("2b. a second CLI using the sandbox another CLI hosts", () => {
+  it("waits as long as that sandbox may take to store, whatever its own environment says", async () => {
+    const u = freshUser("facturar-attached-");
+    mkdirSync(join(u.env.XDG_CONFIG_HOME, "facturar"), { recursive: true });
+    writeFileSync(
+      join(u.env.XDG_CONFIG_HOME, "facturar", "config.json"),
+      JSON.stringify({
+        default_profile: "s",
+        profiles: { s: { base_url: "sandbox" }, s680: { base_url: "sandbox", punto_venta: 680 } },
+      }),
+    );
+    const many = join(u.cwd, "many.json");
+    const raw = JSON.parse(readFileSync(SAMPLE, "utf8"));
+    writeFileSync(
+      many,
+      JSON.stringify(
+        [1, 2, 3, 4].map((n) => ({ ...raw, comprobante: { ...raw.comprobante, external_reference: `HOST-${n}` } })),
+      ),
+    );
+    // The first CLI hosts the embedded sandbox, which takes 3 s to store each voucher.
+    const host = startCli(["--json", "issue", "--no-pdf", many], {
+      cwd: u.cwd,
+      env: { ...u.env, FACTURAR_SANDBOX_FAULTS: "slow-commit=3000" },
+    });
+    for (let i = 0; i < 250 && !journalText(u.env.XDG_STATE_HOME).includes('"sending"'); i++)
+      await new Promise((done) => setTimeout(done, 20));
+    const guest = await runCli(["--json", "-p", "s680", "issue", "--no-pdf", SAMPLE], {
+      cwd: u.cwd,
+      env: { ...u.env, FACTURAR_ISSUE_TIMEOUT: "1" },
+    });
+    expect(guest.code, guest.stderr).toBe(0);
+    expect(ndjson(guest.stdout)[0]).toMatchObject({ status: "issued", reconciled: true, punto_venta: 680 });
+    expect((await host.done).code).toBe(0);
+    const query = await runCli(["--json", "-p", "s680", "query", "--ref", "FB-2026-0001"], {
+      cwd: u.cwd,
+      env: u.env,
+    });
+    expect(ndjson(query.stdout)).toHaveLength(1);
+  }, 90_000);
+});
+
 describe("3. the journal lost, or another machine", () => {
   it("a CSV issued again after its journal is deleted, and from another user's home: nothing twice", async () => {
     const s = await sandbox();
@@ -420,5 +461,34 @@ describe("content drift", () => {
     expect(ndjson(r.stdout)[0]).toMatchObject({ status: "skipped-duplicate", content_changed: true });
     const human = await runCli(["issue", "--no-pdf", changed], { cwd: u.cwd, env: u.env });
     expect(human.stdout).toMatch(/sent before with other content/);
+    // Without the journal the service's figures tell, and keep telling on later runs.
+    rmSync(join(u.env.XDG_STATE_HOME, "facturar"), { recursive: true });
+    const pricier = voucherFile(u.cwd, "pricier.json", (raw) => {
+      raw.comprobante.detalle[0].producto.precio_unitario_sin_iva *= 2;
+      delete raw.comprobante.total;
+    });
+    for (let run = 0; run < 2; run++) {
+      const again = await runCli(["--json", "issue", "--no-pdf", pricier], { cwd: u.cwd, env: u.env });
+      expect(ndjson(again.stdout)[0], `run ${run}`).toMatchObject({
+        status: "skipped-duplicate",
+        content_changed: true,
+      });
+    }
+  });
+
+  it("each voucher's lines are written together, whatever the lanes' order", async () => {
+    const u = freshUser("facturar-blocks-");
+    const files = ["factura-b-dni", "factura-c", "factura-m", "factura-a-mixed-rates"].map((n) =>
+      join(ROOT, "samples", `${n}.json`),
+    );
+    expect((await runCli(["issue", "--no-pdf", ...files], { cwd: u.cwd, env: u.env })).code).toBe(0);
+    const again = await runCli(["issue", "--no-pdf", ...files], { cwd: u.cwd, env: u.env });
+    const lines = again.stdout.trim().split("\n");
+    const headers = lines.map((l, i) => [l, i] as const).filter(([l]) => l.startsWith("↷"));
+    expect(headers).toHaveLength(4);
+    for (const [, i] of headers) {
+      expect(lines[i + 1], lines.join("\n")).toMatch(/^ {4}CAE/);
+      expect(lines[i + 2], lines.join("\n")).toMatch(/^ {4}hint: already issued/);
+    }
   });
 });

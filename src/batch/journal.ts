@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServiceVoucher } from "../api/protocol.js";
-import { AppendLog } from "../durable/append-log.js";
+import { AppendLog, DurableWriteError } from "../durable/append-log.js";
 import { acquireLock, type HeldLock, LockBusyError } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
@@ -79,6 +79,30 @@ export function accountId(key: AccountKey): string {
     .slice(0, 20);
 }
 
+/** The journal cannot be read or written (a read-only or full disk, permissions): nothing more is sent. */
+export class JournalUnwritableError extends FacturarError {
+  constructor(path: string, cause: Error) {
+    super(
+      t("the journal {path} cannot be used: {message}", { path, message: cause.message }),
+      "unavailable",
+      "journal.unwritable",
+      t(
+        "free some space or fix the folder's permissions (XDG_STATE_HOME), then run again: what was sent is asked of the service",
+      ),
+    );
+  }
+}
+
+/** Errors of the file system, as opposed to bugs. */
+function fileSystemError(error: unknown): error is Error {
+  return (
+    error instanceof DurableWriteError ||
+    (error instanceof Error &&
+      typeof (error as NodeJS.ErrnoException).code === "string" &&
+      /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code as string))
+  );
+}
+
 export class JournalBusyError extends FacturarError {
   constructor(profile: string, pid: number) {
     super(
@@ -144,6 +168,8 @@ function parseRecord(line: string): (Partial<JournalEntry> & { t?: string }) | u
 
 export interface JournalOptions {
   lock: boolean;
+  /** Only to read it (`facturar journal`): nothing is created, cut or written. */
+  readOnly?: boolean;
   /** The profile's name: for messages, and to read a journal kept under it by earlier versions. */
   profile: string;
 }
@@ -160,17 +186,20 @@ export class Journal {
 
   /** Opens the account's journal; with `lock`, refuses while another live run holds it. */
   static async open(dir: string, key: AccountKey, opts: JournalOptions): Promise<Journal> {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const id = accountId(key);
     const path = join(dir, `journal-${id}.jsonl`);
     const journal = new Journal(path, id);
-    if (opts.lock) {
-      try {
-        journal.lock = acquireLock(join(dir, `journal-${id}.lock`));
-      } catch (error) {
-        if (error instanceof LockBusyError) throw new JournalBusyError(opts.profile, error.holder.pid);
-        throw error;
-      }
+    if (opts.readOnly) {
+      journal.readOnly(dir, opts.profile);
+      return journal;
+    }
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (opts.lock) journal.lock = acquireLock(join(dir, `journal-${id}.lock`));
+    } catch (error) {
+      if (error instanceof LockBusyError) throw new JournalBusyError(opts.profile, error.holder.pid);
+      if (fileSystemError(error)) throw new JournalUnwritableError(path, error);
+      throw error;
     }
     try {
       const fresh = !existsSync(path);
@@ -188,9 +217,29 @@ export class Journal {
       if (fresh) await journal.adoptLegacy(dir, key, opts.profile);
     } catch (error) {
       journal.lock?.release();
+      if (fileSystemError(error)) throw new JournalUnwritableError(path, error);
       throw error;
     }
     return journal;
+  }
+
+  /** What the journal holds (or, before there is one, an older journal of the profile), read only. */
+  private readOnly(dir: string, profile: string): void {
+    const read = (path: string, legacy: boolean) => {
+      let text = "";
+      try {
+        text = readFileSync(path, "utf8");
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+        throw new JournalUnwritableError(path, error as Error);
+      }
+      for (const line of text.split("\n")) {
+        const record = parseRecord(line);
+        if (record) this.apply(legacy ? { ...record, legacy: true } : record);
+      }
+      return true;
+    };
+    if (!read(this.path, false)) read(join(dir, `journal-${safeName(profile)}.jsonl`), true);
   }
 
   private apply(record: Partial<JournalEntry> & { t?: string }): void {
@@ -252,9 +301,14 @@ export class Journal {
     if (!this.log) throw new Error("the journal is closed");
     const at = new Date().toISOString();
     const written = entries.map((entry) => ({ ...entry, at }));
-    await this.log.append(written.map((entry) => `${JSON.stringify(entry)}\n`).join(""), {
-      sync: entries.some((e) => e.state === "sending"),
-    });
+    try {
+      await this.log.append(written.map((entry) => `${JSON.stringify(entry)}\n`).join(""), {
+        sync: entries.some((e) => e.state === "sending"),
+      });
+    } catch (error) {
+      if (fileSystemError(error)) throw new JournalUnwritableError(this.path, error);
+      throw error;
+    }
     // Applied once on disk: what the journal says in memory it also says after a crash.
     for (const entry of written) this.apply(entry);
     return written.map((entry) => this.entries.get(entry.ref) as JournalEntry);

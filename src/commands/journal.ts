@@ -48,6 +48,7 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
   // Reading needs no lock; settling entries does (a running batch owns them).
   const journal = await Journal.open(stateDir(ctx.io.env), account, {
     lock: flags.reconcile ?? false,
+    readOnly: !flags.reconcile,
     profile: profile.name,
   });
   try {

@@ -907,4 +907,7 @@ export const ES: Readonly<Record<string, string>> = {
   "QR of {ref} not written: {message}": "QR de {ref} no escrito: {message}",
   "{flag} {path}: its folder cannot be written ({message})":
     "{flag} {path}: no se puede escribir en su carpeta ({message})",
+  "the journal {path} cannot be used: {message}": "no se puede usar el diario {path}: {message}",
+  "free some space or fix the folder's permissions (XDG_STATE_HOME), then run again: what was sent is asked of the service":
+    "libere espacio o corrija los permisos de la carpeta (XDG_STATE_HOME) y ejecute de nuevo: lo enviado se consulta al servicio",
 };

@@ -314,6 +314,20 @@ describe("exit codes", () => {
     expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
   });
 
+  it("6: a journal folder that cannot be used is a clear error naming it, before anything is sent", async () => {
+    const u = user();
+    const blocker = join(u.home, "not-a-folder");
+    writeFileSync(blocker, "");
+    const env = { XDG_STATE_HOME: blocker };
+    const issued = await u.run(["issue", "--no-pdf", sample("factura-b-dni")], env);
+    expect(issued.code).toBe(6);
+    expect(issued.stderr).toMatch(/the journal .*not-a-folder\/facturar\/journal-[0-9a-f]+\.jsonl cannot be used/);
+    expect(issued.stderr).not.toMatch(/internal error/);
+    const listed = await u.run(["journal"], env);
+    expect(listed.stderr).not.toMatch(/internal error/);
+    expect([0, 6]).toContain(listed.code);
+  });
+
   it("2: usage errors", async () => {
     const u = user();
     expect((await u.run(["query"])).code).toBe(2);

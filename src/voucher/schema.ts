@@ -231,6 +231,7 @@ const flag = () =>
   });
 
 /** Control characters but tab and line breaks: printed on the voucher, they are never meant. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 const text = (max: number, min = 1) =>

@@ -182,7 +182,8 @@ describe("sandbox storage", () => {
   it("announces where it listens to a second process, and unlocks on close", async () => {
     const dataDir = tempDir();
     const s = await sandbox(dataDir, () => new Date("2026-11-20T15:00:00Z"));
-    expect(readLock(dataDir)).toEqual({ pid: process.pid, base_url: s.baseUrl });
+    // With its settle window: a second CLI waits as long as this sandbox may take to store (no faults: 1 s).
+    expect(readLock(dataDir)).toEqual({ pid: process.pid, base_url: s.baseUrl, settle_window_ms: 1000 });
     const second = await Store.open(dataDir).catch((e: unknown) => e);
     expect(second).toBeInstanceOf(SandboxInUseError);
     expect((second as SandboxInUseError).holder).toEqual({ pid: process.pid, base_url: s.baseUrl });

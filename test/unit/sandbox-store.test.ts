@@ -186,7 +186,11 @@ describe("sandbox storage", () => {
     expect(readLock(dataDir)).toEqual({ pid: process.pid, base_url: s.baseUrl, settle_window_ms: 1000 });
     const second = await Store.open(dataDir).catch((e: unknown) => e);
     expect(second).toBeInstanceOf(SandboxInUseError);
-    expect((second as SandboxInUseError).holder).toEqual({ pid: process.pid, base_url: s.baseUrl });
+    expect((second as SandboxInUseError).holder).toEqual({
+      pid: process.pid,
+      base_url: s.baseUrl,
+      settle_window_ms: 1000,
+    });
     await s.close();
     open = [];
     expect(readLock(dataDir)).toBeUndefined();

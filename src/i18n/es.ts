@@ -910,4 +910,8 @@ export const ES: Readonly<Record<string, string>> = {
   "the journal {path} cannot be used: {message}": "no se puede usar el diario {path}: {message}",
   "free some space or fix the folder's permissions (XDG_STATE_HOME), then run again: what was sent is asked of the service":
     "libere espacio o corrija los permisos de la carpeta (XDG_STATE_HOME) y ejecute de nuevo: lo enviado se consulta al servicio",
+  "the sandbox data folder {dataDir} cannot be used: {message}":
+    "no se puede usar la carpeta de datos del sandbox {dataDir}: {message}",
+  "give --data-dir a folder (it is created if missing), or leave it out":
+    "indique en --data-dir una carpeta (se crea si falta), u omítalo",
 };

@@ -18,6 +18,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AppendLog, DurableWriteError } from "../durable/append-log.js";
 import { acquireLock, type HeldLock, LockBusyError, readLockHolder } from "../durable/lock.js";
+import { UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { cuitCheckDigit } from "../voucher/ids.js";
 
@@ -144,7 +145,17 @@ export class Store {
 
   /** Opens (or creates) the state in `dataDir`; refuses a folder another live sandbox holds. */
   static async open(dataDir: string, opts: { quota?: number } = {}): Promise<Store> {
-    mkdirSync(dataDir, { recursive: true });
+    try {
+      mkdirSync(dataDir, { recursive: true });
+    } catch (error) {
+      throw new UsageError(
+        t("the sandbox data folder {dataDir} cannot be used: {message}", {
+          dataDir,
+          message: (error as NodeJS.ErrnoException).code ?? (error as Error).message,
+        }),
+        t("give --data-dir a folder (it is created if missing), or leave it out"),
+      );
+    }
     const store = new Store(dataDir);
     try {
       store.lock = acquireLock(join(dataDir, LOCK));

@@ -1,5 +1,5 @@
 /** `facturar sandbox` over real HTTP: every method, every error shape, the queue, persistence and faults. */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeQr } from "../../src/voucher/qr.js";
@@ -640,6 +640,19 @@ describe("faults", () => {
       "S",
     );
     await healthy.stop();
+  });
+
+  it("a --data-dir that is a file is a usage error naming it (exit 2); the log it keeps is the user's alone (0600)", async () => {
+    const dir = tempDir();
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    const r = await runCli(["sandbox", "--data-dir", file, "--port", "0"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the sandbox data folder .*a-file cannot be used: EEXIST/);
+    expect(r.stderr).not.toMatch(/internal error/);
+    const s = await startSandboxProcess({ dataDir: join(dir, "data") });
+    await s.stop();
+    expect(statSync(join(dir, "data", "sandbox.log")).mode & 0o777).toBe(0o600);
   });
 
   it("refuses unknown faults and non-loopback hosts (exit 2)", async () => {

@@ -72,6 +72,12 @@ function credentialFrom(flags: InitFlags, key: Key): Credential | undefined {
 }
 
 export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outcome> {
+  // A secret on the command line is in `ps` and the shell's history for every user of the machine.
+  for (const key of ["usertoken", "apitoken"] as const)
+    if (flags[key] !== undefined)
+      ctx.err(
+        `${ctx.errColor.yellow(t("warning:"))} ${t("--{key} VALUE shows the secret to every user of this machine (ps, shell history); prefer the prompt, --{key}-env NAME or --{key}-file PATH", { key })}`,
+      );
   const path = flags.file ?? join(configDir(ctx.io.env), "config.json");
   const config = readConfig(path);
   const ask = ctx.interactive ? await prompts(ctx) : undefined;

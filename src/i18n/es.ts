@@ -914,4 +914,6 @@ export const ES: Readonly<Record<string, string>> = {
     "no se puede usar la carpeta de datos del sandbox {dataDir}: {message}",
   "give --data-dir a folder (it is created if missing), or leave it out":
     "indique en --data-dir una carpeta (se crea si falta), u omítalo",
+  "--{key} VALUE shows the secret to every user of this machine (ps, shell history); prefer the prompt, --{key}-env NAME or --{key}-file PATH":
+    "--{key} VALOR muestra el secreto a todos los usuarios de esta máquina (ps, historial del shell); mejor la pregunta, --{key}-env NOMBRE o --{key}-file RUTA",
 };

@@ -56,6 +56,29 @@ describe("facturar init", () => {
       { cwd: u.cwd, env: u.env },
     );
     expect(withRefs.code).toBe(0);
+    expect(withRefs.stderr).not.toMatch(/shows the secret/);
+    // A secret given as a flag value is accepted, with a warning: it was visible in `ps`.
+    const literal = await runCli(
+      [
+        "init",
+        "--name",
+        "flagged",
+        "--base-url",
+        "https://api.example.com/app/api/v2",
+        "--usertoken",
+        "u-0123456789",
+        "--apikey",
+        "123",
+        "--apitoken",
+        "a-0123456789",
+        "--no-default",
+        "--no-check",
+      ],
+      { cwd: u.cwd, env: u.env },
+    );
+    expect(literal.code).toBe(0);
+    expect(literal.stderr).toMatch(/--usertoken VALUE shows the secret to every user of this machine/);
+    expect(literal.stderr).toMatch(/--apitoken VALUE shows the secret/);
     expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({
       default_profile: "dev",
       profiles: {

@@ -1,7 +1,7 @@
 /** Opens any input the commands take: .json, .csv, or `-` for standard input. */
 
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import { TextDecoder } from "node:util";
 import { InputError } from "../errors.js";
 import { t } from "../i18n/index.js";
@@ -24,15 +24,32 @@ function sniff(text: string): Kind {
   return first === "{" || first === "[" ? "json" : "csv";
 }
 
-function decoder(encoding: "utf8" | "latin1"): TextDecoder {
-  // fatal: a byte that is not UTF-8 is an error to report, not a silent U+FFFD in a voucher.
-  return encoding === "latin1" ? new TextDecoder("latin1") : new TextDecoder("utf-8", { fatal: true });
+type Encoding = "utf8" | "latin1" | "utf-16le" | "utf-16be";
+
+/**
+ * A file that starts with a UTF-16 byte order mark (what spreadsheets save as "Unicode text") is
+ * read as UTF-16, whatever was asked: read as UTF-8 or Latin-1 it would be noise.
+ */
+function withBom(head: Uint8Array, asked: "utf8" | "latin1"): Encoding {
+  if (head[0] === 0xff && head[1] === 0xfe) return "utf-16le";
+  if (head[0] === 0xfe && head[1] === 0xff) return "utf-16be";
+  return asked;
 }
 
-function decodeAll(file: string, bytes: Uint8Array, encoding: "utf8" | "latin1"): string {
+function decoder(encoding: Encoding): TextDecoder {
+  // fatal: a byte that is not UTF-8 is an error to report, not a silent U+FFFD in a voucher.
+  return encoding === "latin1"
+    ? new TextDecoder("latin1")
+    : new TextDecoder(encoding === "utf8" ? "utf-8" : encoding, { fatal: true });
+}
+
+function decodeAll(file: string, bytes: Uint8Array, asked: "utf8" | "latin1"): string {
+  const encoding = withBom(bytes, asked);
   try {
     return decoder(encoding).decode(bytes);
   } catch {
+    if (encoding !== asked)
+      throw new InputError(`${file}: ${t("the file starts as UTF-16 but is not valid UTF-16")}`, file);
     throw new InputError(
       `${file}: ${t("the file is not valid UTF-8")}`,
       file,
@@ -41,7 +58,7 @@ function decodeAll(file: string, bytes: Uint8Array, encoding: "utf8" | "latin1")
   }
 }
 
-async function* decodeStream(file: string, stream: AsyncIterable<Buffer>, encoding: "utf8" | "latin1") {
+async function* decodeStream(file: string, stream: AsyncIterable<Buffer>, encoding: Encoding) {
   const d = decoder(encoding);
   let offset = 0;
   try {
@@ -56,6 +73,8 @@ async function* decodeStream(file: string, stream: AsyncIterable<Buffer>, encodi
     if (error instanceof InputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ERR_ENCODING_INVALID_ENCODED_DATA") {
+      if (encoding !== "utf8")
+        throw new InputError(`${file}: ${t("the file starts as UTF-16 but is not valid UTF-16")}`, file);
       throw new InputError(
         `${file}: ${t("the file is not valid UTF-8 (near byte {offset})", { offset })}`,
         file,
@@ -64,6 +83,18 @@ async function* decodeStream(file: string, stream: AsyncIterable<Buffer>, encodi
     }
     if (code) throw new InputError(`${file}: ${t("cannot be read ({code})", { code })}`, file);
     throw error;
+  }
+}
+
+/** The first two bytes of a file (its byte order mark, if any). */
+async function head(file: string): Promise<Uint8Array> {
+  const handle = await open(file, "r");
+  try {
+    const bytes = new Uint8Array(2);
+    const { bytesRead } = await handle.read(bytes, 0, 2, 0);
+    return bytes.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
 }
 
@@ -115,7 +146,7 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
   }
   const stream = createReadStream(file, { highWaterMark: 1 << 16 });
   try {
-    yield* readCsvVouchers(file, decodeStream(file, stream, encoding), csvOptions);
+    yield* readCsvVouchers(file, decodeStream(file, stream, withBom(await head(file), encoding)), csvOptions);
   } finally {
     stream.destroy();
   }

@@ -155,6 +155,29 @@ describe("facturar validate", () => {
       expect((await runCli(["validate", "-q", "--encoding", "latin1", latin])).code).toBe(0);
     });
 
+    it('reads a UTF-16 file (a spreadsheet\'s "Unicode text") by its byte order mark, CSV and JSON', async () => {
+      const utf16 = (text: string, big: boolean) => {
+        const le = Buffer.from(`\uFEFF${text}`, "utf16le");
+        return big ? Buffer.from(le).swap16() : le;
+      };
+      const csvText = readFileSync(join(ROOT, "samples/batch-nightly.csv"), "utf8");
+      const jsonText = readFileSync(join(ROOT, "samples/factura-b-dni.json"), "utf8");
+      const files = [
+        ["utf16le.csv", utf16(csvText, false)],
+        ["utf16be.csv", utf16(csvText, true)],
+        ["utf16le.json", utf16(jsonText, false)],
+      ] as const;
+      for (const [name, bytes] of files) {
+        writeFileSync(join(dir, name), bytes);
+        const r = await runCli(["--json", "validate", join(dir, name)]);
+        expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+        expect(ndjson(r.stdout).length, name).toBeGreaterThan(0);
+      }
+      // Accented names come through whole.
+      const r = await runCli(["--json", "validate", join(dir, "utf16le.csv")]);
+      expect(r.stdout).not.toContain("\uFFFD");
+    });
+
     it("for bad flags and missing arguments", async () => {
       expect((await runCli(["validate", "--frobnicate", "samples/factura-b-dni.json"])).code).toBe(2);
       expect((await runCli(["validate"])).code).toBe(2);

@@ -35,6 +35,8 @@ export const USER_AGENT = `facturar/${VERSION} (+node ${process.versions.node})`
 export interface ConnectOptions {
   env: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /** What the user should know even without --verbose (a host waiting for a guest). */
+  notice?: (line: string) => void;
   client?: Partial<ClientOptions>;
 }
 
@@ -121,6 +123,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
   // Loaded only for the sandbox: it brings pdfkit, which a real profile never needs.
   const { startSandbox } = await import("../sandbox/server.js");
   const { readAccount, SandboxInUseError } = await import("../sandbox/store.js");
+  const { registerGuest, waitForGuests } = await import("../sandbox/guests.js");
   const dataDir = sandboxDataDir(opts.env);
   let faults: ReturnType<typeof parseFaults>;
   try {
@@ -154,7 +157,17 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
       settleWindowMs: settleWindowMs ?? sandboxSettleWindow(faults),
       puntoVenta: pv.punto_venta,
       sandbox: true,
-      close: () => sandbox.close(),
+      // Another CLI may be using this sandbox: it goes on serving until that one is done.
+      close: async () => {
+        await waitForGuests(dataDir, (pids) =>
+          opts.notice?.(
+            t("waiting for process {pids}, which uses this sandbox, to finish", {
+              pids: pids.join(", "),
+            }),
+          ),
+        );
+        await sandbox.close();
+      },
     };
   } catch (error) {
     if (!(error instanceof SandboxInUseError)) throw error;
@@ -169,6 +182,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     const pv = choose(account.points_of_sale);
     opts.log?.(t("using the sandbox of process {pid} at {url}", { pid: error.holder.pid, url: error.holder.base_url }));
     const client = new ApiClient(clientOptions(error.holder.base_url, pv));
+    const leave = registerGuest(dataDir);
     return {
       service: new HttpService(client),
       account: { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken },
@@ -176,7 +190,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
       settleWindowMs: settleWindowMs ?? error.holder.settle_window_ms ?? SERVICE_SETTLE_WINDOW_MS,
       puntoVenta: pv.punto_venta,
       sandbox: true,
-      close: async () => {},
+      close: async () => leave(),
     };
   }
 }

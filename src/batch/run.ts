@@ -131,6 +131,7 @@ export async function issueFiles(
   const rateMs = req.rateMs ?? profile.rateMs ?? (profile.baseUrl === "sandbox" ? 0 : 100);
   const connection = await connect(profile, {
     env: req.env,
+    notice: req.warn,
     ...(req.log ? { log: req.log } : {}),
     client: { minIntervalMs: rateMs },
   });

@@ -16,6 +16,7 @@ export async function withConnection<T>(
   for (const w of profile.warnings) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${w}`);
   const connection = await connect(profile, {
     env: ctx.io.env,
+    notice: (line) => ctx.err(line),
     ...(ctx.verbose ? { log: (line: string) => ctx.err(ctx.errColor.dim(line)) } : {}),
   });
   try {

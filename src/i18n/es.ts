@@ -917,4 +917,6 @@ export const ES: Readonly<Record<string, string>> = {
   "--{key} VALUE shows the secret to every user of this machine (ps, shell history); prefer the prompt, --{key}-env NAME or --{key}-file PATH":
     "--{key} VALOR muestra el secreto a todos los usuarios de esta máquina (ps, historial del shell); mejor la pregunta, --{key}-env NOMBRE o --{key}-file RUTA",
   "the file starts as UTF-16 but is not valid UTF-16": "el archivo empieza como UTF-16 pero no es UTF-16 válido",
+  "waiting for process {pids}, which uses this sandbox, to finish":
+    "esperando a que termine el proceso {pids}, que usa este sandbox",
 };

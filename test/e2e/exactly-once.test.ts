@@ -214,6 +214,47 @@ describe("2b. a second CLI using the sandbox another CLI hosts", () => {
   }, 90_000);
 });
 
+describe("the embedded sandbox shared by two CLIs", () => {
+  it("the host, done first, goes on serving until its guest is done: the guest loses nothing", async () => {
+    const u = freshUser("facturar-host-guest-");
+    mkdirSync(join(u.env.XDG_CONFIG_HOME, "facturar"), { recursive: true });
+    writeFileSync(
+      join(u.env.XDG_CONFIG_HOME, "facturar", "config.json"),
+      JSON.stringify({
+        default_profile: "s",
+        profiles: { s: { base_url: "sandbox" }, s680: { base_url: "sandbox", punto_venta: 680 } },
+      }),
+    );
+    const raw = JSON.parse(readFileSync(SAMPLE, "utf8"));
+    const vouchers = (prefix: string, n: number) => {
+      const path = join(u.cwd, `${prefix}.json`);
+      writeFileSync(
+        path,
+        JSON.stringify(
+          Array.from({ length: n }, (_, i) => ({
+            ...raw,
+            comprobante: { ...raw.comprobante, external_reference: `${prefix}-${i}` },
+          })),
+        ),
+      );
+      return path;
+    };
+    const env = { ...u.env, FACTURAR_SANDBOX_FAULTS: "latency=150" };
+    const host = startCli(["--json", "issue", "--no-pdf", vouchers("HOST", 10)], { cwd: u.cwd, env });
+    for (let i = 0; i < 250 && !journalText(u.env.XDG_STATE_HOME).includes('"sending"'); i++)
+      await new Promise((done) => setTimeout(done, 20));
+    const guest = await runCli(["--json", "-p", "s680", "issue", "--no-pdf", vouchers("GUEST", 20)], {
+      cwd: u.cwd,
+      env,
+    });
+    const hosted = await host.done;
+    expect(hosted.code, hosted.stderr).toBe(0);
+    expect(hosted.stderr).toMatch(/waiting for process \d+, which uses this sandbox, to finish/);
+    expect(guest.code, guest.stderr).toBe(0);
+    expect(ndjson(guest.stdout).filter((r) => r.status === "issued")).toHaveLength(20);
+  }, 90_000);
+});
+
 describe("3. the journal lost, or another machine", () => {
   it("a CSV issued again after its journal is deleted, and from another user's home: nothing twice", async () => {
     const s = await sandbox();

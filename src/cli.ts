@@ -374,17 +374,28 @@ export async function main(argv: string[]): Promise<void> {
   // A reader that stops early (`| head`) closes the pipe. A command that sends vouchers takes it
   // as a stop request (what is in flight settles, nothing new is sent, exit 130); others stop
   // quietly, as other tools do.
+  // An output that refuses writes (a full disk, a device error) is said so, never a stack trace:
+  // the same stop for a command that sends vouchers (it then exits 6), exit 6 for the others.
   let closed = false;
   for (const stream of [process.stdout, process.stderr]) {
     stream.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code !== "EPIPE") throw error;
       if (closed) return;
       closed = true;
-      if (!stop.graceful) process.exit(process.exitCode ?? 0);
-      if (stream === process.stdout && process.stderr.writable)
-        process.stderr.write(
-          `${t("standard output was closed: stopping; the vouchers in flight settle, nothing new is sent")}\n`,
-        );
+      const pipe = error.code === "EPIPE";
+      const cannot = t("standard output cannot be written ({code})", { code: error.code ?? error.message });
+      const tell = (line: string) => {
+        if (stream === process.stdout && process.stderr.writable) process.stderr.write(`${line}\n`);
+      };
+      if (!stop.graceful) {
+        if (!pipe) tell(cannot);
+        process.exit(pipe ? (process.exitCode ?? 0) : EXIT_CODES.unavailable);
+      }
+      tell(
+        pipe
+          ? t("standard output was closed: stopping; the vouchers in flight settle, nothing new is sent")
+          : `${cannot}: ${t("stopping; the vouchers in flight settle, nothing new is sent")}`,
+      );
+      if (!pipe && stream === process.stdout) stop.outputFailure ??= error;
       stop.request();
     });
   }

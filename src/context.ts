@@ -2,7 +2,10 @@
  * The one door to the terminal: streams, whether each is a terminal, colour, and the global
  * flags. Commands print through it, so tests can drive them with plain in-memory streams.
  */
+
 import type { ChalkInstance } from "chalk";
+import { FacturarError } from "./errors.js";
+import { t } from "./i18n/index.js";
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -42,14 +45,22 @@ export interface Context {
   readonly errColor: ChalkInstance;
   /** Set by the first SIGINT/SIGTERM: long commands finish what is in flight and stop. */
   readonly stop: StopToken;
-  /** Writes a line of the result to stdout; resolves once the stream can take more. */
+  /**
+   * Writes a line of the result to stdout; resolves once the stream can take more. When stdout
+   * cannot be written (a full disk, a device error): a command that stops cleanly is asked to
+   * stop, others fail with a clear error (exit 6); see `outputFailure`.
+   */
   out(line: string): Promise<void>;
+  /** Why stdout could not be written, once it could not. */
+  readonly outputFailure: NodeJS.ErrnoException | undefined;
   /** Writes a line of progress, warning or diagnosis to stderr. */
   err(line: string): void;
 }
 
 export interface StopToken {
   requested: boolean;
+  /** Why stdout could not be written, when that is what asked the stop. */
+  outputFailure?: NodeJS.ErrnoException;
   /** Set by commands that stop cleanly; others end at the first signal. */
   graceful: boolean;
   /** Resolves when a stop is requested. */
@@ -102,10 +113,28 @@ function colorLevel(
 export async function createContext(io: Io, opts: GlobalOptions, stop: StopToken = stopToken()): Promise<Context> {
   const { Chalk, supportsColor } = await import("chalk");
   const ci = (io.env.CI ?? "") !== "" && io.env.CI !== "false";
+  const failed = (error: NodeJS.ErrnoException): void => {
+    if (stop.outputFailure) return;
+    stop.outputFailure = error;
+    const message = t("standard output cannot be written ({code})", { code: error.code ?? error.message });
+    if (!stop.graceful) throw new FacturarError(message, "unavailable", "output.unwritable");
+    if (io.stderr.writable)
+      io.stderr.write(`${message}: ${t("stopping; the vouchers in flight settle, nothing new is sent")}\n`);
+    stop.request();
+  };
   // A closed stream (the reader went away) takes nothing more, and is never waited for.
   const write = (stream: NodeJS.WritableStream, text: string): Promise<void> => {
-    if (!stream.writable) return Promise.resolve();
-    if (stream.write(text)) return Promise.resolve();
+    if (!stream.writable || (stream === io.stdout && stop.outputFailure)) return Promise.resolve();
+    let accepted: boolean;
+    try {
+      accepted = stream.write(text);
+    } catch (error) {
+      // A file or device that refuses the write (ENOSPC on a full disk, EIO) throws at once.
+      if (stream !== io.stdout) throw error;
+      failed(error as NodeJS.ErrnoException);
+      return Promise.resolve();
+    }
+    if (accepted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         stream.off("drain", done);
@@ -131,6 +160,9 @@ export async function createContext(io: Io, opts: GlobalOptions, stop: StopToken
     color: new Chalk({ level: colorLevel(io.stdoutIsTTY, opts, io.env, supportsColor) }),
     errColor: new Chalk({ level: colorLevel(io.stderrIsTTY, opts, io.env, supportsColor) }),
     out: (line) => write(io.stdout, `${line}\n`),
+    get outputFailure() {
+      return stop.outputFailure;
+    },
     err: (line) => {
       if (io.stderr.writable) io.stderr.write(`${line}\n`);
     },

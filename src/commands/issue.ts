@@ -221,6 +221,9 @@ function issueCommand(mode: "instant" | "queued") {
       const e = summary.stoppedBy;
       ctx.err(`${ctx.errColor.red(t("stopped:"))} ${e.message}${e.hint ? `\n  ${t("hint:")} ${e.hint}` : ""}`);
     }
+    // Stopped because stdout could not be written (a full disk): the run's results are lost to
+    // the reader, which is no interruption by the user.
+    if (ctx.outputFailure && ctx.outputFailure.code !== "EPIPE") return "unavailable";
     return summary.cancelled ? "done" : summaryOutcome(summary);
   };
 }

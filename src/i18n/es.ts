@@ -919,4 +919,7 @@ export const ES: Readonly<Record<string, string>> = {
   "the file starts as UTF-16 but is not valid UTF-16": "el archivo empieza como UTF-16 pero no es UTF-16 válido",
   "waiting for process {pids}, which uses this sandbox, to finish":
     "esperando a que termine el proceso {pids}, que usa este sandbox",
+  "standard output cannot be written ({code})": "no se puede escribir la salida estándar ({code})",
+  "stopping; the vouchers in flight settle, nothing new is sent":
+    "se detiene; los comprobantes en curso terminan, no se envía nada nuevo",
 };

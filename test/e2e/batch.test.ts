@@ -176,6 +176,37 @@ describe("cron batches", () => {
     expect(states.filter((s) => s === "issued").length).toBeGreaterThan(0);
   }, 60_000);
 
+  it("stdout on a full device (/dev/full) stops the run the same way, exit 6, never a stack trace", async () => {
+    const home = tempDir("facturar-full-");
+    const cwd = join(home, "work");
+    mkdirSync(cwd);
+    const { path, refs } = batchCsv(home, 100);
+    const env = userEnv(home);
+    const bin = join(ROOT, "bin", "facturar.js");
+    const issue = spawnSync(
+      "bash",
+      ["-c", `'${process.execPath}' '${bin}' --json issue --no-pdf '${path}' > /dev/full`],
+      {
+        cwd,
+        env,
+        encoding: "utf8",
+      },
+    );
+    expect(issue.status, issue.stderr).toBe(6);
+    expect(issue.stderr).toMatch(/standard output cannot be written \(ENOSPC\): stopping/);
+    expect(issue.stderr).not.toMatch(/at .*\.js:\d+|internal error/);
+    const states = [...journalStates(join(home, "state")).values()];
+    expect(states.filter((s) => s === "sending" || s === "unknown")).toEqual([]);
+    const query = spawnSync("bash", ["-c", `'${process.execPath}' '${bin}' query --ref ${refs[0]} > /dev/full`], {
+      cwd,
+      env,
+      encoding: "utf8",
+    });
+    expect(query.status).toBe(6);
+    expect(query.stderr).toMatch(/standard output cannot be written \(ENOSPC\)/);
+    expect(query.stderr).not.toMatch(/at .*\.js:\d+/);
+  }, 60_000);
+
   it("refuses a second run on the same journal while the first one works", async () => {
     const home = tempDir("facturar-twice-");
     const cwd = join(home, "work");

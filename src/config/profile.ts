@@ -4,10 +4,10 @@
  * (`FACTURAR_*`) > profile > built-in default. No configuration at all means the embedded sandbox.
  */
 
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, resolve } from "node:path";
-import { cosmiconfig } from "cosmiconfig";
+import { dirname, join, resolve } from "node:path";
+import { cosmiconfig, defaultLoaders, type Loader } from "cosmiconfig";
 import * as z from "zod";
 import { FacturarError, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
@@ -116,12 +116,54 @@ function resolveCredential(
   }
 }
 
-async function loadConfigFile(explicit: string | undefined, cwd: string) {
-  const explorer = cosmiconfig("facturar", { searchStrategy: "global" });
+/**
+ * Where the search up from the working directory stops: the user's home when the working
+ * directory is inside it; elsewhere (a shared /tmp, say) the project's root (the nearest folder
+ * with `.git` or `package.json`), or the working directory alone. A config in any folder above
+ * would let whoever can write there point the profile, and its credentials, elsewhere.
+ */
+function searchStop(cwd: string, home: string): string {
+  const inside = cwd === home || cwd.startsWith(`${home.replace(/\/+$/, "")}/`);
+  if (inside) return home;
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git")) || existsSync(join(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) return cwd;
+  }
+}
+
+/**
+ * A config file that runs code (`.js`, `.mjs`, `.cjs`, `.ts`) is run only when this user owns it
+ * and no one else can write it: otherwise anyone who could would run code as this user.
+ */
+function guarded(loader: Loader): Loader {
+  return (path, content) => {
+    const info = statSync(path);
+    const uid = process.getuid?.();
+    if ((uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0)
+      throw new ConfigError(
+        t("refusing to run {path}: another user owns it or can write it", { path }),
+        t("a config that runs code must be yours alone (chmod go-w); or use a JSON config"),
+      );
+    return loader(path, content);
+  };
+}
+
+const CODE_LOADERS = [".js", ".mjs", ".cjs", ".ts"] as const;
+
+async function loadConfigFile(explicit: string | undefined, cwd: string, home: string) {
+  const loaders = Object.fromEntries(
+    CODE_LOADERS.map((ext) => [ext, guarded(defaultLoaders[ext] as Loader)]),
+  ) as Record<string, Loader>;
+  const explorer = cosmiconfig("facturar", {
+    searchStrategy: "global",
+    stopDir: searchStop(resolve(cwd), resolve(home)),
+    loaders,
+  });
   try {
     if (explicit) return await explorer.load(resolve(cwd, explicit));
     return await explorer.search(cwd);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (explicit && code === "ENOENT")
       throw new ConfigError(t("config file {path} does not exist", { path: explicit }));
@@ -144,7 +186,7 @@ function setting(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 export async function loadProfile(req: ProfileRequest): Promise<Profile> {
   const env = req.env;
-  const found = await loadConfigFile(req.config, req.cwd ?? process.cwd());
+  const found = await loadConfigFile(req.config, req.cwd ?? process.cwd(), env.HOME || homedir());
   let config: z.output<typeof configSchema> = { profiles: {} };
   if (found && !found.isEmpty) {
     const parsed = configSchema.safeParse(found.config);
@@ -264,7 +306,7 @@ export function isLoopback(hostname: string): boolean {
 /** Profile names for completion: the configuration's and the built-in sandbox; never throws. */
 export async function loadProfileNames(cwd = process.cwd()): Promise<string[]> {
   try {
-    const found = await loadConfigFile(undefined, cwd);
+    const found = await loadConfigFile(undefined, cwd, process.env.HOME || homedir());
     const parsed = found && !found.isEmpty ? configSchema.safeParse(found.config) : undefined;
     const names = parsed?.success ? Object.keys(parsed.data.profiles) : [];
     return [...new Set([...names, SANDBOX])];

@@ -922,4 +922,8 @@ export const ES: Readonly<Record<string, string>> = {
   "standard output cannot be written ({code})": "no se puede escribir la salida estándar ({code})",
   "stopping; the vouchers in flight settle, nothing new is sent":
     "se detiene; los comprobantes en curso terminan, no se envía nada nuevo",
+  "refusing to run {path}: another user owns it or can write it":
+    "no se ejecuta {path}: es de otro usuario u otros pueden escribirlo",
+  "a config that runs code must be yours alone (chmod go-w); or use a JSON config":
+    "una configuración que ejecuta código debe ser solo suya (chmod go-w); o use una configuración JSON",
 };

@@ -4,10 +4,10 @@
  * document names); a config file with a literal secret that others can read draws a warning;
  * plain http is refused anywhere but loopback, before anything connects.
  */
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freshUser, ROOT, runCli } from "../helpers.js";
+import { freshUser, ROOT, runCli, tempDir } from "../helpers.js";
 import { startSandboxProcess } from "../sandbox-process.js";
 
 /** Every file under a folder, as text, with its name. */
@@ -114,6 +114,34 @@ describe("secrets", () => {
     expect(references.stderr).not.toMatch(/literal credentials/);
     await sbx.stop();
   }, 60_000);
+
+  it("a config in a folder above, outside home and outside the project, is not read; one that runs code must be the user's own", async () => {
+    const shared = tempDir("facturar-shared-");
+    const u = freshUser("facturar-cfg-");
+    const elsewhere = { ...u.env, FACTURAR_RETRY_BACKOFF: "0.01" };
+    // Someone else's config in a shared folder, pointing the default profile at their server.
+    writeFileSync(
+      join(shared, ".facturarrc.json"),
+      JSON.stringify({ default_profile: "p", profiles: { p: { base_url: "http://127.0.0.1:9/app/api/v2" } } }),
+    );
+    mkdirSync(join(shared, "sub"));
+    const below = await runCli(["--json", "status"], { cwd: join(shared, "sub"), env: elsewhere });
+    expect(below.code, below.stderr).toBe(0);
+    expect(JSON.parse(below.stdout)).toMatchObject({ profile: "sandbox", sandbox: true });
+    // Inside a project (a package.json above), the project's config is found from its subfolders.
+    writeFileSync(join(shared, "package.json"), "{}");
+    const inProject = await runCli(["--json", "status"], { cwd: join(shared, "sub"), env: elsewhere });
+    expect(inProject.code).toBe(5);
+    expect(JSON.parse(inProject.stdout)).toMatchObject({ ok: false, error: { code: "config.credentials" } });
+    // A config that runs code, owned by another user: refused before it runs.
+    const code = join(shared, "sub", "facturar.config.mjs");
+    writeFileSync(code, 'console.error("CODE RAN"); export default { profiles: {} };');
+    chownSync(code, 12345, 12345);
+    const foreign = await runCli(["status"], { cwd: join(shared, "sub"), env: elsewhere });
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toMatch(/refusing to run .*facturar\.config\.mjs: another user owns it or can write it/);
+    expect(foreign.stderr).not.toMatch(/CODE RAN/);
+  });
 
   it("refuses plain http off loopback from a profile, the environment or init, before connecting", async () => {
     const u = freshUser("facturar-secrets-");

@@ -12,7 +12,7 @@ import { type FacturarError, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { checkSource, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
-import type { ReadOptions } from "../input/source.js";
+import type { ReadOptions, SourceVoucher } from "../input/source.js";
 import { DEFAULT_FINAL_CONSUMER_CEILING } from "../voucher/codes.js";
 import { dayNumber } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
@@ -25,6 +25,8 @@ import { blankResult, type VoucherResult } from "./result.js";
 
 export interface IssueRequest {
   files: string[];
+  /** Vouchers from memory (the guided issue), before the files. */
+  sources?: SourceVoucher[];
   read: ReadOptions;
   validate: boolean;
   mode: "instant" | "queued";
@@ -113,7 +115,7 @@ export async function issueFiles(
     interrupted: false,
   };
   const rules = ruleOptions();
-  const checks: VoucherCheck[] = [];
+  const checks: VoucherCheck[] = (req.sources ?? []).map((source) => checkSource(source, rules));
   for (const file of req.files) {
     for await (const source of readVouchers(file, req.read)) checks.push(checkSource(source, rules));
   }

@@ -3,12 +3,12 @@
  * CUIT check and the anonymous consumer), items — then its computed totals, a confirmation, the
  * issue with its PDF, and an offer to keep it as a JSON file for next time.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
+import type { SourceVoucher } from "../input/source.js";
 import { DOCUMENT_TYPES, VAT_CONDITION_NAMES, VAT_CONDITIONS_BY_CLASS, voucherTypeInfo } from "../voucher/codes.js";
 import { argentinaToday, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
@@ -170,13 +170,28 @@ export async function askVoucher(
   return { envelope, ...(saved ? { saved } : {}) };
 }
 
-/** The file to issue: the saved one, or a private temporary copy. */
-export function voucherFile(answer: { envelope: Record<string, unknown>; saved?: string }): string {
-  if (answer.saved) return answer.saved;
-  const dir = mkdtempSync(join(tmpdir(), "facturar-guided-"));
-  const file = join(dir, "voucher.json");
-  writeFileSync(file, JSON.stringify(answer.envelope), { mode: 0o600 });
-  return file;
+/**
+ * What to issue: the saved file, or the voucher itself from memory (nothing with the customer's
+ * data is left behind in a temporary folder).
+ */
+export function voucherInput(answer: { envelope: Record<string, unknown>; saved?: string }): {
+  files: string[];
+  sources: SourceVoucher[];
+} {
+  if (answer.saved) return { files: [answer.saved], sources: [] };
+  return {
+    files: [],
+    sources: [
+      {
+        file: "guided",
+        index: 0,
+        raw: answer.envelope,
+        readerFindings: [],
+        label: "guided",
+        place: (path) => `guided: ${path.join(".")}`,
+      },
+    ],
+  };
 }
 
 export function requireTerminal(ctx: Context): void {

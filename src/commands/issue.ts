@@ -9,6 +9,7 @@ import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
+import type { SourceVoucher } from "../input/source.js";
 import { writeSafely } from "../output/files.js";
 import { Progress } from "../output/progress.js";
 import { Report } from "../output/report.js";
@@ -101,6 +102,7 @@ async function confirmProduction(ctx: Context, profile: Profile, vouchers: Prepa
 function issueCommand(mode: "instant" | "queued") {
   return async (ctx: Context, given: string[], flags: IssueFlags): Promise<Outcome> => {
     let files = given;
+    let sources: SourceVoucher[] = [];
     if (flags.interactive) {
       if (files.length > 0) throw new UsageError(t("--interactive asks for one voucher; it takes no files"));
       const guided = await import("./guided.js");
@@ -111,7 +113,7 @@ function issueCommand(mode: "instant" | "queued") {
         ctx.err(t("nothing sent"));
         return "done";
       }
-      files = [guided.voucherFile(answer)];
+      ({ files, sources } = guided.voucherInput(answer));
     } else if (files.length === 0) {
       throw new UsageError(
         mode === "instant"
@@ -147,6 +149,7 @@ function issueCommand(mode: "instant" | "queued") {
     const summary = await issueFiles(
       {
         files,
+        sources,
         read,
         validate: flags.validate !== false,
         mode,

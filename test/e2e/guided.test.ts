@@ -1,5 +1,6 @@
 /** `facturar issue --interactive` in a pseudo-terminal: asked, totalled, confirmed, issued, saved. */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { freshUser, inTerminal, runCli } from "../helpers.js";
@@ -10,6 +11,7 @@ describe("facturar issue --interactive", () => {
   it("asks for a FACTURA B to a consumer, shows its totals, issues it with its PDF and keeps the JSON", async () => {
     const u = freshUser("facturar-guided-");
     const env = { ...process.env, ...u.env, CI: "" };
+    const before = new Set(readdirSync(tmpdir()));
     const screen = await inTerminal(["issue", "--interactive"], { cwd: u.cwd, env }, [
       [/Voucher type/, ENTER],
       [/Unidentified final consumer/, ENTER],
@@ -36,9 +38,39 @@ describe("facturar issue --interactive", () => {
       cliente: { documento_nro: "30123456" },
       comprobante: { tipo: "FACTURA B", total: "3631.21" },
     });
+    // Nothing with the customer's data is left in a temporary folder.
+    expect(readdirSync(tmpdir()).filter((f) => f.startsWith("facturar-guided-") && !before.has(f))).toEqual([]);
     // The saved file issues the same voucher: already issued, nothing sent.
     const again = await runCli(["issue", saved], { cwd: u.cwd, env: u.env });
     expect(again.stdout).toMatch(/already issued, not sent again/);
+  }, 60_000);
+
+  it("issues from memory when not saved: the journal names it `guided`", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    const screen = await inTerminal(["issue", "--interactive", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Voucher type/, ENTER],
+      [/Unidentified final consumer/, ENTER],
+      [/Customer's document/, ENTER],
+      [/DNI number/, `30123457${ENTER}`],
+      [/Customer's name/, `Pedro Gomez${ENTER}`],
+      [/Customer's VAT condition/, ENTER],
+      [/Item 1: description/, `Cafe 1 kg${ENTER}`],
+      [/Quantity/, `1${ENTER}`],
+      [/Unit price without VAT/, `100${ENTER}`],
+      [/VAT rate/, ENTER],
+      [/Add another item\?/, ENTER],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, ENTER],
+    ]);
+    expect(screen).toMatch(/✔ FACTURA B 00679-00000001/);
+    expect(screen).toMatch(/EXIT=0/);
+    const journal = readdirSync(join(u.env.XDG_STATE_HOME, "facturar"))
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => readFileSync(join(u.env.XDG_STATE_HOME, "facturar", f), "utf8"))
+      .join("");
+    expect(journal).toMatch(/"source":"guided"/);
+    expect(journal).not.toMatch(/voucher\.json/);
   }, 60_000);
 
   it("wants a terminal, and takes no files", async () => {

@@ -186,7 +186,10 @@ function issueCommand(mode: "instant" | "queued") {
       },
       async (result) => {
         results++;
-        report?.write(result);
+        if (report && !report.failure && !report.write(result))
+          ctx.err(
+            `${ctx.errColor.yellow(t("warning:"))} ${t("the report {path} cannot take more rows ({message}); the run goes on", { path: report.path, message: (report.failure as Error | undefined)?.message ?? "" })}`,
+          );
         progress?.tick(result);
         if (ctx.json) await ctx.out(JSON.stringify(resultJson(result)));
         else if (progress) {
@@ -227,6 +230,8 @@ function issueCommand(mode: "instant" | "queued") {
     // Stopped because stdout could not be written (a full disk): the run's results are lost to
     // the reader, which is no interruption by the user.
     if (ctx.outputFailure && ctx.outputFailure.code !== "EPIPE") return "unavailable";
+    // The report was asked for, and is incomplete: a cron job must not read it as the whole truth.
+    if (report?.failure) return "unavailable";
     return summary.cancelled ? "done" : summaryOutcome(summary);
   };
 }

@@ -926,4 +926,6 @@ export const ES: Readonly<Record<string, string>> = {
     "no se ejecuta {path}: es de otro usuario u otros pueden escribirlo",
   "a config that runs code must be yours alone (chmod go-w); or use a JSON config":
     "una configuración que ejecuta código debe ser solo suya (chmod go-w); o use una configuración JSON",
+  "the report {path} cannot take more rows ({message}); the run goes on":
+    "el informe {path} no admite más filas ({message}); la ejecución sigue",
 };

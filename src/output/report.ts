@@ -27,7 +27,10 @@ function cell(value: unknown): string {
 }
 
 export class Report {
-  private constructor(private readonly path: string) {}
+  /** Why the report stopped taking rows (a full disk, `ulimit -f`): the run goes on, and says so. */
+  failure: Error | undefined;
+
+  private constructor(readonly path: string) {}
 
   /** Created before anything is sent: a report that cannot be written is a usage error, not a lost run. */
   static create(path: string): Report {
@@ -42,17 +45,29 @@ export class Report {
     return new Report(path);
   }
 
-  write(result: VoucherResult): void {
-    appendFileSync(this.path, `${COLUMNS.map((c) => cell(result[c])).join(",")}\n`);
+  /** Appends a row; false once the file cannot take more (see `failure`). */
+  write(result: VoucherResult): boolean {
+    if (this.failure) return false;
+    try {
+      appendFileSync(this.path, `${COLUMNS.map((c) => cell(result[c])).join(",")}\n`);
+      return true;
+    } catch (error) {
+      this.failure = error as Error;
+      return false;
+    }
   }
 
   /** Makes what was written durable (end of the run, or a stop). */
   sync(): void {
-    const fd = openSync(this.path, "r+");
     try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      const fd = openSync(this.path, "r+");
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      this.failure ??= error as Error;
     }
   }
 }

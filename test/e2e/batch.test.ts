@@ -207,6 +207,28 @@ describe("cron batches", () => {
     expect(query.stderr).not.toMatch(/at .*\.js:\d+/);
   }, 60_000);
 
+  it("under `ulimit -f` (files that cannot grow): clear messages, the documented codes, never an internal error", async () => {
+    const home = tempDir("facturar-ulimit-");
+    const cwd = join(home, "work");
+    mkdirSync(cwd);
+    const { path } = batchCsv(home, 60);
+    const env = { ...userEnv(home), FACTURAR_RETRY_BACKOFF: "0.01" };
+    const bin = join(ROOT, "bin", "facturar.js");
+    // The outputs go through a pipe, which the limit does not cover; the report, journal and sandbox log do.
+    const run = spawnSync(
+      "bash",
+      [
+        "-c",
+        `ulimit -f 8; '${process.execPath}' '${bin}' issue --no-pdf --report r.csv '${path}' 2>&1; echo "EXIT=$?"`,
+      ],
+      { cwd, env, encoding: "utf8", maxBuffer: 1 << 26 },
+    );
+    const code = Number(/EXIT=(\d+)/.exec(run.stdout)?.[1]);
+    expect([6, 8], run.stdout.slice(-3000)).toContain(code);
+    expect(run.stdout).not.toMatch(/internal error|at .*\.js:\d+:\d+/);
+    expect(run.stdout).toMatch(/the report r\.csv cannot take more rows \(EFBIG|cannot be used: .*EFBIG|HTTP 503/);
+  }, 60_000);
+
   it("refuses a second run on the same journal while the first one works", async () => {
     const home = tempDir("facturar-twice-");
     const cwd = join(home, "work");

@@ -928,4 +928,8 @@ export const ES: Readonly<Record<string, string>> = {
     "una configuración que ejecuta código debe ser solo suya (chmod go-w); o use una configuración JSON",
   "the report {path} cannot take more rows ({message}); the run goes on":
     "el informe {path} no admite más filas ({message}); la ejecución sigue",
+  "the file is {mb} MB: too large to read as one JSON document":
+    "el archivo tiene {mb} MB: es demasiado grande para leerlo como un único documento JSON",
+  "split it into several files, or export the vouchers as CSV, which is read as it streams":
+    "divídalo en varios archivos, o exporte los comprobantes como CSV, que se lee a medida que llega",
 };

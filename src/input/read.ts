@@ -43,8 +43,20 @@ function decoder(encoding: Encoding): TextDecoder {
     : new TextDecoder(encoding === "utf8" ? "utf-8" : encoding, { fatal: true });
 }
 
+/** Past this, one JSON document does not fit in one string (V8's limit is about 512 MB). */
+const MAX_WHOLE_FILE = 400 * 1024 * 1024;
+
+function tooLarge(file: string, size: number): InputError {
+  return new InputError(
+    `${file}: ${t("the file is {mb} MB: too large to read as one JSON document", { mb: Math.round(size / 1024 / 1024) })}`,
+    file,
+    t("split it into several files, or export the vouchers as CSV, which is read as it streams"),
+  );
+}
+
 function decodeAll(file: string, bytes: Uint8Array, asked: "utf8" | "latin1"): string {
   const encoding = withBom(bytes, asked);
+  if (bytes.length > MAX_WHOLE_FILE) throw tooLarge(file, bytes.length);
   try {
     return decoder(encoding).decode(bytes);
   } catch {
@@ -119,9 +131,11 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
     else yield* readCsvVouchers(label, fromText(text), csvOptions);
     return;
   }
+  let size = 0;
   try {
     const info = await stat(file);
     if (info.isDirectory()) throw new InputError(`${file}: ${t("is a folder, not a voucher file")}`, file);
+    size = info.size;
   } catch (error) {
     if (error instanceof InputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -131,6 +145,8 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
     );
   }
   let kind = kindOf(file);
+  // Told before a byte is read: reading it whole would only fail later, with the memory spent.
+  if (kind === "json" && size > MAX_WHOLE_FILE) throw tooLarge(file, size);
   if (kind === "json" || kind === undefined) {
     const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
       throw new InputError(`${file}: ${t("cannot be read ({code})", { code: error.code ?? error.message })}`, file);

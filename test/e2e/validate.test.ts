@@ -1,5 +1,5 @@
 /** `facturar validate` as users run it: the built CLI in a child process. */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -176,6 +176,17 @@ describe("facturar validate", () => {
       // Accented names come through whole.
       const r = await runCli(["--json", "validate", join(dir, "utf16le.csv")]);
       expect(r.stdout).not.toContain("\uFFFD");
+    });
+
+    it("for a JSON file too large to read as one document, before reading it (a sparse 450 MB file)", async () => {
+      const big = join(dir, "huge.json");
+      writeFileSync(big, "");
+      truncateSync(big, 450 * 1024 * 1024);
+      const r = await runCli(["validate", big]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/huge\.json: the file is 450 MB: too large to read as one JSON document/);
+      expect(r.stderr).toMatch(/export the vouchers as CSV/);
+      expect(r.stderr).not.toMatch(/UTF-8/);
     });
 
     it("for bad flags and missing arguments", async () => {

@@ -32,13 +32,24 @@ export class CsvRecordReader {
     private readonly onRecord: RecordHandler,
   ) {}
 
+  /** Parse again only once `pending` is this long (see push). */
+  private waitFor = 0;
+
   push(text: string): void {
     let buffer = this.pending + text;
     if (!this.started && buffer.length > 0) {
       this.started = true;
       if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
     }
+    // A record still open after a large chunk (a huge quoted cell) is parsed again only once the
+    // text has doubled: each pass scans it from its start, and a pass per chunk made a 300 MB
+    // cell take minutes (quadratic); doubling keeps the work proportional to its size.
+    if (buffer.length < this.waitFor) {
+      this.pending = buffer;
+      return;
+    }
     this.pending = buffer.slice(this.consume(buffer, false));
+    this.waitFor = this.pending.length > 1 << 16 ? this.pending.length * 2 : 0;
   }
 
   end(): void {

@@ -76,4 +76,17 @@ describe("CsvRecordReader", () => {
     expect(failure('a,b\n1,2\n3,ab"c\n')?.[1]).toMatch(/quote inside an unquoted cell/);
     expect(failure('a,b\n"x"y,2\n')?.[1]).toMatch(/text after a closing quote/);
   });
+
+  it("reads a huge quoted cell in 64 KB chunks in time proportional to its size (it was quadratic)", () => {
+    // 24 MB in one cell, lines and escaped quotes inside: a pass per chunk would scan it hundreds of
+    // times (a minute); parsing again only when the text has doubled scans it about twice.
+    const piece = 'word "" and\nmore text, ';
+    const cell = piece.repeat(Math.ceil((24 * 1024 * 1024) / piece.length));
+    const text = `a,b\n"${cell}",2\nc,d\n`;
+    const records = tokenize(text, ",", 64 * 1024);
+    expect(records.map((r) => r.fields.length)).toEqual([2, 2, 2]);
+    expect(records[1]?.fields[0]?.length).toBe(cell.length - cell.split('""').length + 1);
+    expect(records[1]?.fields[1]).toBe("2");
+    expect(records[2]).toEqual({ fields: ["c", "d"], line: 2 + cell.split("\n").length });
+  }, 20_000);
 });

@@ -112,8 +112,6 @@ export class Issuer {
   private readonly listed = new Map<string, ServiceVoucher[]>();
   /** References a complete date listing did not contain. */
   private readonly listedAbsent = new Set<string>();
-  /** Service calls made to check references before sending (for the figures). */
-  readonly checks = { listings: 0, lookups: 0 };
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
 
@@ -161,10 +159,8 @@ export class Issuer {
       let items = 0;
       let complete = true;
       try {
-        this.checks.listings++;
         for await (const v of this.service.listByDate(fecha, operacionOf(vouchers[0]))) {
-          if (++items % 1000 === 0) this.checks.listings++;
-          if (items > refs.size * 1000) {
+          if (++items > refs.size * 1000) {
             complete = false;
             break;
           }
@@ -290,7 +286,6 @@ export class Issuer {
   }
 
   private async lookup(reference: string): Promise<ServiceVoucher | undefined> {
-    this.checks.lookups++;
     try {
       const found = await this.service.findByReference(reference);
       const issued = found.filter((v) => v.state === "issued");

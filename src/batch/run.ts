@@ -71,8 +71,6 @@ export interface IssueSummary {
   interrupted: boolean;
   /** The service refused to go on (access, maintenance, unreachable): nothing more was sent. */
   stoppedBy?: FacturarError;
-  /** Calls made to check references with the service before sending. */
-  checks?: { listings: number; lookups: number };
 }
 
 export function invalidResult(check: VoucherCheck): VoucherResult {
@@ -244,7 +242,6 @@ export async function issueFiles(
                   why: (r.warnings ?? []).join("; "),
                 }),
           );
-      summary.checks = { ...issuer.checks };
       if (ended.stoppedBy) summary.stoppedBy = ended.stoppedBy;
     } finally {
       await journal.close();

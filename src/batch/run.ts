@@ -286,7 +286,8 @@ function distinct(vouchers: PreparedVoucher[]): {
         ref: v.reference,
         source: seen.source,
       });
-      result.errors = [message];
+      // Placed as validation errors are: the voucher's own source first.
+      result.errors = [`${v.source}: ${message}`];
       result.error_details = [{ code: "reference.conflict", text: message }];
       result.hint = t("give each voucher its own external_reference");
       conflicts.push(result);

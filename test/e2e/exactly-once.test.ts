@@ -91,6 +91,42 @@ const inDays = (n: number) => {
   return `${String(d.getUTCDate()).padStart(2, "0")}/${String(d.getUTCMonth() + 1).padStart(2, "0")}/${d.getUTCFullYear()}`;
 };
 
+/** A fresh user whose config has two embedded-sandbox profiles: `s` (679, default) and `s680`. */
+function twoPointsOfSale(prefix: string) {
+  const u = freshUser(prefix);
+  mkdirSync(join(u.env.XDG_CONFIG_HOME, "facturar"), { recursive: true });
+  writeFileSync(
+    join(u.env.XDG_CONFIG_HOME, "facturar", "config.json"),
+    JSON.stringify({
+      default_profile: "s",
+      profiles: { s: { base_url: "sandbox" }, s680: { base_url: "sandbox", punto_venta: 680 } },
+    }),
+  );
+  return u;
+}
+
+/** A JSON array of `n` copies of the sample, referenced `PREFIX-0`…, in the user's folder. */
+function samples(cwd: string, prefix: string, n: number): string {
+  const raw = JSON.parse(readFileSync(SAMPLE, "utf8"));
+  const path = join(cwd, `${prefix}.json`);
+  writeFileSync(
+    path,
+    JSON.stringify(
+      Array.from({ length: n }, (_, i) => ({
+        ...raw,
+        comprobante: { ...raw.comprobante, external_reference: `${prefix}-${i}` },
+      })),
+    ),
+  );
+  return path;
+}
+
+/** Until a run has journaled its first send (its lock and its sandbox are up by then). */
+async function untilSending(stateHome: string): Promise<void> {
+  for (let i = 0; i < 250 && !journalText(stateHome).includes('"sending"'); i++)
+    await new Promise((done) => setTimeout(done, 20));
+}
+
 describe("1. the same voucher twice in one run", () => {
   it("two files, or an array holding it twice: issued once, the repeat told as already issued (exit 0)", async () => {
     const u = freshUser("facturar-twice-");
@@ -160,8 +196,7 @@ describe("2. a lookup that finds nothing while the service is still storing the 
     const s = await sandbox(["--fault", "slow-commit=3000"]);
     const { user, env } = envFor(s);
     const first = startCli(["--json", "issue", "--no-pdf", SAMPLE], { cwd: user.cwd, env });
-    for (let i = 0; i < 200 && !journalText(user.env.XDG_STATE_HOME).includes('"sending"'); i++)
-      await new Promise((done) => setTimeout(done, 20));
+    await untilSending(user.env.XDG_STATE_HOME);
     await new Promise((done) => setTimeout(done, 300));
     first.child.kill("SIGKILL");
     await first.done;
@@ -175,30 +210,13 @@ describe("2. a lookup that finds nothing while the service is still storing the 
 
 describe("2b. a second CLI using the sandbox another CLI hosts", () => {
   it("waits as long as that sandbox may take to store, whatever its own environment says", async () => {
-    const u = freshUser("facturar-attached-");
-    mkdirSync(join(u.env.XDG_CONFIG_HOME, "facturar"), { recursive: true });
-    writeFileSync(
-      join(u.env.XDG_CONFIG_HOME, "facturar", "config.json"),
-      JSON.stringify({
-        default_profile: "s",
-        profiles: { s: { base_url: "sandbox" }, s680: { base_url: "sandbox", punto_venta: 680 } },
-      }),
-    );
-    const many = join(u.cwd, "many.json");
-    const raw = JSON.parse(readFileSync(SAMPLE, "utf8"));
-    writeFileSync(
-      many,
-      JSON.stringify(
-        [1, 2, 3, 4].map((n) => ({ ...raw, comprobante: { ...raw.comprobante, external_reference: `HOST-${n}` } })),
-      ),
-    );
+    const u = twoPointsOfSale("facturar-attached-");
     // The first CLI hosts the embedded sandbox, which takes 3 s to store each voucher.
-    const host = startCli(["--json", "issue", "--no-pdf", many], {
+    const host = startCli(["--json", "issue", "--no-pdf", samples(u.cwd, "HOST", 4)], {
       cwd: u.cwd,
       env: { ...u.env, FACTURAR_SANDBOX_FAULTS: "slow-commit=3000" },
     });
-    for (let i = 0; i < 250 && !journalText(u.env.XDG_STATE_HOME).includes('"sending"'); i++)
-      await new Promise((done) => setTimeout(done, 20));
+    await untilSending(u.env.XDG_STATE_HOME);
     const guest = await runCli(["--json", "-p", "s680", "issue", "--no-pdf", SAMPLE], {
       cwd: u.cwd,
       env: { ...u.env, FACTURAR_ISSUE_TIMEOUT: "1" },
@@ -216,34 +234,11 @@ describe("2b. a second CLI using the sandbox another CLI hosts", () => {
 
 describe("the embedded sandbox shared by two CLIs", () => {
   it("the host, done first, goes on serving until its guest is done: the guest loses nothing", async () => {
-    const u = freshUser("facturar-host-guest-");
-    mkdirSync(join(u.env.XDG_CONFIG_HOME, "facturar"), { recursive: true });
-    writeFileSync(
-      join(u.env.XDG_CONFIG_HOME, "facturar", "config.json"),
-      JSON.stringify({
-        default_profile: "s",
-        profiles: { s: { base_url: "sandbox" }, s680: { base_url: "sandbox", punto_venta: 680 } },
-      }),
-    );
-    const raw = JSON.parse(readFileSync(SAMPLE, "utf8"));
-    const vouchers = (prefix: string, n: number) => {
-      const path = join(u.cwd, `${prefix}.json`);
-      writeFileSync(
-        path,
-        JSON.stringify(
-          Array.from({ length: n }, (_, i) => ({
-            ...raw,
-            comprobante: { ...raw.comprobante, external_reference: `${prefix}-${i}` },
-          })),
-        ),
-      );
-      return path;
-    };
+    const u = twoPointsOfSale("facturar-host-guest-");
     const env = { ...u.env, FACTURAR_SANDBOX_FAULTS: "latency=150" };
-    const host = startCli(["--json", "issue", "--no-pdf", vouchers("HOST", 10)], { cwd: u.cwd, env });
-    for (let i = 0; i < 250 && !journalText(u.env.XDG_STATE_HOME).includes('"sending"'); i++)
-      await new Promise((done) => setTimeout(done, 20));
-    const guest = await runCli(["--json", "-p", "s680", "issue", "--no-pdf", vouchers("GUEST", 20)], {
+    const host = startCli(["--json", "issue", "--no-pdf", samples(u.cwd, "HOST", 10)], { cwd: u.cwd, env });
+    await untilSending(u.env.XDG_STATE_HOME);
+    const guest = await runCli(["--json", "-p", "s680", "issue", "--no-pdf", samples(u.cwd, "GUEST", 20)], {
       cwd: u.cwd,
       env,
     });

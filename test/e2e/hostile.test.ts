@@ -105,6 +105,9 @@ function journal(home: string): Record<string, string> {
 
 const NOT_FOUND = { error: "S", errores: ["No se han encontrado comprobantes."] };
 
+/** A `nuevo` success numbered `numero` at point of sale 679. */
+const issuedAs = (numero: number) => issued({ comprobante_nro: `00679-${String(numero).padStart(8, "0")}` });
+
 /** `consulta_avanzada` finding one voucher (a FACTURA B of point of sale 679 unless told). */
 function found(comprobante: Record<string, unknown>) {
   return {
@@ -153,7 +156,7 @@ describe("hostile servers", () => {
         sent = true;
         if (broken) return req.socket.destroy();
         held.set(ref, ++numero);
-        return json(res, issued({ comprobante_nro: `00679-${String(numero).padStart(8, "0")}` }));
+        return json(res, issuedAs(numero));
       }
       json(res, NOT_FOUND);
     });
@@ -229,7 +232,7 @@ describe("hostile servers", () => {
       if (body?.comprobante?.external_reference === "LOTE-20261120-004")
         return json(res, { error: "S", errores: ["Solicitud mal formada."] }, 400);
       numero++;
-      json(res, issued({ comprobante_nro: `00679-${String(numero).padStart(8, "0")}` }));
+      json(res, issuedAs(numero));
     });
     const r = await run(server.baseUrl, ["--json", "issue", "--no-pdf", csv]).result;
     expect(r.code, r.stderr).toBe(7);
@@ -255,7 +258,7 @@ describe("hostile servers", () => {
           errores: ["Estaremos realizando tareas de mantenimiento hasta las 23:00"],
         });
       numero++;
-      json(res, issued({ comprobante_nro: `00679-${String(numero).padStart(8, "0")}` }));
+      json(res, issuedAs(numero));
     });
     const home = tempDir("facturar-maintenance-");
     const r = await run(server.baseUrl, ["--json", "issue", "--no-pdf", "--report", "report.csv", csv], {}, home)

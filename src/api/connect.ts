@@ -66,19 +66,22 @@ function serviceKey(baseUrl: string): string {
  * file (undefined when it has never run).
  */
 export async function accountOf(profile: Profile, env: NodeJS.ProcessEnv): Promise<AccountKey | undefined> {
-  if (profile.baseUrl !== SANDBOX) {
-    if (!profile.credentials) return undefined;
-    return {
-      service: serviceKey(profile.baseUrl),
-      punto_venta: profile.puntoVenta,
-      usertoken: profile.credentials.usertoken,
-    };
-  }
+  if (profile.baseUrl !== SANDBOX)
+    return profile.credentials ? serviceAccount(profile.baseUrl, profile.puntoVenta, profile.credentials) : undefined;
   const { readAccount } = await import("../sandbox/store.js");
   const dataDir = sandboxDataDir(env);
   const points = readAccount(dataDir)?.points_of_sale ?? [];
   const pv = points.find((p) => p.punto_venta === (profile.puntoVenta ?? points[0]?.punto_venta));
-  return pv ? { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken } : undefined;
+  return pv ? sandboxAccount(dataDir, pv) : undefined;
+}
+
+function serviceAccount(baseUrl: string, puntoVenta: number | undefined, credentials: Credentials): AccountKey {
+  return { service: serviceKey(baseUrl), punto_venta: puntoVenta, usertoken: credentials.usertoken };
+}
+
+/** The embedded sandbox's account: its data folder, whatever port it listens on this time. */
+function sandboxAccount(dataDir: string, pv: { punto_venta: number; usertoken: string }): AccountKey {
+  return { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken };
 }
 
 export async function connect(profile: Profile, opts: ConnectOptions): Promise<Connection> {
@@ -108,11 +111,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     const client = new ApiClient(clientOptions(profile.baseUrl, profile.credentials));
     return {
       service: new HttpService(client),
-      account: {
-        service: serviceKey(profile.baseUrl),
-        punto_venta: profile.puntoVenta,
-        usertoken: profile.credentials.usertoken,
-      },
+      account: serviceAccount(profile.baseUrl, profile.puntoVenta, profile.credentials),
       settleWindowMs: settleWindowMs ?? SERVICE_SETTLE_WINDOW_MS,
       ...(profile.puntoVenta !== undefined ? { puntoVenta: profile.puntoVenta } : {}),
       sandbox: false,
@@ -153,7 +152,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     const client = new ApiClient(clientOptions(sandbox.baseUrl, pv));
     return {
       service: new HttpService(client),
-      account: { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken },
+      account: sandboxAccount(dataDir, pv),
       settleWindowMs: settleWindowMs ?? sandboxSettleWindow(faults),
       puntoVenta: pv.punto_venta,
       sandbox: true,
@@ -185,7 +184,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     const leave = registerGuest(dataDir);
     return {
       service: new HttpService(client),
-      account: { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken },
+      account: sandboxAccount(dataDir, pv),
       // The faults that matter are the holder's, not this process's: it says how long it may take.
       settleWindowMs: settleWindowMs ?? error.holder.settle_window_ms ?? SERVICE_SETTLE_WINDOW_MS,
       puntoVenta: pv.punto_venta,

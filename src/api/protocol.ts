@@ -185,6 +185,15 @@ export function classifyStatus(status: string, numero: number | null): HeldState
   return "queued";
 }
 
+/**
+ * The voucher to trust among several under one reference (the service does not keep references
+ * unique): issued, then queued, then failed in the queue.
+ */
+export function preferred(list: ServiceVoucher[]): ServiceVoucher | undefined {
+  const rank = { issued: 0, queued: 1, "queue-error": 2 } as const;
+  return [...list].sort((a, b) => rank[a.state] - rank[b.state])[0];
+}
+
 const queryItem = z.looseObject({
   cliente: z.unknown().optional(),
   comprobante: z.looseObject({}),

@@ -14,7 +14,7 @@
 import { existsSync } from "node:fs";
 import { documentUrl, isPdf } from "../api/documents.js";
 import { TransportError } from "../api/http.js";
-import type { IssueAnswer, IssueMode, Service, ServiceVoucher } from "../api/protocol.js";
+import { type IssueAnswer, type IssueMode, preferred, type Service, type ServiceVoucher } from "../api/protocol.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { documentName, writeSafely } from "../output/files.js";
@@ -27,6 +27,7 @@ import {
   inFlight,
   type Journal,
   type JournalEntry,
+  sentAt,
   settledInJournal,
 } from "./journal.js";
 import { blankResult, type VoucherResult } from "./result.js";
@@ -98,12 +99,6 @@ class LookupFailed extends Error {
   constructor(override readonly cause: Error) {
     super(cause.message);
   }
-}
-
-/** The voucher to trust among several under one reference: issued, then queued, then errored. */
-function pick(list: ServiceVoucher[]): ServiceVoucher | undefined {
-  const rank = { issued: 0, queued: 1, "queue-error": 2 } as const;
-  return [...list].sort((a, b) => rank[a.state] - rank[b.state])[0];
 }
 
 export class Issuer {
@@ -281,7 +276,7 @@ export class Issuer {
     if (inFlight(entry)) return this.awaitSettled(reference, sentAt(entry as JournalEntry));
     if (this.listedAbsent.has(reference)) return undefined;
     const listed = this.listed.get(reference);
-    if (listed) return pick(listed);
+    if (listed) return preferred(listed);
     return this.lookup(reference);
   }
 
@@ -296,7 +291,7 @@ export class Issuer {
             ref: reference,
           }),
         );
-      return pick(found);
+      return preferred(found);
     } catch (error) {
       // A bug stays a bug; anything the service or the network did means "could not ask".
       if (!(error instanceof FacturarError || error instanceof TransportError)) throw error;
@@ -904,11 +899,6 @@ export class Issuer {
 
 function operacionOf(voucher: PreparedVoucher | undefined): "V" | "C" {
   return voucher && "proveedor" in voucher.envelope && voucher.envelope.proveedor ? "C" : "V";
-}
-
-function sentAt(entry: JournalEntry): number {
-  const when = Date.parse(entry.sent_at ?? entry.at);
-  return Number.isFinite(when) ? when : 0;
 }
 
 function asFacturarError(error: Error): FacturarError {

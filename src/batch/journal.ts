@@ -153,6 +153,12 @@ export function inFlight(entry: JournalEntry | undefined): boolean {
   return entry !== undefined && (entry.state === "sending" || entry.state === "unknown");
 }
 
+/** When a voucher was last sent (ms): the settle window counts from here. */
+export function sentAt(entry: JournalEntry): number {
+  const when = Date.parse(entry.sent_at ?? entry.at);
+  return Number.isFinite(when) ? when : 0;
+}
+
 function safeName(profile: string): string {
   return profile.replace(/[^A-Za-z0-9_.-]/g, "_");
 }

@@ -1,7 +1,8 @@
 /** `facturar journal`: what the journal holds for a profile (or for some input files), unknown outcomes first. */
 
 import { accountOf } from "../api/connect.js";
-import { entryFromService, inFlight, Journal, type JournalEntry } from "../batch/journal.js";
+import { preferred } from "../api/protocol.js";
+import { entryFromService, inFlight, Journal, type JournalEntry, sentAt } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile } from "../config/profile.js";
 import type { Context } from "../context.js";
@@ -59,14 +60,12 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
         .filter((e) => (e.state !== "issued" || e.legacy) && e.state !== "deleted" && matches(e, files));
       await withConnection(ctx, async (connection) => {
         for (const entry of open) {
-          const found = (await connection.service.findByReference(entry.ref)).sort(
-            (a, b) => Number(b.state === "issued") - Number(a.state === "issued"),
-          )[0];
+          const found = preferred(await connection.service.findByReference(entry.ref));
           if (found) {
             await journal.record(entryFromService(found, entry.mode));
             continue;
           }
-          const sent = Date.parse(entry.sent_at ?? entry.at);
+          const sent = sentAt(entry);
           if (inFlight(entry) && Date.now() < sent + connection.settleWindowMs) {
             ctx.err(
               t("{ref}: sent {seconds} s ago and not at the service yet; it may still be storing it: ask again later", {

@@ -4,7 +4,7 @@
  */
 
 import { TransportError } from "../api/http.js";
-import type { QueueActionAnswer, Service, ServiceVoucher } from "../api/protocol.js";
+import { preferred, type QueueActionAnswer, type Service, type ServiceVoucher } from "../api/protocol.js";
 import { saveDocument } from "../batch/issue.js";
 import { type AccountKey, Journal, type JournalState } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
@@ -258,9 +258,7 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
   if (!flags.ref) return show(text as string);
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     const ref = flags.ref as string;
-    const found = (await connection.service.findByReference(ref)).sort(
-      (a, b) => Number(b.state === "issued") - Number(a.state === "issued"),
-    )[0];
+    const found = preferred(await connection.service.findByReference(ref));
     if (!found)
       throw new FacturarError(
         t("no voucher with reference {ref}", { ref: String(flags.ref) }),

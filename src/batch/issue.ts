@@ -138,23 +138,26 @@ export class Issuer {
    */
   async survey(vouchers: PreparedVoucher[]): Promise<void> {
     if (this.settings.mode !== "instant") return;
-    const byDate = new Map<string, Set<string>>();
+    // Sales and purchases are listed apart (`operacion`), each date once.
+    const byDate = new Map<string, { fecha: string; operacion: "V" | "C"; refs: Set<string> }>();
     for (const v of vouchers) {
       const entry = this.journal.get(v.reference);
       if (settledInJournal(entry) || inFlight(entry)) continue;
       const fecha = v.envelope.comprobante.fecha;
       if (!fecha) continue;
-      const refs = byDate.get(fecha) ?? new Set<string>();
-      refs.add(v.reference);
-      byDate.set(fecha, refs);
+      const operacion = operacionOf(v);
+      const key = `${operacion}|${fecha}`;
+      const group = byDate.get(key) ?? { fecha, operacion, refs: new Set<string>() };
+      group.refs.add(v.reference);
+      byDate.set(key, group);
     }
-    for (const [fecha, refs] of byDate) {
+    for (const { fecha, operacion, refs } of byDate.values()) {
       if (refs.size < 2) continue;
       const seen = new Map<string, ServiceVoucher[]>();
       let items = 0;
       let complete = true;
       try {
-        for await (const v of this.service.listByDate(fecha, operacionOf(vouchers[0]))) {
+        for await (const v of this.service.listByDate(fecha, operacion)) {
           if (++items > refs.size * 1000) {
             complete = false;
             break;
@@ -897,8 +900,8 @@ export class Issuer {
   }
 }
 
-function operacionOf(voucher: PreparedVoucher | undefined): "V" | "C" {
-  return voucher && "proveedor" in voucher.envelope && voucher.envelope.proveedor ? "C" : "V";
+function operacionOf(voucher: PreparedVoucher): "V" | "C" {
+  return "proveedor" in voucher.envelope && voucher.envelope.proveedor ? "C" : "V";
 }
 
 function asFacturarError(error: Error): FacturarError {

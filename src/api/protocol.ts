@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { type ApiClient, parseVoucherNumber, printable, UnavailableError } from "./client.js";
+import { type ApiClient, errorTexts, parseVoucherNumber, printable, UnavailableError } from "./client.js";
 import type { HttpResponse } from "./http.js";
 import { TransportError } from "./http.js";
 
@@ -116,12 +116,6 @@ function textOrNull(value: unknown): string | null {
 function numberOrNull(value: unknown): number | null {
   const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
   return Number.isFinite(n) ? n : null;
-}
-
-/** Always a list of non-empty texts, whatever a server sends ([""], a string, a number…). */
-export function errorTexts(value: unknown): string[] {
-  const list = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
-  return list.map((e) => printable(typeof e === "string" ? e : JSON.stringify(e)).trim()).filter((e) => e !== "");
 }
 
 function details(value: unknown): { code: string; text: string }[] {

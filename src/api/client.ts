@@ -92,7 +92,10 @@ export function redactAnswer(text: string, credentials: Credentials): string {
   return out;
 }
 
-/** An answer's error texts: always a list of non-empty, printable texts, whatever a server sends ([""], a string, a number…). */
+/**
+ * An answer's error texts: always a list of non-empty, printable texts, whatever a server sends
+ * ([""], a string, a number…).
+ */
 export function errorTexts(value: unknown): string[] {
   const list = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
   return list.map((e) => printable(typeof e === "string" ? e : JSON.stringify(e)).trim()).filter((e) => e !== "");

@@ -8,7 +8,8 @@
  */
 
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readSync } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import type { ServiceVoucher } from "../api/protocol.js";
 import { AppendLog, DurableWriteError } from "../durable/append-log.js";
@@ -172,6 +173,9 @@ function parseRecord(line: string): (Partial<JournalEntry> & { t?: string }) | u
   }
 }
 
+/** Entries kept parsed, most recent first out last. */
+const RECENT = 256;
+
 export interface JournalOptions {
   lock: boolean;
   /** Only to read it (`facturar journal`): nothing is created, cut or written. */
@@ -181,7 +185,19 @@ export interface JournalOptions {
 }
 
 export class Journal {
-  private readonly entries = new Map<string, JournalEntry>();
+  /**
+   * Where each reference's lines are in the file: offset, length, offset, length… A journal of
+   * a million vouchers costs a few dozen bytes each in memory; an entry is read back when asked.
+   */
+  private readonly lines = new Map<string, number[]>();
+  /** Entries read back lately: a lane asks about its voucher several times. */
+  private readonly recent = new Map<string, JournalEntry>();
+  /** References whose documents an earlier run could not save. */
+  private readonly missing = new Set<string>();
+  /** The file the lines are read back from. */
+  private reader?: FileHandle;
+  /** A read-only view of a journal of the time of per-profile journals: every entry is a hint. */
+  private legacyView = false;
   private log?: AppendLog;
   private lock?: HeldLock;
 
@@ -196,7 +212,7 @@ export class Journal {
     const path = join(dir, `journal-${id}.jsonl`);
     const journal = new Journal(path, id);
     if (opts.readOnly) {
-      journal.readOnly(dir, opts.profile);
+      await journal.readOnly(dir, opts.profile);
       return journal;
     }
     try {
@@ -212,16 +228,15 @@ export class Journal {
       // Each complete line is parsed once, as the log reads it; a torn last one is cut off.
       const { log } = await AppendLog.open(path, {
         mode: 0o600,
+        keepLines: false,
         skipCorrupt: true,
-        isRecord: (line) => {
-          const record = parseRecord(line);
-          if (record) journal.apply(record);
-          return record !== undefined;
-        },
+        isRecord: (line, at, length) => journal.index(line, at, length),
       });
       journal.log = log;
+      journal.reader = await open(path, "r");
       if (fresh) await journal.adoptLegacy(dir, key, opts.profile);
     } catch (error) {
+      await journal.close().catch(() => {});
       journal.lock?.release();
       if (fileSystemError(error)) throw new JournalUnwritableError(path, error);
       throw error;
@@ -230,30 +245,56 @@ export class Journal {
   }
 
   /** What the journal holds (or, before there is one, an older journal of the profile), read only. */
-  private readOnly(dir: string, profile: string): void {
-    const read = (path: string, legacy: boolean) => {
-      let text = "";
+  private async readOnly(dir: string, profile: string): Promise<void> {
+    const read = async (path: string) => {
       try {
-        text = readFileSync(path, "utf8");
+        this.reader = await open(path, "r");
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
         throw new JournalUnwritableError(path, error as Error);
       }
-      for (const line of text.split("\n")) {
-        const record = parseRecord(line);
-        if (record) this.apply(legacy ? { ...record, legacy: true } : record);
+      try {
+        await AppendLog.scan(path, this.reader, {
+          keepLines: false,
+          skipCorrupt: true,
+          isRecord: (line, at, length) => this.index(line, at, length),
+        });
+      } catch (error) {
+        throw new JournalUnwritableError(path, error as Error);
       }
       return true;
     };
-    if (!read(this.path, false)) read(join(dir, `journal-${safeName(profile)}.jsonl`), true);
+    if (!(await read(this.path))) {
+      this.legacyView = true;
+      await read(join(dir, `journal-${safeName(profile)}.jsonl`));
+    }
   }
 
-  private apply(record: Partial<JournalEntry> & { t?: string }): void {
-    if (typeof record.ref !== "string" || record.ref === "") return;
-    const merged = { ...this.entries.get(record.ref), ...record } as JournalEntry;
-    // A later word of the service ends the legacy doubt.
-    if (!("legacy" in record)) delete merged.legacy;
-    this.entries.set(record.ref, merged);
+  /** Notes where a line of `ref` lies; true when it is a record. */
+  private index(line: string, at: number, length: number): boolean {
+    const record = parseRecord(line);
+    if (record) this.apply(record, at, length);
+    return record !== undefined;
+  }
+
+  private apply(record: Partial<JournalEntry> & { t?: string }, at: number, length: number): void {
+    const ref = record.ref;
+    if (typeof ref !== "string" || ref === "") return;
+    const where = this.lines.get(ref);
+    if (where) where.push(at, length);
+    else this.lines.set(ref, [at, length]);
+    if ("documents_missing" in record) {
+      if (record.documents_missing) this.missing.add(ref);
+      else this.missing.delete(ref);
+    }
+    const known = this.recent.get(ref);
+    if (known) this.recent.set(ref, this.merge(known, record));
+  }
+
+  /** A later word of the service ends the legacy doubt. */
+  private merge(before: JournalEntry | undefined, record: Partial<JournalEntry>): JournalEntry {
+    const { legacy: _doubt, ...kept } = before ?? {};
+    return { ...kept, ...record, ...(this.legacyView ? { legacy: true } : {}) } as JournalEntry;
   }
 
   /**
@@ -276,20 +317,43 @@ export class Journal {
       const entry = parseRecord(line) as JournalEntry | undefined;
       if (entry?.ref) old.set(entry.ref, { ...old.get(entry.ref), ...entry });
     }
-    for (const entry of old.values()) {
-      const hint = { ...entry, legacy: true };
-      this.entries.set(entry.ref, hint);
-      lines.push(JSON.stringify(hint));
-    }
-    await this.log?.append(`${lines.join("\n")}\n`, { sync: true });
+    const hints = [...old.values()].map((entry) => ({ ...entry, legacy: true }));
+    lines.push(...hints.map((hint) => JSON.stringify(hint)));
+    const start = await this.log?.append(`${lines.join("\n")}\n`, { sync: true });
+    if (start !== undefined) this.applyWritten(hints, lines.slice(1), start + Buffer.byteLength(`${lines[0]}\n`));
   }
 
   get(ref: string): JournalEntry | undefined {
-    return this.entries.get(ref);
+    const known = this.recent.get(ref);
+    if (known) return known;
+    const where = this.lines.get(ref);
+    if (!where || !this.reader) return undefined;
+    let entry: JournalEntry | undefined;
+    for (let i = 0; i < where.length; i += 2) entry = this.merge(entry, this.readLine(where[i], where[i + 1]));
+    if (this.recent.size >= RECENT) this.recent.delete(this.recent.keys().next().value as string);
+    this.recent.set(ref, entry as JournalEntry);
+    return entry;
   }
 
   all(): JournalEntry[] {
-    return [...this.entries.values()];
+    return [...this.lines.keys()].map((ref) => this.get(ref) as JournalEntry);
+  }
+
+  /** Issued vouchers whose documents an earlier run could not save. */
+  withMissingDocuments(): JournalEntry[] {
+    return [...this.missing]
+      .map((ref) => this.get(ref) as JournalEntry)
+      .filter((e) => e.state === "issued" && !e.legacy && e.documents_missing);
+  }
+
+  private readLine(at: number | undefined, length: number | undefined): Partial<JournalEntry> {
+    const bytes = Buffer.alloc(length ?? 0);
+    try {
+      readSync((this.reader as FileHandle).fd, bytes, 0, bytes.length, at ?? 0);
+    } catch (error) {
+      throw new JournalUnwritableError(this.path, error as Error);
+    }
+    return parseRecord(bytes.toString("utf8")) ?? {};
   }
 
   /**
@@ -307,20 +371,32 @@ export class Journal {
     if (!this.log) throw new Error("the journal is closed");
     const at = new Date().toISOString();
     const written = entries.map((entry) => ({ ...entry, at }));
+    const texts = written.map((entry) => JSON.stringify(entry));
+    let start: number;
     try {
-      await this.log.append(written.map((entry) => `${JSON.stringify(entry)}\n`).join(""), {
-        sync: entries.some((e) => e.state === "sending"),
-      });
+      start = await this.log.append(`${texts.join("\n")}\n`, { sync: entries.some((e) => e.state === "sending") });
     } catch (error) {
       if (fileSystemError(error)) throw new JournalUnwritableError(this.path, error);
       throw error;
     }
     // Applied once on disk: what the journal says in memory it also says after a crash.
-    for (const entry of written) this.apply(entry);
-    return written.map((entry) => this.entries.get(entry.ref) as JournalEntry);
+    this.applyWritten(written, texts, start);
+    return written.map((entry) => this.get(entry.ref) as JournalEntry);
+  }
+
+  /** Indexes records just appended as `texts`, one a line, from byte `start`. */
+  private applyWritten(records: Partial<JournalEntry>[], texts: string[], start: number): void {
+    let at = start;
+    records.forEach((record, i) => {
+      const length = Buffer.byteLength(texts[i] as string);
+      this.apply(record, at, length);
+      at += length + 1;
+    });
   }
 
   async close(): Promise<void> {
+    await this.reader?.close().catch(() => {});
+    this.reader = undefined;
     await this.log?.close();
     this.log = undefined;
     this.lock?.release();

@@ -67,17 +67,21 @@ export interface AppendLogOptions {
   mode?: number;
   /**
    * Whether a complete line is a record. Called exactly once per complete non-empty line, in
-   * order, before open resolves (so a caller may keep what it parses there). Without it every
-   * complete line is a record.
+   * order, before open resolves (so a caller may keep what it parses there), with the line's
+   * byte offset and length in the file (without its "\n"). Without it every complete line is a
+   * record.
    */
-  isRecord?: (line: string) => boolean;
+  isRecord?: (line: string, at: number, length: number) => boolean;
   /** Skip a bad line in the middle instead of throwing CorruptLogError. */
   skipCorrupt?: boolean;
+  /** Return the records' lines from open (default); a caller that keeps what isRecord parsed says false. */
+  keepLines?: boolean;
   /** Fault injection (tests): replaces the write and fsync calls. */
   io?: Partial<LogIo>;
 }
 
 const NEWLINE = 0x0a;
+const READ_CHUNK = 1 << 20;
 
 function errorText(error: unknown): { text: string; code?: string } {
   const e = error as NodeJS.ErrnoException;
@@ -116,9 +120,8 @@ export class AppendLog {
     // O_APPEND: every write goes to the end, wherever a truncation left it; reads start at 0.
     const handle = await open(path, "a+", opts.mode ?? 0o600);
     try {
-      const bytes = await handle.readFile();
-      const { lines, keep } = AppendLog.read(path, bytes, opts);
-      if (keep < bytes.length) {
+      const { lines, keep, size } = await AppendLog.scan(path, handle, opts);
+      if (keep < size) {
         await handle.truncate(keep);
         await handle.datasync();
       }
@@ -130,53 +133,79 @@ export class AppendLog {
     }
   }
 
-  /** Splits the bytes into records; `keep` is the length of the part to keep (the torn tail cut off). */
-  private static read(path: string, bytes: Buffer, opts: AppendLogOptions): { lines: string[]; keep: number } {
-    const lastNewline = bytes.lastIndexOf(NEWLINE);
-    // Everything after the last "\n" is a fragment: never acknowledged, dropped.
-    let keep = lastNewline + 1;
+  /**
+   * Reads the records a chunk at a time (a journal of a million vouchers is never one string);
+   * `keep` is the length of the part to keep (the torn tail cut off). Also for a reader that
+   * does not append (nothing is cut then).
+   */
+  static async scan(
+    path: string,
+    handle: FileHandle,
+    opts: AppendLogOptions,
+  ): Promise<{ lines: string[]; keep: number; size: number }> {
     const lines: string[] = [];
-    if (keep === 0) return { lines, keep };
-    const all = bytes.toString("utf8", 0, keep).split("\n");
-    all.pop(); // the "" after the final "\n"
-    let last = all.length - 1;
-    while (last >= 0 && all[last] === "") last--;
     const isRecord = opts.isRecord;
-    for (let i = 0; i <= last; i++) {
-      const line = all[i] as string;
-      if (line === "") continue;
-      if (!isRecord || isRecord(line)) {
-        lines.push(line);
-        continue;
+    const chunk = Buffer.alloc(READ_CHUNK);
+    let carry = Buffer.alloc(0);
+    /** File offset of carry[0]. */
+    let carryAt = 0;
+    let size = 0;
+    let lineNumber = 0;
+    /** A line that was not a record: fine only if it turns out to be the last one (a torn write). */
+    let suspect: { line: number; at: number } | undefined;
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, size);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      let from = 0;
+      for (let nl = bytes.indexOf(NEWLINE, from); nl !== -1; nl = bytes.indexOf(NEWLINE, from)) {
+        lineNumber++;
+        const at = carryAt + from;
+        if (nl > from) {
+          // Something follows the suspect line: it was a bad line in the middle.
+          if (suspect) {
+            if (!opts.skipCorrupt) throw new CorruptLogError(path, suspect.line);
+            suspect = undefined;
+          }
+          const line = bytes.toString("utf8", from, nl);
+          if (!isRecord || isRecord(line, at, nl - from)) {
+            if (opts.keepLines !== false) lines.push(line);
+          } else suspect = { line: lineNumber, at };
+        }
+        from = nl + 1;
       }
-      if (i === last && keep === bytes.length) {
-        // The last line is not a record and nothing follows it: a torn write (its newline made
-        // it, or a crash left garbage ending in one). Cut it and what follows it.
-        let end = keep - 1;
-        while (end > 0 && bytes[end - 1] === NEWLINE) end--;
-        keep = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
-        break;
-      }
-      if (!opts.skipCorrupt) throw new CorruptLogError(path, i + 1);
+      // Copied: `chunk` is reused by the next read.
+      carry = Buffer.from(bytes.subarray(from));
+      carryAt += from;
     }
-    return { lines, keep };
+    // Everything after the last "\n" is a fragment: never acknowledged, dropped.
+    let keep = carryAt;
+    if (suspect) {
+      // The last line is not a record and nothing follows it: a torn write (its newline made
+      // it, or a crash left garbage ending in one). Cut it and what follows it.
+      if (keep === size) keep = suspect.at;
+      else if (!opts.skipCorrupt) throw new CorruptLogError(path, suspect.line);
+    }
+    return { lines, keep, size };
   }
 
   /**
    * Appends `text` (one or more complete lines, each ending "\n"): every byte, or none of it
    * (the file is cut back and DurableWriteError thrown). With `sync`, fsynced before resolving.
+   * Resolves to the byte offset in the file where `text` begins.
    */
-  append(text: string, opts: { sync: boolean }): Promise<void> {
+  append(text: string, opts: { sync: boolean }): Promise<number> {
     const run = this.tail.then(() => this.write(text, opts.sync));
     this.tail = run.catch(() => {});
     return run;
   }
 
-  private async write(text: string, sync: boolean): Promise<void> {
+  private async write(text: string, sync: boolean): Promise<number> {
     if (this.broken) throw this.broken;
     const handle = this.handle;
     if (!handle) throw new DurableWriteError(this.path, t("the log is closed"));
-    if (text.length === 0) return;
+    if (text.length === 0) return this.size;
     if (!text.endsWith("\n")) throw new TypeError(`AppendLog.append: the text must end with "\\n" (${this.path})`);
     const buffer = Buffer.from(text, "utf8");
     const start = this.size;
@@ -228,6 +257,7 @@ export class AppendLog {
       throw failure;
     }
     this.size = start + buffer.length;
+    return start;
   }
 
   /** Waits for the appends under way, then closes the file; later appends fail. */

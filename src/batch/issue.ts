@@ -39,13 +39,42 @@ export type Begun =
   | { voucher: PreparedVoucher; result: VoucherResult }
   | { voucher: PreparedVoucher; reference: string; journaledAt: number };
 
-export interface PreparedVoucher {
+/**
+ * What lanes, the pre-send survey and a held result need of a voucher. A big run keeps only this
+ * in memory; the envelope waits in an EnvelopeStore until its lane sends it.
+ */
+export interface VoucherHeading {
   source: string;
+  reference: string;
+  tipo: string;
+  punto_venta: number | undefined;
+  fecha: string;
+  vencimiento: string;
+  total: string | undefined;
+  /** V for a sale, C for a purchase (a voucher with `proveedor`): they are listed apart. */
+  operacion: "V" | "C";
+}
+
+export interface PreparedVoucher extends VoucherHeading {
   /** The normalised envelope, before escaping. */
   envelope: Envelope;
-  reference: string;
   /** What the voucher says, without its reference and number (see contentDigest). */
   digest: string;
+}
+
+/** The heading of a validated envelope, as Issuer.prepare will make it. */
+export function headingOf(envelope: Envelope, source: string, puntoVenta: number | undefined): VoucherHeading {
+  const c = envelope.comprobante;
+  return {
+    source,
+    reference: c.external_reference ?? derivedReference(envelope as never),
+    tipo: c.tipo,
+    punto_venta: c.punto_venta ?? puntoVenta,
+    fecha: c.fecha,
+    vencimiento: c.vencimiento,
+    total: c.total,
+    operacion: "proveedor" in envelope && envelope.proveedor ? "C" : "V",
+  };
 }
 
 export interface IssueSettings {
@@ -122,12 +151,12 @@ export class Issuer {
 
   /** Fills the reference and the point of sale; queued methods want numero 0. */
   static prepare(envelope: Envelope, source: string, puntoVenta: number | undefined, mode: IssueMode): PreparedVoucher {
-    const reference = envelope.comprobante.external_reference ?? derivedReference(envelope as never);
-    const comprobante = { ...envelope.comprobante, external_reference: reference };
+    const heading = headingOf(envelope, source, puntoVenta);
+    const comprobante = { ...envelope.comprobante, external_reference: heading.reference };
     if (comprobante.punto_venta === undefined && puntoVenta !== undefined) comprobante.punto_venta = puntoVenta;
     if (mode === "queued") comprobante.numero = 0;
     const prepared = { ...envelope, comprobante };
-    return { source, envelope: prepared, reference, digest: contentDigest(prepared as never) };
+    return { ...heading, envelope: prepared, digest: contentDigest(prepared as never) };
   }
 
   /**
@@ -136,16 +165,15 @@ export class Issuer {
    * whose listing would take more pages than it has references is left to lookups by reference.
    * Queued vouchers change dates in the queue, so they are always looked up by reference.
    */
-  async survey(vouchers: PreparedVoucher[]): Promise<void> {
+  async survey(vouchers: Iterable<VoucherHeading>): Promise<void> {
     if (this.settings.mode !== "instant") return;
     // Sales and purchases are listed apart (`operacion`), each date once.
     const byDate = new Map<string, { fecha: string; operacion: "V" | "C"; refs: Set<string> }>();
     for (const v of vouchers) {
       const entry = this.journal.get(v.reference);
       if (settledInJournal(entry) || inFlight(entry)) continue;
-      const fecha = v.envelope.comprobante.fecha;
+      const { fecha, operacion } = v;
       if (!fecha) continue;
-      const operacion = operacionOf(v);
       const key = `${operacion}|${fecha}`;
       const group = byDate.get(key) ?? { fecha, operacion, refs: new Set<string>() };
       group.refs.add(v.reference);
@@ -742,8 +770,8 @@ export class Issuer {
    */
   async fetchMissing(skip: Set<string>, limit = 50): Promise<VoucherResult[]> {
     const missing = this.journal
-      .all()
-      .filter((e) => e.state === "issued" && !e.legacy && e.documents_missing && !skip.has(e.ref))
+      .withMissingDocuments()
+      .filter((e) => !skip.has(e.ref))
       .slice(0, limit);
     const results: VoucherResult[] = [];
     for (const entry of missing) {
@@ -898,10 +926,6 @@ export class Issuer {
     result.vencimiento_pago = c.vencimiento ?? null;
     return result;
   }
-}
-
-function operacionOf(voucher: PreparedVoucher): "V" | "C" {
-  return "proveedor" in voucher.envelope && voucher.envelope.proveedor ? "C" : "V";
 }
 
 function asFacturarError(error: Error): FacturarError {

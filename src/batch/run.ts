@@ -13,15 +13,15 @@ import { t } from "../i18n/index.js";
 import { checkSource, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions, SourceVoucher } from "../input/source.js";
-import { DEFAULT_FINAL_CONSUMER_CEILING } from "../voucher/codes.js";
 import { dayNumber } from "../voucher/dates.js";
-import { Dec } from "../voucher/decimal.js";
-import type { Envelope } from "../voucher/schema.js";
+import type { Dec } from "../voucher/decimal.js";
+import { anonymousAmount, ceilingMessage } from "../voucher/rules.js";
 import { ruleOptions } from "../voucher/validate.js";
 import { currentCeiling } from "./ceiling.js";
-import { type Begun, Issuer, laneBreak, type PreparedVoucher, ServiceStop } from "./issue.js";
+import { type Begun, Issuer, laneBreak, type PreparedVoucher, ServiceStop, type VoucherHeading } from "./issue.js";
 import { accountId, Journal } from "./journal.js";
 import { blankResult, type VoucherResult } from "./result.js";
+import { EnvelopeStore } from "./spill.js";
 
 export interface IssueRequest {
   files: string[];
@@ -53,7 +53,7 @@ export interface IssueRequest {
   log?: (line: string) => void;
   warn: (line: string) => void;
   /** Asked before sending to a production profile; false stops without sending. */
-  confirm?: (profile: Profile, vouchers: PreparedVoucher[]) => Promise<boolean>;
+  confirm?: (profile: Profile, vouchers: VoucherHeading[]) => Promise<boolean>;
 }
 
 export interface IssueSummary {
@@ -112,20 +112,113 @@ export async function issueFiles(
     cancelled: false,
     interrupted: false,
   };
-  const rules = ruleOptions();
-  const checks: VoucherCheck[] = (req.sources ?? []).map((source) => checkSource(source, rules));
-  for (const file of req.files) {
-    for await (const source of readVouchers(file, req.read)) checks.push(checkSource(source, rules));
+  const store = new EnvelopeStore();
+  try {
+    const plan = await readPlan(req, store, emit);
+    if (plan.invalid > 0) {
+      summary.invalid = plan.invalid;
+      return summary;
+    }
+    return await sendPlan(req, plan, store, summary, emit);
+  } finally {
+    await store.close();
   }
-  const bad = checks.filter((c) => !c.result.envelope || (req.validate && !c.ok));
-  if (bad.length > 0) {
-    // Nothing is sent while any voucher is invalid: a batch goes whole or not at all.
-    for (const check of bad) await emit(invalidResult(check));
-    summary.invalid = bad.length;
-    return summary;
-  }
-  for (const check of checks) for (const w of check.warnings) req.warn(`${w.place}: ${w.message} [${w.code}]`);
+}
 
+/** A voucher as a run keeps it between reading and sending: its heading; its envelope waits in the store. */
+interface Planned extends VoucherHeading {
+  slot: number;
+}
+
+/** What reading every input leaves: the vouchers to send, in input order, and how each reference was used. */
+interface ReadPlan {
+  planned: Planned[];
+  /** The same voucher again under its reference: sent once, each repeat told the first's outcome. */
+  repeats: Map<string, Planned[]>;
+  /** One reference, two contents as written: a conflict, unless filling in the point of sale makes them one. */
+  suspects: { first: Planned; other: Planned }[];
+  /** Sales to unidentified consumers, in pesos: checked again against the service's live ceiling. */
+  unidentified: { voucher: Planned; amount: Dec; place: string }[];
+  invalid: number;
+}
+
+/**
+ * Reads and validates every voucher before anything is sent. Only headings stay in memory; the
+ * envelopes go to the store. An invalid voucher is told as soon as it is read; after one, the
+ * rest are only checked, not kept.
+ */
+async function readPlan(
+  req: IssueRequest,
+  store: EnvelopeStore,
+  emit: (result: VoucherResult) => Promise<void>,
+): Promise<ReadPlan> {
+  const rules = ruleOptions();
+  const plan: ReadPlan = { planned: [], repeats: new Map(), suspects: [], unidentified: [], invalid: 0 };
+  /** The first voucher under each reference, and what it says (see contentDigest). */
+  const firstOf = new Map<string, { voucher: Planned; digest: string }>();
+  // Types, dates and amounts repeat across a batch: one copy of each, not one per voucher.
+  const copies = new Map<string, string>();
+  const shared = (text: string): string => {
+    const copy = copies.get(text);
+    if (copy !== undefined) return copy;
+    if (copies.size < 10_000) copies.set(text, text);
+    return text;
+  };
+  const take = async (source: SourceVoucher) => {
+    const check = checkSource(source, rules);
+    const envelope = check.result.envelope;
+    if (!envelope || (req.validate && !check.ok)) {
+      plan.invalid++;
+      await emit(invalidResult(check));
+      return;
+    }
+    for (const w of check.warnings) req.warn(`${w.place}: ${w.message} [${w.code}]`);
+    if (plan.invalid > 0) return;
+    const prepared = Issuer.prepare(envelope, source.label, undefined, req.mode);
+    // One literal, always the same fields in the same order: a run keeps hundreds of thousands.
+    const voucher: Planned = {
+      slot: await store.add(envelope),
+      source: prepared.source,
+      reference: prepared.reference,
+      tipo: shared(prepared.tipo),
+      punto_venta: prepared.punto_venta,
+      fecha: shared(prepared.fecha),
+      vencimiento: shared(prepared.vencimiento),
+      total: prepared.total === undefined ? undefined : shared(prepared.total),
+      operacion: prepared.operacion,
+    };
+    const first = firstOf.get(voucher.reference);
+    if (!first) {
+      firstOf.set(voucher.reference, { voucher, digest: prepared.digest });
+      plan.planned.push(voucher);
+    } else if (first.digest === prepared.digest) addRepeat(plan, voucher);
+    else plan.suspects.push({ first: first.voucher, other: voucher });
+    if (envelope.cliente?.documento_tipo === "OTRO" && check.result.totals)
+      plan.unidentified.push({
+        voucher,
+        amount: anonymousAmount(check.result.totals, envelope.comprobante.cotizacion ?? "1"),
+        place: source.place(["cliente", "documento_tipo"]),
+      });
+  };
+  for (const source of req.sources ?? []) await take(source);
+  for (const file of req.files) for await (const source of readVouchers(file, req.read)) await take(source);
+  await store.seal();
+  return plan;
+}
+
+function addRepeat(plan: ReadPlan, voucher: Planned): void {
+  const list = plan.repeats.get(voucher.reference) ?? [];
+  list.push(voucher);
+  plan.repeats.set(voucher.reference, list);
+}
+
+async function sendPlan(
+  req: IssueRequest,
+  plan: ReadPlan,
+  store: EnvelopeStore,
+  summary: IssueSummary,
+  emit: (result: VoucherResult) => Promise<void>,
+): Promise<IssueSummary> {
   const profile = await loadProfile(req.profile);
   for (const w of profile.warnings) req.warn(w);
   const rateMs = req.rateMs ?? profile.rateMs ?? (profile.baseUrl === "sandbox" ? 0 : 100);
@@ -136,16 +229,11 @@ export async function issueFiles(
     client: { minIntervalMs: rateMs },
   });
   try {
-    const prepared = checks.map((c) =>
-      Issuer.prepare(
-        c.result.envelope as Envelope,
-        c.source.label,
-        connection.puntoVenta ?? profile.puntoVenta,
-        req.mode,
-      ),
-    );
+    const puntoVenta = connection.puntoVenta ?? profile.puntoVenta;
+    const load = async (v: Planned) => Issuer.prepare(await store.get(v.slot), v.source, puntoVenta, req.mode);
+    for (const v of plan.planned) v.punto_venta ??= puntoVenta;
     // The service refuses a voucher without one (TFC-8002): say so before anything leaves.
-    const noPoint = prepared.find((p) => p.envelope.comprobante.punto_venta === undefined);
+    const noPoint = plan.planned.find((v) => v.punto_venta === undefined);
     if (noPoint)
       throw new UsageError(
         t("{source}: no point of sale: the voucher names none and profile {profile} has no punto_venta", {
@@ -154,31 +242,33 @@ export async function issueFiles(
         }),
         t("set punto_venta in the profile (or FACTURAR_PUNTO_VENTA), or comprobante.punto_venta in the voucher"),
       );
-    const { unique, repeats, conflicts } = distinct(prepared);
+    const conflicts: VoucherResult[] = [];
+    for (const { first, other } of plan.suspects) {
+      const [a, b] = await Promise.all([load(first), load(other)]);
+      if (a.digest === b.digest) addRepeat(plan, other);
+      else conflicts.push(conflictResult(b, first.source));
+    }
     if (conflicts.length > 0) {
       for (const result of conflicts) await emit(result);
       summary.invalid = conflicts.length;
       return summary;
     }
     // Unidentified consumers are checked again against the service's current ceiling.
-    if (prepared.some((p) => p.envelope.cliente?.documento_tipo === "OTRO")) {
+    if (plan.unidentified.length > 0) {
       const ceiling = await currentCeiling(
         connection.service,
         stateDir(req.env),
         accountId(connection.account),
         req.warn,
       );
-      if (!ceiling.eq(Dec.parse(DEFAULT_FINAL_CONSUMER_CEILING))) {
-        const again = checks.map((c) => checkSource(c.source, { ...rules, ceiling }));
-        const refused = again.filter((c) => req.validate && !c.ok);
-        if (refused.length > 0) {
-          for (const check of refused) await emit(invalidResult(check));
-          summary.invalid = refused.length;
-          return summary;
-        }
+      const refused = req.validate ? plan.unidentified.filter((u) => u.amount.cmp(ceiling) >= 0) : [];
+      if (refused.length > 0) {
+        for (const u of refused) await emit(ceilingResult(u.voucher, u.place, ceilingMessage(u.amount, ceiling)));
+        summary.invalid = refused.length;
+        return summary;
       }
     }
-    if (req.confirm && !(await req.confirm(profile, unique))) {
+    if (req.confirm && !(await req.confirm(profile, plan.planned))) {
       summary.cancelled = true;
       return summary;
     }
@@ -212,25 +302,28 @@ export async function issueFiles(
         await emit(result);
         // The same voucher again in this run's input: told once the first has settled.
         if (!repeat)
-          for (const again of repeats.get(result.external_reference) ?? []) await count(repeatOf(result, again), true);
+          for (const again of plan.repeats.get(result.external_reference) ?? [])
+            await count(repeatOf(result, again), true);
       };
-      req.onStart?.(prepared.length);
-      await issuer.survey(unique);
-      const ended = await runLanes(lanes(unique, req.mode), {
+      let repeated = 0;
+      for (const list of plan.repeats.values()) repeated += list.length;
+      req.onStart?.(plan.planned.length + repeated);
+      await issuer.survey(plan.planned);
+      const ended = await runLanes(lanes(plan.planned, req.mode), {
         concurrency: req.concurrency ?? 4,
         batchSize: req.batchSize ?? 1,
         stopped: () => req.stop?.requested ?? false,
-        begin: (v) => issuer.begin(v),
+        begin: async (v) => issuer.begin(await load(v)),
         finish: (b) => issuer.finish(b),
         abandon: (b, why) => issuer.abandon(b, why),
-        issueMany: (vs) => issuer.issueBatch(vs),
+        issueMany: async (vs) => issuer.issueBatch(await Promise.all(vs.map(load))),
         takeDownload: (ref) => issuer.takeDownload(ref),
         emit: count,
       });
       summary.interrupted = req.stop?.requested ?? false;
       // What an earlier run issued but could not save the documents of: fetched now.
       if (req.savePdf && !summary.interrupted && !ended.stoppedBy)
-        for (const r of await issuer.fetchMissing(new Set(unique.map((v) => v.reference))))
+        for (const r of await issuer.fetchMissing(new Set(plan.planned.map((v) => v.reference))))
           req.warn(
             r.pdf
               ? t("{ref}: the documents an earlier run could not save are saved now: {pdf}", {
@@ -257,47 +350,41 @@ export async function issueFiles(
  * is sent once and the repeat told with the first's outcome; two different vouchers under one
  * reference are invalid input, and nothing is sent.
  */
-function distinct(vouchers: PreparedVoucher[]): {
-  unique: PreparedVoucher[];
-  repeats: Map<string, PreparedVoucher[]>;
-  conflicts: VoucherResult[];
-} {
-  const first = new Map<string, PreparedVoucher>();
-  const repeats = new Map<string, PreparedVoucher[]>();
-  const conflicts: VoucherResult[] = [];
-  const unique: PreparedVoucher[] = [];
-  for (const v of vouchers) {
-    const seen = first.get(v.reference);
-    if (!seen) {
-      first.set(v.reference, v);
-      unique.push(v);
-    } else if (seen.digest === v.digest) {
-      repeats.set(v.reference, [...(repeats.get(v.reference) ?? []), v]);
-    } else {
-      const c = v.envelope.comprobante;
-      const result = blankResult("invalid", {
-        source: v.source,
-        reference: v.reference,
-        tipo: c.tipo,
-        punto_venta: c.punto_venta ?? null,
-        total: c.total ?? null,
-      });
-      const message = t("external_reference {ref} is also used by {source}, with other content", {
-        ref: v.reference,
-        source: seen.source,
-      });
-      // Placed as validation errors are: the voucher's own source first.
-      result.errors = [`${v.source}: ${message}`];
-      result.error_details = [{ code: "reference.conflict", text: message }];
-      result.hint = t("give each voucher its own external_reference");
-      conflicts.push(result);
-    }
-  }
-  return { unique, repeats, conflicts };
+function conflictResult(v: PreparedVoucher, firstSource: string): VoucherResult {
+  const result = blankResult("invalid", {
+    source: v.source,
+    reference: v.reference,
+    tipo: v.tipo,
+    punto_venta: v.punto_venta ?? null,
+    total: v.total ?? null,
+  });
+  const message = t("external_reference {ref} is also used by {source}, with other content", {
+    ref: v.reference,
+    source: firstSource,
+  });
+  // Placed as validation errors are: the voucher's own source first.
+  result.errors = [`${v.source}: ${message}`];
+  result.error_details = [{ code: "reference.conflict", text: message }];
+  result.hint = t("give each voucher its own external_reference");
+  return result;
+}
+
+/** A sale to an unidentified consumer at or above the service's live ceiling: invalid, as validation says it. */
+function ceilingResult(v: VoucherHeading, place: string, message: string): VoucherResult {
+  const result = blankResult("invalid", {
+    source: v.source,
+    reference: v.reference,
+    tipo: v.tipo,
+    punto_venta: v.punto_venta ?? null,
+    total: v.total ?? null,
+  });
+  result.errors = [`${place}: ${message} [anonymous.ceiling]`];
+  result.error_details = [{ code: "anonymous.ceiling", text: message }];
+  return result;
 }
 
 /** The outcome of a voucher's repeat in the same input: the first's, sent once. */
-function repeatOf(result: VoucherResult, repeat: PreparedVoucher): VoucherResult {
+function repeatOf(result: VoucherResult, repeat: VoucherHeading): VoucherResult {
   const told: VoucherResult = {
     ...result,
     source: repeat.source,
@@ -314,36 +401,32 @@ function repeatOf(result: VoucherResult, repeat: PreparedVoucher): VoucherResult
  * since numbering and dates run in sequence there. Queued vouchers get their numbers later, in
  * the service's queue, so in queued mode each point of sale is one lane.
  */
-export function lanes(vouchers: PreparedVoucher[], mode: "instant" | "queued"): PreparedVoucher[][] {
-  const byLane = new Map<string, PreparedVoucher[]>();
+export function lanes<V extends VoucherHeading>(vouchers: V[], mode: "instant" | "queued"): V[][] {
+  const byLane = new Map<string, V[]>();
   for (const v of vouchers) {
-    const c = v.envelope.comprobante;
-    const key = mode === "queued" ? `${c.punto_venta}` : `${c.punto_venta}|${c.tipo}`;
+    const key = mode === "queued" ? `${v.punto_venta}` : `${v.punto_venta}|${v.tipo}`;
     const lane = byLane.get(key) ?? [];
     lane.push(v);
     byLane.set(key, lane);
   }
   // Array.prototype.sort is stable: equal dates keep their input order.
-  return [...byLane.values()].map((lane) =>
-    lane.sort((a, b) => dayNumber(a.envelope.comprobante.fecha) - dayNumber(b.envelope.comprobante.fecha)),
-  );
+  return [...byLane.values()].map((lane) => lane.sort((a, b) => dayNumber(a.fecha) - dayNumber(b.fecha)));
 }
 
-export function heldResult(voucher: PreparedVoucher, why: string): VoucherResult {
-  const c = voucher.envelope.comprobante;
+export function heldResult(voucher: VoucherHeading, why: string): VoucherResult {
   return {
     ok: false,
     status: "held",
     source: voucher.source,
     external_reference: voucher.reference,
-    comprobante_tipo: c.tipo,
-    punto_venta: c.punto_venta ?? null,
+    comprobante_tipo: voucher.tipo,
+    punto_venta: voucher.punto_venta ?? null,
     numero: null,
     comprobante_nro: null,
     cae: null,
     vencimiento_cae: null,
-    vencimiento_pago: c.vencimiento,
-    total: c.total ?? null,
+    vencimiento_pago: voucher.vencimiento,
+    total: voucher.total ?? null,
     qr: null,
     pdf: null,
     ticket: null,
@@ -352,15 +435,15 @@ export function heldResult(voucher: PreparedVoucher, why: string): VoucherResult
   };
 }
 
-interface LaneRunner {
+interface LaneRunner<V extends VoucherHeading> {
   concurrency: number;
   batchSize: number;
   /** A stop was asked (a signal): finish what is in flight, send nothing new. */
   stopped: () => boolean;
-  begin: (v: PreparedVoucher) => Promise<Begun>;
+  begin: (v: V) => Promise<Begun>;
   finish: (b: Begun) => Promise<VoucherResult>;
   abandon: (b: Begun, why: string) => Promise<void>;
-  issueMany: (vs: PreparedVoucher[]) => Promise<VoucherResult[]>;
+  issueMany: (vs: V[]) => Promise<VoucherResult[]>;
   /** The documents still downloading for a result, if its lane went on without them. */
   takeDownload?: (reference: string) => Promise<VoucherResult> | undefined;
   emit: (r: VoucherResult) => Promise<void>;
@@ -373,7 +456,10 @@ const DOWNLOADS_IN_FLIGHT = 8;
  * Lanes in parallel, each in order, one voucher (or one batch) at a time. When the service stops
  * the run (ServiceStop), every lane stops sending and every voucher still gets a result.
  */
-export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promise<{ stoppedBy?: FacturarError }> {
+export async function runLanes<V extends VoucherHeading>(
+  all: V[][],
+  run: LaneRunner<V>,
+): Promise<{ stoppedBy?: FacturarError }> {
   const queue = [...all];
   let stoppedBy: FacturarError | undefined;
   const serviceStop = (reason: FacturarError) => {
@@ -449,7 +535,7 @@ export async function runLanes(all: PreparedVoucher[][], run: LaneRunner): Promi
             }
             continue;
           }
-          const begun = await (ahead ?? run.begin(group[0] as PreparedVoucher));
+          const begun = await (ahead ?? run.begin(group[0] as V));
           ahead = undefined;
           // Journal the lane's next voucher while this one is in flight; it is sent only after.
           const following = lane[i];

@@ -4,7 +4,7 @@
  * issue with its PDF, and an offer to keep it as a JSON file for next time.
  */
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";

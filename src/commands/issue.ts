@@ -2,7 +2,7 @@
 
 import { accessSync, constants } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import type { PreparedVoucher } from "../batch/issue.js";
+import type { VoucherHeading } from "../batch/issue.js";
 import type { VoucherResult } from "../batch/result.js";
 import { type IssueSummary, issueFiles } from "../batch/run.js";
 import type { Profile } from "../config/profile.js";
@@ -80,10 +80,10 @@ function checkWritableFolder(target: string, flag: string): void {
   }
 }
 
-async function confirmProduction(ctx: Context, profile: Profile, vouchers: PreparedVoucher[]): Promise<boolean> {
+async function confirmProduction(ctx: Context, profile: Profile, vouchers: VoucherHeading[]): Promise<boolean> {
   if (!profile.production) return true;
-  const total = Dec.sum(vouchers.map((v) => Dec.tryParse(v.envelope.comprobante.total ?? "0") ?? Dec.ZERO));
-  const points = [...new Set(vouchers.map((v) => v.envelope.comprobante.punto_venta))].join(", ");
+  const total = Dec.sum(vouchers.map((v) => Dec.tryParse(v.total ?? "0") ?? Dec.ZERO));
+  const points = [...new Set(vouchers.map((v) => v.punto_venta))].join(", ");
   ctx.err(
     ctx.errColor.bold.red(
       t("PRODUCTION profile {name}: these vouchers are real and cannot be deleted.", { name: profile.name }),

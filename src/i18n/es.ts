@@ -932,4 +932,8 @@ export const ES: Readonly<Record<string, string>> = {
     "el archivo tiene {mb} MB: es demasiado grande para leerlo como un único documento JSON",
   "split it into several files, or export the vouchers as CSV, which is read as it streams":
     "divídalo en varios archivos, o exporte los comprobantes como CSV, que se lee a medida que llega",
+  "cannot keep this run's vouchers in {dir}: {message}":
+    "no se pueden guardar los comprobantes de esta ejecución en {dir}: {message}",
+  "a run of many vouchers keeps them in a temporary file while it works: free some space there, or point TMPDIR elsewhere":
+    "una ejecución con muchos comprobantes los guarda en un archivo temporal mientras trabaja: libere espacio allí, o apunte TMPDIR a otra carpeta",
 };

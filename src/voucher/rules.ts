@@ -240,6 +240,19 @@ function requiredDocument(info: VoucherTypeInfo, condition: VatCondition): strin
   }
 }
 
+/** What an unidentified consumer's sale weighs against the ceiling: its total in pesos. */
+export function anonymousAmount(totals: Totals, cotizacion: string): Dec {
+  return totals.total.mul(Dec.parse(cotizacion));
+}
+
+/** Why a sale to an unidentified consumer is refused; `issue` says it again after asking the live ceiling. */
+export function ceilingMessage(amount: Dec, ceiling: Dec): string {
+  return t(
+    "a sale of {amount} pesos reaches the ceiling for unidentified consumers ({amount2}): identify the customer by DNI, CUIT, CUIL or passport",
+    { amount: amount.toFixed(2), amount2: ceiling.toFixed(2) },
+  );
+}
+
 function checkDocument(
   f: Findings,
   party: Party,
@@ -284,17 +297,9 @@ function checkDocument(
         t("an unidentified customer (OTRO) must be a final consumer (CF), not {condition}", { condition }),
       );
     }
-    const amount = totals.total.mul(Dec.parse(cotizacion));
-    if (key === "cliente" && amount.cmp(opts.ceiling) >= 0) {
-      f.error(
-        "anonymous.ceiling",
-        [key, "documento_tipo"],
-        t(
-          "a sale of {amount} pesos reaches the ceiling for unidentified consumers ({amount2}): identify the customer by DNI, CUIT, CUIL or passport",
-          { amount: amount.toFixed(2), amount2: opts.ceiling.toFixed(2) },
-        ),
-      );
-    }
+    const amount = anonymousAmount(totals, cotizacion);
+    if (key === "cliente" && amount.cmp(opts.ceiling) >= 0)
+      f.error("anonymous.ceiling", [key, "documento_tipo"], ceilingMessage(amount, opts.ceiling));
   }
   if (party.condicion_pago === PAYMENT_CONDITION_OTHER && !party.condicion_pago_otra) {
     f.error(

@@ -270,7 +270,7 @@ export class ApiClient {
         Object.entries({ ...body, ...this.options.credentials }).map(([k, v]) => [k, SECRET_KEYS.has(k) ? "***" : v]),
       );
       log(
-        `POST ${url.origin}${url.pathname} ${redact(JSON.stringify(shown), this.options.credentials).slice(0, 4000)}`,
+        `POST ${url.origin}${url.pathname} ${redact(printable(JSON.stringify(shown)), this.options.credentials).slice(0, 4000)}`,
       );
     }
     let response: HttpResponse;
@@ -293,8 +293,10 @@ export class ApiClient {
     // A server that echoes the credentials back (in an error text, say) must not get them printed
     // or journaled: they are cut out of the answer before anything reads it.
     const text = redactAnswer(response.body.toString("utf8"), this.options.credentials);
+    // The log shows the body as it came (an HTML page may hold raw escapes): printable first, then
+    // redacted, so that taking a control sequence out cannot make a credential whole again.
     log?.(
-      `  ${response.status} in ${Date.now() - started} ms: ${redact(text, this.options.credentials).slice(0, 4000)}`,
+      `  ${response.status} in ${Date.now() - started} ms: ${redact(printable(text), this.options.credentials).slice(0, 4000)}`,
     );
     let parsed: unknown;
     try {

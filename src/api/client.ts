@@ -343,7 +343,7 @@ export class ApiClient {
     }
     if (answer.mantenimiento !== undefined && Number(answer.mantenimiento) !== 0) {
       throw new UnavailableError(
-        `${answer.mantenimiento_hasta ? t("the service is under maintenance until {until}", { until: String(answer.mantenimiento_hasta) }) : t("the service is under maintenance")}${message ? `: ${message}` : ""}`,
+        `${answer.mantenimiento_hasta ? t("the service is under maintenance until {until}", { until: printable(String(answer.mantenimiento_hasta)) }) : t("the service is under maintenance")}${message ? `: ${message}` : ""}`,
         t("try again after that time"),
         "service.maintenance",
       );

@@ -87,7 +87,14 @@ export function redactAnswer(text: string, credentials: Credentials): string {
   const apikey = credentials.apikey;
   if (apikey) {
     const escaped = apikey.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    out = out.replace(new RegExp(`(apikey\\W{0,6})${escaped}`, "gi"), "$1***");
+    // Again until nothing changes (a few passes at most): an apikey echoed twice in a row
+    // ("apikey 4242 4242") must not leave its second copy beside the first one's "***".
+    const named = new RegExp(`(apikey\\W{0,6})${escaped}`, "gi");
+    for (let pass = 0; pass < 8; pass++) {
+      const next = out.replace(named, "$1***");
+      if (next === out) break;
+      out = next;
+    }
   }
   return out;
 }

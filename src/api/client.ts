@@ -100,6 +100,42 @@ export function redactAnswer(text: string, credentials: Credentials): string {
 }
 
 /**
+ * Every string of a parsed answer, keys too, made printable and redacted, in place. Redacting the
+ * raw text is not enough: a credential the service splits with a control sequence
+ * ("abc\u001b[0mdef"), or writes with JSON's \u escapes, is whole again once decoded and made
+ * printable.
+ */
+export function cleanAnswer(value: unknown, credentials: Credentials): unknown {
+  // Only a string that holds a credential's text is redacted: a page of a listing has thousands.
+  const tokens = [credentials.usertoken, credentials.apitoken].filter((s) => s);
+  const apikey = credentials.apikey?.toLowerCase() ?? "";
+  const lettered = /[a-z]/.test(apikey);
+  const clean = (text: string): string => {
+    const shown = printable(text);
+    const holds =
+      tokens.some((s) => shown.includes(s)) ||
+      (apikey !== "" && (lettered ? shown.toLowerCase() : shown).includes(apikey));
+    return holds ? redactAnswer(shown, credentials) : shown;
+  };
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return clean(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) v[i] = walk(v[i]);
+    } else if (v !== null && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      for (const key of Object.keys(o)) {
+        const shown = clean(key);
+        const inner = walk(o[key]);
+        if (shown !== key) delete o[key];
+        o[shown] = inner;
+      }
+    }
+    return v;
+  };
+  return walk(value);
+}
+
+/**
  * An answer's error texts: always a list of non-empty, printable texts, whatever a server sends
  * ([""], a string, a number…).
  */
@@ -298,7 +334,8 @@ export class ApiClient {
       throw error;
     }
     // A server that echoes the credentials back (in an error text, say) must not get them printed
-    // or journaled: they are cut out of the answer before anything reads it.
+    // or journaled: they are cut out of the answer before anything reads it (from the raw text,
+    // then from each decoded string: see cleanAnswer).
     const text = redactAnswer(response.body.toString("utf8"), this.options.credentials);
     // The log shows the body as it came (an HTML page may hold raw escapes): printable first, then
     // redacted, so that taking a control sequence out cannot make a credential whole again.
@@ -312,7 +349,9 @@ export class ApiClient {
       parsed = undefined;
     }
     const answer =
-      parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Answer) : undefined;
+      parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+        ? (cleanAnswer(parsed, this.options.credentials) as Answer)
+        : undefined;
     const message = errorTexts(answer?.errores).join("; ") || undefined;
     if (response.status === 401 || response.status === 403) {
       throw new AccessDeniedError(

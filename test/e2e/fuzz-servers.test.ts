@@ -900,11 +900,10 @@ async function runCase(c: Case): Promise<void> {
         if (r.status === "issued" || r.status === "skipped-duplicate")
           expect(service.commits.get(ref), `${ref} reported ${r.status}`).toBe(1);
         if (r.status === "rejected" || r.status === "held") {
-          // A known bug (the `it.fails` case below): after a batch's lost answer, the vouchers of
-          // that batch behind one that could not be settled are reported held ("not sent").
-          // Another (the second `it.fails` below): when the service stops the run while the
-          // vouchers of a lost batch are settled one by one, those settled before are reported
-          // held too, though issued.
+          // Two known bugs, tolerated here and kept as `it.fails` below. "the vouchers of a batch
+          // whose answer was lost are not reported 'not sent'": those behind one that could not
+          // be settled are reported held. "a voucher issued while a lost batch is settled…":
+          // when the service stops the run meanwhile, those settled before are reported held too.
           const batched = c.batchSize !== null && r.status === "held" && service.commits.get(ref) === 1;
           if (batched && /earlier in this lane, is not settled/.test(r.errors.join()))
             known("held, though sent in a lost batch");
@@ -916,8 +915,9 @@ async function runCase(c: Case): Promise<void> {
       }
     if (first.code === 0)
       for (const [ref, state] of states) expect(state, `exit 0, and the journal says ${ref} ${state}`).toBe("issued");
-    // Issued, but the journal never learnt its number: a known bug (the `it.fails` case below)
-    // leaves its documents missing in every later run, so the second run exits 7, not 0.
+    // Issued, but the journal never learnt its number: a known bug ("an issued voucher whose
+    // number was not known…", `it.fails` below) leaves its documents missing in every later
+    // run, so the second run exits 7, not 0.
     const stuck = c.pdf ? numberless(stateHome) : [];
 
     // The same service, well behaved now: everything ends issued, once.

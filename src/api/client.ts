@@ -87,9 +87,52 @@ export function redactAnswer(text: string, credentials: Credentials): string {
   const apikey = credentials.apikey;
   if (apikey) {
     const escaped = apikey.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    out = out.replace(new RegExp(`(apikey\\W{0,6})${escaped}`, "gi"), "$1***");
+    // Again until nothing changes (a few passes at most): an apikey echoed twice in a row
+    // ("apikey 4242 4242") must not leave its second copy beside the first one's "***".
+    const named = new RegExp(`(apikey\\W{0,6})${escaped}`, "gi");
+    for (let pass = 0; pass < 8; pass++) {
+      const next = out.replace(named, "$1***");
+      if (next === out) break;
+      out = next;
+    }
   }
   return out;
+}
+
+/**
+ * Every string of a parsed answer, keys too, made printable and redacted, in place. Redacting the
+ * raw text is not enough: a credential the service splits with a control sequence
+ * ("abc\u001b[0mdef"), or writes with JSON's \u escapes, is whole again once decoded and made
+ * printable.
+ */
+export function cleanAnswer(value: unknown, credentials: Credentials): unknown {
+  // Only a string that holds a credential's text is redacted: a page of a listing has thousands.
+  const tokens = [credentials.usertoken, credentials.apitoken].filter((s) => s);
+  const apikey = credentials.apikey?.toLowerCase() ?? "";
+  const lettered = /[a-z]/.test(apikey);
+  const clean = (text: string): string => {
+    const shown = printable(text);
+    const holds =
+      tokens.some((s) => shown.includes(s)) ||
+      (apikey !== "" && (lettered ? shown.toLowerCase() : shown).includes(apikey));
+    return holds ? redactAnswer(shown, credentials) : shown;
+  };
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return clean(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) v[i] = walk(v[i]);
+    } else if (v !== null && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      for (const key of Object.keys(o)) {
+        const shown = clean(key);
+        const inner = walk(o[key]);
+        if (shown !== key) delete o[key];
+        o[shown] = inner;
+      }
+    }
+    return v;
+  };
+  return walk(value);
 }
 
 /**
@@ -270,7 +313,7 @@ export class ApiClient {
         Object.entries({ ...body, ...this.options.credentials }).map(([k, v]) => [k, SECRET_KEYS.has(k) ? "***" : v]),
       );
       log(
-        `POST ${url.origin}${url.pathname} ${redact(JSON.stringify(shown), this.options.credentials).slice(0, 4000)}`,
+        `POST ${url.origin}${url.pathname} ${redact(printable(JSON.stringify(shown)), this.options.credentials).slice(0, 4000)}`,
       );
     }
     let response: HttpResponse;
@@ -291,10 +334,13 @@ export class ApiClient {
       throw error;
     }
     // A server that echoes the credentials back (in an error text, say) must not get them printed
-    // or journaled: they are cut out of the answer before anything reads it.
+    // or journaled: they are cut out of the answer before anything reads it (from the raw text,
+    // then from each decoded string: see cleanAnswer).
     const text = redactAnswer(response.body.toString("utf8"), this.options.credentials);
+    // The log shows the body as it came (an HTML page may hold raw escapes): printable first, then
+    // redacted, so that taking a control sequence out cannot make a credential whole again.
     log?.(
-      `  ${response.status} in ${Date.now() - started} ms: ${redact(text, this.options.credentials).slice(0, 4000)}`,
+      `  ${response.status} in ${Date.now() - started} ms: ${redact(printable(text), this.options.credentials).slice(0, 4000)}`,
     );
     let parsed: unknown;
     try {
@@ -303,7 +349,9 @@ export class ApiClient {
       parsed = undefined;
     }
     const answer =
-      parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Answer) : undefined;
+      parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+        ? (cleanAnswer(parsed, this.options.credentials) as Answer)
+        : undefined;
     const message = errorTexts(answer?.errores).join("; ") || undefined;
     if (response.status === 401 || response.status === 403) {
       throw new AccessDeniedError(
@@ -341,7 +389,7 @@ export class ApiClient {
     }
     if (answer.mantenimiento !== undefined && Number(answer.mantenimiento) !== 0) {
       throw new UnavailableError(
-        `${answer.mantenimiento_hasta ? t("the service is under maintenance until {until}", { until: String(answer.mantenimiento_hasta) }) : t("the service is under maintenance")}${message ? `: ${message}` : ""}`,
+        `${answer.mantenimiento_hasta ? t("the service is under maintenance until {until}", { until: printable(String(answer.mantenimiento_hasta)) }) : t("the service is under maintenance")}${message ? `: ${message}` : ""}`,
         t("try again after that time"),
         "service.maintenance",
       );

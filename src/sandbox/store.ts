@@ -167,6 +167,7 @@ export class Store {
       // Each line is parsed once, here: a line that does not parse is torn (last) or corrupt.
       const records: LogRecord[] = [];
       const { log } = await AppendLog.open(join(dataDir, LOG), {
+        keepLines: false,
         isRecord: (line) => {
           let record: unknown;
           try {

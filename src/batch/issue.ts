@@ -110,6 +110,9 @@ export const NOT_PROCESSED = "not-processed";
  * ask it): nothing more is sent this run. Carries the service's own error.
  */
 export class ServiceStop extends Error {
+  /** Out of a batch: the results its vouchers had before the stop, by position (the rest were not sent). */
+  settled?: (VoucherResult | undefined)[];
+
   constructor(readonly reason: FacturarError) {
     super(reason.message);
   }
@@ -128,6 +131,12 @@ class LookupFailed extends Error {
   constructor(override readonly cause: Error) {
     super(cause.message);
   }
+}
+
+/** A lookup that only adds to what is known: if the service cannot be asked, nothing is learnt. */
+function ignoreLookupFailure(error: unknown): undefined {
+  if (error instanceof LookupFailed) return undefined;
+  throw error;
 }
 
 export class Issuer {
@@ -270,7 +279,13 @@ export class Issuer {
       const entry = this.journal.get(reference);
       const duplicateWanted = this.settings.allowDuplicate;
       if (settledInJournal(entry)) {
-        if (!duplicateWanted) return { result: await this.fromJournal(voucher, entry as JournalEntry) };
+        if (!duplicateWanted) {
+          const known = (entry as JournalEntry).state === "issued" && (entry as JournalEntry).numero === undefined;
+          // Issued, but its number never came back: the service knows it, and the documents need it.
+          const found = known ? await this.lookup(reference).catch(ignoreLookupFailure) : undefined;
+          if (found?.state === "issued") return { result: await this.settleFound(voucher, reference, found, false) };
+          return { result: await this.fromJournal(voucher, entry as JournalEntry) };
+        }
         reference = this.nextCandidate(voucher.reference, reference);
         continue;
       }
@@ -350,6 +365,19 @@ export class Issuer {
    */
   async issueBatch(vouchers: PreparedVoucher[]): Promise<VoucherResult[]> {
     const results: (VoucherResult | undefined)[] = [];
+    try {
+      return await this.issueBatchInto(vouchers, results);
+    } catch (error) {
+      // The service stopped the run midway: what was settled before is told as settled.
+      if (error instanceof ServiceStop) error.settled = results;
+      throw error;
+    }
+  }
+
+  private async issueBatchInto(
+    vouchers: PreparedVoucher[],
+    results: (VoucherResult | undefined)[],
+  ): Promise<VoucherResult[]> {
     const pending: { index: number; voucher: PreparedVoucher; reference: string }[] = [];
     for (const [index, voucher] of vouchers.entries()) {
       const decided = await this.decide(voucher);
@@ -394,22 +422,22 @@ export class Issuer {
         // order, and the first that does not settle holds the rest.
         let breaker: VoucherResult | undefined;
         for (const p of pending) {
-          if (breaker) {
-            results[p.index] = await this.holdBehind(p.voucher, p.reference, breaker);
-            continue;
-          }
           let result: VoucherResult;
           try {
             const found = await this.awaitSettled(p.reference, since);
+            // Behind one that did not settle, a voucher the service does not hold is not sent
+            // again (the lane's order); one it holds was sent in the batch, and is settled.
             result = found
               ? await this.settleFound(p.voucher, p.reference, found, true)
-              : await this.send(p.voucher, p.reference, 2);
+              : breaker
+                ? await this.holdBehind(p.voucher, p.reference, breaker)
+                : await this.send(p.voucher, p.reference, 2);
           } catch (lookupError) {
             if (!(lookupError instanceof LookupFailed)) throw lookupError;
             result = await this.unknown(p.voucher, p.reference, lookupError.cause);
           }
           results[p.index] = result;
-          if (breaksLane(result)) breaker = result;
+          if (!breaker && breaksLane(result)) breaker = result;
         }
       }
       if (answer) {

@@ -551,8 +551,13 @@ export async function runLanes<V extends VoucherHeading>(
         } catch (error) {
           if (!(error instanceof ServiceStop)) throw error;
           serviceStop(error.reason);
-          // The vouchers of this step were not sent (the journal says held): tell them so.
-          for (const v of group) await run.emit(heldResult(v, stopWhy()));
+          // The vouchers of this step settled before the stop are told so; the rest were not
+          // sent (the journal says held).
+          for (const [k, v] of group.entries()) {
+            const settled = error.settled?.[k];
+            if (settled) await settle(settled);
+            else await run.emit(heldResult(v, stopWhy()));
+          }
         }
       }
     }

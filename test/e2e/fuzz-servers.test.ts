@@ -16,8 +16,7 @@
  * against the same service, well behaved now, exits 0 with every voucher issued exactly once
  * and the journal saying so.
  *
- * What it found is kept below, reduced to deterministic cases; the ones not fixed yet are
- * `it.fails`, and the property counts the cases that met them (the summary's "known bug").
+ * What it found is kept below, reduced to deterministic cases.
  *
  * The CLI runs in-process (src/cli.ts `run`), as in fuzz.test.ts, so dozens of cases fit in CI.
  */
@@ -899,35 +898,16 @@ async function runCase(c: Case): Promise<void> {
       for (const [ref, r] of first.results) {
         if (r.status === "issued" || r.status === "skipped-duplicate")
           expect(service.commits.get(ref), `${ref} reported ${r.status}`).toBe(1);
-        if (r.status === "rejected" || r.status === "held") {
-          // Two known bugs, tolerated here and kept as `it.fails` below. "the vouchers of a batch
-          // whose answer was lost are not reported 'not sent'": those behind one that could not
-          // be settled are reported held. "a voucher issued while a lost batch is settled…":
-          // when the service stops the run meanwhile, those settled before are reported held too.
-          const batched = c.batchSize !== null && r.status === "held" && service.commits.get(ref) === 1;
-          if (batched && /earlier in this lane, is not settled/.test(r.errors.join()))
-            known("held, though sent in a lost batch");
-          else if (batched && /the service stopped the run/.test(r.errors.join()) && states.get(ref) === "issued")
-            known("held, though issued before the service stopped a lost batch's settling");
-          else expect(service.commits.get(ref), `${ref} reported ${r.status}`).toBeUndefined();
-        }
+        if (r.status === "rejected" || r.status === "held")
+          expect(service.commits.get(ref), `${ref} reported ${r.status}`).toBeUndefined();
         if (r.status === "unknown") expect(first.code).toBe(8);
       }
     if (first.code === 0)
       for (const [ref, state] of states) expect(state, `exit 0, and the journal says ${ref} ${state}`).toBe("issued");
-    // Issued, but the journal never learnt its number: a known bug ("an issued voucher whose
-    // number was not known…", `it.fails` below) leaves its documents missing in every later
-    // run, so the second run exits 7, not 0.
-    const stuck = c.pdf ? numberless(stateHome) : [];
-
-    // The same service, well behaved now: everything ends issued, once.
+    // The same service, well behaved now: everything ends issued, once, with its documents.
     service.hostile = false;
     const second = await issue();
-    if (stuck.length > 0) {
-      known("issued without a number: no documents, ever");
-      expect(second.code, `the second run\n${second.stdout}\n${second.stderr}`).toBe(7);
-      expect(`${second.stdout}${second.stderr}`).toMatch(/the answer gave no usable voucher number/);
-    } else expect(second.code, `the second run\n${second.stdout}\n${second.stderr}`).toBe(0);
+    expect(second.code, `the second run\n${second.stdout}\n${second.stderr}`).toBe(0);
     expect(service.protocolErrors, "requests the service should never get").toEqual([]);
     for (const ref of expected.keys()) expect(service.commits.get(ref), `${ref} at the service`).toBe(1);
     expect([...service.commits.keys()].sort()).toEqual([...expected.keys()].sort());
@@ -939,12 +919,6 @@ async function runCase(c: Case): Promise<void> {
   } finally {
     close();
   }
-}
-
-/** Counts a case that met a known bug (see the `it.fails` cases), to show it in the summary. */
-function known(bug: string): void {
-  const key = `known bug: ${bug}`;
-  outcomes[key] = (outcomes[key] ?? 0) + 1;
 }
 
 /** References the journal holds as issued without ever a number. */
@@ -1073,14 +1047,14 @@ describe("fuzzing the service: what it found, reduced", () => {
     }
   });
 
-  // BUG (src/batch/issue.ts, fromJournal/saveDocuments): a voucher issued with an answer whose
+  // Was a bug (src/batch/issue.ts, fromJournal/saveDocuments): a voucher issued with an answer whose
   // comprobante_nro cannot be read, and whose number the service could not be asked for right
   // then, is journaled issued without a number. Every later run reports it "already issued" and
   // "PDF not saved: the answer gave no usable voucher number", documents_missing, exit 7, for
   // ever: nothing ever asks the service for the number again (`journal --reconcile` skips
   // issued entries). Expected: the next run looks the reference up, learns the number, saves
   // the documents, exit 0.
-  it.fails("an issued voucher whose number was not known gets its documents in a later run", async () => {
+  it("an issued voucher whose number was not known gets its documents in a later run", async () => {
     // Lookups: 0 before sending (nothing), 1 for the number after the numberless answer (fails).
     const c = scripted(ONE, { calls: [["no-number"]], readFaults: [{ at: 1, kind: "html" }] }, { pdf: true });
     const { issue, service, stateHome, close } = await session(c);
@@ -1096,13 +1070,13 @@ describe("fuzzing the service: what it found, reduced", () => {
     }
   });
 
-  // BUG (src/batch/issue.ts issueBatch, and runLanes in src/batch/run.ts): after a `lotes`
+  // Was a bug (src/batch/issue.ts issueBatch, and runLanes in src/batch/run.ts): after a `lotes`
   // answer is lost, the batch's vouchers are settled one by one, sent again when the service
   // holds nothing. When the service stops the run during that (maintenance here, on the second
   // voucher's send), the ServiceStop thrown out of issueBatch discards the results already
   // settled, and runLanes reports the whole batch `held` ("not sent: the service stopped the
   // run"): the first voucher is told not sent while the service and the journal hold it issued.
-  it.fails("a voucher issued while a lost batch is settled is reported issued when the service then stops the run", async () => {
+  it("a voucher issued while a lost batch is settled is reported issued when the service then stops the run", async () => {
     // The batch is dropped before anything is done; asked about, then sent alone, the first is
     // issued; asked about, then sent alone, the second meets maintenance.
     const c = scripted(TWO, { calls: [["drop-before"], ["ok", "maintenance"]] }, { batchSize: 2 });
@@ -1119,13 +1093,13 @@ describe("fuzzing the service: what it found, reduced", () => {
     }
   });
 
-  // BUG (src/batch/issue.ts, issueBatch → holdBehind): when a `lotes` answer is lost, each
+  // Was a bug (src/batch/issue.ts, issueBatch → holdBehind): when a `lotes` answer is lost, each
   // voucher of the batch is settled in order; when one cannot be (the service cannot be asked:
   // `unknown`), the ones behind it are reported `held` ("not sent: …, earlier in this lane, is
   // not settled") and journaled `held`. But they WERE sent, in the lost batch, and the service
-  // may hold them. Expected: `unknown` (exit 8 either way), and the journal keeping them in
-  // flight (sending/unknown) so the next run waits out the settle window before sending.
-  it.fails("the vouchers of a batch whose answer was lost are not reported 'not sent'", async () => {
+  // may hold them. Now each is asked about like the first (here the service answers for the
+  // second: issued); one it cannot be asked about is `unknown`, kept in flight for the next run.
+  it("the vouchers of a batch whose answer was lost are asked about, never reported 'not sent'", async () => {
     // Lookups: 0 lists the date (nothing), 1 asks about the first after the lost answer (fails).
     const c = scripted(
       TWO,
@@ -1138,8 +1112,9 @@ describe("fuzzing the service: what it found, reduced", () => {
       expect(first.code, first.stderr).toBe(8);
       expect(service.commits.get(SECOND)).toBe(1);
       expect(first.results.get(FIRST)?.status).toBe("unknown");
-      expect(first.results.get(SECOND)?.status).toBe("unknown");
-      expect(["sending", "unknown"]).toContain(journalStatesIn(stateHome).get(SECOND));
+      // Sent in the lost batch, the second is asked about like the first: the service holds it.
+      expect(first.results.get(SECOND)?.status).toBe("issued");
+      expect(journalStatesIn(stateHome).get(SECOND)).toBe("issued");
     } finally {
       close();
     }
@@ -1148,7 +1123,7 @@ describe("fuzzing the service: what it found, reduced", () => {
   // The same bug's consequence: the next run takes the `held` voucher for one never sent, asks
   // once without waiting out the settle window (FACTURAR_SETTLE_WINDOW=5 here), finds nothing
   // while the service is still storing the lost batch, and sends it again: two vouchers.
-  it.fails("a batch whose answer was lost, still being stored when the next run starts, is not issued twice", async () => {
+  it("a batch whose answer was lost, still being stored when the next run starts, is not issued twice", async () => {
     const c = scripted(
       TWO,
       { calls: [["lost-destroy"], ["ok"]], readFaults: [{ at: 1, kind: "html" }] },

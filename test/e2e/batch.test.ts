@@ -160,6 +160,25 @@ describe("cron batches", () => {
     await checkService(home, refs, path);
   }, 240_000);
 
+  it("more vouchers than a run keeps in memory (2,400; the rest wait on disk) are issued once each, in lane order", async () => {
+    const home = tempDir("facturar-spill-");
+    const cwd = join(home, "work");
+    mkdirSync(cwd);
+    const { path, refs } = batchCsv(home, 2400);
+    const env = userEnv(home);
+    // The embedded sandbox's plan allows 1,500 vouchers, like the service's development plan.
+    await (await Store.open(join(home, "data", "facturar", "sandbox"), { quota: 10_000 })).close();
+    const first = await start(["--json", "issue", "--no-pdf", "--batch-size", "20", path], env, cwd).done;
+    expect(first.code, first.stderr.slice(-2000)).toBe(0);
+    const results = ndjson(first.stdout);
+    expect(results.map((r) => r.external_reference).sort()).toEqual([...refs].sort());
+    expect(results.filter((r) => r.status !== "issued")).toEqual([]);
+    await checkService(home, refs, path);
+    const again = await start(["--json", "issue", "--no-pdf", path], env, cwd).done;
+    expect(again.code, again.stderr.slice(-2000)).toBe(0);
+    expect(ndjson(again.stdout).filter((r) => r.status !== "skipped-duplicate")).toEqual([]);
+  }, 120_000);
+
   it("a closed pipe (`| head -1`) stops the run like a signal: in flight settles, nothing is left sending, exit 130", async () => {
     const home = tempDir("facturar-pipe-");
     const cwd = join(home, "work");

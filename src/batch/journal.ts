@@ -173,6 +173,60 @@ function parseRecord(line: string): (Partial<JournalEntry> & { t?: string }) | u
   }
 }
 
+/**
+ * Where each reference's lines lie in the journal file. A number per reference in a Map; the
+ * offset and length of its first two lines (most have two: sending, then the outcome) in typed
+ * arrays; any more in a side list. About a hundred bytes a reference.
+ */
+class LineIndex {
+  private readonly ids = new Map<string, number>();
+  private at = new Float64Array(2048);
+  /** 0: no such line (no line is empty). */
+  private length = new Uint32Array(2048);
+  private readonly more = new Map<number, number[]>();
+
+  add(ref: string, at: number, length: number): void {
+    let id = this.ids.get(ref);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(ref, id);
+      if (2 * id + 1 >= this.at.length) this.grow();
+      this.at[2 * id] = at;
+      this.length[2 * id] = length;
+    } else if (this.length[2 * id + 1] === 0) {
+      this.at[2 * id + 1] = at;
+      this.length[2 * id + 1] = length;
+    } else {
+      const list = this.more.get(id);
+      if (list) list.push(at, length);
+      else this.more.set(id, [at, length]);
+    }
+  }
+
+  /** Offset, length, offset, length… of the reference's lines, oldest first. */
+  of(ref: string): number[] | undefined {
+    const id = this.ids.get(ref);
+    if (id === undefined) return undefined;
+    const where = [this.at[2 * id] as number, this.length[2 * id] as number];
+    if (this.length[2 * id + 1]) where.push(this.at[2 * id + 1] as number, this.length[2 * id + 1] as number);
+    where.push(...(this.more.get(id) ?? []));
+    return where;
+  }
+
+  refs(): IterableIterator<string> {
+    return this.ids.keys();
+  }
+
+  private grow(): void {
+    const at = new Float64Array(this.at.length * 2);
+    at.set(this.at);
+    this.at = at;
+    const length = new Uint32Array(this.length.length * 2);
+    length.set(this.length);
+    this.length = length;
+  }
+}
+
 /** Entries kept parsed, most recent first out last. */
 const RECENT = 256;
 
@@ -189,7 +243,7 @@ export class Journal {
    * Where each reference's lines are in the file: offset, length, offset, length… A journal of
    * a million vouchers costs a few dozen bytes each in memory; an entry is read back when asked.
    */
-  private readonly lines = new Map<string, number[]>();
+  private readonly lines = new LineIndex();
   /** Entries read back lately: a lane asks about its voucher several times. */
   private readonly recent = new Map<string, JournalEntry>();
   /** References whose documents an earlier run could not save. */
@@ -280,9 +334,7 @@ export class Journal {
   private apply(record: Partial<JournalEntry> & { t?: string }, at: number, length: number): void {
     const ref = record.ref;
     if (typeof ref !== "string" || ref === "") return;
-    const where = this.lines.get(ref);
-    if (where) where.push(at, length);
-    else this.lines.set(ref, [at, length]);
+    this.lines.add(ref, at, length);
     if ("documents_missing" in record) {
       if (record.documents_missing) this.missing.add(ref);
       else this.missing.delete(ref);
@@ -326,7 +378,7 @@ export class Journal {
   get(ref: string): JournalEntry | undefined {
     const known = this.recent.get(ref);
     if (known) return known;
-    const where = this.lines.get(ref);
+    const where = this.lines.of(ref);
     if (!where || !this.reader) return undefined;
     let entry: JournalEntry | undefined;
     for (let i = 0; i < where.length; i += 2) entry = this.merge(entry, this.readLine(where[i], where[i + 1]));
@@ -336,7 +388,7 @@ export class Journal {
   }
 
   all(): JournalEntry[] {
-    return [...this.lines.keys()].map((ref) => this.get(ref) as JournalEntry);
+    return [...this.lines.refs()].map((ref) => this.get(ref) as JournalEntry);
   }
 
   /** Issued vouchers whose documents an earlier run could not save. */

@@ -179,8 +179,8 @@ export class Issuer {
     // Sales and purchases are listed apart (`operacion`), each date once.
     const byDate = new Map<string, { fecha: string; operacion: "V" | "C"; refs: Set<string> }>();
     for (const v of vouchers) {
-      const entry = this.journal.get(v.reference);
-      if (settledInJournal(entry) || inFlight(entry)) continue;
+      const known = this.journal.stateOf(v.reference);
+      if (settledInJournal(known) || inFlight(known)) continue;
       const { fecha, operacion } = v;
       if (!fecha) continue;
       const key = `${operacion}|${fecha}`;

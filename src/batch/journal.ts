@@ -145,12 +145,12 @@ export function entryFromService(found: ServiceVoucher, mode: "instant" | "queue
 }
 
 /** Settled in the journal alone: sent, and the service said issued. Anything else is asked of the service. */
-export function settledInJournal(entry: JournalEntry | undefined): boolean {
+export function settledInJournal(entry: Pick<JournalEntry, "state" | "legacy"> | undefined): boolean {
   return entry !== undefined && entry.state === "issued" && !entry.legacy;
 }
 
 /** May this voucher have reached the service without an answer coming back? */
-export function inFlight(entry: JournalEntry | undefined): boolean {
+export function inFlight(entry: Pick<JournalEntry, "state"> | undefined): boolean {
   return entry !== undefined && (entry.state === "sending" || entry.state === "unknown");
 }
 
@@ -184,16 +184,22 @@ class LineIndex {
   /** 0: no such line (no line is empty). */
   private length = new Uint32Array(2048);
   private readonly more = new Map<number, number[]>();
+  /** The state of each reference's last line (1 + its index in STATES; 0 none), plus LEGACY if a hint. */
+  private last = new Uint8Array(1024);
 
-  add(ref: string, at: number, length: number): void {
+  add(ref: string, at: number, length: number, state: number | undefined): void {
     let id = this.ids.get(ref);
     if (id === undefined) {
       id = this.ids.size;
       this.ids.set(ref, id);
       if (2 * id + 1 >= this.at.length) this.grow();
+      this.last[id] = state ?? 0;
       this.at[2 * id] = at;
       this.length[2 * id] = length;
-    } else if (this.length[2 * id + 1] === 0) {
+      return;
+    }
+    if (state !== undefined) this.last[id] = state;
+    if (this.length[2 * id + 1] === 0) {
       this.at[2 * id + 1] = at;
       this.length[2 * id + 1] = length;
     } else {
@@ -213,6 +219,12 @@ class LineIndex {
     return where;
   }
 
+  /** The last line's state code of a reference (see add), without reading it. */
+  stateOf(ref: string): number | undefined {
+    const id = this.ids.get(ref);
+    return id === undefined ? undefined : this.last[id];
+  }
+
   refs(): IterableIterator<string> {
     return this.ids.keys();
   }
@@ -224,8 +236,23 @@ class LineIndex {
     const length = new Uint32Array(this.length.length * 2);
     length.set(this.length);
     this.length = length;
+    const last = new Uint8Array(this.last.length * 2);
+    last.set(this.last);
+    this.last = last;
   }
 }
+
+const STATES: readonly JournalState[] = [
+  "sending",
+  "issued",
+  "queued",
+  "queue-error",
+  "rejected",
+  "unknown",
+  "held",
+  "deleted",
+];
+const LEGACY = 0x80;
 
 /** Entries kept parsed, most recent first out last. */
 const RECENT = 256;
@@ -334,7 +361,9 @@ export class Journal {
   private apply(record: Partial<JournalEntry> & { t?: string }, at: number, length: number): void {
     const ref = record.ref;
     if (typeof ref !== "string" || ref === "") return;
-    this.lines.add(ref, at, length);
+    const state = STATES.indexOf(record.state as JournalState);
+    const legacy = this.legacyView || record.legacy === true;
+    this.lines.add(ref, at, length, state < 0 ? undefined : state + 1 + (legacy ? LEGACY : 0));
     if ("documents_missing" in record) {
       if (record.documents_missing) this.missing.add(ref);
       else this.missing.delete(ref);
@@ -389,6 +418,14 @@ export class Journal {
 
   all(): JournalEntry[] {
     return [...this.lines.refs()].map((ref) => this.get(ref) as JournalEntry);
+  }
+
+  /** A reference's state and whether it is a hint, without reading its entry. */
+  stateOf(ref: string): Pick<JournalEntry, "state" | "legacy"> | undefined {
+    const code = this.lines.stateOf(ref);
+    if (!code) return undefined;
+    const state = STATES[(code & ~LEGACY) - 1] as JournalState;
+    return code & LEGACY ? { state, legacy: true } : { state };
   }
 
   /** Issued vouchers whose documents an earlier run could not save. */

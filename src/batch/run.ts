@@ -1,7 +1,8 @@
 /**
  * `issue` and `issue-queued` end to end: read and validate every voucher first (nothing is sent
- * if any is invalid), then connect, take the journal, and issue lane by lane (point of sale and
- * type, in order), several lanes at once.
+ * if any is invalid), keeping a heading of each in memory and its envelope in an EnvelopeStore;
+ * then connect, take the journal, and issue lane by lane (point of sale and type, in order),
+ * several lanes at once, each voucher loaded as its lane reaches it.
  */
 
 import { resolve } from "node:path";

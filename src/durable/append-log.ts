@@ -157,7 +157,8 @@ export class AppendLog {
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, size);
       if (bytesRead === 0) break;
       size += bytesRead;
-      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      const bytes =
+        carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
       let from = 0;
       for (let nl = bytes.indexOf(NEWLINE, from); nl !== -1; nl = bytes.indexOf(NEWLINE, from)) {
         lineNumber++;

@@ -35,6 +35,9 @@ describe("Journal", () => {
       sent_at: "2026-11-23T10:00:00.000Z",
     });
     expect(again.get("nope")).toBeUndefined();
+    // The state alone, as the pre-send survey asks it, agrees without reading the file.
+    for (const ref of ["A", "B", "Ñandú-€"]) expect(again.stateOf(ref)).toEqual({ state: again.get(ref)?.state });
+    expect(again.stateOf("nope")).toBeUndefined();
     expect(again.all().map((e) => e.ref)).toEqual(["A", "B", "Ñandú-€"]);
     expect(again.withMissingDocuments().map((e) => e.ref)).toEqual(["B"]);
     await again.record({ ref: "B", state: "issued", mode: "instant", documents_missing: false, pdf: "/x/b.pdf" });

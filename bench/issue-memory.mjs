@@ -46,7 +46,16 @@ function issue() {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      [...(process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(" ") : []), process.env.RUNNER ?? "bench/run-cli.mjs", "--json", "issue", "--no-pdf", "--batch-size", batchSize, csv],
+      [
+        ...(process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(" ") : []),
+        process.env.RUNNER ?? "bench/run-cli.mjs",
+        "--json",
+        "issue",
+        "--no-pdf",
+        "--batch-size",
+        batchSize,
+        csv,
+      ],
       { env, stdio: ["ignore", "ignore", "pipe"] },
     );
     let err = "";

@@ -31,6 +31,14 @@ setFlagsFromString("--heap-growing-percent=20");
 
 type Action = (ctx: Context, ...args: never[]) => Promise<Outcome>;
 
+/** Numbers in CSV cells: `7.000,50` (comma) or `7000.50` (point); by default comma with `;`. */
+function decimalOption() {
+  return new Option(
+    "--decimal <mark>",
+    t("decimal mark of CSV numbers: comma (7.000,50) or point (7000.50); default comma with ; and point with ,"),
+  ).choices(["comma", "point"]);
+}
+
 function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToken): Command {
   const program = new Command();
   const helpTitles: Record<string, string> = {
@@ -88,6 +96,7 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     .addOption(
       new Option("--delimiter <char>", t("CSV delimiter (detected from the header by default)")).choices([",", ";"]),
     )
+    .addOption(decimalOption())
     .option("--ceiling <amount>", t("ceiling for unidentified final consumers, in pesos (default 10000000, RG 5700)"))
     .option("--today <dd/mm/yyyy>", t("check date windows against this day instead of today in Argentina"))
     .action(lazy(async () => (await import("./commands/validate.js")).validateCommand as Action));
@@ -98,6 +107,7 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
       .option("--no-validate", t("skip the tax rules and totals check (the schema still applies)"))
       .option("--encoding <encoding>", t("input encoding: utf8 (default) or latin1"))
       .addOption(new Option("--delimiter <char>", t("CSV delimiter (detected by default)")).choices([",", ";"]))
+      .addOption(decimalOption())
       .option("--out <dir>", t("folder for PDFs and tickets (default: the profile's pdf_dir, else ./comprobantes)"))
       .option("--no-pdf", t("do not download the PDF and the ticket"))
       .option("--qr <target>", t("write each voucher's QR to FILE.png, or draw it: --qr terminal"))

@@ -69,6 +69,8 @@ async function valuesFor(name: string): Promise<readonly string[] | undefined> {
       return ["utf8", "latin1"];
     case "--delimiter":
       return [",", ";"];
+    case "--decimal":
+      return ["comma", "point"];
     case "--lang":
       return ["es", "en"];
     default:

@@ -7,7 +7,8 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
-import { t, tn } from "../i18n/index.js";
+import { currentLang, t, tn } from "../i18n/index.js";
+import { commaNumber } from "../input/numbers.js";
 import type { SourceVoucher } from "../input/source.js";
 import { DOCUMENT_TYPES, VAT_CONDITION_NAMES, VAT_CONDITIONS_BY_CLASS, voucherTypeInfo } from "../voucher/codes.js";
 import { argentinaToday, formatDay } from "../voucher/dates.js";
@@ -35,6 +36,16 @@ const RATES = [
   { name: "No gravado", value: "-2" },
 ];
 const AMOUNT = /^\d{1,13}(\.\d{1,3})?$/;
+
+/**
+ * A number as typed at a prompt, in the form the schema reads. In Spanish it is written as
+ * es-AR writes it (`45.000,50`); an ambiguous `7.00` is refused, and the prompt asks again.
+ */
+function asTyped(text: string): string {
+  const trimmed = text.trim();
+  if (currentLang() !== "es") return trimmed;
+  return commaNumber(trimmed) ?? "?";
+}
 
 /** The voucher, asked for; returns the envelope to issue (and where it was saved, if it was). */
 export async function askVoucher(
@@ -101,15 +112,20 @@ export async function askVoucher(
       message: t("Item {n}: description", { n: detalle.length + 1 }),
       validate: (v) => v.trim().length >= 4 || t("at least 4 characters"),
     });
-    const cantidad = await p.input({
-      message: t("Quantity"),
-      default: "1",
-      validate: (v) => (/^\d+(\.\d{1,2})?$/.test(v) && Number(v) > 0) || t("a number above 0, up to 2 decimals"),
-    });
-    const precio = await p.input({
-      message: chargesVat ? t("Unit price without VAT") : t("Unit price"),
-      validate: (v) => AMOUNT.test(v) || t("a number such as 1500.50 (decimal point, up to 3 decimals)"),
-    });
+    const cantidad = asTyped(
+      await p.input({
+        message: t("Quantity"),
+        default: "1",
+        validate: (v) =>
+          (/^\d+(\.\d{1,2})?$/.test(asTyped(v)) && Number(asTyped(v)) > 0) || t("a number above 0, up to 2 decimals"),
+      }),
+    );
+    const precio = asTyped(
+      await p.input({
+        message: chargesVat ? t("Unit price without VAT") : t("Unit price"),
+        validate: (v) => AMOUNT.test(asTyped(v)) || t("a number such as 1500.50 (decimal point, up to 3 decimals)"),
+      }),
+    );
     const alicuota = chargesVat ? await p.select({ message: t("VAT rate"), choices: RATES, default: "21" }) : "0";
     detalle.push({
       cantidad,

@@ -15,6 +15,7 @@ import { ruleOptions } from "../voucher/validate.js";
 export interface ValidateFlags {
   encoding?: string;
   delimiter?: string;
+  decimal?: string;
   ceiling?: string;
   today?: string;
 }
@@ -30,6 +31,7 @@ export function readOptions(ctx: Context, flags: ValidateFlags): ReadOptions {
   return {
     ...(encoding ? { encoding } : {}),
     ...(flags.delimiter ? { delimiter: flags.delimiter as "," | ";" } : {}),
+    ...(flags.decimal ? { decimalComma: flags.decimal === "comma" } : {}),
     stdin: ctx.io.stdin,
   };
 }

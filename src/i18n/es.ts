@@ -283,11 +283,11 @@ export const ES: Readonly<Record<string, string>> = {
   "Item {n}: description": "Ítem {n}: descripción",
   "at least 4 characters": "al menos 4 caracteres",
   Quantity: "Cantidad",
-  "a number above 0, up to 2 decimals": "un número mayor que 0, hasta 2 decimales",
+  "a number above 0, up to 2 decimals": "un número mayor que 0 (coma decimal), hasta 2 decimales",
   "Unit price without VAT": "Precio unitario sin IVA",
   "Unit price": "Precio unitario",
   "a number such as 1500.50 (decimal point, up to 3 decimals)":
-    "un número como 1500.50 (punto decimal, hasta 3 decimales)",
+    "un número como 1.500,50 (coma decimal; el punto separa los miles; hasta 3 decimales)",
   "VAT rate": "Alícuota de IVA",
   "Add another item?": "¿Agregar otro ítem?",
   "Period the note adjusts: from (dd/mm/yyyy)": "Período que ajusta la nota: desde (dd/mm/aaaa)",
@@ -936,4 +936,8 @@ export const ES: Readonly<Record<string, string>> = {
     "no se pueden guardar los comprobantes de esta ejecución en {dir}: {message}",
   "a run of many vouchers keeps them in a temporary file while it works: free some space there, or point TMPDIR elsewhere":
     "una ejecución con muchos comprobantes los guarda en un archivo temporal mientras trabaja: libere espacio allí, o apunte TMPDIR a otra carpeta",
+  "{cell} is ambiguous in a file with decimal commas: a dot separates thousands there (7.000 is seven thousand, 7,00 is seven); write it so, or pass --decimal point if this file uses decimal points":
+    "{cell} es ambiguo en un archivo con coma decimal: allí el punto separa los miles (7.000 es siete mil, 7,00 es siete); escríbalo así, o pase --decimal point si este archivo usa punto decimal",
+  "decimal mark of CSV numbers: comma (7.000,50) or point (7000.50); default comma with ; and point with ,":
+    "separador decimal de los números del CSV: comma (7.000,50) o point (7000.50); por omisión, coma con ; y punto con ,",
 };

@@ -18,6 +18,7 @@ import {
   TAGS_COLUMN,
 } from "./columns.js";
 import { CsvRecordReader, CsvSyntaxError } from "./csv-records.js";
+import { commaNumber } from "./numbers.js";
 import { cellPlace, rowRange, type SourceVoucher } from "./source.js";
 
 interface Column {
@@ -31,14 +32,11 @@ interface Column {
 
 export interface CsvOptions {
   delimiter?: "," | ";";
-  /** Accept `1234,56` in numeric cells; on by default with `;` (es-AR spreadsheets). */
+  /**
+   * Numbers with a decimal comma and thousands dots (`1.234,56`); on by default with `;`
+   * (es-AR spreadsheets), off with `,`. `--decimal comma|point` decides instead.
+   */
   decimalComma?: boolean;
-}
-
-const DECIMAL_COMMA = /^\s*[+-]?(\d{1,3}(\.\d{3})+|\d+),\d+\s*$/;
-
-function toNumberText(value: string): string {
-  return DECIMAL_COMMA.test(value) ? value.replace(/\./g, "").replace(",", ".").trim() : value;
 }
 
 export function detectDelimiter(headerLine: string): "," | ";" {
@@ -125,7 +123,22 @@ class VoucherBuilder {
       const column = columns[i] as Column;
       const cell = (record[i] ?? "").trim();
       if (cell === "") continue;
-      const value = column.numeric && decimalComma ? toNumberText(cell) : cell;
+      let value = cell;
+      if (column.numeric && decimalComma) {
+        const read = commaNumber(cell);
+        if (read === undefined)
+          this.findings.push({
+            severity: "error",
+            code: "csv.ambiguous-number",
+            path: column.item ? ["comprobante", "detalle", this.items.length, ...column.segments] : column.segments,
+            at: cellPlace(this.file, row, column.name),
+            message: t(
+              "{cell} is ambiguous in a file with decimal commas: a dot separates thousands there (7.000 is seven thousand, 7,00 is seven); write it so, or pass --decimal point if this file uses decimal points",
+              { cell: JSON.stringify(cell) },
+            ),
+          });
+        else value = read;
+      }
       if (column.item) {
         item ??= {};
         setPath(item, column.segments, value);

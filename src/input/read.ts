@@ -122,7 +122,10 @@ async function* fromText(text: string): AsyncGenerator<string> {
 
 export async function* readVouchers(file: string, opts: ReadOptions = {}): AsyncGenerator<SourceVoucher> {
   const encoding = opts.encoding ?? "utf8";
-  const csvOptions = opts.delimiter ? { delimiter: opts.delimiter } : {};
+  const csvOptions = {
+    ...(opts.delimiter ? { delimiter: opts.delimiter } : {}),
+    ...(opts.decimalComma !== undefined ? { decimalComma: opts.decimalComma } : {}),
+  };
   if (file === "-") {
     const label = "<stdin>";
     const text = decodeAll(label, await readStdin(opts.stdin ?? process.stdin), encoding);

@@ -25,6 +25,8 @@ export interface ReadOptions {
   encoding?: "utf8" | "latin1";
   /** CSV delimiter; detected from the header when absent. */
   delimiter?: "," | ";";
+  /** CSV numbers with a decimal comma (`7.000,50`); when absent, so with `;` and not with `,`. */
+  decimalComma?: boolean;
   /** Standard input, for the file name `-`. */
   stdin?: NodeJS.ReadableStream;
 }

@@ -2,10 +2,10 @@
  * Spanish, as an Argentine accountant's machine asks for it: LANG=es_AR.UTF-8, then `init` and a
  * guided FACTURA B in a pseudo-terminal; and the language chosen by --lang, LC_ALL and LANG.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freshUser, inTerminal, ROOT, runCli } from "../helpers.js";
+import { freshUser, inTerminal, journalText, ndjson, ROOT, runCli } from "../helpers.js";
 
 const ENTER = "\r";
 const SPANISH = { LANG: "es_AR.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
@@ -30,7 +30,9 @@ describe("in Spanish", () => {
       [/¿Consumidor final no identificado \(sin nombre ni documento\)\? \(s\/N\)/, `s${ENTER}`],
       [/Ítem 1: descripción/, `Honorarios de noviembre${ENTER}`],
       [/Cantidad/, ENTER],
-      [/Precio unitario sin IVA/, `10000${ENTER}`],
+      // As es-AR writes it: 10.00 is ambiguous (ten, or ten thousand?) and asked again; 10.000 is ten thousand.
+      [/Precio unitario sin IVA/, `10.00${ENTER}`],
+      [/coma decimal; el punto separa los miles/, `${"\u007f".repeat(5)}10.000${ENTER}`],
       [/Alícuota de IVA/, ENTER],
       [/¿Agregar otro ítem\?/, ENTER],
       [/¿Emitirlo\? \(S\/n\)/, ENTER],
@@ -65,6 +67,31 @@ describe("in Spanish", () => {
       env: { ...u.env, ...SPANISH },
     });
     expect(JSON.parse(csv.stdout.split("\n")[0] as string).source).toMatch(/batch-nightly\.csv:rows 2-\d+$/);
+  });
+
+  it("a spreadsheet export with 7.000 issues seven thousand, not seven; 7.00 is refused at its cell, --decimal point reads it", async () => {
+    const u = freshUser("facturar-es-decimal-");
+    // Today in Argentina (UTC-3): the authority refuses dates far from it.
+    const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10).split("-").reverse().join("/");
+    const header =
+      "comprobante.external_reference;comprobante.tipo;comprobante.fecha;comprobante.vencimiento;comprobante.rubro;comprobante.rubro_grupo_contable;cliente.documento_tipo;cliente.documento_nro;cliente.razon_social;cliente.condicion_iva;comprobante.detalle.cantidad;comprobante.detalle.producto.descripcion;comprobante.detalle.producto.precio_unitario_sin_iva;comprobante.detalle.producto.alicuota";
+    const csv = (ref: string, price: string) =>
+      `${header}\n${ref};FACTURA B;${today};${today};Ventas;Ventas;DNI;30123456;Juana Pérez;CF;1;Yerba mate 1 kg;${price};21\n`;
+    writeFileSync(join(u.cwd, "miles.csv"), csv("MILES-1", "7.000"));
+    writeFileSync(join(u.cwd, "ambiguo.csv"), csv("MILES-2", "7.00"));
+    const issued = await runCli(["--json", "issue", "--no-pdf", "miles.csv"], { cwd: u.cwd, env: u.env });
+    expect(issued.code, issued.stderr).toBe(0);
+    expect(ndjson(issued.stdout)[0]).toMatchObject({ status: "issued", total: "8470.00" });
+
+    const refused = await runCli(["issue", "--no-pdf", "ambiguo.csv"], { cwd: u.cwd, env: u.env });
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toMatch(
+      /ambiguo\.csv:row 2, column comprobante\.detalle\.producto\.precio_unitario_sin_iva: "7\.00" is ambiguous .*\[csv\.ambiguous-number\]/,
+    );
+    expect(journalText(u.env.XDG_STATE_HOME)).not.toMatch(/MILES-2/);
+    const point = await runCli(["--json", "validate", "--decimal", "point", "ambiguo.csv"], { cwd: u.cwd, env: u.env });
+    expect(point.code, point.stdout).toBe(0);
+    expect(ndjson(point.stdout)[0]).toMatchObject({ ok: true, totals: { total: "8.47" } });
   });
 
   it("follows --lang first, then LC_ALL, LC_MESSAGES and LANG", async () => {

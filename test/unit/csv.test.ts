@@ -168,6 +168,39 @@ describe("CSV batches", () => {
     expect(result.result.totals?.total.toFixed(2)).toBe("1210.00");
   });
 
+  it("a decimal-comma file: 7.000 is seven thousand, 1.234.567,50 is read whole; 7.00 and 1.2345 are errors at their cell", async () => {
+    const line = (ref: string, total: string, price: string) =>
+      row(
+        { "comprobante.external_reference": ref, ...V, "comprobante.total": total, ...I("Yerba mate", "1", price) },
+        ";",
+      );
+    const text = [
+      HEADER.join(";"),
+      line("R1", "8.470", "7.000"),
+      line("R2", "1.493.826,56", "1.234.567,40"),
+      line("R3", "8,47", "7.00"),
+      line("R4", "-", "1.2345"),
+    ].join("\n");
+    const [r1, r2, r3, r4] = (await readAll(text)).map((v) => checkSource(v as SourceVoucher, rules));
+    expect(r1?.ok, JSON.stringify(r1?.errors)).toBe(true);
+    expect(r1?.result.totals?.total.toFixed(2)).toBe("8470.00");
+    expect(r2?.ok, JSON.stringify(r2?.errors)).toBe(true);
+    expect(r2?.result.totals?.total.toFixed(2)).toBe("1493826.55");
+    expect(r3?.errors.map((e) => [e.code, e.place])).toContainEqual([
+      "csv.ambiguous-number",
+      "b.csv:row 4, column comprobante.detalle.producto.precio_unitario_sin_iva",
+    ]);
+    expect(r4?.errors.map((e) => [e.code, e.place])).toContainEqual([
+      "csv.ambiguous-number",
+      "b.csv:row 5, column comprobante.detalle.producto.precio_unitario_sin_iva",
+    ]);
+    // --decimal point: the same cells read as decimals, nothing ambiguous.
+    const [p3] = await readAll([HEADER.join(";"), line("R3", "8.47", "7.00")].join("\n"), { decimalComma: false });
+    const point = checkSource(p3 as SourceVoucher, rules);
+    expect(point.ok, JSON.stringify(point.errors)).toBe(true);
+    expect(point.result.totals?.total.toFixed(2)).toBe("8.47");
+  });
+
   it("leaves commas alone in a comma-delimited file's quoted text", async () => {
     const text = [
       HEADER.join(","),

@@ -192,11 +192,13 @@ function issueCommand(mode: "instant" | "queued") {
           );
         progress?.tick(result);
         if (ctx.json) await ctx.out(JSON.stringify(resultJson(result)));
-        else if (progress) {
-          if (!result.ok) progress.log(resultHuman(result, ctx.color, cwd).join("\n"));
-        } else if (!ctx.quiet || !result.ok)
+        else if (!ctx.quiet || !result.ok) {
           // One write per voucher: lanes run at once, and a voucher's lines must stay together.
-          await ctx.out(resultHuman(result, ctx.color, cwd).join("\n"));
+          // Results always go to stdout; on the terminal the bar is drawn on, above the bar.
+          const text = resultHuman(result, ctx.color, cwd).join("\n");
+          if (progress && ctx.io.stdoutIsTTY) await progress.above(() => ctx.out(text));
+          else await ctx.out(text);
+        }
         if (flags.qr && (result.status === "issued" || result.status === "skipped-duplicate"))
           await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) =>
             ctx.err(

@@ -10,7 +10,7 @@ export class Progress {
   private readonly started = Date.now();
 
   constructor(
-    stream: NodeJS.WritableStream,
+    private readonly stream: NodeJS.WritableStream,
     private readonly total: number,
   ) {
     this.bars = new cliProgress.MultiBar(
@@ -42,9 +42,14 @@ export class Progress {
     this.bar.increment(1, this.payload());
   }
 
-  /** A line above the bar (a voucher that went wrong). */
-  log(text: string): void {
-    this.bars.log(`${text}\n`);
+  /**
+   * Output written to another stream of the same terminal (stdout), kept above the bar: the
+   * bar's line is cleared first and drawn again after.
+   */
+  async above(write: () => Promise<void>): Promise<void> {
+    this.stream.write("\r\u001b[2K");
+    await write();
+    this.bars.update();
   }
 
   stop(): void {

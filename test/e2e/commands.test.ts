@@ -1,4 +1,6 @@
 /** issue, issue-queued, query, ceiling and status as users run them: the built CLI, a real sandbox. */
+
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -143,6 +145,29 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
 });
 
 describe("batches", () => {
+  it("at a terminal with stdout redirected, every result lands in the file; the bar stays on the terminal", async () => {
+    const u = freshUser("facturar-bar-");
+    const env = { ...process.env, ...u.env, CI: "", TERM: "xterm" };
+    const files = [join(ROOT, "samples/factura-b-dni.json"), join(ROOT, "samples/factura-c.json")];
+    const quoted = [process.execPath, join(ROOT, "bin/facturar.js"), "issue", "--no-pdf", ...files]
+      .map((a) => `'${a}'`)
+      .join(" ");
+    // script(1) gives the CLI a terminal for stderr (the bar's) while stdout goes to a file.
+    const shell = spawnSync("script", ["-qfec", `${quoted} > out.txt; echo EXIT=$?`, "/dev/null"], {
+      cwd: u.cwd,
+      env,
+      encoding: "utf8",
+    });
+    expect(shell.stdout).toMatch(/EXIT=0/);
+    const out = readFileSync(join(u.cwd, "out.txt"), "utf8");
+    expect(out.match(/^✔ /gm)).toHaveLength(2);
+    expect(out).toMatch(/FACTURA B .*ref FB-2026-0001/);
+    expect(out).toMatch(/FACTURA C /);
+    // The bar (and nothing of it in the file) was drawn on the terminal.
+    expect(shell.stdout).toMatch(/2\/2 \| issued 2/);
+    expect(out).not.toMatch(/issued 2 rejected/);
+  });
+
   it("issues a CSV batch through lotes in groups of one type, each exactly once, even when answers are lost", async () => {
     const u = user();
     const csv = join(ROOT, "samples/batch-nightly.csv");

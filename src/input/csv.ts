@@ -281,6 +281,8 @@ export async function* readCsvVouchers(
   };
   const reader = new CsvRecordReader(delimiter, (record, row) => {
     if (failure !== undefined) return;
+    // A blank row (`;;;;;`, as spreadsheets export empty lines) is no voucher and no error.
+    if (columns && record.every((cell) => cell.trim() === "")) return;
     if (columns && record.length !== columns.length) {
       failure = new InputError(
         `${cellPlace(file, row)}: ${t("not valid CSV: this row has {cells} cells, the header {columns}", { cells: record.length, columns: columns.length })}`,

@@ -201,6 +201,19 @@ describe("CSV batches", () => {
     expect(point.result.totals?.total.toFixed(2)).toBe("8.47");
   });
 
+  it("skips blank rows, however many delimiters they carry, between and after vouchers", async () => {
+    const one = (ref: string) =>
+      row({ "comprobante.external_reference": ref, ...V, ...I("Yerba mate", "1", "100") }, ";");
+    const blank = ";".repeat(HEADER.length - 1);
+    const text = [HEADER.join(";"), one("R1"), blank, ";;;;;", "  ;  ", one("R2"), blank, ""].join("\n");
+    const vouchers = await readAll(text);
+    expect(
+      vouchers.map((v) => (v.raw as { comprobante: { external_reference: string } }).comprobante.external_reference),
+    ).toEqual(["R1", "R2"]);
+    expect(vouchers.map((v) => checkSource(v, rules).errors)).toEqual([[], []]);
+    expect(vouchers.map((v) => v.label)).toEqual(["b.csv:row 2", "b.csv:row 6"]);
+  });
+
   it("leaves commas alone in a comma-delimited file's quoted text", async () => {
     const text = [
       HEADER.join(","),

@@ -940,4 +940,5 @@ export const ES: Readonly<Record<string, string>> = {
     "{cell} es ambiguo en un archivo con coma decimal: allí el punto separa los miles (7.000 es siete mil, 7,00 es siete); escríbalo así, o pase --decimal point si este archivo usa punto decimal",
   "decimal mark of CSV numbers: comma (7.000,50) or point (7000.50); default comma with ; and point with ,":
     "separador decimal de los números del CSV: comma (7.000,50) o point (7000.50); por omisión, coma con ; y punto con ,",
+  "a code is text, or a whole number": "un código es texto, o un número entero",
 };

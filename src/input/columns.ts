@@ -20,6 +20,7 @@ export interface ColumnSpec {
 
 interface JsonSchemaNode {
   type?: string | string[];
+  pattern?: string;
   anyOf?: JsonSchemaNode[];
   properties?: Record<string, JsonSchemaNode>;
   items?: JsonSchemaNode;
@@ -48,7 +49,9 @@ function walk(node: JsonSchemaNode, prefix: string, out: ColumnSpec[]): void {
     else walk(node.items, `${prefix}.${INDEX}`, out);
     return;
   }
-  out.push({ pattern: prefix, numeric: t.includes("number") || t.includes("integer") });
+  // Text that may also be written as a number (a product code) is text: no decimal commas there.
+  const freeText = (node.anyOf ?? [node]).some((n) => types(n).includes("string") && !n.pattern);
+  out.push({ pattern: prefix, numeric: (t.includes("number") || t.includes("integer")) && !freeText });
 }
 
 let catalogue: Map<string, ColumnSpec> | undefined;

@@ -241,6 +241,27 @@ const text = (max: number, min = 1) =>
     .max(max, t("must have at most {max} characters", { max }))
     .refine((value) => !CONTROL_CHARACTER.test(value), t("must not contain control characters (NUL, escape…)"));
 
+/**
+ * A code (a product's, a customer's): text, or a whole number as the service's own examples
+ * write it (`"codigo": 37`), sent as text.
+ */
+const codeText = (max: number) =>
+  z
+    .unknown()
+    .transform((v, ctx) => {
+      if (typeof v !== "number") return v;
+      if (Number.isSafeInteger(v) && v >= 0) return String(v);
+      ctx.issues.push({ code: "custom", message: t("a code is text, or a whole number"), input: v });
+      return z.NEVER;
+    })
+    .pipe(text(max))
+    .meta({
+      anyOf: [
+        { type: "string", minLength: 1, maxLength: max },
+        { type: "integer", minimum: 0 },
+      ],
+    });
+
 const documentType = z
   .string({ error: t("expected one of {value}", { value: DOCUMENT_TYPES.join(", ") }) })
   .transform((v) => v.trim().toUpperCase())
@@ -300,7 +321,7 @@ const vatRate = scalar<(typeof VAT_RATES)[number]>(
 
 export const productoSchema = z.strictObject({
   descripcion: text(255, 4),
-  codigo: text(50).optional(),
+  codigo: codeText(50).optional(),
   lista_precios: text(255, 4).optional(),
   unidad_bulto: integer(1, 1_000_000).optional(),
   precio_unitario_sin_iva: decimal({ decimals: 3, min: "0" }),

@@ -21,6 +21,20 @@ describe("the voucher schema", () => {
     expect(r.envelope?.comprobante.punto_venta).toBe(10);
   });
 
+  it("takes a product code written as a whole number, as the service's examples do, and keeps it as text", () => {
+    const raw = baseVoucher();
+    raw.comprobante.detalle[0].producto.codigo = 37;
+    const r = check(raw);
+    expect(r.ok).toBe(true);
+    expect(r.envelope?.comprobante.detalle[0]?.producto.codigo).toBe("37");
+    expect(firstError((r) => (r.comprobante.detalle[0].producto.codigo = 3.5))?.message).toMatch(
+      /a code is text, or a whole number/,
+    );
+    expect(firstError((r) => (r.comprobante.detalle[0].producto.codigo = "A".repeat(51)))?.message).toMatch(
+      /at most 50 characters/,
+    );
+  });
+
   it("refuses numbers with a comma, exponent, too many decimals or digits", () => {
     expect(firstError((r) => (r.comprobante.detalle[0].producto.precio_unitario_sin_iva = "100,5"))?.message).toMatch(
       /decimal point/,

@@ -722,8 +722,6 @@ export const ES: Readonly<Record<string, string>> = {
     "el período termina ({fecha_hasta}) antes de empezar ({fecha_desde})",
   "the associated period cannot end after this voucher's date ({fecha})":
     "el período asociado no puede terminar después de la fecha de este comprobante ({fecha})",
-  "a voucher in pesos has cotizacion 1, not {cotizacion}":
-    "un comprobante en pesos tiene cotizacion 1, no {cotizacion}",
   'paga_misma_moneda "S" is for vouchers in a foreign currency':
     'paga_misma_moneda "S" es para comprobantes en moneda extranjera',
   "currency {moneda} is not in the tool's table; check the code":
@@ -941,4 +939,8 @@ export const ES: Readonly<Record<string, string>> = {
   "decimal mark of CSV numbers: comma (7.000,50) or point (7000.50); default comma with ; and point with ,":
     "separador decimal de los números del CSV: comma (7.000,50) o point (7000.50); por omisión, coma con ; y punto con ,",
   "a code is text, or a whole number": "un código es texto, o un número entero",
+  "a voucher in pesos goes with cotizacion 1, as the authority requires; {cotizacion} is not sent":
+    "un comprobante en pesos va con cotizacion 1, como exige ARCA; {cotizacion} no se envía",
+  "cotizacion 1 for dollars: give the exchange rate in pesos per dollar":
+    "cotizacion 1 para dólares: indique el tipo de cambio en pesos por dólar",
 };

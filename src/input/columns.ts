@@ -21,6 +21,7 @@ export interface ColumnSpec {
 interface JsonSchemaNode {
   type?: string | string[];
   pattern?: string;
+  enum?: unknown[];
   anyOf?: JsonSchemaNode[];
   properties?: Record<string, JsonSchemaNode>;
   items?: JsonSchemaNode;
@@ -50,7 +51,7 @@ function walk(node: JsonSchemaNode, prefix: string, out: ColumnSpec[]): void {
     return;
   }
   // Text that may also be written as a number (a product code) is text: no decimal commas there.
-  const freeText = (node.anyOf ?? [node]).some((n) => types(n).includes("string") && !n.pattern);
+  const freeText = (node.anyOf ?? [node]).some((n) => types(n).includes("string") && !n.pattern && !n.enum);
   out.push({ pattern: prefix, numeric: (t.includes("number") || t.includes("integer")) && !freeText });
 }
 

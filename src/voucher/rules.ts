@@ -650,13 +650,6 @@ function checkCurrency(f: Findings, env: Envelope): void {
   const c = env.comprobante;
   const path = [...C, "cotizacion"];
   if (c.moneda === "PES") {
-    if (c.cotizacion !== undefined && !Dec.parse(c.cotizacion).eq(Dec.ONE)) {
-      f.error(
-        "currency.rate",
-        path,
-        t("a voucher in pesos has cotizacion 1, not {cotizacion}", { cotizacion: c.cotizacion }),
-      );
-    }
     if (c.datos_informativos?.paga_misma_moneda === "S") {
       f.error(
         "currency.same-currency",
@@ -680,7 +673,15 @@ function checkCurrency(f: Findings, env: Envelope): void {
       t("a voucher in {moneda} needs its exchange rate (cotizacion)", { moneda: c.moneda }),
     );
   } else if (Dec.parse(c.cotizacion).eq(Dec.ONE)) {
-    f.warn("currency.rate", path, t("cotizacion 1 for {moneda}: is the exchange rate missing?", { moneda: c.moneda }));
+    // A dollar is worth far more than 2-400 % of one peso (the authority's band, tax-rules §4.9).
+    if (c.moneda === "DOL")
+      f.error("currency.rate", path, t("cotizacion 1 for dollars: give the exchange rate in pesos per dollar"));
+    else
+      f.warn(
+        "currency.rate",
+        path,
+        t("cotizacion 1 for {moneda}: is the exchange rate missing?", { moneda: c.moneda }),
+      );
   }
   const cotizacion = c.cotizacion ? Dec.parse(c.cotizacion) : undefined;
   if (cotizacion && cotizacion.significantScale() > 3) {

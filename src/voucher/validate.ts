@@ -68,9 +68,21 @@ export function validateEnvelope(
 
   const envelope = parsed.data;
   const c = envelope.comprobante;
-  if (c.moneda === "PES" && c.cotizacion === undefined) c.cotizacion = "1";
+  // The authority takes pesos at 1; the service's own discount examples send pesos with a rate.
+  const pesosRate = c.moneda === "PES" && c.cotizacion !== undefined && !Dec.parse(c.cotizacion).eq(Dec.ONE);
+  const given = c.cotizacion;
+  if (c.moneda === "PES") c.cotizacion = "1";
   const totals = computeTotals(c);
   const findings = checkRules(envelope, totals, options);
+  if (pesosRate)
+    findings.push({
+      severity: "warning",
+      code: "currency.rate",
+      path: ["comprobante", "cotizacion"],
+      message: t("a voucher in pesos goes with cotizacion 1, as the authority requires; {cotizacion} is not sent", {
+        cotizacion: String(given),
+      }),
+    });
   if (c.total === undefined) {
     c.total = totals.total.toFixed(2);
     findings.push({

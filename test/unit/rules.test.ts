@@ -462,12 +462,19 @@ describe("credit and debit notes", () => {
 });
 
 describe("currency, payments, periods, tributos", () => {
-  it("PES means cotizacion 1; other currencies need a rate", () => {
+  it("PES goes at cotizacion 1 (another rate is replaced, with a warning); other currencies need a rate, dollars not 1", () => {
     expect(judge((r) => (r.comprobante.cotizacion = 1)).errors).toEqual([]);
-    expect(judge((r) => (r.comprobante.cotizacion = 3)).errors).toEqual(["currency.rate"]);
+    const pesos = judge((r) => (r.comprobante.cotizacion = 3));
+    expect([pesos.errors, pesos.warnings]).toEqual([[], ["currency.rate"]]);
+    expect(pesos.result.envelope?.comprobante.cotizacion).toBe("1");
+    // The total is the pesos total, not three times it.
+    expect(pesos.result.totals?.total.toFixed(2)).toBe(judge(() => {}).result.totals?.total.toFixed(2));
     expect(judge((r) => (r.comprobante.moneda = "DOL")).errors).toEqual(["currency.rate"]);
     expect(judge((r) => Object.assign(r.comprobante, { moneda: "DOL", cotizacion: 1015.5 })).errors).toEqual([]);
-    expect(judge((r) => Object.assign(r.comprobante, { moneda: "DOL", cotizacion: 1 })).warnings).toEqual([
+    expect(judge((r) => Object.assign(r.comprobante, { moneda: "DOL", cotizacion: 1 })).errors).toEqual([
+      "currency.rate",
+    ]);
+    expect(judge((r) => Object.assign(r.comprobante, { moneda: "060", cotizacion: 1 })).warnings).toEqual([
       "currency.rate",
     ]);
     expect(judge((r) => Object.assign(r.comprobante, { moneda: "XYZ", cotizacion: 5 })).warnings).toEqual([

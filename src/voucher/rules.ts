@@ -596,10 +596,9 @@ function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): v
       );
     }
     if (!target || !isNote(info)) return;
-    const sameFamily =
-      target.class === info.class ||
-      ((info.class === "A" || info.class === "M") && (target.class === "A" || target.class === "M"));
-    if (!sameFamily) {
+    // Class M (since 2025-12 "A con leyenda") is a group of its own at the authority (validation
+    // 10007, tax-rules §2.1): M vouchers take M notes, A vouchers A notes.
+    if (target.class !== info.class) {
       f.error(
         "associations.class",
         [...path, "tipo_comprobante"],

@@ -446,6 +446,33 @@ describe("credit and debit notes", () => {
     expect(
       judge(variant(note, (r) => (r.comprobante.comprobantes_asociados[0].comprobante_fecha = "20/11/2026"))).errors,
     ).toEqual([]);
+    // M is a group of its own: an A note does not adjust a FACTURA M, nor an M note a FACTURA A.
+    const classA = (note: string, adjusts: string) =>
+      variant(
+        (r) => {
+          r.comprobante.tipo = note;
+          r.cliente = {
+            documento_tipo: "CUIT",
+            documento_nro: "30712293841",
+            razon_social: "Acme SA",
+            condicion_iva: "RI",
+          };
+          r.comprobante.comprobantes_asociados = [
+            {
+              tipo_comprobante: adjusts,
+              punto_venta: 3,
+              numero: 7,
+              comprobante_fecha: "18/11/2026",
+              cuit: "30000000007",
+            },
+          ];
+        },
+        () => {},
+      );
+    expect(judge(classA("NOTA DE CREDITO A", "FACTURA A")).errors).not.toContain("associations.class");
+    expect(judge(classA("NOTA DE CREDITO M", "FACTURA M")).errors).not.toContain("associations.class");
+    expect(judge(classA("NOTA DE CREDITO A", "FACTURA M")).errors).toContain("associations.class");
+    expect(judge(classA("NOTA DE DEBITO M", "FACTURA A")).errors).toContain("associations.class");
     expect(
       judge(variant(note, (r) => (r.comprobante.comprobantes_asociados[0].comprobante_fecha = "21/11/2026"))).errors,
     ).toEqual(["associations.date"]);

@@ -943,4 +943,6 @@ export const ES: Readonly<Record<string, string>> = {
     "un comprobante en pesos va con cotizacion 1, como exige ARCA; {cotizacion} no se envía",
   "cotizacion 1 for dollars: give the exchange rate in pesos per dollar":
     "cotizacion 1 para dólares: indique el tipo de cambio en pesos por dólar",
+  "bonificacion {discount} is more than the items it discounts add up to ({subtotal})":
+    "la bonificacion {discount} supera la suma de los ítems que descuenta ({subtotal})",
 };

@@ -97,6 +97,7 @@ export function checkRules(env: Envelope, totals: Totals, opts: RuleOptions): Fi
   checkAssociations(f, env, info);
   checkCurrency(f, env);
   checkPayments(f, env, totals);
+  checkDiscount(f, env, totals);
   checkPeriods(f, env);
   checkTributos(f, env);
   checkSpecialRegimes(f, env, info);
@@ -686,6 +687,19 @@ function checkCurrency(f: Findings, env: Envelope): void {
   if (cotizacion && cotizacion.significantScale() > 3) {
     f.warn("currency.rate", path, t("the service handles cotizacion with 3 decimals; more may be rounded"));
   }
+}
+
+/** A voucher discount comes off its items: more than they add up to leaves a negative base. */
+function checkDiscount(f: Findings, env: Envelope, totals: Totals): void {
+  if (totals.discount.cmp(totals.subtotal) > 0)
+    f.error(
+      "discount.exceeds",
+      [...C, "bonificacion"],
+      t("bonificacion {discount} is more than the items it discounts add up to ({subtotal})", {
+        discount: totals.discount.toFixed(2),
+        subtotal: totals.subtotal.toFixed(2),
+      }),
+    );
 }
 
 function checkPayments(f: Findings, env: Envelope, totals: Totals): void {

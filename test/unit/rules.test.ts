@@ -489,6 +489,19 @@ describe("credit and debit notes", () => {
 });
 
 describe("currency, payments, periods, tributos", () => {
+  it("a voucher discount larger than its items is an error at bonificacion, not only a wrong total", () => {
+    const subtotal = judge(() => {}).result.totals?.subtotal.toFixed(2) as string;
+    expect(judge((r) => (r.comprobante.bonificacion = subtotal)).errors).not.toContain("discount.exceeds");
+    const over = judge((r) => {
+      r.comprobante.bonificacion = `${Number(subtotal) + 1}`;
+      delete r.comprobante.total;
+    });
+    expect(over.errors).toContain("discount.exceeds");
+    expect(over.result.findings.find((x) => x.code === "discount.exceeds")?.path).toEqual([
+      "comprobante",
+      "bonificacion",
+    ]);
+  });
   it("PES goes at cotizacion 1 (another rate is replaced, with a warning); other currencies need a rate, dollars not 1", () => {
     expect(judge((r) => (r.comprobante.cotizacion = 1)).errors).toEqual([]);
     const pesos = judge((r) => (r.comprobante.cotizacion = 3));

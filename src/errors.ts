@@ -13,6 +13,8 @@ export const EXIT_CODES = {
   unavailable: 6,
   partial: 7,
   unknown: 8,
+  /** A query that matched nothing. */
+  notFound: 9,
   interrupted: 130,
 } as const;
 

@@ -155,7 +155,10 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
           await ctx.out(line);
     }
     if (!ctx.quiet && !ctx.json && count > 0) ctx.err(tn(count, "{n} voucher", "{n} vouchers"));
-    return "done";
+    if (count > 0) return "done";
+    // A script asking about a reference learns "not there" from the exit code, or from JSON.
+    if (ctx.json) await ctx.out(JSON.stringify({ ok: false, status: "not-found", query: wanted }));
+    return "notFound";
   });
 }
 

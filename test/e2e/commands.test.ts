@@ -76,6 +76,14 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
     expect(
       ndjson((await u.run(["--json", "query", "--type", "FACTURA B", "--from", "1", "--to", "5"])).stdout),
     ).toHaveLength(1);
+    // Nothing under a reference: exit 9, said on stderr, nothing on stdout (JSON says it there).
+    const none = await u.run(["query", "--ref", "NO-SUCH-REF"]);
+    expect([none.code, none.stdout, none.stderr.trim()]).toEqual([9, "", "no voucher found"]);
+    const noneJson = await u.run(["--json", "query", "--type", "FACTURA B", "--number", "999"]);
+    expect(noneJson.code).toBe(9);
+    expect(ndjson(noneJson.stdout)).toEqual([
+      { ok: false, status: "not-found", query: { kind: "number", tipo: "FACTURA B", numero: 999 } },
+    ]);
   });
 
   it("prints every field design.md lists in JSON", async () => {

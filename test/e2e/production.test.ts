@@ -33,7 +33,10 @@ describe("production profiles", () => {
       cwd: u.cwd,
       env: u.env as Record<string, string>,
     });
-    expect(ndjson(nothing.stdout)).toEqual([]);
+    expect(nothing.code).toBe(9);
+    expect(ndjson(nothing.stdout)).toEqual([
+      { ok: false, status: "not-found", query: { kind: "ref", ref: "FB-2026-0001" } },
+    ]);
     const accepted = await ask(u.cwd, u.env, ["issue", sample], "y");
     expect(accepted).toMatch(/✔ FACTURA B 00679-00000001/);
     expect(accepted).toMatch(/EXIT=0/);

@@ -16,7 +16,7 @@ import { readVouchers } from "../input/read.js";
 import type { ReadOptions, SourceVoucher } from "../input/source.js";
 import { dayNumber } from "../voucher/dates.js";
 import type { Dec } from "../voucher/decimal.js";
-import { anonymousAmount, ceilingMessage } from "../voucher/rules.js";
+import { anonymousAmount, ceilingMessage, unidentifiedConsumer } from "../voucher/rules.js";
 import { ruleOptions } from "../voucher/validate.js";
 import { currentCeiling } from "./ceiling.js";
 import { type Begun, Issuer, laneBreak, type PreparedVoucher, ServiceStop, type VoucherHeading } from "./issue.js";
@@ -194,7 +194,7 @@ async function readPlan(
       plan.planned.push(voucher);
     } else if (first.digest === prepared.digest) addRepeat(plan, voucher);
     else plan.suspects.push({ first: first.voucher, other: voucher });
-    if (envelope.cliente?.documento_tipo === "OTRO" && check.result.totals)
+    if (unidentifiedConsumer(envelope) && check.result.totals)
       plan.unidentified.push({
         voucher,
         amount: anonymousAmount(check.result.totals, envelope.comprobante.cotizacion ?? "1"),

@@ -241,6 +241,19 @@ function requiredDocument(info: VoucherTypeInfo, condition: VatCondition): strin
   }
 }
 
+/**
+ * A customer abroad (CDEX) goes as documento_tipo OTRO with its foreign id, on export vouchers
+ * and on B (tax-rules §2.6): identified, so none of the unidentified consumer's rules apply.
+ */
+function abroad(party: Party, key: "cliente" | "proveedor"): boolean {
+  return key === "cliente" && (party.condicion_iva_operacion ?? party.condicion_iva) === "CDEX";
+}
+
+/** A sale to an unidentified final consumer (OTRO), the kind the ceiling limits. */
+export function unidentifiedConsumer(env: Envelope): boolean {
+  return env.cliente?.documento_tipo === "OTRO" && !abroad(env.cliente, "cliente");
+}
+
 /** What an unidentified consumer's sale weighs against the ceiling: its total in pesos. */
 export function anonymousAmount(totals: Totals, cotizacion: string): Dec {
   return totals.total.mul(Dec.parse(cotizacion));
@@ -283,7 +296,7 @@ function checkDocument(
       );
     }
   }
-  if (party.documento_tipo === "OTRO") {
+  if (party.documento_tipo === "OTRO" && !abroad(party, key)) {
     if (party.documento_nro !== "0") {
       f.error(
         "anonymous.document",

@@ -197,6 +197,19 @@ describe("the anonymous final consumer", () => {
     });
     expect(dollars.errors).toEqual(["anonymous.ceiling"]);
   });
+
+  it("a customer abroad (CDEX) goes as OTRO with its foreign id, on B and on E, with no ceiling", () => {
+    const abroad = (r: Raw) =>
+      Object.assign(r.cliente, { documento_tipo: "OTRO", documento_nro: "0", condicion_iva: "CDEX" });
+    expect(judge(abroad).errors).toEqual([]);
+    expect(judge((r) => Object.assign(abroad(r), { documento_nro: "987654321" })).errors).toEqual([]);
+    const big = judge((r) => {
+      abroad(r);
+      r.comprobante.detalle = [item("Equipo", 1, 20000000, 0)];
+      r.comprobante.total = 20000000;
+    });
+    expect(big.errors).toEqual([]);
+  });
 });
 
 describe("CUIT check digits wherever a CUIT appears", () => {

@@ -283,7 +283,9 @@ export class SandboxService {
         }
       }
       if (docType === "CUIT" && !isValidCuit(String(party.documento_nro ?? ""))) add("El CUIT enviado es invalido.");
-      if (party.condicion_pago !== undefined && !(Number(party.condicion_pago) in PAYMENT_CONDITIONS))
+      // A supplier's 0 is "none": the service's own purchase example sends it.
+      const noCondition = operacion === "C" && Number(party.condicion_pago) === 0;
+      if (party.condicion_pago !== undefined && !noCondition && !(Number(party.condicion_pago) in PAYMENT_CONDITIONS))
         add("La condicion de pago enviada no es valida.");
     }
     if (

@@ -295,7 +295,17 @@ export const clienteSchema = z.strictObject({
   rg5329: flag().optional(),
 });
 
-export const proveedorSchema = z.strictObject(partyFields);
+/**
+ * The service's only purchase example sends 0 for "no payment condition", and 0 for its text:
+ * taken, and sent on as the example sends it.
+ */
+const zeroIsNone = <T extends z.ZodType>(schema: T) => z.union([z.literal(0), schema]).optional();
+
+export const proveedorSchema = z.strictObject({
+  ...partyFields,
+  condicion_pago: zeroIsNone(code(PAYMENT_CONDITIONS, t("payment condition"))),
+  condicion_pago_otra: zeroIsNone(text(100)),
+});
 
 const vatRate = scalar<(typeof VAT_RATES)[number]>(
   {

@@ -17,13 +17,14 @@ const escapeOptional = (text: string | undefined) => (text === undefined ? undef
 /** A copy of the envelope with every printed free-text field escaped for the service. */
 export function escapeEnvelope(env: Envelope): Envelope {
   const c = env.comprobante;
-  const escapeParty = <P extends { razon_social?: string; domicilio?: string; condicion_pago_otra?: string }>(
+  const escapeParty = <P extends { razon_social?: string; domicilio?: string; condicion_pago_otra?: string | 0 }>(
     p: P,
   ): P => ({
     ...p,
     razon_social: escapeOptional(p.razon_social),
     domicilio: escapeOptional(p.domicilio),
-    condicion_pago_otra: escapeOptional(p.condicion_pago_otra),
+    // A supplier's 0 (no condition, as the service's example sends it) is no text.
+    condicion_pago_otra: p.condicion_pago_otra === 0 ? 0 : escapeOptional(p.condicion_pago_otra),
   });
   return {
     ...env,

@@ -152,6 +152,18 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
   });
 });
 
+describe("the service's own examples", () => {
+  it("a purchase as the service's example writes its supplier (condicion_pago 0, condicion_pago_otra 0) is issued", async () => {
+    const u = freshUser("facturar-purchase-");
+    const raw = JSON.parse(readFileSync(join(ROOT, "samples/purchase-proveedor.json"), "utf8"));
+    Object.assign(raw.proveedor, { condicion_pago: 0, condicion_pago_otra: 0 });
+    writeFileSync(join(u.cwd, "compra.json"), JSON.stringify(raw));
+    const r = await runCli(["--json", "issue", "--no-pdf", "compra.json"], { cwd: u.cwd, env: u.env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "issued" });
+  });
+});
+
 describe("batches", () => {
   it("at a terminal with stdout redirected, every result lands in the file; the bar stays on the terminal", async () => {
     const u = freshUser("facturar-bar-");

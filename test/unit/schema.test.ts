@@ -35,6 +35,18 @@ describe("the voucher schema", () => {
     );
   });
 
+  it("takes a supplier's payment condition 0 and its text 0, as the service's purchase example sends them", () => {
+    const raw = baseVoucher();
+    raw.comprobante.operacion = "C";
+    raw.proveedor = { ...raw.cliente, condicion_pago: 0, condicion_pago_otra: 0 };
+    delete raw.cliente;
+    const r = check(raw);
+    expect(r.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(r.envelope?.proveedor).toMatchObject({ condicion_pago: 0, condicion_pago_otra: 0 });
+    // A customer's is still a code of the table.
+    expect(firstError((v) => (v.cliente.condicion_pago = 0))?.message).toMatch(/unknown payment condition code 0/);
+  });
+
   it("refuses numbers with a comma, exponent, too many decimals or digits", () => {
     expect(firstError((r) => (r.comprobante.detalle[0].producto.precio_unitario_sin_iva = "100,5"))?.message).toMatch(
       /decimal point/,

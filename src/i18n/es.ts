@@ -945,4 +945,8 @@ export const ES: Readonly<Record<string, string>> = {
     "cotizacion 1 para dólares: indique el tipo de cambio en pesos por dólar",
   "bonificacion {discount} is more than the items it discounts add up to ({subtotal})":
     "la bonificacion {discount} supera la suma de los ítems que descuenta ({subtotal})",
+  "export vouchers carry no discounts, nor negative prices":
+    "los comprobantes de exportación no llevan descuentos ni precios negativos",
+  "a negative-price line is a discount on the others: here it leaves a negative base, VAT or total":
+    "una línea de precio negativo es un descuento sobre las demás: aquí deja negativa una base, el IVA o el total",
 };

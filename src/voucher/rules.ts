@@ -98,6 +98,7 @@ export function checkRules(env: Envelope, totals: Totals, opts: RuleOptions): Fi
   checkCurrency(f, env);
   checkPayments(f, env, totals);
   checkDiscount(f, env, totals);
+  checkNegativeLines(f, env, info, totals);
   checkPeriods(f, env);
   checkTributos(f, env);
   checkSpecialRegimes(f, env, info);
@@ -702,9 +703,33 @@ function checkCurrency(f: Findings, env: Envelope): void {
   }
 }
 
+/**
+ * A negative-price line is a discount, as the service's discount page shows: the authority gets
+ * only totals, so it is taken where no base, VAT or total turns negative. Export vouchers carry
+ * no discounts at all.
+ */
+function checkNegativeLines(f: Findings, env: Envelope, info: VoucherTypeInfo, totals: Totals): void {
+  const first = env.comprobante.detalle.findIndex((d) => Dec.parse(d.producto.precio_unitario_sin_iva).sign() < 0);
+  if (first < 0) return;
+  const path = [...C, "detalle", first, "producto", "precio_unitario_sin_iva"];
+  if (info.class === "E") {
+    f.error("class-e.discount", path, t("export vouchers carry no discounts, nor negative prices"));
+    return;
+  }
+  const negative = [...totals.rates.flatMap((r) => [r.net, r.vat]), totals.exempt, totals.nonTaxed, totals.total].some(
+    (amount) => amount.sign() < 0,
+  );
+  if (negative)
+    f.error(
+      "negative.totals",
+      path,
+      t("a negative-price line is a discount on the others: here it leaves a negative base, VAT or total"),
+    );
+}
+
 /** A voucher discount comes off its items: more than they add up to leaves a negative base. */
 function checkDiscount(f: Findings, env: Envelope, totals: Totals): void {
-  if (totals.discount.cmp(totals.subtotal) > 0)
+  if (!totals.discount.isZero() && totals.discount.cmp(totals.subtotal) > 0)
     f.error(
       "discount.exceeds",
       [...C, "bonificacion"],

@@ -334,7 +334,8 @@ export const productoSchema = z.strictObject({
   codigo: codeText(50).optional(),
   lista_precios: text(255, 4).optional(),
   unidad_bulto: integer(1, 1_000_000).optional(),
-  precio_unitario_sin_iva: decimal({ decimals: 3, min: "0" }),
+  // Negative for a discount line, as the service's discount page shows (checked against the totals in the rules).
+  precio_unitario_sin_iva: decimal({ decimals: 3 }),
   alicuota: vatRate,
   impuestos_internos_alicuota: decimal({ decimals: 2, min: "0", max: "100" }).optional(),
   unidad_medida: code(UNITS, t("unit of measure")).optional(),

@@ -502,6 +502,25 @@ describe("credit and debit notes", () => {
 });
 
 describe("currency, payments, periods, tributos", () => {
+  it("a negative-price line is a discount where nothing turns negative; never on export vouchers", () => {
+    const discounted = (price: number) => (r: Raw) => {
+      r.comprobante.detalle = [item("Zapatillas running", 1, 1000, 21), item("Descuento cliente", 1, price, 21)];
+      delete r.comprobante.total;
+    };
+    const fine = judge(discounted(-100));
+    expect(fine.errors).toEqual([]);
+    expect(fine.result.totals?.total.toFixed(2)).toBe("1089.00");
+    const too = judge(discounted(-1500));
+    expect(too.errors).toContain("negative.totals");
+    expect(too.result.findings.find((x) => x.code === "negative.totals")?.path).toEqual([
+      "comprobante",
+      "detalle",
+      1,
+      "producto",
+      "precio_unitario_sin_iva",
+    ]);
+  });
+
   it("a voucher discount larger than its items is an error at bonificacion, not only a wrong total", () => {
     const subtotal = judge(() => {}).result.totals?.subtotal.toFixed(2) as string;
     expect(judge((r) => (r.comprobante.bonificacion = subtotal)).errors).not.toContain("discount.exceeds");

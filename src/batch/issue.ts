@@ -421,18 +421,27 @@ export class Issuer {
         // order; what it does not hold once the window has passed goes again, one by one, in
         // order, and the first that does not settle holds the rest.
         let breaker: VoucherResult | undefined;
-        for (const p of pending) {
+        for (const [k, p] of pending.entries()) {
           let result: VoucherResult;
+          let resending = false;
           try {
             const found = await this.awaitSettled(p.reference, since);
             // Behind one that did not settle, a voucher the service does not hold is not sent
             // again (the lane's order); one it holds was sent in the batch, and is settled.
+            resending = !found && !breaker;
             result = found
               ? await this.settleFound(p.voucher, p.reference, found, true)
               : breaker
                 ? await this.holdBehind(p.voucher, p.reference, breaker)
                 : await this.send(p.voucher, p.reference, 2);
           } catch (lookupError) {
+            if (lookupError instanceof ServiceStop) {
+              // The service stopped the run. The voucher refused on its own re-send is held (the
+              // journal says so); the rest went in the lost batch and nobody can say now.
+              for (const q of pending.slice(resending ? k + 1 : k))
+                results[q.index] = await this.unknown(q.voucher, q.reference, lookupError.reason);
+              throw lookupError;
+            }
             if (!(lookupError instanceof LookupFailed)) throw lookupError;
             result = await this.unknown(p.voucher, p.reference, lookupError.cause);
           }

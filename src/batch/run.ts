@@ -292,7 +292,8 @@ async function sendPlan(
         },
         req.warn,
       );
-      const count = async (result: VoucherResult, repeat = false) => {
+      /** A result; `voucher` (as read) for a first, whose repeats in the input are told next. */
+      const count = async (result: VoucherResult, voucher?: VoucherHeading) => {
         if (result.status === "issued") summary.issued++;
         else if (result.status === "queued") summary.queued++;
         else if (result.status === "skipped-duplicate") summary.skipped++;
@@ -301,10 +302,10 @@ async function sendPlan(
         else if (result.status === "held") summary.held++;
         if (result.documents_missing) summary.documentsMissing++;
         await emit(result);
-        // The same voucher again in this run's input: told once the first has settled.
-        if (!repeat)
-          for (const again of plan.repeats.get(result.external_reference) ?? [])
-            await count(repeatOf(result, again), true);
+        // The same voucher again in this run's input: told once the first has settled. By the
+        // reference as read: under --allow-duplicate the result's is another (R-R2).
+        if (voucher)
+          for (const again of plan.repeats.get(voucher.reference) ?? []) await count(repeatOf(result, again));
       };
       let repeated = 0;
       for (const list of plan.repeats.values()) repeated += list.length;
@@ -447,7 +448,8 @@ interface LaneRunner<V extends VoucherHeading> {
   issueMany: (vs: V[]) => Promise<VoucherResult[]>;
   /** The documents still downloading for a result, if its lane went on without them. */
   takeDownload?: (reference: string) => Promise<VoucherResult> | undefined;
-  emit: (r: VoucherResult) => Promise<void>;
+  /** A voucher's result; `voucher` is the one the lane was given (its reference as in the input). */
+  emit: (r: VoucherResult, voucher: V) => Promise<void>;
 }
 
 /** Documents downloading at once across lanes, before a lane waits for one to land. */
@@ -471,10 +473,10 @@ export async function runLanes<V extends VoucherHeading>(
   // landed, which happens meanwhile, a bounded number at a time.
   const downloading = new Set<Promise<void>>();
   const landed: Promise<void>[] = [];
-  const settle = async (result: VoucherResult) => {
+  const settle = async (result: VoucherResult, voucher: V) => {
     const download = run.takeDownload?.(result.external_reference);
-    if (!download) return run.emit(result);
-    const told = download.then((r) => run.emit(r));
+    if (!download) return run.emit(result, voucher);
+    const told = download.then((r) => run.emit(r, voucher));
     landed.push(told);
     downloading.add(told);
     told.then(
@@ -520,17 +522,17 @@ export async function runLanes<V extends VoucherHeading>(
             });
             ahead = undefined;
             if (begun && "result" in begun) {
-              await settle(begun.result);
+              await settle(begun.result, group[0] as V);
               told = 1;
             } else if (begun) await run.abandon(begun, why);
           }
-          for (const v of group.slice(told)) await run.emit(heldResult(v, why));
+          for (const v of group.slice(told)) await run.emit(heldResult(v, why), v);
           continue;
         }
         try {
           if (group.length > 1) {
-            for (const r of await run.issueMany(group)) {
-              await settle(r);
+            for (const [k, r] of (await run.issueMany(group)).entries()) {
+              await settle(r, group[k] as V);
               const broken: ReturnType<typeof laneBreak> = heldBy === undefined ? laneBreak(r) : undefined;
               if (broken) heldBy = { ref: r.external_reference, why: broken };
             }
@@ -546,7 +548,7 @@ export async function runLanes<V extends VoucherHeading>(
             ahead.catch(() => {});
           }
           const result = await run.finish(begun);
-          await settle(result);
+          await settle(result, group[0] as V);
           const broken: ReturnType<typeof laneBreak> = laneBreak(result);
           if (broken) heldBy = { ref: result.external_reference, why: broken };
         } catch (error) {
@@ -556,8 +558,8 @@ export async function runLanes<V extends VoucherHeading>(
           // sent (the journal says held).
           for (const [k, v] of group.entries()) {
             const settled = error.settled?.[k];
-            if (settled) await settle(settled);
-            else await run.emit(heldResult(v, stopWhy()));
+            if (settled) await settle(settled, v);
+            else await run.emit(heldResult(v, stopWhy()), v);
           }
         }
       }

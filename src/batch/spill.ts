@@ -30,7 +30,7 @@ export class SpillError extends FacturarError {
       "unavailable",
       "spill.unwritable",
       t(
-        "a run of many vouchers keeps them in a temporary file while it works: free some space there, or point TMPDIR elsewhere",
+        "a run of many vouchers keeps them in a temporary file while it works: make room there or make it writable, or point TMPDIR elsewhere",
       ),
     );
   }

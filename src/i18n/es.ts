@@ -932,8 +932,8 @@ export const ES: Readonly<Record<string, string>> = {
     "divídalo en varios archivos, o exporte los comprobantes como CSV, que se lee a medida que llega",
   "cannot keep this run's vouchers in {dir}: {message}":
     "no se pueden guardar los comprobantes de esta ejecución en {dir}: {message}",
-  "a run of many vouchers keeps them in a temporary file while it works: free some space there, or point TMPDIR elsewhere":
-    "una ejecución con muchos comprobantes los guarda en un archivo temporal mientras trabaja: libere espacio allí, o apunte TMPDIR a otra carpeta",
+  "a run of many vouchers keeps them in a temporary file while it works: make room there or make it writable, or point TMPDIR elsewhere":
+    "una ejecución con muchos comprobantes los guarda en un archivo temporal mientras trabaja: libere espacio allí o permita escribir, o apunte TMPDIR a otra carpeta",
   "{cell} is ambiguous in a file with decimal commas: a dot separates thousands there (7.000 is seven thousand, 7,00 is seven); write it so, or pass --decimal point if this file uses decimal points":
     "{cell} es ambiguo en un archivo con coma decimal: allí el punto separa los miles (7.000 es siete mil, 7,00 es siete); escríbalo así, o pase --decimal point si este archivo usa punto decimal",
   "decimal mark of CSV numbers: comma (7.000,50) or point (7000.50); default comma with ; and point with ,":

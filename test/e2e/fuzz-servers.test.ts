@@ -901,6 +901,9 @@ async function runCase(c: Case): Promise<void> {
         if (r.status === "rejected" || r.status === "held")
           expect(service.commits.get(ref), `${ref} reported ${r.status}`).toBeUndefined();
         if (r.status === "unknown") expect(first.code).toBe(8);
+        // The report and the journal agree: held is not sent (or never begun), unknown is in flight.
+        if (r.status === "held") expect([undefined, "held"], `${ref} told held`).toContain(states.get(ref));
+        if (r.status === "unknown") expect(["unknown", "sending"], `${ref} told unknown`).toContain(states.get(ref));
       }
     if (first.code === 0)
       for (const [ref, state] of states) expect(state, `exit 0, and the journal says ${ref} ${state}`).toBe("issued");

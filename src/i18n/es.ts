@@ -949,4 +949,6 @@ export const ES: Readonly<Record<string, string>> = {
     "los comprobantes de exportación no llevan descuentos ni precios negativos",
   "a negative-price line is a discount on the others: here it leaves a negative base, VAT or total":
     "una línea de precio negativo es un descuento sobre las demás: aquí deja negativa una base, el IVA o el total",
+  "the e-mail addresses take at most {max} characters together; these take {length}":
+    "las direcciones de e-mail ocupan como máximo {max} caracteres en total; estas ocupan {length}",
 };

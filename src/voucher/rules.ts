@@ -59,6 +59,7 @@ export const LIMITS = {
   tributosSafe: 6,
   externalReference: 255,
   emails: 15,
+  emailLength: 255,
 } as const;
 
 const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]+$/;
@@ -332,6 +333,16 @@ function checkDocument(
         "email.max",
         [key, "email"],
         t("at most {emails} e-mail addresses; got {length}", { emails: LIMITS.emails, length: addresses.length }),
+      );
+    } else if (party.email.length > LIMITS.emailLength) {
+      // The service takes 255 characters for all the addresses together (api-v2 §5.3).
+      f.error(
+        "email.max",
+        [key, "email"],
+        t("the e-mail addresses take at most {max} characters together; these take {length}", {
+          max: LIMITS.emailLength,
+          length: party.email.length,
+        }),
       );
     }
     const bad = addresses.find((a) => !EMAIL.test(a));

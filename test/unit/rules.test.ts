@@ -501,6 +501,19 @@ describe("credit and debit notes", () => {
   });
 });
 
+describe("lengths", () => {
+  it("e-mail addresses: at most 15, and 255 characters together", () => {
+    const emails = (n: number, name = "u") => Array.from({ length: n }, (_, i) => `${name}${i}@example.com`).join(",");
+    expect(judge((r) => (r.cliente.email = emails(15))).errors).toEqual([]);
+    expect(judge((r) => (r.cliente.email = emails(16))).errors).toEqual(["email.max"]);
+    const long = emails(10, "a-rather-long-mailbox-name");
+    expect(long.length).toBeGreaterThan(255);
+    const r = judge((v) => (v.cliente.email = long));
+    expect(r.errors).toEqual(["email.max"]);
+    expect(r.result.findings.find((x) => x.code === "email.max")?.message).toMatch(/255 characters together/);
+  });
+});
+
 describe("currency, payments, periods, tributos", () => {
   it("a negative-price line is a discount where nothing turns negative; never on export vouchers", () => {
     const discounted = (price: number) => (r: Raw) => {

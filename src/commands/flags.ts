@@ -2,6 +2,7 @@
 
 import { UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { canonicalVoucherType, closestVoucherType, type VoucherType } from "../voucher/codes.js";
 
 /** A whole number within bounds, or undefined when the flag was not given. */
 export function optionalInt(flag: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -25,4 +26,17 @@ export function requiredInt(flag: string, value: string | undefined, min: number
   const n = optionalInt(flag, value, min, max);
   if (n === undefined) throw new UsageError(t("{flag} is required", { flag }));
   return n;
+}
+
+/** A voucher type as people type it (`factura b`, `Nota de Crédito A`): the service's name for it. */
+export function voucherTypeArg(value: string): VoucherType {
+  const tipo = canonicalVoucherType(value);
+  if (tipo) return tipo;
+  const near = closestVoucherType(value);
+  throw new UsageError(
+    t("unknown voucher type {tipo}", { tipo: JSON.stringify(value) }),
+    near
+      ? t("did you mean {tipo}?", { tipo: JSON.stringify(near) })
+      : t('write it as the service does, e.g. "FACTURA B"'),
+  );
 }

@@ -18,14 +18,12 @@ import { Dec } from "../voucher/decimal.js";
 import { cuitProblem, describeCuitProblem } from "../voucher/ids.js";
 import { decodeQr } from "../voucher/qr.js";
 import { date } from "../voucher/schema.js";
-import { requiredInt } from "./flags.js";
+import { requiredInt, voucherTypeArg } from "./flags.js";
 import { withConnection } from "./online.js";
 
 function tipoOf(value: string | undefined): string {
   if (!value) throw new UsageError(t("--type is required"), t('write it as the service does, e.g. "FACTURA B"'));
-  if (!voucherTypeInfo(value))
-    throw new UsageError(t("unknown voucher type {value}", { value: JSON.stringify(value) }), t('e.g. "FACTURA B"'));
-  return value;
+  return voucherTypeArg(value);
 }
 
 function dateOf(flag: string, value: string | undefined): string {

@@ -6,10 +6,10 @@ import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
 import { documentName } from "../output/files.js";
-import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
+import { voucherNumber } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import { date } from "../voucher/schema.js";
-import { optionalInt, requiredInt } from "./flags.js";
+import { optionalInt, requiredInt, voucherTypeArg } from "./flags.js";
 import { withConnection } from "./online.js";
 
 export interface QueryFlags {
@@ -44,12 +44,7 @@ export function criteria(flags: QueryFlags): Criteria {
       throw new UsageError(t("--date takes dd/mm/yyyy, not {date}", { date: JSON.stringify(flags.date) }));
     return { kind: "date", date: parsed.data };
   }
-  const tipo = String(flags.type);
-  if (!voucherTypeInfo(tipo))
-    throw new UsageError(
-      t("unknown voucher type {tipo}", { tipo: JSON.stringify(tipo) }),
-      t('write it as the service does, e.g. "FACTURA B"'),
-    );
+  const tipo = voucherTypeArg(String(flags.type));
   if (flags.number !== undefined) {
     if (flags.from !== undefined || flags.to !== undefined)
       throw new UsageError(t("--number does not go with --from/--to"));

@@ -1,7 +1,7 @@
 /** `facturar schema` and `facturar template <tipo> [--csv]`: what a voucher file looks like. */
 
 import type { Context } from "../context.js";
-import { type Outcome, UsageError } from "../errors.js";
+import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { FCE_REGIME, VOUCHER_TYPE_NAMES, voucherTypeInfo } from "../voucher/codes.js";
 import { argentinaToday, formatDay } from "../voucher/dates.js";
@@ -9,6 +9,7 @@ import { cbuWithCheckDigits } from "../voucher/ids.js";
 import { voucherJsonSchema } from "../voucher/json-schema.js";
 import type { Comprobante } from "../voucher/schema.js";
 import { computeTotals } from "../voucher/totals.js";
+import { voucherTypeArg } from "./flags.js";
 
 export async function schemaCommand(ctx: Context): Promise<Outcome> {
   await ctx.out(JSON.stringify(voucherJsonSchema(), null, 2));
@@ -16,13 +17,9 @@ export async function schemaCommand(ctx: Context): Promise<Outcome> {
 }
 
 /** A valid voucher of `tipo` with placeholder data, dated today: a starting point to edit. */
-export function template(tipo: string, today = argentinaToday()): Record<string, unknown> {
-  const info = voucherTypeInfo(tipo);
-  if (!info)
-    throw new UsageError(
-      t("unknown voucher type {tipo}", { tipo: JSON.stringify(tipo) }),
-      t("one of: {value}", { value: VOUCHER_TYPE_NAMES.join(", ") }),
-    );
+export function template(asked: string, today = argentinaToday()): Record<string, unknown> {
+  const tipo = voucherTypeArg(asked);
+  const info = voucherTypeInfo(tipo) as NonNullable<ReturnType<typeof voucherTypeInfo>>;
   const cls = info.class;
   const registered = info.fce || cls === "A" || cls === "M";
   const exportVoucher = cls === "E";

@@ -380,8 +380,6 @@ export const ES: Readonly<Record<string, string>> = {
   // commands/methods.ts
   "--type is required": "--type es obligatorio",
   'write it as the service does, e.g. "FACTURA B"': 'escríbalo como el servicio, p. ej. "FACTURA B"',
-  "unknown voucher type {value}": "tipo de comprobante desconocido {value}",
-  'e.g. "FACTURA B"': 'p. ej. "FACTURA B"',
   "{flag} takes a date dd/mm/yyyy": "{flag} acepta una fecha dd/mm/aaaa",
   "the service said no": "el servicio respondió que no",
   "--pv is required: the profile names no point of sale": "--pv es obligatorio: el perfil no indica punto de venta",
@@ -457,7 +455,6 @@ export const ES: Readonly<Record<string, string>> = {
   "faults:": "fallas:",
   "Stop with Ctrl-C.": "Detenga con Ctrl-C.",
   // commands/schema.ts
-  "one of: {value}": "uno de: {value}",
   "save the schema beside it with: facturar schema > voucher.schema.json":
     "guarde el esquema al lado con: facturar schema > voucher.schema.json",
   // commands/service-info.ts
@@ -951,4 +948,6 @@ export const ES: Readonly<Record<string, string>> = {
     "una línea de precio negativo es un descuento sobre las demás: aquí deja negativa una base, el IVA o el total",
   "the e-mail addresses take at most {max} characters together; these take {length}":
     "las direcciones de e-mail ocupan como máximo {max} caracteres en total; estas ocupan {length}",
+  "did you mean {tipo}?": "¿quiso decir {tipo}?",
+  "unknown voucher type {input}; did you mean {tipo}?": "tipo de comprobante desconocido {input}; ¿quiso decir {tipo}?",
 };

@@ -71,6 +71,45 @@ export function voucherTypeInfo(tipo: string): VoucherTypeInfo | undefined {
   return (VOUCHER_TYPES as Record<string, VoucherTypeInfo>)[tipo];
 }
 
+/** Upper case, no accents, single spaces: how two spellings of a type name are compared. */
+function typeKey(text: string): string {
+  return text.normalize("NFD").replace(/\p{M}/gu, "").toUpperCase().replace(/\s+/g, " ").trim();
+}
+
+const TYPES_BY_KEY = new Map<string, VoucherType>(VOUCHER_TYPE_NAMES.map((name) => [typeKey(name), name]));
+
+/** The service's name for a type written in any case, with or without accents (`factura b`, `Nota de Crédito A`). */
+export function canonicalVoucherType(text: string): VoucherType | undefined {
+  return TYPES_BY_KEY.get(typeKey(text));
+}
+
+/** The type name closest to a misspelt one (a few letters off), for a "did you mean". */
+export function closestVoucherType(text: string): VoucherType | undefined {
+  const key = typeKey(text);
+  let best: { name: VoucherType; distance: number } | undefined;
+  for (const [candidate, name] of TYPES_BY_KEY) {
+    const distance = editDistance(key, candidate);
+    if (distance <= Math.max(2, Math.floor(candidate.length / 5)) && (!best || distance < best.distance))
+      best = { name, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
 export function isNote(info: VoucherTypeInfo): boolean {
   return info.kind === "credit" || info.kind === "debit";
 }

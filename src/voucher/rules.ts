@@ -98,7 +98,7 @@ export function checkRules(env: Envelope, totals: Totals, opts: RuleOptions): Fi
   checkAssociations(f, env, info);
   checkCurrency(f, env);
   checkPayments(f, env, totals);
-  checkDiscount(f, env, totals);
+  checkDiscount(f, totals);
   checkNegativeLines(f, env, info, totals);
   checkPeriods(f, env);
   checkTributos(f, env);
@@ -739,7 +739,7 @@ function checkNegativeLines(f: Findings, env: Envelope, info: VoucherTypeInfo, t
 }
 
 /** A voucher discount comes off its items: more than they add up to leaves a negative base. */
-function checkDiscount(f: Findings, env: Envelope, totals: Totals): void {
+function checkDiscount(f: Findings, totals: Totals): void {
   if (!totals.discount.isZero() && totals.discount.cmp(totals.subtotal) > 0)
     f.error(
       "discount.exceeds",

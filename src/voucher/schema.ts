@@ -10,6 +10,8 @@
 import * as z from "zod";
 import { currentLang, t } from "../i18n/index.js";
 import {
+  canonicalVoucherType,
+  closestVoucherType,
   DOCUMENT_TYPES,
   LANGUAGES,
   PAYMENT_CONDITIONS,
@@ -18,6 +20,7 @@ import {
   VAT_CONDITIONS,
   VAT_RATES,
   VOUCHER_TYPE_NAMES,
+  type VoucherType,
 } from "./codes.js";
 
 // zod's own messages (a wrong JSON type, a missing block) in the user's language too.
@@ -379,11 +382,21 @@ export const pagosSchema = z.strictObject({
   total: amount(),
 });
 
-const voucherTypeName = z.enum(VOUCHER_TYPE_NAMES, {
-  error: (issue) =>
-    t('unknown voucher type {input}; expected a name such as "FACTURA B" (see `facturar schema`)', {
-      input: JSON.stringify(issue.input),
-    }),
+/** The service's name of a voucher type; written in any case, or with accents, it is taken as that name. */
+const voucherTypeName = scalar<VoucherType>({ type: "string", enum: VOUCHER_TYPE_NAMES }, (value) => {
+  const tipo = typeof value === "string" ? canonicalVoucherType(value) : undefined;
+  if (tipo) return { value: tipo };
+  const near = typeof value === "string" ? closestVoucherType(value) : undefined;
+  return {
+    error: near
+      ? t("unknown voucher type {input}; did you mean {tipo}?", {
+          input: JSON.stringify(value),
+          tipo: JSON.stringify(near),
+        })
+      : t('unknown voucher type {input}; expected a name such as "FACTURA B" (see `facturar schema`)', {
+          input: JSON.stringify(value),
+        }),
+  };
 });
 
 export const asociadoSchema = z.strictObject({

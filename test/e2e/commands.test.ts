@@ -66,7 +66,8 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
     expect(human.stdout).toMatch(
       /FACTURA B\s+00679-00000001\s+20\/11\/2026\s+Juana Pérez\s+133463\.00\s+EMITIDO\s+FB-2026-0001/,
     );
-    const [item] = ndjson((await u.run(["--json", "query", "--type", "FACTURA B", "--number", "1"])).stdout);
+    // Types as people type them: any case, accents.
+    const [item] = ndjson((await u.run(["--json", "query", "--type", "factura b", "--number", "1"])).stdout);
     expect(item).toMatchObject({
       comprobante_nro: "00679-00000001",
       external_reference: "FB-2026-0001",
@@ -76,6 +77,8 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
     expect(
       ndjson((await u.run(["--json", "query", "--type", "FACTURA B", "--from", "1", "--to", "5"])).stdout),
     ).toHaveLength(1);
+    const typo = await u.run(["query", "--type", "FACTRA B", "--number", "1"]);
+    expect([typo.code, typo.stderr]).toEqual([2, expect.stringMatching(/did you mean "FACTURA B"\?/)]);
     // Nothing under a reference: exit 9, said on stderr, nothing on stdout (JSON says it there).
     const none = await u.run(["query", "--ref", "NO-SUCH-REF"]);
     expect([none.code, none.stdout, none.stderr.trim()]).toEqual([9, "", "no voucher found"]);
@@ -324,7 +327,12 @@ describe("exit codes", () => {
     expect([...journalStates(u.env.XDG_STATE_HOME).values()].filter((s) => s !== "held")).toEqual([]);
     const settled = await u.run(["--json", "issue", ...files]);
     expect(settled.code).toBe(0);
-    expect(ndjson(settled.stdout).map((r) => [r.external_reference, r.numero])).toEqual([
+    // Numbered in lane order; told in the order their documents land, which may differ.
+    expect(
+      ndjson(settled.stdout)
+        .map((r) => [r.external_reference, r.numero])
+        .sort(),
+    ).toEqual([
       ["FB-2026-0001", 1],
       ["FB-2026-0002", 2],
     ]);

@@ -47,6 +47,26 @@ describe("the voucher schema", () => {
     expect(firstError((v) => (v.cliente.condicion_pago = 0))?.message).toMatch(/unknown payment condition code 0/);
   });
 
+  it("takes a voucher type in any case or with accents as the service's name, and suggests one for a typo", () => {
+    for (const written of [
+      "factura b",
+      "  Factura   B ",
+      "nota de crédito b",
+      "factura de credito electronica mipyme (fce) a",
+    ]) {
+      const raw = baseVoucher();
+      raw.comprobante.tipo = written;
+      if (written.includes("nota"))
+        raw.comprobante.comprobantes_asociados_periodo = { fecha_desde: "01/11/2026", fecha_hasta: "20/11/2026" };
+      const r = check(raw);
+      expect(r.envelope?.comprobante.tipo, written).toMatch(
+        /^(FACTURA B|NOTA DE CREDITO B|FACTURA DE CREDITO ELECTRONICA MiPyME \(FCE\) A)$/,
+      );
+    }
+    expect(firstError((r) => (r.comprobante.tipo = "FACTRA B"))?.message).toMatch(/did you mean "FACTURA B"\?/);
+    expect(firstError((r) => (r.comprobante.tipo = "RECIBO Z"))?.message).toMatch(/unknown voucher type "RECIBO Z"/);
+  });
+
   it("refuses numbers with a comma, exponent, too many decimals or digits", () => {
     expect(firstError((r) => (r.comprobante.detalle[0].producto.precio_unitario_sin_iva = "100,5"))?.message).toMatch(
       /decimal point/,
@@ -90,7 +110,7 @@ describe("the voucher schema", () => {
   });
 
   it("knows the code tables", () => {
-    expect(firstError((r) => (r.comprobante.tipo = "Factura B"))?.message).toMatch(/unknown voucher type/);
+    expect(firstError((r) => (r.comprobante.tipo = "Factura Z"))?.message).toMatch(/unknown voucher type/);
     expect(firstError((r) => (r.cliente.provincia = 27))?.message).toMatch(/unknown province code 27/);
     expect(firstError((r) => (r.cliente.condicion_pago = 200))?.message).toMatch(/unknown payment condition/);
     expect(firstError((r) => (r.comprobante.detalle[0].producto.unidad_medida = 12))?.message).toMatch(

@@ -280,9 +280,9 @@ export class Issuer {
       const duplicateWanted = this.settings.allowDuplicate;
       if (settledInJournal(entry)) {
         if (!duplicateWanted) {
-          const known = (entry as JournalEntry).state === "issued" && (entry as JournalEntry).numero === undefined;
+          const numberless = (entry as JournalEntry).state === "issued" && (entry as JournalEntry).numero === undefined;
           // Issued, but its number never came back: the service knows it, and the documents need it.
-          const found = known ? await this.lookup(reference).catch(ignoreLookupFailure) : undefined;
+          const found = numberless ? await this.lookup(reference).catch(ignoreLookupFailure) : undefined;
           if (found?.state === "issued") return { result: await this.settleFound(voucher, reference, found, false) };
           return { result: await this.fromJournal(voucher, entry as JournalEntry) };
         }
@@ -423,12 +423,10 @@ export class Issuer {
         let breaker: VoucherResult | undefined;
         for (const [k, p] of pending.entries()) {
           let result: VoucherResult;
-          let resending = false;
           try {
             const found = await this.awaitSettled(p.reference, since);
             // Behind one that did not settle, a voucher the service does not hold is not sent
             // again (the lane's order); one it holds was sent in the batch, and is settled.
-            resending = !found && !breaker;
             result = found
               ? await this.settleFound(p.voucher, p.reference, found, true)
               : breaker
@@ -436,10 +434,11 @@ export class Issuer {
                 : await this.send(p.voucher, p.reference, 2);
           } catch (lookupError) {
             if (lookupError instanceof ServiceStop) {
-              // The service stopped the run. The voucher refused on its own re-send is held (the
-              // journal says so); the rest went in the lost batch and nobody can say now.
-              for (const q of pending.slice(resending ? k + 1 : k))
-                results[q.index] = await this.unknown(q.voucher, q.reference, lookupError.reason);
+              // The service stopped the run. One refused on its own re-send is held (the journal
+              // says so); the others went in the lost batch, and nobody can say now.
+              for (const q of pending.slice(k))
+                if (q !== p || inFlight(this.journal.get(q.reference)))
+                  results[q.index] = await this.unknown(q.voucher, q.reference, lookupError.reason);
               throw lookupError;
             }
             if (!(lookupError instanceof LookupFailed)) throw lookupError;

@@ -347,19 +347,24 @@ async function sendPlan(
   return summary;
 }
 
-/**
- * References are unique within a run: the same voucher twice (two files, or twice in an array)
- * is sent once and the repeat told with the first's outcome; two different vouchers under one
- * reference are invalid input, and nothing is sent.
- */
-function conflictResult(v: PreparedVoucher, firstSource: string): VoucherResult {
-  const result = blankResult("invalid", {
+/** An invalid result for a voucher known by its heading. */
+function invalidHeading(v: VoucherHeading): VoucherResult {
+  return blankResult("invalid", {
     source: v.source,
     reference: v.reference,
     tipo: v.tipo,
     punto_venta: v.punto_venta ?? null,
     total: v.total ?? null,
   });
+}
+
+/**
+ * References are unique within a run: the same voucher twice (two files, or twice in an array)
+ * is sent once and the repeat told with the first's outcome; two different vouchers under one
+ * reference are invalid input, and nothing is sent.
+ */
+function conflictResult(v: PreparedVoucher, firstSource: string): VoucherResult {
+  const result = invalidHeading(v);
   const message = t("external_reference {ref} is also used by {source}, with other content", {
     ref: v.reference,
     source: firstSource,
@@ -373,13 +378,7 @@ function conflictResult(v: PreparedVoucher, firstSource: string): VoucherResult 
 
 /** A sale to an unidentified consumer at or above the service's live ceiling: invalid, as validation says it. */
 function ceilingResult(v: VoucherHeading, place: string, message: string): VoucherResult {
-  const result = blankResult("invalid", {
-    source: v.source,
-    reference: v.reference,
-    tipo: v.tipo,
-    punto_venta: v.punto_venta ?? null,
-    total: v.total ?? null,
-  });
+  const result = invalidHeading(v);
   result.errors = [`${place}: ${message} [anonymous.ceiling]`];
   result.error_details = [{ code: "anonymous.ceiling", text: message }];
   return result;

@@ -24,11 +24,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { run } from "../../src/cli.js";
-import type { Io } from "../../src/context.js";
+import { runHere } from "../cli-here.js";
 import { freshUser, journalFiles, ROOT } from "../helpers.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
@@ -622,32 +620,6 @@ function pad(n: number, width: number): string {
 }
 
 // --- the CLI in this process ------------------------------------------------------------------
-
-async function runHere(args: string[], env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.setEncoding("utf8");
-  stderr.setEncoding("utf8");
-  stdout.on("data", (d) => {
-    out += d;
-  });
-  stderr.on("data", (d) => {
-    err += d;
-  });
-  const io: Io = {
-    stdout,
-    stderr,
-    stdin: Readable.from([]),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    env,
-  };
-  const code = await run(["node", "facturar", ...args], io);
-  return { code, stdout: out, stderr: err };
-}
 
 // --- the invariants ---------------------------------------------------------------------------
 

@@ -9,11 +9,9 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { run } from "../../src/cli.js";
-import type { Io } from "../../src/context.js";
+import { runHere } from "../cli-here.js";
 import { freshUser, journalText, ROOT, runCli, tempDir } from "../helpers.js";
 
 const SAMPLES = join(ROOT, "samples");
@@ -25,31 +23,6 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
 /** FUZZ_RUNS=10 runs ten times as many cases, for a longer hunt than CI's. */
 const SCALE = Number(process.env.FUZZ_RUNS ?? 1);
 const outcomes: Record<string, number> = {};
-
-/** The CLI in this process, with in-memory streams and its own environment. */
-async function runHere(args: string[], env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (d) => {
-    out += d;
-  });
-  stderr.on("data", (d) => {
-    err += d;
-  });
-  const io: Io = {
-    stdout,
-    stderr,
-    stdin: Readable.from([]),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    env,
-  };
-  const code = await run(["node", "facturar", ...args], io);
-  return { code, stdout: out, stderr: err };
-}
 
 /** Values people and broken exports put where a field belongs. */
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(

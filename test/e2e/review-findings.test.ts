@@ -7,42 +7,14 @@ import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { run } from "../../src/cli.js";
-import type { Io } from "../../src/context.js";
+import { runHere } from "../cli-here.js";
 import { baseVoucher, freshUser, journalStates, ndjson, runCli } from "../helpers.js";
 
 const USERTOKEN = "ut-review-0001";
 const APITOKEN = "at-review-0001";
 const APIKEY = "4242";
 const PV = 679;
-
-async function runHere(args: string[], env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.setEncoding("utf8");
-  stderr.setEncoding("utf8");
-  stdout.on("data", (d) => {
-    out += d;
-  });
-  stderr.on("data", (d) => {
-    err += d;
-  });
-  const io: Io = {
-    stdout,
-    stderr,
-    stdin: Readable.from([]),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    env,
-  };
-  const code = await run(["node", "facturar", ...args], io);
-  return { code, stdout: out, stderr: err };
-}
 
 function json(res: ServerResponse, body: unknown, status = 200): void {
   res.writeHead(status, { "content-type": "application/json" });

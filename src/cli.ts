@@ -105,6 +105,12 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     command
       .argument("[files...]", t(".json or .csv voucher files, or - for standard input"))
       .option("--no-validate", t("skip the tax rules and totals check (the schema still applies)"))
+      .option(
+        "--skip-invalid",
+        t(
+          "issue the valid vouchers and report the invalid ones (exit 7); by default nothing is sent while any is invalid",
+        ),
+      )
       .option("--encoding <encoding>", t("input encoding: utf8 (default) or latin1"))
       .addOption(new Option("--delimiter <char>", t("CSV delimiter (detected by default)")).choices([",", ";"]))
       .addOption(decimalOption())

@@ -32,6 +32,8 @@ export interface IssueRequest {
   validate: boolean;
   mode: "instant" | "queued";
   allowDuplicate: boolean;
+  /** Issue the valid vouchers and report the invalid ones, instead of sending nothing. */
+  skipInvalid?: boolean;
   savePdf: boolean;
   outDir?: string;
   wait: boolean;
@@ -72,6 +74,8 @@ export interface IssueSummary {
   interrupted: boolean;
   /** The service refused to go on (access, maintenance, unreachable): nothing more was sent. */
   stoppedBy?: FacturarError;
+  /** Invalid vouchers were reported and the valid ones sent (--skip-invalid). */
+  skippedInvalid?: boolean;
 }
 
 export function invalidResult(check: VoucherCheck): VoucherResult {
@@ -116,10 +120,10 @@ export async function issueFiles(
   const store = new EnvelopeStore();
   try {
     const plan = await readPlan(req, store, emit);
-    if (plan.invalid > 0) {
-      summary.invalid = plan.invalid;
-      return summary;
-    }
+    summary.invalid = plan.invalid;
+    if (plan.invalid > 0 && !req.skipInvalid) return summary;
+    if (plan.invalid > 0) summary.skippedInvalid = true;
+    if (plan.planned.length === 0 && plan.invalid > 0) return summary;
     return await sendPlan(req, plan, store, summary, emit);
   } finally {
     await store.close();
@@ -174,7 +178,8 @@ async function readPlan(
       return;
     }
     for (const w of check.warnings) req.warn(`${w.place}: ${w.message} [${w.code}]`);
-    if (plan.invalid > 0) return;
+    // Once one is invalid nothing is sent, unless the invalid ones are skipped: keep only the check.
+    if (plan.invalid > 0 && !req.skipInvalid) return;
     const prepared = Issuer.prepare(envelope, source.label, undefined, req.mode);
     // One literal, always the same fields in the same order: a run keeps hundreds of thousands.
     const voucher: Planned = {
@@ -251,8 +256,10 @@ async function sendPlan(
     }
     if (conflicts.length > 0) {
       for (const result of conflicts) await emit(result);
-      summary.invalid = conflicts.length;
-      return summary;
+      summary.invalid += conflicts.length;
+      // The first under each reference stays planned; the others are only reported.
+      if (!req.skipInvalid) return summary;
+      summary.skippedInvalid = true;
     }
     // Unidentified consumers are checked again against the service's current ceiling.
     if (plan.unidentified.length > 0) {
@@ -264,9 +271,14 @@ async function sendPlan(
       );
       const refused = req.validate ? plan.unidentified.filter((u) => u.amount.cmp(ceiling) >= 0) : [];
       if (refused.length > 0) {
+        // Each is reported, repeats included (they are in `unidentified` too).
         for (const u of refused) await emit(ceilingResult(u.voucher, u.place, ceilingMessage(u.amount, ceiling)));
-        summary.invalid = refused.length;
-        return summary;
+        summary.invalid += refused.length;
+        if (!req.skipInvalid) return summary;
+        summary.skippedInvalid = true;
+        const out = new Set<VoucherHeading>(refused.map((u) => u.voucher));
+        plan.planned = plan.planned.filter((v) => !out.has(v));
+        for (const v of out) plan.repeats.delete(v.reference);
       }
     }
     if (req.confirm && !(await req.confirm(profile, plan.planned))) {

@@ -25,6 +25,7 @@ export interface IssueFlags extends ValidateFlags {
   out?: string;
   qr?: string;
   allowDuplicate?: boolean;
+  skipInvalid?: boolean;
   wait?: boolean;
   requeue?: boolean;
   timeout?: string;
@@ -37,7 +38,9 @@ export interface IssueFlags extends ValidateFlags {
 
 export function summaryOutcome(s: IssueSummary): Outcome {
   if (s.interrupted) return "interrupted";
-  if (s.invalid > 0) return "invalid";
+  // Without --skip-invalid nothing was sent; with it, the valid ones were: partly done.
+  if (s.invalid > 0 && !s.skippedInvalid) return "invalid";
+  if (s.invalid > 0 && s.unknown === 0 && !s.stoppedBy) return "partial";
   if (s.unknown > 0) return "unknown";
   // The service stopped the run: its own code (access denied 5, unavailable 6) tells cron why.
   if (s.stoppedBy) return s.stoppedBy.outcome;
@@ -154,6 +157,7 @@ function issueCommand(mode: "instant" | "queued") {
         validate: flags.validate !== false,
         mode,
         allowDuplicate: flags.allowDuplicate ?? false,
+        skipInvalid: flags.skipInvalid ?? false,
         savePdf: flags.pdf !== false,
         ...(flags.out ? { outDir: flags.out } : {}),
         wait: flags.wait ?? false,
@@ -211,7 +215,10 @@ function issueCommand(mode: "instant" | "queued") {
     report?.sync();
     if (!ctx.quiet && !ctx.json) {
       const parts = [
-        summary.invalid && t("{n} invalid (nothing sent)", { n: summary.invalid }),
+        summary.invalid &&
+          (summary.skippedInvalid
+            ? t("{n} invalid (skipped)", { n: summary.invalid })
+            : t("{n} invalid (nothing sent)", { n: summary.invalid })),
         summary.issued && t("{n} issued", { n: summary.issued }),
         summary.queued && t("{n} queued", { n: summary.queued }),
         summary.skipped && t("{n} already issued", { n: summary.skipped }),

@@ -950,4 +950,7 @@ export const ES: Readonly<Record<string, string>> = {
     "las direcciones de e-mail ocupan como máximo {max} caracteres en total; estas ocupan {length}",
   "did you mean {tipo}?": "¿quiso decir {tipo}?",
   "unknown voucher type {input}; did you mean {tipo}?": "tipo de comprobante desconocido {input}; ¿quiso decir {tipo}?",
+  "{n} invalid (skipped)": "inválidos: {n} (no enviados)",
+  "issue the valid vouchers and report the invalid ones (exit 7); by default nothing is sent while any is invalid":
+    "emite los comprobantes válidos e informa los inválidos (código 7); por omisión no se envía nada mientras alguno sea inválido",
 };

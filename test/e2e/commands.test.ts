@@ -168,6 +168,36 @@ describe("the service's own examples", () => {
 });
 
 describe("batches", () => {
+  it("--skip-invalid issues the valid vouchers and reports the invalid ones (exit 7); without it nothing is sent (exit 3)", async () => {
+    const u = freshUser("facturar-skip-");
+    const good = JSON.parse(readFileSync(join(ROOT, "samples/factura-b-dni.json"), "utf8"));
+    const other = {
+      ...structuredClone(good),
+      comprobante: { ...structuredClone(good.comprobante), external_reference: "SKIP-OK-2" },
+    };
+    const bad = structuredClone(good);
+    bad.comprobante.external_reference = "SKIP-BAD";
+    bad.comprobante.total = 1;
+    writeFileSync(join(u.cwd, "mixed.json"), JSON.stringify([good, bad, other]));
+    const strict = await runCli(["--json", "issue", "--no-pdf", "mixed.json"], { cwd: u.cwd, env: u.env });
+    expect(strict.code).toBe(3);
+    expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
+    const r = await runCli(["--json", "issue", "--no-pdf", "--skip-invalid", "mixed.json"], { cwd: u.cwd, env: u.env });
+    expect(r.code, r.stderr).toBe(7);
+    expect(
+      ndjson(r.stdout)
+        .map((x) => [x.external_reference, x.status])
+        .sort(),
+    ).toEqual([
+      ["FB-2026-0001", "issued"],
+      ["SKIP-BAD", "invalid"],
+      ["SKIP-OK-2", "issued"],
+    ]);
+    const human = await runCli(["issue", "--no-pdf", "--skip-invalid", "mixed.json"], { cwd: u.cwd, env: u.env });
+    expect(human.code).toBe(7);
+    expect(human.stderr).toMatch(/1 invalid \(skipped\), 2 already issued/);
+  });
+
   it("at a terminal with stdout redirected, every result lands in the file; the bar stays on the terminal", async () => {
     const u = freshUser("facturar-bar-");
     const env = { ...process.env, ...u.env, CI: "", TERM: "xterm" };

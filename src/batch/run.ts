@@ -121,9 +121,9 @@ export async function issueFiles(
   try {
     const plan = await readPlan(req, store, emit);
     summary.invalid = plan.invalid;
-    if (plan.invalid > 0 && !req.skipInvalid) return summary;
+    // Nothing valid to send: invalid (exit 3), --skip-invalid or not.
+    if (plan.invalid > 0 && (!req.skipInvalid || plan.planned.length === 0)) return summary;
     if (plan.invalid > 0) summary.skippedInvalid = true;
-    if (plan.planned.length === 0 && plan.invalid > 0) return summary;
     return await sendPlan(req, plan, store, summary, emit);
   } finally {
     await store.close();

@@ -196,6 +196,10 @@ describe("batches", () => {
     const human = await runCli(["issue", "--no-pdf", "--skip-invalid", "mixed.json"], { cwd: u.cwd, env: u.env });
     expect(human.code).toBe(7);
     expect(human.stderr).toMatch(/1 invalid \(skipped\), 2 already issued/);
+    // Nothing valid at all: invalid, exit 3, as without the flag.
+    writeFileSync(join(u.cwd, "bad.json"), JSON.stringify([bad]));
+    const none = await runCli(["issue", "--no-pdf", "--skip-invalid", "bad.json"], { cwd: u.cwd, env: u.env });
+    expect(none.code).toBe(3);
   });
 
   it("at a terminal with stdout redirected, every result lands in the file; the bar stays on the terminal", async () => {

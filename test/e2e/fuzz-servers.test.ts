@@ -21,13 +21,13 @@
  * The CLI runs in-process (src/cli.ts `run`), as in fuzz.test.ts, so dozens of cases fit in CI.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { runHere } from "../cli-here.js";
 import { freshUser, journalFiles, ROOT } from "../helpers.js";
+import { type Loopback, serveLoopback } from "../loopback.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
 /** FUZZ_RUNS=10 runs ten times as many cases, for a longer hunt than CI's. */
@@ -263,7 +263,7 @@ class FakeService {
   private calls = 0;
   private reads = 0;
   private textAt = 0;
-  private server: Server | undefined;
+  private server: Loopback | undefined;
   baseUrl = "";
   origin = "";
   /** What went wrong on the service's side (a request it should never get): fails the case. */
@@ -276,22 +276,12 @@ class FakeService {
   ) {}
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      let text = "";
-      req.setEncoding("utf8");
-      req.on("data", (d) => {
-        text += d;
-      });
-      req.on("end", () => this.handle(req, res, text));
-    });
-    await new Promise<void>((r) => this.server?.listen(0, "127.0.0.1", r));
-    const port = (this.server.address() as AddressInfo).port;
-    this.origin = `http://127.0.0.1:${port}`;
-    this.baseUrl = `${this.origin}/app/api/v2`;
+    this.server = await serveLoopback((req, res, text) => this.handle(req, res, text));
+    this.origin = this.server.origin;
+    this.baseUrl = this.server.baseUrl;
   }
 
   close(): void {
-    this.server?.closeAllConnections();
     this.server?.close();
   }
 

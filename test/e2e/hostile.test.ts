@@ -4,11 +4,11 @@
  * with the right exit code; no credential follows a redirect.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { freshUser, ndjson, ROOT, runCli } from "../helpers.js";
+import { serveLoopback } from "../loopback.js";
 import { tempDir } from "../sandbox-process.js";
 
 type Handler = (method: string, body: any, req: IncomingMessage, res: ServerResponse) => void;
@@ -20,31 +20,19 @@ afterEach(() => {
 
 async function hostile(handler: Handler): Promise<{ baseUrl: string; seen: { method: string; body: any }[] }> {
   const seen: { method: string; body: any }[] = [];
-  const server = createServer((req, res) => {
-    let text = "";
-    req.on("data", (d) => {
-      text += d;
-    });
-    req.on("end", () => {
-      const method = (req.url ?? "").replace(/^\/app\/api\/v2\//, "");
-      let body: any = {};
-      try {
-        body = JSON.parse(text || "{}");
-      } catch {
-        // not JSON
-      }
-      seen.push({ method, body });
-      handler(method, body, req, res);
-    });
+  const server = await serveLoopback((req, res, text) => {
+    const method = (req.url ?? "").replace(/^\/app\/api\/v2\//, "");
+    let body: any = {};
+    try {
+      body = JSON.parse(text || "{}");
+    } catch {
+      // not JSON
+    }
+    seen.push({ method, body });
+    handler(method, body, req, res);
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  servers.push({
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  });
-  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/app/api/v2`, seen };
+  servers.push(server);
+  return { baseUrl: server.baseUrl, seen };
 }
 
 function json(res: ServerResponse, body: unknown, status = 200): void {

@@ -4,12 +4,12 @@
  * service on loopback, as test/e2e/fuzz-servers.test.ts does.
  */
 import { writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runHere } from "../cli-here.js";
 import { baseVoucher, freshUser, journalStates, ndjson, runCli } from "../helpers.js";
+import { type Loopback, serveLoopback } from "../loopback.js";
 
 const USERTOKEN = "ut-review-0001";
 const APITOKEN = "at-review-0001";
@@ -26,25 +26,16 @@ function json(res: ServerResponse, body: unknown, status = 200): void {
  * nothing, and is under maintenance for every `nuevo`.
  */
 class LostBatchThenMaintenance {
-  private server?: Server;
+  private server?: Loopback;
   baseUrl = "";
   readonly calls: string[] = [];
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      let text = "";
-      req.setEncoding("utf8");
-      req.on("data", (d) => {
-        text += d;
-      });
-      req.on("end", () => this.handle(req, res, text));
-    });
-    await new Promise<void>((r) => this.server?.listen(0, "127.0.0.1", r));
-    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/app/api/v2`;
+    this.server = await serveLoopback((req, res, text) => this.handle(req, res, text));
+    this.baseUrl = this.server.baseUrl;
   }
 
   close(): void {
-    this.server?.closeAllConnections();
     this.server?.close();
   }
 

@@ -359,9 +359,9 @@ async function sendPlan(
   return summary;
 }
 
-/** An invalid result for a voucher known by its heading. */
-function invalidHeading(v: VoucherHeading): VoucherResult {
-  return blankResult("invalid", {
+/** The result of a voucher known by its heading, before the service has said anything of it. */
+function headingResult(status: "invalid" | "held", v: VoucherHeading): VoucherResult {
+  return blankResult(status, {
     source: v.source,
     reference: v.reference,
     tipo: v.tipo,
@@ -376,7 +376,7 @@ function invalidHeading(v: VoucherHeading): VoucherResult {
  * reference are invalid input, and nothing is sent.
  */
 function conflictResult(v: PreparedVoucher, firstSource: string): VoucherResult {
-  const result = invalidHeading(v);
+  const result = headingResult("invalid", v);
   const message = t("external_reference {ref} is also used by {source}, with other content", {
     ref: v.reference,
     source: firstSource,
@@ -390,7 +390,7 @@ function conflictResult(v: PreparedVoucher, firstSource: string): VoucherResult 
 
 /** A sale to an unidentified consumer at or above the service's live ceiling: invalid, as validation says it. */
 function ceilingResult(v: VoucherHeading, place: string, message: string): VoucherResult {
-  const result = invalidHeading(v);
+  const result = headingResult("invalid", v);
   result.errors = [`${place}: ${message} [anonymous.ceiling]`];
   result.error_details = [{ code: "anonymous.ceiling", text: message }];
   return result;
@@ -427,25 +427,7 @@ export function lanes<V extends VoucherHeading>(vouchers: V[], mode: "instant" |
 }
 
 export function heldResult(voucher: VoucherHeading, why: string): VoucherResult {
-  return {
-    ok: false,
-    status: "held",
-    source: voucher.source,
-    external_reference: voucher.reference,
-    comprobante_tipo: voucher.tipo,
-    punto_venta: voucher.punto_venta ?? null,
-    numero: null,
-    comprobante_nro: null,
-    cae: null,
-    vencimiento_cae: null,
-    vencimiento_pago: voucher.vencimiento,
-    total: voucher.total ?? null,
-    qr: null,
-    pdf: null,
-    ticket: null,
-    errors: [why],
-    error_details: [],
-  };
+  return { ...headingResult("held", voucher), vencimiento_pago: voucher.vencimiento, errors: [why] };
 }
 
 interface LaneRunner<V extends VoucherHeading> {

@@ -6,6 +6,7 @@
  * Target: under 300 MB at 200,000 vouchers. A second run over the same file (everything held by
  * the journal) is measured too: that is what a re-run of a nightly batch costs.
  * Usage: node bench/issue-memory.mjs [vouchers] [--batch-size N]
+ *   NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (or a V8 flag to compare) runs the CLI with them.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -48,7 +49,7 @@ function issue() {
       process.execPath,
       [
         ...(process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(" ") : []),
-        process.env.RUNNER ?? "bench/run-cli.mjs",
+        "bench/run-cli.mjs",
         "--json",
         "issue",
         "--no-pdf",
@@ -61,7 +62,6 @@ function issue() {
     let err = "";
     child.stderr.on("data", (d) => {
       err += d;
-      if (process.env.RUNNER) process.stderr.write(d);
     });
     child.on("exit", () => {
       const last = err.trim().split("\n").pop();

@@ -67,7 +67,7 @@ export function headingOf(envelope: Envelope, source: string, puntoVenta: number
   const c = envelope.comprobante;
   return {
     source,
-    reference: c.external_reference ?? derivedReference(envelope as never),
+    reference: c.external_reference ?? derivedReference(envelope as never, puntoVenta),
     tipo: c.tipo,
     punto_venta: c.punto_venta ?? puntoVenta,
     fecha: c.fecha,

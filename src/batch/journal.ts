@@ -520,8 +520,22 @@ export function contentDigest(envelope: { comprobante: Record<string, unknown> }
 
 /**
  * A reference derived from the voucher's content, for input that has none: the same file sent
- * twice is the same voucher, and is not issued twice.
+ * twice is the same voucher, and is not issued twice. The point of sale is outside the digest
+ * and appended once known, so a file that names the profile's point of sale and one that leaves
+ * it out derive the same reference. Unknown yet (the profile is read later), the reference is
+ * incomplete until withPointOfSale completes it.
  */
-export function derivedReference(envelope: { comprobante: Record<string, unknown> } & Record<string, unknown>): string {
-  return `F-${contentDigest(envelope).slice(0, 24)}`;
+export function derivedReference(
+  envelope: { comprobante: Record<string, unknown> } & Record<string, unknown>,
+  puntoVenta: number | undefined,
+): string {
+  const { punto_venta, ...comprobante } = envelope.comprobante;
+  const stem = `F-${contentDigest({ ...envelope, comprobante }).slice(0, 24)}`;
+  const point = punto_venta ?? puntoVenta;
+  return point === undefined ? stem : withPointOfSale(stem, Number(point));
+}
+
+/** Completes a reference derived without its point of sale (see derivedReference). */
+export function withPointOfSale(stem: string, puntoVenta: number): string {
+  return `${stem}-${puntoVenta}`;
 }

@@ -20,7 +20,7 @@ import { anonymousAmount, ceilingMessage, unidentifiedConsumer } from "../vouche
 import { ruleOptions } from "../voucher/validate.js";
 import { currentCeiling } from "./ceiling.js";
 import { type Begun, Issuer, laneBreak, type PreparedVoucher, ServiceStop, type VoucherHeading } from "./issue.js";
-import { accountId, Journal } from "./journal.js";
+import { accountId, Journal, withPointOfSale } from "./journal.js";
 import { blankResult, type VoucherResult } from "./result.js";
 import { EnvelopeStore } from "./spill.js";
 
@@ -133,6 +133,8 @@ export async function issueFiles(
 /** A voucher as a run keeps it between reading and sending: its heading; its envelope waits in the store. */
 interface Planned extends VoucherHeading {
   slot: number;
+  /** Its reference is derived, and waits for the profile's point of sale (see derivedReference). */
+  pointPending: boolean;
 }
 
 /** What reading every input leaves: the vouchers to send, in input order, and how each reference was used. */
@@ -192,6 +194,7 @@ async function readPlan(
       vencimiento: shared(prepared.vencimiento),
       total: prepared.total === undefined ? undefined : shared(prepared.total),
       operacion: prepared.operacion,
+      pointPending: prepared.punto_venta === undefined && envelope.comprobante.external_reference === undefined,
     };
     const first = firstOf.get(voucher.reference);
     if (!first) {
@@ -218,6 +221,40 @@ function addRepeat(plan: ReadPlan, voucher: Planned): void {
   plan.repeats.set(voucher.reference, list);
 }
 
+/**
+ * The profile's point of sale for the vouchers that name none. A derived reference takes it too:
+ * a voucher that left it out may now be the same voucher as one that named it, and is then a
+ * repeat, sent once.
+ */
+function fillPointOfSale(plan: ReadPlan, puntoVenta: number | undefined): void {
+  if (puntoVenta === undefined) return; // refused next, naming the voucher
+  const completed = new Map<string, string>();
+  for (const v of [...plan.planned, ...[...plan.repeats.values()].flat()]) {
+    if (v.punto_venta !== undefined) continue;
+    v.punto_venta = puntoVenta;
+    if (!v.pointPending) continue;
+    const stem = v.reference;
+    v.reference = withPointOfSale(stem, puntoVenta);
+    completed.set(stem, v.reference);
+  }
+  if (completed.size === 0) return;
+  for (const [stem, reference] of completed) {
+    const list = plan.repeats.get(stem);
+    if (!list) continue;
+    plan.repeats.delete(stem);
+    plan.repeats.set(reference, [...(plan.repeats.get(reference) ?? []), ...list]);
+  }
+  const firsts = new Set<string>();
+  plan.planned = plan.planned.filter((v) => {
+    if (firsts.has(v.reference)) {
+      addRepeat(plan, v);
+      return false;
+    }
+    firsts.add(v.reference);
+    return true;
+  });
+}
+
 async function sendPlan(
   req: IssueRequest,
   plan: ReadPlan,
@@ -237,7 +274,7 @@ async function sendPlan(
   try {
     const puntoVenta = connection.puntoVenta ?? profile.puntoVenta;
     const load = async (v: Planned) => Issuer.prepare(await store.get(v.slot), v.source, puntoVenta, req.mode);
-    for (const v of plan.planned) v.punto_venta ??= puntoVenta;
+    fillPointOfSale(plan, puntoVenta);
     // The service refuses a voucher without one (TFC-8002): say so before anything leaves.
     const noPoint = plan.planned.find((v) => v.punto_venta === undefined);
     if (noPoint)

@@ -485,6 +485,41 @@ describe("9. locks", () => {
   }, 120_000);
 });
 
+describe("a voucher without a reference", () => {
+  // Its reference derives from its content; the point of sale, given in the file or taken from
+  // the profile, is the same voucher either way and must derive the same reference.
+  it("is the same voucher whether the file names the profile's point of sale or leaves it out", async () => {
+    const u = freshUser("facturar-noref-");
+    const bare = voucherFile(u.cwd, "bare.json", (raw) => {
+      delete raw.comprobante.external_reference;
+      delete raw.comprobante.punto_venta;
+    });
+    const first = await runCli(["--json", "issue", "--no-pdf", bare], { cwd: u.cwd, env: u.env });
+    expect(first.code, first.stderr).toBe(0);
+    const [issued] = ndjson(first.stdout);
+    expect(issued).toMatchObject({ status: "issued", punto_venta: 679 });
+    const named = voucherFile(u.cwd, "named.json", (raw) => {
+      delete raw.comprobante.external_reference;
+      raw.comprobante.punto_venta = 679;
+    });
+    // In one run together, and in a later run alone, from a fresh journal too: never a second voucher.
+    const both = await runCli(["--json", "issue", "--no-pdf", named, bare], { cwd: u.cwd, env: u.env });
+    expect(ndjson(both.stdout).map((x) => [x.external_reference, x.status])).toEqual([
+      [issued.external_reference, "skipped-duplicate"],
+      [issued.external_reference, "skipped-duplicate"],
+    ]);
+    rmSync(join(u.env.XDG_STATE_HOME, "facturar"), { recursive: true });
+    const again = await runCli(["--json", "issue", "--no-pdf", named], { cwd: u.cwd, env: u.env });
+    expect(ndjson(again.stdout)[0]).toMatchObject({
+      external_reference: issued.external_reference,
+      status: "skipped-duplicate",
+    });
+    const store = await embedded(u.home);
+    expect(store.count).toBe(1);
+    await store.close();
+  });
+});
+
 describe("content drift", () => {
   it("the same reference with other content is not sent again, and says so", async () => {
     const u = freshUser("facturar-drift-");

@@ -953,4 +953,17 @@ export const ES: Readonly<Record<string, string>> = {
   "{n} invalid (skipped)": "inválidos: {n} (no enviados)",
   "issue the valid vouchers and report the invalid ones (exit 7); by default nothing is sent while any is invalid":
     "emite los comprobantes válidos e informa los inválidos (código 7); por omisión no se envía nada mientras alguno sea inválido",
+  "{tipo} is not a voucher a credit or debit note adjusts":
+    "{tipo} no es un comprobante que una nota de crédito o débito ajuste",
+  "export notes (class E) from a voucher are not built yet: their association goes in fex":
+    "las notas de exportación (clase E) desde un comprobante todavía no se arman: su asociación va en fex",
+  "an FCE note adjusts an FCE invoice, not {tipo}": "una nota FCE ajusta una factura FCE, no {tipo}",
+  "the service's answer does not say the issuer's CUIT (its QR is missing), which the note's association needs":
+    "la respuesta del servicio no dice el CUIT del emisor (falta su QR), que la asociación de la nota necesita",
+  "{tipo} has no number or date yet (is it still queued?): a note names an issued voucher":
+    "{tipo} todavía no tiene número o fecha (¿sigue en cola?): una nota nombra un comprobante emitido",
+  "the items of {tipo} {numero} add up to {amount}, but the service says its total is {total}":
+    "los ítems de {tipo} {numero} suman {amount}, pero el servicio dice que su total es {total}",
+  "issue the note from a JSON file with the items it adjusts":
+    "emita la nota desde un archivo JSON con los ítems que ajusta",
 };

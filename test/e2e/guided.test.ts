@@ -19,11 +19,15 @@ describe("facturar issue --interactive", () => {
       [/DNI number/, `30123456${ENTER}`],
       [/Customer's name/, `Juana Perez${ENTER}`],
       [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, `Av. Corrientes 1234${ENTER}`],
+      [/Customer's e-mail/, `juana@example.com${ENTER}`],
       [/Item 1: description/, `Yerba mate 1 kg${ENTER}`],
       [/Quantity/, `2${ENTER}`],
       [/Unit price without VAT/, `1500.50${ENTER}`],
       [/VAT rate/, ENTER],
       [/Add another item\?/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, `VENTA-1${ENTER}`],
       [/Issue it\?/, ENTER],
       [/Save it as a JSON file/, `y${ENTER}`],
       [/\? File/, ENTER],
@@ -35,8 +39,8 @@ describe("facturar issue --interactive", () => {
     expect(existsSync(join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001.pdf"))).toBe(true);
     const saved = screen.match(/saved to (\S+\.json)/)?.[1] as string;
     expect(JSON.parse(readFileSync(saved, "utf8"))).toMatchObject({
-      cliente: { documento_nro: "30123456" },
-      comprobante: { tipo: "FACTURA B", total: "3631.21" },
+      cliente: { documento_nro: "30123456", domicilio: "Av. Corrientes 1234", email: "juana@example.com" },
+      comprobante: { tipo: "FACTURA B", total: "3631.21", external_reference: "VENTA-1" },
     });
     // Nothing with the customer's data is left in a temporary folder.
     expect(readdirSync(tmpdir()).filter((f) => f.startsWith("facturar-guided-") && !before.has(f))).toEqual([]);
@@ -55,11 +59,15 @@ describe("facturar issue --interactive", () => {
       [/DNI number/, `30123457${ENTER}`],
       [/Customer's name/, `Pedro Gomez${ENTER}`],
       [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
       [/Item 1: description/, `Cafe 1 kg${ENTER}`],
       [/Quantity/, `1${ENTER}`],
       [/Unit price without VAT/, `100${ENTER}`],
       [/VAT rate/, ENTER],
       [/Add another item\?/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, ENTER],
       [/Issue it\?/, ENTER],
       [/Save it as a JSON file/, ENTER],
     ]);

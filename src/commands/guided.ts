@@ -330,17 +330,19 @@ class Guide {
   }
 
   async date(): Promise<void> {
-    const today = formatDay(argentinaToday());
-    const fecha = (
-      await this.p.input({
-        message: t("Voucher date (dd/mm/yyyy)"),
-        default: String(this.draft.comprobante.fecha ?? today),
-        validate: (v) =>
-          this.problemAt(["comprobante", "fecha"], (d) => {
-            d.comprobante.fecha = v.trim();
-          }) ?? true,
-      })
-    ).trim();
+    const byDefault = String(this.draft.comprobante.fecha ?? formatDay(argentinaToday()));
+    // An answer erased after an error is the default again.
+    const fecha =
+      (
+        await this.p.input({
+          message: t("Voucher date (dd/mm/yyyy)"),
+          default: byDefault,
+          validate: (v) =>
+            this.problemAt(["comprobante", "fecha"], (d) => {
+              d.comprobante.fecha = v.trim() || byDefault;
+            }) ?? true,
+        })
+      ).trim() || byDefault;
     this.draft.comprobante.fecha = fecha;
     this.draft.comprobante.vencimiento = formatDay(dayNumber(fecha) + 30);
   }
@@ -350,16 +352,17 @@ class Guide {
     const { external_reference: given, ...rest } = c;
     // The same voucher typed twice gets the same reference, and is not issued twice.
     const byDefault = given ? String(given) : derivedReference({ ...this.draft, comprobante: rest });
-    c.external_reference = (
-      await this.p.input({
-        message: t("Reference (external_reference)"),
-        default: byDefault,
-        validate: (v) =>
-          this.problemAt(["comprobante", "external_reference"], (d) => {
-            d.comprobante.external_reference = v.trim();
-          }) ?? true,
-      })
-    ).trim();
+    c.external_reference =
+      (
+        await this.p.input({
+          message: t("Reference (external_reference)"),
+          default: byDefault,
+          validate: (v) =>
+            this.problemAt(["comprobante", "external_reference"], (d) => {
+              d.comprobante.external_reference = v.trim() || byDefault;
+            }) ?? true,
+        })
+      ).trim() || byDefault;
   }
 
   async period(): Promise<void> {

@@ -132,6 +132,12 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     program.command("issue").description(t("issue vouchers now (instant mode), each exactly once; PDFs saved")),
   )
     .option("-i, --interactive", t("no file: ask for the voucher on the terminal, show its totals, then issue it"))
+    .option(
+      "--from-ref <reference>",
+      t(
+        "ask for a credit or debit note of the voucher issued under this reference, pre-filled (implies --interactive)",
+      ),
+    )
     .option("--batch-size <n>", t("send vouchers of one type in groups of 2 to 20 through the batch method (lotes)"))
     .action(lazy(async () => (await import("./commands/issue.js")).issueInstant as Action));
 

@@ -170,16 +170,10 @@ export function inTerminal(
         if (!match) break;
         seenUpTo += match.index + match[0].length;
         next++;
-        // A moment for the prompt to take the keyboard, as a person's reaction would give it.
-        typing = typing.then(
-          () =>
-            new Promise<void>((done) =>
-              setTimeout(() => {
-                if (!child.stdin.writableEnded) child.stdin.write(keys);
-                done();
-              }, 150),
-            ),
-        );
+        // The prompt is drawn once it listens: its keys go as soon as its text is on the screen.
+        typing = typing.then(() => {
+          if (!child.stdin.writableEnded) child.stdin.write(keys);
+        });
       }
       if (next === steps.length) void typing.then(() => child.stdin.writableEnded || child.stdin.end());
     });

@@ -1,22 +1,36 @@
 /**
- * `facturar issue --interactive`: the voucher asked for on a terminal — type, customer (with the
- * CUIT check and the anonymous consumer), items — then its computed totals, a confirmation, the
- * issue with its PDF, and an offer to keep it as a JSON file for next time.
+ * `facturar issue --interactive`: the voucher asked for on a terminal — type, customer, items,
+ * date and reference — then its computed totals, a confirmation, the issue with its PDF, and an
+ * offer to keep it as a JSON file for next time. Each answer is checked at its prompt by the
+ * voucher rules, and what only the whole voucher can tell (the ceiling for unidentified
+ * consumers, a period after the date) sends the user back to the prompt of the field at fault,
+ * keeping every other answer. `--from-ref R` starts from an issued voucher: its note, pre-filled.
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { accountId, derivedReference } from "../batch/journal.js";
+import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
 import { commaNumber } from "../input/numbers.js";
 import type { SourceVoucher } from "../input/source.js";
-import { DOCUMENT_TYPES, VAT_CONDITION_NAMES, VAT_CONDITIONS_BY_CLASS, voucherTypeInfo } from "../voucher/codes.js";
-import { argentinaToday, formatDay } from "../voucher/dates.js";
+import {
+  DEFAULT_FINAL_CONSUMER_CEILING,
+  DOCUMENT_TYPES,
+  VAT_CONDITION_NAMES,
+  VAT_CONDITIONS_BY_CLASS,
+  type VatCondition,
+  voucherTypeInfo,
+} from "../voucher/codes.js";
+import { argentinaToday, dayNumber, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import { cuitProblem, describeCuitProblem } from "../voucher/ids.js";
+import { type BuiltNote, type NoteKind, noteFromVoucher } from "../voucher/notes.js";
+import type { Finding, Path } from "../voucher/rules.js";
 import { describeTotals } from "../voucher/totals.js";
-import { validateEnvelope } from "../voucher/validate.js";
-import { prompts } from "./prompts.js";
+import { ruleOptions, type ValidationResult, validateEnvelope } from "../voucher/validate.js";
+import { type Prompts, prompts } from "./prompts.js";
 
 const TYPES = [
   "FACTURA B",
@@ -36,6 +50,15 @@ const RATES = [
   { name: "No gravado", value: "-2" },
 ];
 const AMOUNT = /^\d{1,13}(\.\d{1,3})?$/;
+const QUANTITY = /^\d{1,13}(\.\d{1,2})?$/;
+/** Rounds of going back to a field before the guide gives up and shows every error. */
+const MAX_ROUNDS = 20;
+
+type Json = Record<string, unknown>;
+type Draft = Json & {
+  cliente: Json;
+  comprobante: Json & { detalle: Json[] };
+};
 
 /**
  * A number as typed at a prompt, in the form the schema reads. In Spanish it is written as
@@ -47,128 +70,517 @@ function asTyped(text: string): string {
   return commaNumber(trimmed) ?? "?";
 }
 
-/** The voucher, asked for; returns the envelope to issue (and where it was saved, if it was). */
-export async function askVoucher(
-  ctx: Context,
-): Promise<{ envelope: Record<string, unknown>; saved?: string } | undefined> {
-  const p = await prompts(ctx);
-  const tipo = await p.select({
-    message: t("Voucher type"),
-    choices: TYPES.map((type) => ({ name: type, value: type })),
-  });
-  const info = voucherTypeInfo(tipo);
-  const cls = info?.class ?? "B";
+/** A schema number as the user types it: `1500,5` in Spanish. */
+function asShown(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  return currentLang() === "es" ? text.replace(".", ",") : text;
+}
 
-  let cliente: Record<string, unknown>;
-  const anonymousAllowed = cls === "B" || cls === "C";
-  if (
-    anonymousAllowed &&
-    (await p.confirm({ message: t("Unidentified final consumer (no name, no document)?"), default: false }))
-  ) {
-    cliente = { documento_tipo: "OTRO", documento_nro: "0", razon_social: "Consumidor final", condicion_iva: "CF" };
-  } else {
-    const needsCuit = cls === "A" || cls === "M";
+function startsWith(path: Path, prefix: Path): boolean {
+  return prefix.every((key, i) => path[i] === key);
+}
+
+/** What stops a voucher at the guide: the rules' errors, and a date outside the authority's window. */
+function blocking(f: Finding): boolean {
+  return f.severity === "error" || f.code === "date.window" || f.code === "email.format";
+}
+
+/** Refuses an answer that turns out wrong with the rest, at a prompt: data in, data out. */
+class Guide {
+  private ceilingAmount: Dec | undefined;
+  /** The amounts a credit note from a voucher may not exceed, item by item. */
+  private limits: ({ cantidad: string; precio: string } | undefined)[] = [];
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly p: Prompts,
+    readonly draft: Draft,
+    private readonly fetchCeiling: () => Promise<Dec>,
+  ) {}
+
+  get info() {
+    return voucherTypeInfo(String(this.draft.comprobante.tipo));
+  }
+
+  get cls() {
+    return this.info?.class ?? "B";
+  }
+
+  private get chargesVat(): boolean {
+    return this.cls === "A" || this.cls === "B" || this.cls === "M";
+  }
+
+  /** The first message the rules have for `path` once `change` is applied to a copy of the draft. */
+  problemAt(path: Path, change: (d: Draft) => void): string | undefined {
+    const probe = structuredClone(this.draft);
+    change(probe);
+    // Fields asked before the items are checked on a voucher with a stand-in item.
+    if (probe.comprobante.detalle.length === 0)
+      probe.comprobante.detalle.push({
+        cantidad: "1",
+        producto: { descripcion: "----", precio_unitario_sin_iva: "1", alicuota: this.chargesVat ? "21" : "0" },
+      });
+    delete probe.comprobante.total;
+    const check = validateEnvelope(probe, ruleOptions({ ceiling: "999999999999999" }));
+    return check.findings.find((f) => blocking(f) && startsWith(f.path, path))?.message;
+  }
+
+  async type(): Promise<void> {
+    const tipo = await this.p.select({
+      message: t("Voucher type"),
+      choices: TYPES.map((type) => ({ name: type, value: type })),
+      ...(this.draft.comprobante.tipo ? { default: String(this.draft.comprobante.tipo) } : {}),
+    });
+    this.draft.comprobante.tipo = tipo;
+  }
+
+  /** The whole customer; `anonymous: false` when the sale reached the ceiling for unidentified ones. */
+  async customer(anonymous = true): Promise<void> {
+    const cls = this.cls;
+    const old = this.draft.cliente;
+    if (
+      anonymous &&
+      (cls === "B" || cls === "C") &&
+      (await this.p.confirm({
+        message: t("Unidentified final consumer (no name, no document)?"),
+        default: old.documento_tipo === "OTRO",
+      }))
+    ) {
+      this.draft.cliente = {
+        ...pick(old, ["domicilio", "email"]),
+        documento_tipo: "OTRO",
+        documento_nro: "0",
+        razon_social: "Consumidor final",
+        condicion_iva: "CF",
+      };
+      return;
+    }
+    const needsCuit = cls === "A" || cls === "M" || this.info?.fce;
     const documento_tipo = needsCuit
       ? "CUIT"
-      : await p.select({
+      : await this.p.select({
           message: t("Customer's document"),
           choices: DOCUMENT_TYPES.filter((d) => d !== "OTRO").map((d) => ({ name: d, value: d })),
-          default: "DNI",
+          default: old.documento_tipo && old.documento_tipo !== "OTRO" ? String(old.documento_tipo) : "DNI",
         });
-    const documento_nro = await p.input({
-      message: t("{type} number", { type: documento_tipo }),
-      validate: (v) => {
-        const digits = v.replace(/[-\s.]/g, "");
-        if (!/^\d+$/.test(digits)) return t("digits only");
-        if (documento_tipo === "CUIT" || documento_tipo === "CUIL") {
-          const problem = cuitProblem(digits);
-          if (problem) return describeCuitProblem(problem, digits);
-        }
-        return true;
-      },
-    });
-    const razon_social = await p.input({
-      message: t("Customer's name"),
-      validate: (v) => v.trim() !== "" || t("required"),
-    });
-    const allowed = VAT_CONDITIONS_BY_CLASS[cls];
-    const condicion_iva = await p.select({
+    const clean = (v: string) => v.replace(/[-\s.]/g, "");
+    const documento_nro = clean(
+      await this.p.input({
+        message: t("{type} number", { type: documento_tipo }),
+        ...(old.documento_tipo === documento_tipo ? { default: String(old.documento_nro) } : {}),
+        validate: (v) => {
+          const digits = clean(v);
+          if (!/^\d+$/.test(digits)) return t("digits only");
+          if (documento_tipo === "CUIT" || documento_tipo === "CUIL") {
+            const problem = cuitProblem(digits);
+            if (problem) return describeCuitProblem(problem, digits);
+          }
+          return (
+            this.problemAt(["cliente", "documento_nro"], (d) => {
+              d.cliente = { ...d.cliente, documento_tipo, documento_nro: digits, condicion_iva: "CF" };
+            }) ?? true
+          );
+        },
+      }),
+    );
+    const razon_social = (
+      await this.p.input({
+        message: t("Customer's name"),
+        ...(old.razon_social && old.documento_tipo !== "OTRO" ? { default: String(old.razon_social) } : {}),
+        validate: (v) => v.trim() !== "" || t("required"),
+      })
+    ).trim();
+    // Only the conditions the rules take with this document: a B to an exempt customer needs a CUIT.
+    const fits = VAT_CONDITIONS_BY_CLASS[cls].filter(
+      (c) =>
+        this.problemAt(["cliente"], (d) => {
+          d.cliente = { documento_tipo, documento_nro, razon_social, condicion_iva: c };
+        }) === undefined,
+    );
+    const allowed = fits.length > 0 ? fits : VAT_CONDITIONS_BY_CLASS[cls];
+    const condicion_iva = await this.p.select({
       message: t("Customer's VAT condition"),
       choices: allowed.map((c) => ({ name: `${c} — ${VAT_CONDITION_NAMES[c]}`, value: c })),
+      ...(allowed.includes(old.condicion_iva as VatCondition) ? { default: old.condicion_iva as VatCondition } : {}),
     });
-    cliente = {
+    this.draft.cliente = {
+      ...pick(old, ["domicilio", "email"]),
       documento_tipo,
-      documento_nro: documento_nro.replace(/[-\s.]/g, ""),
-      razon_social: razon_social.trim(),
+      documento_nro,
+      razon_social,
       condicion_iva,
       condicion_iva_operacion: condicion_iva,
     };
   }
 
-  const detalle: Record<string, unknown>[] = [];
-  const chargesVat = cls === "A" || cls === "B" || cls === "M";
-  do {
-    const descripcion = await p.input({
-      message: t("Item {n}: description", { n: detalle.length + 1 }),
-      validate: (v) => v.trim().length >= 4 || t("at least 4 characters"),
+  /** The VAT condition alone: a note from a voucher keeps the customer, whose condition the service does not say. */
+  async condition(): Promise<void> {
+    const allowed = VAT_CONDITIONS_BY_CLASS[this.cls];
+    const condicion_iva = await this.p.select({
+      message: t("Customer's VAT condition"),
+      choices: allowed.map((c) => ({ name: `${c} — ${VAT_CONDITION_NAMES[c]}`, value: c })),
+      default: this.draft.cliente.condicion_iva as VatCondition,
     });
-    const cantidad = asTyped(
-      await p.input({
-        message: t("Quantity"),
-        default: "1",
+    this.draft.cliente.condicion_iva = condicion_iva;
+  }
+
+  async address(): Promise<void> {
+    const domicilio = (
+      await this.p.input({
+        message: t("Customer's address (optional)"),
+        default: String(this.draft.cliente.domicilio ?? ""),
+        validate: (v) => v.trim().length <= 255 || t("at most {max} characters", { max: 255 }),
+      })
+    ).trim();
+    setOrDrop(this.draft.cliente, "domicilio", domicilio);
+  }
+
+  async email(): Promise<void> {
+    const email = (
+      await this.p.input({
+        message: t("Customer's e-mail, to send the voucher to (optional)"),
+        default: String(this.draft.cliente.email ?? ""),
         validate: (v) =>
-          (/^\d+(\.\d{1,2})?$/.test(asTyped(v)) && Number(asTyped(v)) > 0) || t("a number above 0, up to 2 decimals"),
+          v.trim() === "" ||
+          (this.problemAt(["cliente", "email"], (d) => {
+            d.cliente.email = v.trim();
+          }) ??
+            true),
+      })
+    ).trim();
+    setOrDrop(this.draft.cliente, "email", email);
+  }
+
+  /** Item `i` (a new one at the end); a pre-filled item offers its values. Returns false when left out. */
+  async item(i: number): Promise<boolean> {
+    const old = this.draft.comprobante.detalle[i];
+    const product = (old?.producto ?? {}) as Json;
+    const limit = this.limits[i];
+    let descripcion = String(product.descripcion ?? "");
+    if (!limit)
+      descripcion = (
+        await this.p.input({
+          message: t("Item {n}: description", { n: i + 1 }),
+          ...(descripcion ? { default: descripcion } : {}),
+          validate: (v) => v.trim().length >= 4 || t("at least 4 characters"),
+        })
+      ).trim();
+    else this.ctx.err(t("Item {n}: {description}", { n: i + 1, description: descripcion }));
+    const cantidad = asTyped(
+      await this.p.input({
+        message: limit ? t("Quantity (0 leaves the item out)") : t("Quantity"),
+        default: asShown(old?.cantidad) ?? "1",
+        validate: (v) => {
+          const q = asTyped(v);
+          if (limit && Number(q) === 0 && QUANTITY.test(q)) return true;
+          if (!QUANTITY.test(q) || !(Number(q) > 0)) return t("a number above 0, up to 2 decimals");
+          if (limit && Dec.parse(q).cmp(Dec.parse(limit.cantidad)) > 0)
+            return t("at most {max}, what the voucher had", { max: asShown(limit.cantidad) ?? "" });
+          return true;
+        },
       }),
     );
+    if (limit && Number(cantidad) === 0) {
+      this.draft.comprobante.detalle.splice(i, 1);
+      this.limits.splice(i, 1);
+      return false;
+    }
     const precio = asTyped(
-      await p.input({
-        message: chargesVat ? t("Unit price without VAT") : t("Unit price"),
-        validate: (v) => AMOUNT.test(asTyped(v)) || t("a number such as 1500.50 (decimal point, up to 3 decimals)"),
+      await this.p.input({
+        message: this.chargesVat ? t("Unit price without VAT") : t("Unit price"),
+        ...(product.precio_unitario_sin_iva !== undefined ? { default: asShown(product.precio_unitario_sin_iva) } : {}),
+        validate: (v) => {
+          const price = asTyped(v);
+          if (!AMOUNT.test(price)) return t("a number such as 1500.50 (decimal point, up to 3 decimals)");
+          if (limit && Dec.parse(price).cmp(Dec.parse(limit.precio)) > 0)
+            return t("at most {max}, what the voucher had", { max: asShown(limit.precio) ?? "" });
+          return true;
+        },
       }),
     );
-    const alicuota = chargesVat ? await p.select({ message: t("VAT rate"), choices: RATES, default: "21" }) : "0";
-    detalle.push({
+    const alicuota = limit
+      ? String(product.alicuota)
+      : this.chargesVat
+        ? await this.p.select({
+            message: t("VAT rate"),
+            choices: RATES,
+            default: String(product.alicuota ?? "21"),
+          })
+        : "0";
+    const item = {
+      ...old,
       cantidad,
-      producto: { descripcion: descripcion.trim(), precio_unitario_sin_iva: precio, alicuota },
-    });
-  } while (detalle.length < 130 && (await p.confirm({ message: t("Add another item?"), default: false })));
+      producto: { ...product, descripcion, precio_unitario_sin_iva: precio, alicuota },
+    };
+    if (old) this.draft.comprobante.detalle[i] = item;
+    else this.draft.comprobante.detalle.push(item);
+    return true;
+  }
 
-  const today = argentinaToday();
-  const comprobante: Record<string, unknown> = {
-    tipo,
-    fecha: formatDay(today),
-    vencimiento: formatDay(today + 30),
-    rubro: "Ventas",
-    rubro_grupo_contable: "Ventas",
-    detalle,
-  };
-  if (info && (info.kind === "credit" || info.kind === "debit")) {
-    const desde = await p.input({
+  async items(): Promise<void> {
+    const detalle = this.draft.comprobante.detalle;
+    if (this.limits.length > 0) {
+      // A note from a voucher: its items, each kept, lowered or left out (a partial credit).
+      for (let i = 0; i < detalle.length; ) if (await this.item(i)) i++;
+      return;
+    }
+    do await this.item(detalle.length);
+    while (detalle.length < 130 && (await this.p.confirm({ message: t("Add another item?"), default: false })));
+  }
+
+  async date(): Promise<void> {
+    const byDefault = String(this.draft.comprobante.fecha ?? formatDay(argentinaToday()));
+    // An answer erased after an error is the default again.
+    const fecha =
+      (
+        await this.p.input({
+          message: t("Voucher date (dd/mm/yyyy)"),
+          default: byDefault,
+          validate: (v) =>
+            this.problemAt(["comprobante", "fecha"], (d) => {
+              d.comprobante.fecha = v.trim() || byDefault;
+            }) ?? true,
+        })
+      ).trim() || byDefault;
+    this.draft.comprobante.fecha = fecha;
+    this.draft.comprobante.vencimiento = formatDay(dayNumber(fecha) + 30);
+  }
+
+  async reference(): Promise<void> {
+    const c = this.draft.comprobante;
+    const { external_reference: given, ...rest } = c;
+    // The same voucher typed twice gets the same reference, and is not issued twice.
+    const byDefault = given ? String(given) : derivedReference({ ...this.draft, comprobante: rest });
+    c.external_reference =
+      (
+        await this.p.input({
+          message: t("Reference (external_reference)"),
+          default: byDefault,
+          validate: (v) =>
+            this.problemAt(["comprobante", "external_reference"], (d) => {
+              d.comprobante.external_reference = v.trim() || byDefault;
+            }) ?? true,
+        })
+      ).trim() || byDefault;
+  }
+
+  async period(): Promise<void> {
+    const fecha = dayNumber(String(this.draft.comprobante.fecha ?? formatDay(argentinaToday())));
+    const old = (this.draft.comprobante.comprobantes_asociados_periodo ?? {}) as Json;
+    const valid = (field: "fecha_desde" | "fecha_hasta") => (v: string) =>
+      this.problemAt(["comprobante", "comprobantes_asociados_periodo", field], (d) => {
+        d.comprobante.comprobantes_asociados_periodo = {
+          fecha_desde: v.trim(),
+          fecha_hasta: v.trim(),
+          [field]: v.trim(),
+        };
+      }) ?? true;
+    const fecha_desde = await this.p.input({
       message: t("Period the note adjusts: from (dd/mm/yyyy)"),
-      default: formatDay(today - 30),
+      default: String(old.fecha_desde ?? formatDay(fecha - 30)),
+      validate: valid("fecha_desde"),
     });
-    const hasta = await p.input({ message: t("to (dd/mm/yyyy)"), default: formatDay(today) });
-    comprobante.comprobantes_asociados_periodo = { fecha_desde: desde, fecha_hasta: hasta };
+    const fecha_hasta = await this.p.input({
+      message: t("to (dd/mm/yyyy)"),
+      default: String(old.fecha_hasta ?? formatDay(fecha)),
+      validate: valid("fecha_hasta"),
+    });
+    this.draft.comprobante.comprobantes_asociados_periodo = {
+      fecha_desde: fecha_desde.trim(),
+      fecha_hasta: fecha_hasta.trim(),
+    };
   }
-  const envelope = { cliente, comprobante };
 
-  const check = validateEnvelope(envelope);
-  for (const f of check.findings.filter((x) => x.severity === "warning" && x.code !== "total.missing"))
-    ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${f.message}`);
-  const errors = check.findings.filter((f) => f.severity === "error");
-  if (errors.length > 0 || !check.totals) {
-    for (const e of errors) ctx.err(`${ctx.errColor.red(t("error:"))} ${e.message} [${e.code}]`);
-    return undefined;
+  /** FCE notes: whether this one annuls the invoice (id 22). */
+  async annulment(): Promise<void> {
+    const rg = this.draft.comprobante.rg_especiales as { datos: { id: number; valor: string }[] } | undefined;
+    const data = rg?.datos.find((d) => d.id === 22);
+    if (!data) return;
+    const annuls = await this.p.confirm({
+      message: t("Does the note annul the invoice (rejected by the buyer)?"),
+      default: data.valor === "S",
+    });
+    data.valor = annuls ? "S" : "N";
   }
-  comprobante.total = check.totals.total.toFixed(2);
+
+  /** The prompt that answers a finding at `path`; undefined when no prompt can. */
+  private route(f: Finding): (() => Promise<unknown>) | undefined {
+    const [block, field, index] = f.path;
+    if (f.code === "anonymous.ceiling") return () => this.customer(false);
+    if (block === "cliente") {
+      if (field === "email") return () => this.email();
+      if (field === "domicilio") return () => this.address();
+      if (this.limits.length > 0 && (field === "condicion_iva" || field === "condicion_iva_operacion"))
+        return () => this.condition();
+      return this.limits.length > 0 ? undefined : () => this.customer();
+    }
+    if (block !== "comprobante") return undefined;
+    switch (field) {
+      case "fecha":
+      case "vencimiento":
+      case "comprobantes_asociados":
+        return () => this.date();
+      case "external_reference":
+        return () => this.reference();
+      case "comprobantes_asociados_periodo":
+        return () => this.period();
+      case "rg_especiales":
+        return () => this.annulment();
+      case "detalle":
+        if (typeof index === "number" && index < this.draft.comprobante.detalle.length) return () => this.item(index);
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  private async ceiling(): Promise<Dec> {
+    this.ceilingAmount ??= await this.fetchCeiling();
+    return this.ceilingAmount;
+  }
+
+  /**
+   * The whole voucher through the rules; each error sends the user back to its field's prompt,
+   * every other answer kept. Undefined when an error has no prompt (shown, nothing issued).
+   */
+  async settle(): Promise<ValidationResult | undefined> {
+    for (let round = 0; ; round++) {
+      delete this.draft.comprobante.total;
+      const anonymous = this.draft.cliente.documento_tipo === "OTRO";
+      const ceiling = anonymous ? await this.ceiling() : Dec.parse(DEFAULT_FINAL_CONSUMER_CEILING);
+      const check = validateEnvelope(structuredClone(this.draft), ruleOptions({ ceiling }));
+      const problems = check.findings.filter(blocking);
+      const next = problems[0];
+      if (!next && check.totals) {
+        for (const f of check.findings.filter((x) => x.severity === "warning" && x.code !== "total.missing"))
+          this.ctx.err(`${this.ctx.errColor.yellow(t("warning:"))} ${f.message}`);
+        this.draft.comprobante.total = check.totals.total.toFixed(2);
+        return check;
+      }
+      const ask = next && round < MAX_ROUNDS ? this.route(next) : undefined;
+      if (!ask) {
+        for (const e of problems) this.ctx.err(`${this.ctx.errColor.red(t("error:"))} ${e.message} [${e.code}]`);
+        return undefined;
+      }
+      this.ctx.err(`${this.ctx.errColor.red(t("error:"))} ${next?.message} [${next?.code}]`);
+      await ask();
+    }
+  }
+
+  /** A note from an issued voucher: pre-filled, the amounts to adjust, then the same checks. */
+  async fromNote(note: BuiltNote): Promise<void> {
+    this.limits = this.draft.comprobante.detalle.map((d) => ({
+      cantidad: String(d.cantidad),
+      precio: String((d.producto as Json).precio_unitario_sin_iva),
+    }));
+    // A debit note charges more: its amounts are not capped by the voucher's.
+    if (this.info?.kind === "debit")
+      this.limits = this.limits.map(() => ({ cantidad: "9999999999999", precio: "9999999999999" }));
+    if (note.assumed.includes("condicion_iva")) await this.condition();
+    await this.annulment();
+    await this.address();
+    await this.email();
+    await this.items();
+    await this.date();
+    await this.reference();
+  }
+}
+
+function pick(from: Json, keys: string[]): Json {
+  return Object.fromEntries(keys.filter((k) => from[k] !== undefined).map((k) => [k, from[k]]));
+}
+
+function setOrDrop(block: Json, key: string, value: string): void {
+  if (value === "") delete block[key];
+  else block[key] = value;
+}
+
+export interface GuidedOptions {
+  /** Start from the voucher the service holds under this reference: its credit or debit note. */
+  fromRef?: string;
+}
+
+/** The voucher, asked for; returns the envelope to issue (and where it was saved, if it was). */
+export async function askVoucher(
+  ctx: Context,
+  opts: GuidedOptions = {},
+): Promise<{ envelope: Record<string, unknown>; saved?: string } | undefined> {
+  const p = await prompts(ctx);
+  const today = formatDay(argentinaToday());
+  // The voucher-level fields the rules need from the first prompt on; the date is asked later.
+  const draft: Draft = {
+    cliente: {},
+    comprobante: {
+      fecha: today,
+      vencimiento: formatDay(argentinaToday() + 30),
+      rubro: "Ventas",
+      rubro_grupo_contable: "Ventas",
+      detalle: [],
+    },
+  };
+  const fetchCeiling = () => liveCeiling(ctx);
+  let guide = new Guide(ctx, p, draft, fetchCeiling);
+
+  if (opts.fromRef !== undefined) {
+    const { fetchIssued } = await import("./from-ref.js");
+    const found = await fetchIssued(ctx, opts.fromRef);
+    ctx.err(
+      t("{tipo} {number} of {fecha} to {name} ({document}), total {total}", {
+        tipo: ctx.errColor.bold(found.tipo),
+        number: `${String(found.punto_venta).padStart(5, "0")}-${String(found.numero).padStart(8, "0")}`,
+        fecha: String(found.fecha),
+        name: String(found.raw.cliente.razon_social ?? ""),
+        document: `${found.raw.cliente.documento_tipo ?? ""} ${found.raw.cliente.documento_nro ?? ""}`,
+        total: String(found.total),
+      }),
+    );
+    const kind = await p.select<NoteKind>({
+      message: t("Which note?"),
+      choices: [
+        { name: t("credit note"), value: "credit" },
+        { name: t("debit note"), value: "debit" },
+      ],
+      default: "credit",
+    });
+    const note = noteFromVoucher(found.raw, { kind, fecha: today });
+    const built = structuredClone(note.envelope) as Draft;
+    guide = new Guide(ctx, p, built, fetchCeiling);
+    ctx.err(
+      t("{tipo} from it: lower a quantity or a price for a partial one", {
+        tipo: ctx.errColor.bold(String(built.comprobante.tipo)),
+      }),
+    );
+    await guide.fromNote(note);
+  } else {
+    await guide.type();
+    await guide.customer();
+    await guide.address();
+    await guide.email();
+    await guide.items();
+    await guide.date();
+    if (guide.info && (guide.info.kind === "credit" || guide.info.kind === "debit")) await guide.period();
+    await guide.reference();
+  }
+
+  const check = await guide.settle();
+  if (!check?.totals) return undefined;
+  const envelope = guide.draft;
+  const { cliente, comprobante } = envelope;
+  const tipo = String(comprobante.tipo);
   ctx.err("");
   ctx.err(
-    tn(detalle.length, "{type} to {name} ({document}), {n} item", "{type} to {name} ({document}), {n} items", {
-      type: ctx.errColor.bold(tipo),
-      name: String(cliente.razon_social),
-      document: `${cliente.documento_tipo} ${cliente.documento_nro}`,
-      n: detalle.length,
-    }),
+    tn(
+      comprobante.detalle.length,
+      "{type} to {name} ({document}), {n} item",
+      "{type} to {name} ({document}), {n} items",
+      {
+        type: ctx.errColor.bold(tipo),
+        name: String(cliente.razon_social),
+        document: `${cliente.documento_tipo} ${cliente.documento_nro}`,
+        n: comprobante.detalle.length,
+      },
+    ),
   );
   ctx.err(`  ${describeTotals(check.totals)}`);
   ctx.err(`  ${t("total")} ${ctx.errColor.bold(Dec.parse(String(comprobante.total)).toFixed(2))}`);
@@ -177,13 +589,26 @@ export async function askVoucher(
   if (await p.confirm({ message: t("Save it as a JSON file for next time?"), default: false })) {
     const name = await p.input({
       message: t("File"),
-      default: `${tipo.replace(/\s+/g, "_").toLowerCase()}-${formatDay(today).split("/").reverse().join("")}.json`,
+      default: `${tipo.replace(/\s+/g, "_").toLowerCase()}-${String(comprobante.fecha).split("/").reverse().join("")}.json`,
     });
     saved = resolve(name);
     writeFileSync(saved, `${JSON.stringify(envelope, null, 2)}\n`);
     ctx.err(t("saved to {path}", { path: saved }));
   }
   return { envelope, ...(saved ? { saved } : {}) };
+}
+
+/** The service's ceiling for unidentified consumers (cached for the day), asked once the sale needs it. */
+async function liveCeiling(ctx: Context): Promise<Dec> {
+  const [{ withConnection }, { currentCeiling }] = await Promise.all([
+    import("./online.js"),
+    import("../batch/ceiling.js"),
+  ]);
+  return withConnection(ctx, (connection) =>
+    currentCeiling(connection.service, stateDir(ctx.io.env), accountId(connection.account), (line) =>
+      ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${line}`),
+    ),
+  );
 }
 
 /**

@@ -34,6 +34,7 @@ export interface IssueFlags extends ValidateFlags {
   rate?: string;
   report?: string;
   interactive?: boolean;
+  fromRef?: string;
 }
 
 export function summaryOutcome(s: IssueSummary): Outcome {
@@ -106,11 +107,14 @@ function issueCommand(mode: "instant" | "queued") {
   return async (ctx: Context, given: string[], flags: IssueFlags): Promise<Outcome> => {
     let files = given;
     let sources: SourceVoucher[] = [];
-    if (flags.interactive) {
+    // --from-ref R asks too: the note of the voucher R, pre-filled, its amounts to adjust.
+    if (flags.interactive || flags.fromRef !== undefined) {
       if (files.length > 0) throw new UsageError(t("--interactive asks for one voucher; it takes no files"));
+      if (flags.fromRef !== undefined && flags.fromRef.trim() === "")
+        throw new UsageError(t("--from-ref needs a reference"));
       const guided = await import("./guided.js");
       guided.requireTerminal(ctx);
-      const answer = await guided.askVoucher(ctx);
+      const answer = await guided.askVoucher(ctx, flags.fromRef ? { fromRef: flags.fromRef.trim() } : {});
       if (!answer) return "invalid";
       if (Object.keys(answer.envelope).length === 0) {
         ctx.err(t("nothing sent"));

@@ -953,4 +953,40 @@ export const ES: Readonly<Record<string, string>> = {
   "{n} invalid (skipped)": "inválidos: {n} (no enviados)",
   "issue the valid vouchers and report the invalid ones (exit 7); by default nothing is sent while any is invalid":
     "emite los comprobantes válidos e informa los inválidos (código 7); por omisión no se envía nada mientras alguno sea inválido",
+  "{tipo} is not a voucher a credit or debit note adjusts":
+    "{tipo} no es un comprobante que una nota de crédito o débito ajuste",
+  "export notes (class E) from a voucher are not built yet: their association goes in fex":
+    "las notas de exportación (clase E) desde un comprobante todavía no se arman: su asociación va en fex",
+  "an FCE note adjusts an FCE invoice, not {tipo}": "una nota FCE ajusta una factura FCE, no {tipo}",
+  "the service's answer does not say the issuer's CUIT (its QR is missing), which the note's association needs":
+    "la respuesta del servicio no dice el CUIT del emisor (falta su QR), que la asociación de la nota necesita",
+  "{tipo} has no number or date yet (is it still queued?): a note names an issued voucher":
+    "{tipo} todavía no tiene número o fecha (¿sigue en cola?): una nota nombra un comprobante emitido",
+  "the items of {tipo} {numero} add up to {amount}, but the service says its total is {total}":
+    "los ítems de {tipo} {numero} suman {amount}, pero el servicio dice que su total es {total}",
+  "issue the note from a JSON file with the items it adjusts":
+    "emita la nota desde un archivo JSON con los ítems que ajusta",
+  "ask for a credit or debit note of the voucher issued under this reference, pre-filled (implies --interactive)":
+    "pide una nota de crédito o débito del comprobante emitido con esta referencia, ya completa (implica --interactive)",
+  "the service holds no voucher with reference {reference}":
+    "el servicio no tiene ningún comprobante con la referencia {reference}",
+  "{reference} is not issued ({status}): a note adjusts an issued voucher":
+    "{reference} no está emitido ({status}): una nota ajusta un comprobante emitido",
+  "Customer's address (optional)": "Domicilio del cliente (opcional)",
+  "at most {max} characters": "como máximo {max} caracteres",
+  "Customer's e-mail, to send the voucher to (optional)": "E-mail del cliente, para enviarle el comprobante (opcional)",
+  "Item {n}: {description}": "Ítem {n}: {description}",
+  "Quantity (0 leaves the item out)": "Cantidad (0 deja el ítem afuera)",
+  "at most {max}, what the voucher had": "como máximo {max}, lo que tenía el comprobante",
+  "Voucher date (dd/mm/yyyy)": "Fecha del comprobante (dd/mm/aaaa)",
+  "Reference (external_reference)": "Referencia (external_reference)",
+  "Does the note annul the invoice (rejected by the buyer)?": "¿La nota anula la factura (rechazada por el comprador)?",
+  "{tipo} {number} of {fecha} to {name} ({document}), total {total}":
+    "{tipo} {number} del {fecha} a {name} ({document}), total {total}",
+  "Which note?": "¿Qué nota?",
+  "credit note": "nota de crédito",
+  "debit note": "nota de débito",
+  "{tipo} from it: lower a quantity or a price for a partial one":
+    "{tipo} a partir de él: baje una cantidad o un precio para una nota parcial",
+  "--from-ref needs a reference": "--from-ref necesita una referencia",
 };

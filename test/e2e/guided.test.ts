@@ -1,11 +1,25 @@
 /** `facturar issue --interactive` in a pseudo-terminal: asked, totalled, confirmed, issued, saved. */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freshUser, inTerminal, runCli } from "../helpers.js";
+import { decodeQr } from "../../src/voucher/qr.js";
+import { freshUser, inTerminal, ndjson, ROOT, runCli } from "../helpers.js";
 
 const ENTER = "\r";
+const DOWN = "\u001b[B";
+const erase = (n: number) => "\u007f".repeat(n);
+const SPANISH = { LANG: "es_AR.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
+
+/** A day in Argentina (UTC-3), `days` from today, dd/mm/yyyy. */
+function argentinaDay(days = 0): string {
+  return new Date(Date.now() - 3 * 3600_000 + days * 86_400_000)
+    .toISOString()
+    .slice(0, 10)
+    .split("-")
+    .reverse()
+    .join("/");
+}
 
 describe("facturar issue --interactive", () => {
   it("asks for a FACTURA B to a consumer, shows its totals, issues it with its PDF and keeps the JSON", async () => {
@@ -19,11 +33,15 @@ describe("facturar issue --interactive", () => {
       [/DNI number/, `30123456${ENTER}`],
       [/Customer's name/, `Juana Perez${ENTER}`],
       [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, `Av. Corrientes 1234${ENTER}`],
+      [/Customer's e-mail/, `juana@example.com${ENTER}`],
       [/Item 1: description/, `Yerba mate 1 kg${ENTER}`],
       [/Quantity/, `2${ENTER}`],
       [/Unit price without VAT/, `1500.50${ENTER}`],
       [/VAT rate/, ENTER],
       [/Add another item\?/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, `VENTA-1${ENTER}`],
       [/Issue it\?/, ENTER],
       [/Save it as a JSON file/, `y${ENTER}`],
       [/\? File/, ENTER],
@@ -35,8 +53,8 @@ describe("facturar issue --interactive", () => {
     expect(existsSync(join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001.pdf"))).toBe(true);
     const saved = screen.match(/saved to (\S+\.json)/)?.[1] as string;
     expect(JSON.parse(readFileSync(saved, "utf8"))).toMatchObject({
-      cliente: { documento_nro: "30123456" },
-      comprobante: { tipo: "FACTURA B", total: "3631.21" },
+      cliente: { documento_nro: "30123456", domicilio: "Av. Corrientes 1234", email: "juana@example.com" },
+      comprobante: { tipo: "FACTURA B", total: "3631.21", external_reference: "VENTA-1" },
     });
     // Nothing with the customer's data is left in a temporary folder.
     expect(readdirSync(tmpdir()).filter((f) => f.startsWith("facturar-guided-") && !before.has(f))).toEqual([]);
@@ -55,11 +73,15 @@ describe("facturar issue --interactive", () => {
       [/DNI number/, `30123457${ENTER}`],
       [/Customer's name/, `Pedro Gomez${ENTER}`],
       [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
       [/Item 1: description/, `Cafe 1 kg${ENTER}`],
       [/Quantity/, `1${ENTER}`],
       [/Unit price without VAT/, `100${ENTER}`],
       [/VAT rate/, ENTER],
       [/Add another item\?/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, ENTER],
       [/Issue it\?/, ENTER],
       [/Save it as a JSON file/, ENTER],
     ]);
@@ -78,4 +100,134 @@ describe("facturar issue --interactive", () => {
     expect((await runCli(["issue", "--interactive"], { cwd: u.cwd, env: u.env })).code).toBe(2);
     expect((await runCli(["issue"], { cwd: u.cwd, env: u.env })).code).toBe(2);
   });
+
+  it("en español: a wrong date, the ceiling and a wrong CUIT are each asked again at their prompt, every other answer kept", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, ...SPANISH, CI: "" };
+    const stale = argentinaDay(-20);
+    const screen = await inTerminal(["issue", "--interactive", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Tipo de comprobante/, ENTER],
+      [/¿Consumidor final no identificado/, `s${ENTER}`],
+      [/Domicilio del cliente/, ENTER],
+      [/E-mail del cliente/, `no-es-un-mail${ENTER}`],
+      [/no parece una dirección de correo/, `${erase(13)}${ENTER}`],
+      [/Ítem 1: descripción/, `Tractor usado${ENTER}`],
+      [/Cantidad/, ENTER],
+      [/Precio unitario sin IVA/, `9.000.000${ENTER}`],
+      [/Alícuota de IVA/, ENTER],
+      [/¿Agregar otro ítem\?/, ENTER],
+      // Twenty days back is outside the window for goods: refused where it is typed.
+      [/Fecha del comprobante/, `${erase(10)}${stale}${ENTER}`],
+      [/dentro de los 5 días/, `${erase(10)}${ENTER}`],
+      [/Referencia/, `TRACTOR-1${ENTER}`],
+      // Only the whole sale shows it reaches the ceiling: the customer is asked for, the rest kept.
+      [/alcanza el tope para consumidores no identificados/, ""],
+      [/Documento del cliente/, `${DOWN}${ENTER}`],
+      [/Número de CUIT/, `20111111113${ENTER}`],
+      [/dígito verificador \(se esperaba 2\)/, `${erase(1)}2${ENTER}`],
+      [/Nombre o razón social del cliente/, `Campo SA${ENTER}`],
+      [/Condición frente al IVA del cliente/, ENTER],
+      [/¿Emitirlo\?/, ENTER],
+      [/¿Guardarlo como archivo JSON/, ENTER],
+    ]);
+    expect(screen).toMatch(/FACTURA B a Campo SA \(CUIT 20111111112\), 1 ítem/);
+    expect(screen).toMatch(/neto 21% 9000000\.00 \+ IVA 1890000\.00 = 10890000\.00/);
+    expect(screen).toMatch(/✔ FACTURA B 00679-00000001 .*emitido/);
+    expect(screen).toMatch(/EXIT=0/);
+    const found = await runCli(["--json", "query", "--ref", "TRACTOR-1"], { cwd: u.cwd, env: u.env });
+    expect(ndjson(found.stdout)[0]).toMatchObject({
+      state: "issued",
+      cliente: { documento_tipo: "CUIT", documento_nro: "20111111112" },
+      comprobante: { fecha: argentinaDay(), total: 10890000 },
+    });
+  }, 60_000);
+
+  it("--from-ref: a partial NOTA DE CREDITO B of an issued FACTURA B, associated with it at the service; once", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    const today = argentinaDay();
+    const invoice = JSON.parse(readFileSync(join(ROOT, "samples", "factura-b-dni.json"), "utf8"));
+    Object.assign(invoice.comprobante, { fecha: today, vencimiento: today, external_reference: "VENTA-9" });
+    writeFileSync(join(u.cwd, "venta.json"), JSON.stringify(invoice));
+    const issued = await runCli(["issue", "--no-pdf", "venta.json"], { cwd: u.cwd, env: u.env });
+    expect(issued.code, issued.stderr).toBe(0);
+
+    const screen = await inTerminal(
+      ["--lang", "es", "issue", "--from-ref", "VENTA-9", "--no-pdf"],
+      { cwd: u.cwd, env },
+      [
+        [/FACTURA B 00679-00000001 del \S+ a Juana Pérez \(DNI 30123456\), total 133463\.00/, ""],
+        [/¿Qué nota\?/, ENTER],
+        [/NOTA DE CREDITO B a partir de él/, ""],
+        // The service does not say the customer's VAT condition: asked, the class's usual one offered.
+        [/Condición frente al IVA del cliente/, ENTER],
+        [/Domicilio del cliente/, ENTER],
+        [/E-mail del cliente/, ENTER],
+        [/Ítem 1: Zapatillas running/, ""],
+        [/Cantidad \(0 deja el ítem afuera\)/, `${erase(1)}0${ENTER}`],
+        [/Ítem 1: Medias deportivas x3/, ""],
+        // A credit note cannot credit more than the voucher had.
+        [/Cantidad \(0 deja el ítem afuera\)/, `${erase(1)}3${ENTER}`],
+        [/como máximo 2, lo que tenía el comprobante/, `${erase(1)}1${ENTER}`],
+        [/Precio unitario sin IVA/, ENTER],
+        [/Fecha del comprobante/, ENTER],
+        [/Referencia/, ENTER],
+        [/¿Emitirlo\?/, ENTER],
+        [/¿Guardarlo como archivo JSON/, `s${ENTER}`],
+        [/Archivo/, ENTER],
+      ],
+    );
+    expect(screen).toMatch(/NOTA DE CREDITO B a Juana Pérez \(DNI 30123456\), 1 ítem/);
+    expect(screen).toMatch(/total 9256\.50/);
+    expect(screen).toMatch(/✔ NOTA DE CREDITO B 00679-00000001 .*ref VENTA-9-NC1 .*emitido/);
+    expect(screen).toMatch(/EXIT=0/);
+
+    // The note at the service: the customer and the amount credited.
+    const note = ndjson((await runCli(["--json", "query", "--ref", "VENTA-9-NC1"], { cwd: u.cwd, env: u.env })).stdout);
+    expect(note).toHaveLength(1);
+    expect(note[0]).toMatchObject({
+      state: "issued",
+      cliente: { documento_tipo: "DNI", documento_nro: "30123456", razon_social: "Juana Pérez" },
+      comprobante: { tipo: "NOTA DE CREDITO B", total: 9256.5 },
+    });
+    // Its association names the invoice the service holds: type, point of sale, number, date, issuer.
+    const saved = JSON.parse(readFileSync(screen.match(/guardado en (\S+\.json)/)?.[1] as string, "utf8"));
+    const [association] = saved.comprobante.comprobantes_asociados;
+    expect(association).toMatchObject({
+      tipo_comprobante: "FACTURA B",
+      punto_venta: 679,
+      numero: 1,
+      comprobante_fecha: today,
+    });
+    const held = ndjson(
+      (
+        await runCli(
+          ["--json", "query", "--type", association.tipo_comprobante, "--number", String(association.numero)],
+          {
+            cwd: u.cwd,
+            env: u.env,
+          },
+        )
+      ).stdout,
+    )[0];
+    expect(held).toMatchObject({
+      external_reference: "VENTA-9",
+      comprobante: { fecha: association.comprobante_fecha },
+    });
+    expect(String(decodeQr(held.comprobante.afip_qr)?.cuit)).toBe(association.cuit);
+    // A second run does not issue a second note: its reference is already at the service.
+    const again = await runCli(["issue", "--no-pdf", screen.match(/guardado en (\S+\.json)/)?.[1] as string], {
+      cwd: u.cwd,
+      env: u.env,
+    });
+    expect(again.stdout).toMatch(/NOTA DE CREDITO B 00679-00000001 .*already issued, not sent again/);
+  }, 60_000);
+
+  it("--from-ref of a reference the service does not hold ends before asking anything", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    const screen = await inTerminal(["issue", "--from-ref", "NO-EXISTE"], { cwd: u.cwd, env }, []);
+    expect(screen).toMatch(/the service holds no voucher with reference NO-EXISTE/);
+    expect(screen).toMatch(/EXIT=9/);
+  }, 60_000);
 });

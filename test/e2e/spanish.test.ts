@@ -28,6 +28,8 @@ describe("in Spanish", () => {
     const screen = await inTerminal(["issue", "--interactive"], { cwd: u.cwd, env }, [
       [/Tipo de comprobante/, ENTER],
       [/¿Consumidor final no identificado \(sin nombre ni documento\)\? \(s\/N\)/, `s${ENTER}`],
+      [/Domicilio del cliente/, ENTER],
+      [/E-mail del cliente/, ENTER],
       [/Ítem 1: descripción/, `Honorarios de noviembre${ENTER}`],
       [/Cantidad/, ENTER],
       // As es-AR writes it: 10.00 is ambiguous (ten, or ten thousand?) and asked again; 10.000 is ten thousand.
@@ -35,6 +37,8 @@ describe("in Spanish", () => {
       [/coma decimal; el punto separa los miles/, `${"\u007f".repeat(5)}10.000${ENTER}`],
       [/Alícuota de IVA/, ENTER],
       [/¿Agregar otro ítem\?/, ENTER],
+      [/Fecha del comprobante/, ENTER],
+      [/Referencia/, ENTER],
       [/¿Emitirlo\? \(S\/n\)/, ENTER],
       [/¿Guardarlo como archivo JSON/, `n${ENTER}`],
     ]);

@@ -1,0 +1,30 @@
+/** The issued voucher a note starts from, fetched by its reference (`issue --from-ref R`). */
+import { preferred, type Service, type ServiceVoucher } from "../api/protocol.js";
+import type { Context } from "../context.js";
+import { FacturarError } from "../errors.js";
+import { t } from "../i18n/index.js";
+import { NoteSourceError } from "../voucher/notes.js";
+import { withConnection } from "./online.js";
+
+/** The voucher the service issued under `reference`; a typed error when there is none. */
+export async function issuedVoucher(service: Service, reference: string): Promise<ServiceVoucher> {
+  const found = preferred(await service.findByReference(reference));
+  if (!found)
+    throw new FacturarError(
+      t("the service holds no voucher with reference {reference}", { reference }),
+      "notFound",
+      "notes.not-found",
+    );
+  if (found.state !== "issued")
+    throw new NoteSourceError(
+      t("{reference} is not issued ({status}): a note adjusts an issued voucher", {
+        reference,
+        status: found.status || found.state,
+      }),
+    );
+  return found;
+}
+
+export function fetchIssued(ctx: Context, reference: string): Promise<ServiceVoucher> {
+  return withConnection(ctx, (connection) => issuedVoucher(connection.service, reference));
+}

@@ -1,0 +1,172 @@
+/** The note built from an issued voucher as the service answers it (reference §6.9), checked by the rules. */
+import { describe, expect, it } from "vitest";
+import { FCE_REGIME } from "../../src/voucher/codes.js";
+import { NoteSourceError, noteFromVoucher, noteReference, noteType } from "../../src/voucher/notes.js";
+import { qrUrl } from "../../src/voucher/qr.js";
+import { check, codes, TODAY } from "../helpers.js";
+
+const ISSUER = "30712293841";
+
+/** A `consulta` item: numbers as numbers, padded document, response-only names, QR with the issuer. */
+function answer(tipo: string, cliente: Record<string, unknown>, items: [number, number, number][], total: number) {
+  return {
+    cliente: { email: "", domicilio: "Av. Siempre Viva 742", ...cliente },
+    comprobante: {
+      fecha: "18/11/2026",
+      tipo,
+      moneda: "PES",
+      idioma: 1,
+      cotizacion: 1,
+      operacion: "V",
+      punto_venta: 679,
+      numero: 12,
+      periodo_facturado_desde: "",
+      periodo_facturado_hasta: "",
+      rubro: "Ventas",
+      rubro_grupo_contable: "Ventas",
+      detalle: items.map(([cantidad, precio, alicuota], i) => ({
+        cantidad,
+        producto: {
+          descripcion: `Producto ${i + 1}`,
+          precio_unitario: precio,
+          alicuota,
+          bonificacion: 0,
+          impuestos_internos_alicuota: 0,
+          precio_total: cantidad * precio,
+        },
+        bonificacion_porcentaje: 0,
+        leyenda: "",
+      })),
+      bonificacion: 0,
+      total,
+      tributos: [],
+      status: "EMITIDO",
+      external_reference: "VENTA-12",
+      afip_qr: qrUrl({
+        ver: 1,
+        fecha: "2026-11-18",
+        cuit: Number(ISSUER),
+        ptoVta: 679,
+        tipoCmp: 1,
+        nroCmp: 12,
+        importe: total,
+        moneda: "PES",
+        ctz: 1,
+        tipoCodAut: "E",
+        codAut: 0,
+      }),
+    },
+  };
+}
+
+const COMPANY = { documento_tipo: "CUIT", documento_nro: "30000000007 ", razon_social: "Empresa SA" };
+
+describe("a note from an issued voucher", () => {
+  it("FACTURA A → NOTA DE CREDITO A: same customer and items, the association, a derived reference", () => {
+    const note = noteFromVoucher(answer("FACTURA A", COMPANY, [[2, 1000, 21]], 2420), { fecha: TODAY });
+    expect(note.envelope).toEqual({
+      cliente: {
+        documento_tipo: "CUIT",
+        documento_nro: "30000000007",
+        razon_social: "Empresa SA",
+        condicion_iva: "RI",
+        domicilio: "Av. Siempre Viva 742",
+      },
+      comprobante: expect.objectContaining({
+        tipo: "NOTA DE CREDITO A",
+        fecha: TODAY,
+        external_reference: "VENTA-12-NC1",
+        detalle: [
+          { cantidad: "2", producto: { descripcion: "Producto 1", precio_unitario_sin_iva: "1000", alicuota: "21" } },
+        ],
+        comprobantes_asociados: [
+          {
+            tipo_comprobante: "FACTURA A",
+            punto_venta: 679,
+            numero: 12,
+            comprobante_fecha: "18/11/2026",
+            cuit: ISSUER,
+          },
+        ],
+        total: "2420.00",
+      }),
+    });
+    // The condition was not in the answer: the caller is told it was chosen.
+    expect(note.assumed).toEqual(["condicion_iva"]);
+    expect(codes(check(note.envelope))).toEqual([]);
+  });
+
+  it("FACTURA B to an anonymous consumer → NOTA DE CREDITO B, several rates", () => {
+    const anon = { documento_tipo: "OTRO", documento_nro: "0 ", razon_social: "Consumidor final" };
+    const note = noteFromVoucher(
+      answer(
+        "FACTURA B",
+        anon,
+        [
+          [1, 100, 21],
+          [3, 50.5, 10.5],
+        ],
+        288.41,
+      ),
+      { fecha: TODAY, condicionIva: "CF" },
+    );
+    expect(note.envelope.comprobante).toMatchObject({ tipo: "NOTA DE CREDITO B", total: "288.41" });
+    expect(note.envelope.cliente).toMatchObject({ documento_tipo: "OTRO", documento_nro: "0", condicion_iva: "CF" });
+    expect(note.assumed).toEqual([]);
+    expect(codes(check(note.envelope))).toEqual([]);
+  });
+
+  it("FACTURA M → NOTA DE CREDITO M; a debit note when asked", () => {
+    const source = answer("FACTURA M", { ...COMPANY, condicion_iva: "M" }, [[1, 500, 21]], 605);
+    const credit = noteFromVoucher(source, { fecha: TODAY });
+    expect(credit.envelope.comprobante).toMatchObject({ tipo: "NOTA DE CREDITO M" });
+    expect(credit.envelope.cliente.condicion_iva).toBe("M");
+    expect(codes(check(credit.envelope))).toEqual([]);
+    const debit = noteFromVoucher(source, { fecha: TODAY, kind: "debit", sequence: 2 });
+    expect(debit.envelope.comprobante).toMatchObject({ tipo: "NOTA DE DEBITO M", external_reference: "VENTA-12-ND2" });
+    expect(codes(check(debit.envelope))).toEqual([]);
+  });
+
+  it("FCE A → its FCE credit note, with id 22 (annulment) and no invoice data", () => {
+    const fce = "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) A";
+    const note = noteFromVoucher(answer(fce, COMPANY, [[1, 6_000_000, 21]], 7_260_000), {
+      fecha: TODAY,
+      annulment: "S",
+    });
+    expect(note.envelope.comprobante).toMatchObject({
+      tipo: "NOTA DE CREDITO ELECTRONICA MiPyME (FCE) A",
+      rg_especiales: { regimen: FCE_REGIME, datos: [{ id: 22, valor: "S" }] },
+      comprobantes_asociados: [expect.objectContaining({ tipo_comprobante: fce })],
+    });
+    expect(codes(check(note.envelope))).toEqual([]);
+    // Without an answer on annulment it says N: the note adjusts, it does not annul.
+    const adjusting = noteFromVoucher(answer(fce, COMPANY, [[1, 6_000_000, 21]], 7_260_000), { fecha: TODAY });
+    expect(adjusting.envelope.comprobante.rg_especiales).toMatchObject({ datos: [{ id: 22, valor: "N" }] });
+  });
+
+  it("refuses what cannot be adjusted, and items that do not add up to the voucher's total", () => {
+    expect(() => noteType("RECIBO C")).toThrow(NoteSourceError);
+    expect(() => noteType("FACTURA E")).toThrow(/fex/);
+    expect(() => noteType("NOTA DE CREDITO ELECTRONICA MiPyME (FCE) A")).toThrow(NoteSourceError);
+    const queued = answer("FACTURA B", COMPANY, [[1, 100, 21]], 121);
+    queued.comprobante.numero = 0;
+    expect(() => noteFromVoucher(queued, { fecha: TODAY })).toThrow(/queued/);
+    // A price read with its VAT would credit more than was invoiced.
+    expect(() => noteFromVoucher(answer("FACTURA B", COMPANY, [[1, 121, 21]], 121), { fecha: TODAY })).toThrow(
+      /add up to 146\.41, but the service says its total is 121/,
+    );
+    const noQr = answer("FACTURA A", COMPANY, [[1, 100, 21]], 121);
+    noQr.comprobante.afip_qr = "";
+    expect(() => noteFromVoucher(noQr, { fecha: TODAY })).toThrow(/issuer's CUIT/);
+    expect(noteFromVoucher(noQr, { fecha: TODAY, issuerCuit: ISSUER }).envelope.comprobante).toMatchObject({
+      comprobantes_asociados: [expect.objectContaining({ cuit: ISSUER })],
+    });
+  });
+
+  it("derives a reference within the service's format", () => {
+    const source = { tipo: "FACTURA B", punto_venta: 3, numero: 7, fecha: TODAY, total: null };
+    expect(noteReference({ ...source, external_reference: "" })).toBe("6-3-7-NC1");
+    expect(noteReference({ ...source, external_reference: "a.b c" }, "debit")).toBe("a_b_c-ND1");
+    expect(noteReference({ ...source, external_reference: "x".repeat(300) })).toHaveLength(255);
+  });
+});

@@ -351,7 +351,7 @@ class Guide {
     const c = this.draft.comprobante;
     const { external_reference: given, ...rest } = c;
     // The same voucher typed twice gets the same reference, and is not issued twice.
-    const byDefault = given ? String(given) : derivedReference({ ...this.draft, comprobante: rest });
+    const byDefault = given ? String(given) : derivedReference({ ...this.draft, comprobante: rest }, undefined);
     c.external_reference =
       (
         await this.p.input({

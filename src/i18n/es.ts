@@ -672,8 +672,8 @@ export const ES: Readonly<Record<string, string>> = {
   "export vouchers carry no discounts": "los comprobantes de exportación no llevan descuentos",
   "export vouchers carry no internal taxes": "los comprobantes de exportación no llevan impuestos internos",
   "export vouchers carry no taxes or perceptions": "los comprobantes de exportación no llevan tributos ni percepciones",
-  "export notes point at their vouchers in comprobantes_asociados, not at a period":
-    "las notas de exportación indican sus comprobantes en comprobantes_asociados, no un período",
+  "export notes name the vouchers they adjust in fex.comprobantes_asociados, not a period":
+    "las notas de exportación indican los comprobantes que ajustan en fex.comprobantes_asociados, no un período",
   "the `fex` block belongs to export vouchers (class E) only":
     "el bloque `fex` corresponde solo a comprobantes de exportación (clase E)",
   "tipo_exportacion is 1 (goods), 2 (services) or 4 (other)":
@@ -953,4 +953,19 @@ export const ES: Readonly<Record<string, string>> = {
   "{n} invalid (skipped)": "inválidos: {n} (no enviados)",
   "issue the valid vouchers and report the invalid ones (exit 7); by default nothing is sent while any is invalid":
     "emite los comprobantes válidos e informa los inválidos (código 7); por omisión no se envía nada mientras alguno sea inválido",
+  // voucher/rules.ts: export notes
+  "export notes name the vouchers they adjust in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit), not in comprobante.comprobantes_asociados":
+    "las notas de exportación indican los comprobantes que ajustan en fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit), no en comprobante.comprobantes_asociados",
+  "an export invoice adjusts no voucher: associated vouchers belong to export notes, in fex":
+    "una factura de exportación no ajusta comprobantes: los comprobantes asociados corresponden a las notas de exportación, dentro de fex",
+  "fex.comprobantes_asociados belongs to export credit and debit notes":
+    "fex.comprobantes_asociados corresponde a las notas de crédito y débito de exportación",
+  "an export note for services names the invoice it adjusts in fex.comprobantes_asociados":
+    "una nota de exportación de servicios indica en fex.comprobantes_asociados la factura que ajusta",
+  "an export note usually names what it adjusts in fex.comprobantes_asociados":
+    "una nota de exportación suele indicar en fex.comprobantes_asociados qué comprobante ajusta",
+  "an export note adjusts one voucher: the authority refuses more; got {length}":
+    "una nota de exportación ajusta un solo comprobante: ARCA rechaza más; hay {length}",
+  "export notes carry no fecha_pago: it is for invoices":
+    "las notas de exportación no llevan fecha_pago: corresponde a las facturas",
 };

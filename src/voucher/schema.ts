@@ -407,6 +407,17 @@ export const asociadoSchema = z.strictObject({
   cuit: digits(11, t("the issuer's CUIT")),
 });
 
+/**
+ * An export note's associated voucher, inside `fex`: the vendor's export page gives no date, unlike
+ * the top-level association (the authority's Cmp_asoc has none either).
+ */
+export const fexAsociadoSchema = z.strictObject({
+  tipo_comprobante: voucherTypeName,
+  punto_venta: integer(1, 99999, t("a point of sale number")),
+  numero: integer(1, 99_999_999, t("a voucher number")),
+  cuit: digits(11, t("the issuer's CUIT")),
+});
+
 export const periodoSchema = z.strictObject({ fecha_desde: date(), fecha_hasta: date() });
 
 export const fexSchema = z.strictObject({
@@ -426,6 +437,7 @@ export const fexSchema = z.strictObject({
       }),
     )
     .optional(),
+  comprobantes_asociados: z.array(fexAsociadoSchema).optional(),
 });
 
 export const comprobanteSchema = z.strictObject({

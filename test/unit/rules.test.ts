@@ -359,6 +359,66 @@ describe("class C and E restrictions", () => {
     ).toEqual(["fex.permits"]);
     expect(judge((r) => (r.comprobante.fex = { tipo_exportacion: 2 })).errors).toEqual(["fex.not-export"]);
   });
+  it("E notes name what they adjust in fex.comprobantes_asociados, as the vendor's export page shows", () => {
+    const invoiceE = { tipo_comprobante: "FACTURA E", punto_venta: 3, numero: 12, cuit: "30000000007" };
+    const note = (r: Raw) => {
+      services(r);
+      r.comprobante.tipo = "NOTA DE CREDITO E";
+      delete r.comprobante.fex.fecha_pago;
+      r.comprobante.fex.comprobantes_asociados = [{ ...invoiceE }];
+    };
+    const ok = judge(note);
+    expect(ok.errors).toEqual([]);
+    expect(ok.warnings).toEqual([]);
+    expect(ok.result.envelope?.comprobante.fex?.comprobantes_asociados).toEqual([{ ...invoiceE, cuit: "30000000007" }]);
+    expect(judge(variant(note, (r) => (r.comprobante.tipo = "NOTA DE DEBITO E"))).errors).toEqual([]);
+    // At the top level, with the date the other notes carry: an error that names the right place, alone.
+    const top = judge(
+      variant(note, (r) => {
+        r.comprobante.comprobantes_asociados = [{ ...invoiceE, comprobante_fecha: "10/11/2026" }];
+        delete r.comprobante.fex.comprobantes_asociados;
+      }),
+    );
+    expect(top.errors).toEqual(["class-e.associations"]);
+    expect(top.warnings).toEqual([]);
+    expect(finding(top.result, "class-e.associations")?.message).toMatch(/fex\.comprobantes_asociados/);
+    // The vendor's shape has no date.
+    expect(
+      judge(variant(note, (r) => (r.comprobante.fex.comprobantes_asociados[0].comprobante_fecha = "10/11/2026")))
+        .errors,
+    ).toEqual(["schema.unknown-field"]);
+    // Services notes must name their invoice (WSFEX 2047); goods and other notes may not.
+    expect(judge(variant(note, (r) => delete r.comprobante.fex.comprobantes_asociados)).errors).toEqual([
+      "notes.association",
+    ]);
+    const goodsNote = variant(note, (r) => {
+      r.comprobante.fex = {
+        tipo_exportacion: 1,
+        permisos_tiene: "N",
+        pais_comprobante_id: 212,
+        incoterms_tipo_id: "FOB",
+      };
+    });
+    const bare = judge(goodsNote);
+    expect(bare.errors).toEqual([]);
+    expect(bare.warnings).toEqual(["notes.association"]);
+    expect(
+      judge(variant(note, (r) => (r.comprobante.fex.comprobantes_asociados[0].tipo_comprobante = "FACTURA B"))).errors,
+    ).toEqual(["associations.class"]);
+    expect(
+      judge(variant(note, (r) => r.comprobante.fex.comprobantes_asociados.push({ ...invoiceE, numero: 13 }))).errors,
+    ).toEqual(["associations.max"]);
+    expect(
+      judge(variant(note, (r) => (r.comprobante.fex.comprobantes_asociados[0].cuit = "30000000008"))).errors,
+    ).toEqual(["cuit.check"]);
+    expect(judge(variant(note, (r) => (r.comprobante.fex.fecha_pago = "15/12/2026"))).errors).toEqual([
+      "fex.payment-date",
+    ]);
+    // An invoice adjusts nothing.
+    expect(judge(variant(services, (r) => (r.comprobante.fex.comprobantes_asociados = [invoiceE]))).errors).toEqual([
+      "fex.associations",
+    ]);
+  });
 });
 
 describe("MiPyME FCE", () => {

@@ -968,4 +968,10 @@ export const ES: Readonly<Record<string, string>> = {
     "una nota de exportación ajusta un solo comprobante: ARCA rechaza más; hay {length}",
   "export notes carry no fecha_pago: it is for invoices":
     "las notas de exportación no llevan fecha_pago: corresponde a las facturas",
+  // voucher/validate.ts
+  "must have at most {max} characters; it has {length}": "debe tener como mucho {max} caracteres; tiene {length}",
+  "{length} characters: part of the service's documentation allows only {max} in an item legend":
+    "{length} caracteres: parte de la documentación del servicio admite solo {max} en la leyenda de un ítem",
+  "an export voucher's customer name takes at most {max} characters at the authority; it has {length}":
+    "el nombre del cliente de un comprobante de exportación admite como mucho {max} caracteres en ARCA; tiene {length}",
 };

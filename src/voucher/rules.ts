@@ -60,6 +60,10 @@ export const LIMITS = {
   externalReference: 255,
   emails: 15,
   emailLength: 255,
+  /** An item legend: 1000 in the newer documentation, 100 in the older, which draws a warning. */
+  legendSafe: 100,
+  /** The authority's Cliente on export vouchers (WSFEX 1651), below the service's 255. */
+  exportCustomerName: 200,
 } as const;
 
 const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]+$/;
@@ -196,6 +200,17 @@ function checkLimits(f: Findings, env: Envelope): void {
       }),
     );
   }
+  c.detalle.forEach((d, i) => {
+    if (d.leyenda !== undefined && d.leyenda.length > LIMITS.legendSafe)
+      f.warn(
+        "text.max",
+        [...C, "detalle", i, "leyenda"],
+        t("{length} characters: part of the service's documentation allows only {max} in an item legend", {
+          length: d.leyenda.length,
+          max: LIMITS.legendSafe,
+        }),
+      );
+  });
   const ref = c.external_reference;
   if (
     ref !== undefined &&
@@ -457,6 +472,17 @@ function checkClassRestrictions(f: Findings, env: Envelope, info: VoucherTypeInf
         "class-e.period",
         [...C, "comprobantes_asociados_periodo"],
         t("export notes name the vouchers they adjust in fex.comprobantes_asociados, not a period"),
+      );
+    }
+    const name = env.cliente?.razon_social;
+    if (name !== undefined && name.length > LIMITS.exportCustomerName) {
+      f.error(
+        "text.max",
+        ["cliente", "razon_social"],
+        t("an export voucher's customer name takes at most {max} characters at the authority; it has {length}", {
+          max: LIMITS.exportCustomerName,
+          length: name.length,
+        }),
       );
     }
     checkExportBlock(f, env, info);

@@ -130,7 +130,21 @@ function zodFindings(issues: z.core.$ZodIssue[], input: unknown): Finding[] {
       }
       continue;
     }
-    const missing = valueAt(input, path) === undefined;
+    const value = valueAt(input, path);
+    if (issue.code === "too_big" && issue.origin === "string" && typeof value === "string") {
+      // A text longer than the reference allows (schema.ts TEXT_MAX): its own code, its length.
+      findings.push({
+        severity: "error",
+        code: "text.max",
+        path,
+        message: t("must have at most {max} characters; it has {length}", {
+          max: Number(issue.maximum),
+          length: value.length,
+        }),
+      });
+      continue;
+    }
+    const missing = value === undefined;
     findings.push({
       severity: "error",
       code: missing ? "schema.required" : "schema.invalid",

@@ -1,8 +1,12 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cbuWithCheckDigits } from "../../src/voucher/ids.js";
+import { formatPath } from "../../src/voucher/path.js";
 import { LIMITS } from "../../src/voucher/rules.js";
+import { TEXT_MAX } from "../../src/voucher/schema.js";
 import { validateEnvelope } from "../../src/voucher/validate.js";
-import { baseVoucher, check, codes, finding, item, type Raw } from "../helpers.js";
+import { baseVoucher, check, codes, finding, item, type Raw, ROOT } from "../helpers.js";
 
 /** Applies `mutate` to a fresh base voucher and returns the error and warning codes. */
 function judge(mutate: (raw: Raw) => void, opts: { today?: string; ceiling?: string } = {}) {
@@ -562,6 +566,44 @@ describe("credit and debit notes", () => {
 });
 
 describe("lengths", () => {
+  const exportGoods = () => JSON.parse(readFileSync(join(ROOT, "samples/factura-e-goods.json"), "utf8"));
+  /** `comprobante.detalle.leyenda` → ["comprobante", "detalle", 0, "leyenda"]: the first of each list. */
+  const pathOf = (field: string) =>
+    field.split(".").flatMap((k) => (k === "detalle" || k === "permisos" ? [k, 0] : [k])) as (string | number)[];
+  const withText = (field: string, length: number) => {
+    const raw = field.startsWith("comprobante.fex.") ? exportGoods() : baseVoucher();
+    const path = pathOf(field);
+    let node = raw;
+    for (const k of path.slice(0, -1)) node = node[k];
+    node[path[path.length - 1] as string] = "x".repeat(length);
+    return check(raw);
+  };
+  it.each(Object.entries(TEXT_MAX))("%s: %i characters pass, one more is text.max on the field", (field, max) => {
+    expect(codes(withText(field, max))).toEqual([]);
+    const over = withText(field, max + 1);
+    expect(over.findings.filter((f) => f.severity === "error").map((f) => [f.code, formatPath(f.path)])).toEqual([
+      ["text.max", formatPath(pathOf(field))],
+    ]);
+    expect(finding(over, "text.max")?.message).toBe(`must have at most ${max} characters; it has ${max + 1}`);
+  });
+
+  it("export vouchers: the customer's name takes 200 characters (the authority's Cliente)", () => {
+    const named = (length: number) => {
+      const raw = exportGoods();
+      raw.cliente.razon_social = "x".repeat(length);
+      return check(raw);
+    };
+    expect(codes(named(LIMITS.exportCustomerName))).toEqual([]);
+    expect(codes(named(LIMITS.exportCustomerName + 1))).toEqual(["text.max"]);
+    expect(finding(named(201), "text.max")?.path).toEqual(["cliente", "razon_social"]);
+  });
+
+  it("an item legend over 100 characters draws a warning: the older documentation's limit", () => {
+    expect(judge((r) => (r.comprobante.detalle[0].leyenda = "x".repeat(100))).warnings).toEqual([]);
+    const long = judge((r) => (r.comprobante.detalle[0].leyenda = "x".repeat(101)));
+    expect([long.errors, long.warnings]).toEqual([[], ["text.max"]]);
+  });
+
   it("e-mail addresses: at most 15, and 255 characters together", () => {
     const emails = (n: number, name = "u") => Array.from({ length: n }, (_, i) => `${name}${i}@example.com`).join(",");
     expect(judge((r) => (r.cliente.email = emails(15))).errors).toEqual([]);

@@ -60,9 +60,17 @@ export function template(asked: string, today = argentinaToday()): Record<string
       { cantidad: 1, producto: { descripcion: "Producto o servicio", precio_unitario_sin_iva: 1000, alicuota: rate } },
     ],
   };
-  if (exportVoucher)
-    comprobante.fex = { tipo_exportacion: 2, pais_comprobante_id: 212, fecha_pago: formatDay(today + 30) };
-  if (info.kind === "credit" || info.kind === "debit") {
+  const note = info.kind === "credit" || info.kind === "debit";
+  if (exportVoucher) {
+    // Export notes name their voucher inside fex, with no date; fecha_pago is for invoices only.
+    comprobante.fex = note
+      ? {
+          tipo_exportacion: 2,
+          pais_comprobante_id: 212,
+          comprobantes_asociados: [{ tipo_comprobante: "FACTURA E", punto_venta: 1, numero: 1, cuit: "20111111112" }],
+        }
+      : { tipo_exportacion: 2, pais_comprobante_id: 212, fecha_pago: formatDay(today + 30) };
+  } else if (note) {
     const invoice = VOUCHER_TYPE_NAMES.find((name) => {
       const t = voucherTypeInfo(name);
       return t?.kind === "invoice" && t.class === cls && t.fce === info.fce;

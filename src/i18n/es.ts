@@ -672,8 +672,8 @@ export const ES: Readonly<Record<string, string>> = {
   "export vouchers carry no discounts": "los comprobantes de exportación no llevan descuentos",
   "export vouchers carry no internal taxes": "los comprobantes de exportación no llevan impuestos internos",
   "export vouchers carry no taxes or perceptions": "los comprobantes de exportación no llevan tributos ni percepciones",
-  "export notes point at their vouchers in comprobantes_asociados, not at a period":
-    "las notas de exportación indican sus comprobantes en comprobantes_asociados, no un período",
+  "export notes name the vouchers they adjust in fex.comprobantes_asociados, not a period":
+    "las notas de exportación indican los comprobantes que ajustan en fex.comprobantes_asociados, no un período",
   "the `fex` block belongs to export vouchers (class E) only":
     "el bloque `fex` corresponde solo a comprobantes de exportación (clase E)",
   "tipo_exportacion is 1 (goods), 2 (services) or 4 (other)":
@@ -989,4 +989,25 @@ export const ES: Readonly<Record<string, string>> = {
   "{tipo} from it: lower a quantity or a price for a partial one":
     "{tipo} a partir de él: baje una cantidad o un precio para una nota parcial",
   "--from-ref needs a reference": "--from-ref necesita una referencia",
+  // voucher/rules.ts: export notes
+  "export notes name the vouchers they adjust in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit), not in comprobante.comprobantes_asociados":
+    "las notas de exportación indican los comprobantes que ajustan en fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit), no en comprobante.comprobantes_asociados",
+  "an export invoice adjusts no voucher: associated vouchers belong to export notes, in fex":
+    "una factura de exportación no ajusta comprobantes: los comprobantes asociados corresponden a las notas de exportación, dentro de fex",
+  "fex.comprobantes_asociados belongs to export credit and debit notes":
+    "fex.comprobantes_asociados corresponde a las notas de crédito y débito de exportación",
+  "an export note for services names the invoice it adjusts in fex.comprobantes_asociados":
+    "una nota de exportación de servicios indica en fex.comprobantes_asociados la factura que ajusta",
+  "an export note usually names what it adjusts in fex.comprobantes_asociados":
+    "una nota de exportación suele indicar en fex.comprobantes_asociados qué comprobante ajusta",
+  "an export note adjusts one voucher: the authority refuses more; got {length}":
+    "una nota de exportación ajusta un solo comprobante: ARCA rechaza más; hay {length}",
+  "export notes carry no fecha_pago: it is for invoices":
+    "las notas de exportación no llevan fecha_pago: corresponde a las facturas",
+  // voucher/validate.ts
+  "must have at most {max} characters; it has {length}": "debe tener como mucho {max} caracteres; tiene {length}",
+  "{length} characters: part of the service's documentation allows only {max} in an item legend":
+    "{length} caracteres: parte de la documentación del servicio admite solo {max} en la leyenda de un ítem",
+  "an export voucher's customer name takes at most {max} characters at the authority; it has {length}":
+    "el nombre del cliente de un comprobante de exportación admite como mucho {max} caracteres en ARCA; tiene {length}",
 };

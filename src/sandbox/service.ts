@@ -57,6 +57,43 @@ function fail(errores: string[], extra: Record<string, unknown> = {}): Reply {
   return { status: 200, body: { error: "S", errores, rta: "", ...extra } };
 }
 
+/** An authority rejection as the service embeds it in `errores` (reference §6.4). */
+const arcaError = (code: number, text: string) => `Cod. Error: #6661145.${code} - ${text}`;
+
+/**
+ * Export vouchers reach the authority (WSFEX) with the associations of `fex.comprobantes_asociados`
+ * only, as the vendor's export page documents; a top-level list is not what WSFEX gets.
+ */
+function exportAssociationProblems(c: Json, note: boolean): string[] {
+  const list: Json[] = Array.isArray(c.fex?.comprobantes_asociados) ? c.fex.comprobantes_asociados : [];
+  if (!note) {
+    return list.length > 0
+      ? [
+          arcaError(
+            1755,
+            "No se pueden informar comprobantes asociados cuando el tipo de comprobante a autorizar es 19.",
+          ),
+        ]
+      : [];
+  }
+  const problems: string[] = [];
+  if (list.length === 0 && Number(c.fex?.tipo_exportacion) === 2) {
+    problems.push(
+      arcaError(
+        2047,
+        "Si esta autorizando una N.D. o N.C. comprobante de Servicio (Tipo=2), el campo Cmp.Cmps_asoc es de caracter obligatorio.",
+      ),
+    );
+  }
+  if (list.length > 1) problems.push(arcaError(1754, "No se puede informar mas de 1 comprobante asociado."));
+  for (const a of list) {
+    if (voucherTypeInfo(String(a?.tipo_comprobante ?? ""))?.class !== "E")
+      problems.push(arcaError(1680, "Los posibles tipo de comprobantes asociados son: 19, 20, 21."));
+    if (!isValidCuit(String(a?.cuit ?? ""))) problems.push("El CUIT del comprobante asociado es invalido.");
+  }
+  return problems;
+}
+
 function issueError(errores: string[], details: { code: string; text: string }[], reference: unknown): Reply {
   return {
     status: 200,
@@ -288,7 +325,9 @@ export class SandboxService {
       if (party.condicion_pago !== undefined && !noCondition && !(Number(party.condicion_pago) in PAYMENT_CONDITIONS))
         add("La condicion de pago enviada no es valida.");
     }
-    if (
+    if (info?.class === "E") {
+      for (const text of exportAssociationProblems(c, isNote(info))) add(text);
+    } else if (
       info &&
       isNote(info) &&
       !(Array.isArray(c.comprobantes_asociados) && c.comprobantes_asociados.length > 0) &&

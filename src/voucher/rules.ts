@@ -60,6 +60,10 @@ export const LIMITS = {
   externalReference: 255,
   emails: 15,
   emailLength: 255,
+  /** An item legend: 1000 in the newer documentation, 100 in the older, which draws a warning. */
+  legendSafe: 100,
+  /** The authority's Cliente on export vouchers (WSFEX 1651), below the service's 255. */
+  exportCustomerName: 200,
 } as const;
 
 const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]+$/;
@@ -196,6 +200,17 @@ function checkLimits(f: Findings, env: Envelope): void {
       }),
     );
   }
+  c.detalle.forEach((d, i) => {
+    if (d.leyenda !== undefined && d.leyenda.length > LIMITS.legendSafe)
+      f.warn(
+        "text.max",
+        [...C, "detalle", i, "leyenda"],
+        t("{length} characters: part of the service's documentation allows only {max} in an item legend", {
+          length: d.leyenda.length,
+          max: LIMITS.legendSafe,
+        }),
+      );
+  });
   const ref = c.external_reference;
   if (
     ref !== undefined &&
@@ -456,16 +471,27 @@ function checkClassRestrictions(f: Findings, env: Envelope, info: VoucherTypeInf
       f.error(
         "class-e.period",
         [...C, "comprobantes_asociados_periodo"],
-        t("export notes point at their vouchers in comprobantes_asociados, not at a period"),
+        t("export notes name the vouchers they adjust in fex.comprobantes_asociados, not a period"),
       );
     }
-    checkExportBlock(f, env);
+    const name = env.cliente?.razon_social;
+    if (name !== undefined && name.length > LIMITS.exportCustomerName) {
+      f.error(
+        "text.max",
+        ["cliente", "razon_social"],
+        t("an export voucher's customer name takes at most {max} characters at the authority; it has {length}", {
+          max: LIMITS.exportCustomerName,
+          length: name.length,
+        }),
+      );
+    }
+    checkExportBlock(f, env, info);
   } else if (c.fex) {
     f.error("fex.not-export", [...C, "fex"], t("the `fex` block belongs to export vouchers (class E) only"));
   }
 }
 
-function checkExportBlock(f: Findings, env: Envelope): void {
+function checkExportBlock(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
   const fex = env.comprobante.fex;
   if (!fex) return;
   const path = [...C, "fex"];
@@ -494,9 +520,13 @@ function checkExportBlock(f: Findings, env: Envelope): void {
       f.error("fex.permits", [...path, "permisos"], t("customs permits are for goods exports only"));
     if (fex.incoterms_nro)
       f.error("fex.incoterms", [...path, "incoterms_nro"], t("incoterms are for goods exports only"));
-    if (!fex.fecha_pago) {
+    if (!fex.fecha_pago && !isNote(info)) {
       f.error("fex.payment-date", [...path, "fecha_pago"], t("service and other exports need fecha_pago"));
     }
+  }
+  // The vendor asks it of invoices only; the authority refuses it on notes (WSFEX 1673).
+  if (fex.fecha_pago && isNote(info)) {
+    f.error("fex.payment-date", [...path, "fecha_pago"], t("export notes carry no fecha_pago: it is for invoices"));
   }
   if (fex.cliente_pais_cuit) checkCuit(f, fex.cliente_pais_cuit, [...path, "cliente_pais_cuit"], t("the country CUIT"));
   if (!fex.pais_comprobante_id)
@@ -596,6 +626,10 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
 
 function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
   const c = env.comprobante;
+  if (info.class === "E") {
+    checkExportAssociations(f, env, info);
+    return;
+  }
   const list = c.comprobantes_asociados ?? [];
   const fecha = dayNumber(c.fecha);
   if (isNote(info) && list.length === 0 && !c.comprobantes_asociados_periodo) {
@@ -669,6 +703,70 @@ function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): v
       );
     }
   }
+}
+
+/**
+ * Export notes name what they adjust inside `fex` (the vendor's export page): no date, E vouchers
+ * only, and at most one (WSFEX 1754). The authority requires it on service notes (WSFEX 2047);
+ * the vendor calls it optional otherwise.
+ */
+function checkExportAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
+  const c = env.comprobante;
+  const path = [...C, "fex", "comprobantes_asociados"];
+  if (c.comprobantes_asociados) {
+    f.error(
+      "class-e.associations",
+      [...C, "comprobantes_asociados"],
+      isNote(info)
+        ? t(
+            "export notes name the vouchers they adjust in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit), not in comprobante.comprobantes_asociados",
+          )
+        : t("an export invoice adjusts no voucher: associated vouchers belong to export notes, in fex"),
+    );
+  }
+  const fex = c.fex;
+  if (!fex) return; // class-e.fex
+  const list = fex.comprobantes_asociados ?? [];
+  if (!isNote(info)) {
+    if (fex.comprobantes_asociados)
+      f.error("fex.associations", path, t("fex.comprobantes_asociados belongs to export credit and debit notes"));
+    return;
+  }
+  // Listed at the top level or as a period, they are reported there already.
+  if (list.length === 0 && !c.comprobantes_asociados && !c.comprobantes_asociados_periodo) {
+    if (fex.tipo_exportacion === 2)
+      f.error(
+        "notes.association",
+        path,
+        t("an export note for services names the invoice it adjusts in fex.comprobantes_asociados"),
+      );
+    else
+      f.warn(
+        "notes.association",
+        path,
+        t("an export note usually names what it adjusts in fex.comprobantes_asociados"),
+      );
+  }
+  if (list.length > 1) {
+    f.error(
+      "associations.max",
+      path,
+      t("an export note adjusts one voucher: the authority refuses more; got {length}", { length: list.length }),
+    );
+  }
+  list.forEach((a, i) => {
+    checkCuit(f, a.cuit, [...path, i, "cuit"], t("the associated voucher's issuer CUIT"));
+    if (voucherTypeInfo(a.tipo_comprobante)?.class !== "E") {
+      f.error(
+        "associations.class",
+        [...path, i, "tipo_comprobante"],
+        t("a class {class} note adjusts class {class} vouchers, not {tipo_comprobante}", {
+          class: "E",
+          tipo_comprobante: a.tipo_comprobante,
+        }),
+      );
+    }
+  });
 }
 
 function checkCurrency(f: Findings, env: Envelope): void {

@@ -237,6 +237,29 @@ const flag = () =>
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
+/**
+ * The longest text the references allow, by field: the service's (api-v2 §5) and, for the export
+ * block, the authority's (WSFEX: Forma_pago C50, Incoterms C3, Incoterms_Ds C20, Id_permiso C16).
+ * `cliente.email` and `external_reference` are judged by the rules (email.max, external_reference.format).
+ */
+export const TEXT_MAX = {
+  "cliente.razon_social": 255,
+  "cliente.codigo": 50,
+  "cliente.condicion_pago_otra": 100,
+  "comprobante.rubro_grupo_contable": 255,
+  "comprobante.leyenda_gral": 500,
+  "comprobante.comentario": 255,
+  // 100 in the older documentation (D24), 1000 in the newer (D25).
+  "comprobante.detalle.leyenda": 1000,
+  "comprobante.detalle.producto.descripcion": 255,
+  "comprobante.detalle.producto.lista_precios": 255,
+  "comprobante.detalle.producto.codigo": 50,
+  "comprobante.fex.forma_pago_leyenda": 50,
+  "comprobante.fex.incoterms_tipo_id": 3,
+  "comprobante.fex.incoterms_nro": 20,
+  "comprobante.fex.permisos.codigo_despacho": 16,
+} as const;
+
 const text = (max: number, min = 1) =>
   z
     .string()
@@ -277,15 +300,15 @@ const vatCondition = z.enum(VAT_CONDITIONS, {
 const partyFields = {
   documento_tipo: documentType,
   documento_nro: digits(20, t("the document number")),
-  razon_social: text(255).optional(),
+  razon_social: text(TEXT_MAX["cliente.razon_social"]).optional(),
   nombre_fantasia: text(255).optional(),
   email: text(255 * 15).optional(),
   domicilio: text(255).optional(),
   provincia: code(PROVINCES, "province").optional(),
-  codigo: text(50).optional(),
+  codigo: text(TEXT_MAX["cliente.codigo"]).optional(),
   envia_por_mail: flag().optional(),
   condicion_pago: code(PAYMENT_CONDITIONS, t("payment condition")).optional(),
-  condicion_pago_otra: text(100).optional(),
+  condicion_pago_otra: text(TEXT_MAX["cliente.condicion_pago_otra"]).optional(),
   condicion_iva: vatCondition,
   condicion_iva_operacion: vatCondition.optional(),
 };
@@ -307,7 +330,7 @@ const zeroIsNone = <T extends z.ZodType>(schema: T) => z.union([z.literal(0), sc
 export const proveedorSchema = z.strictObject({
   ...partyFields,
   condicion_pago: zeroIsNone(code(PAYMENT_CONDITIONS, t("payment condition"))),
-  condicion_pago_otra: zeroIsNone(text(100)),
+  condicion_pago_otra: zeroIsNone(text(TEXT_MAX["cliente.condicion_pago_otra"])),
 });
 
 const vatRate = scalar<(typeof VAT_RATES)[number]>(
@@ -333,9 +356,9 @@ const vatRate = scalar<(typeof VAT_RATES)[number]>(
 );
 
 export const productoSchema = z.strictObject({
-  descripcion: text(255, 4),
-  codigo: codeText(50).optional(),
-  lista_precios: text(255, 4).optional(),
+  descripcion: text(TEXT_MAX["comprobante.detalle.producto.descripcion"], 4),
+  codigo: codeText(TEXT_MAX["comprobante.detalle.producto.codigo"]).optional(),
+  lista_precios: text(TEXT_MAX["comprobante.detalle.producto.lista_precios"], 4).optional(),
   unidad_bulto: integer(1, 1_000_000).optional(),
   // Negative for a discount line, as the service's discount page shows (checked against the totals in the rules).
   precio_unitario_sin_iva: decimal({ decimals: 3 }),
@@ -353,7 +376,7 @@ export const detalleSchema = z.strictObject({
   bonificacion_porcentaje: decimal({ decimals: 2, min: "0", max: "100" }).optional(),
   incluir_lista_precios_venta: flag().optional(),
   actualiza_precio: flag().optional(),
-  leyenda: text(1000).optional(),
+  leyenda: text(TEXT_MAX["comprobante.detalle.leyenda"]).optional(),
   producto: productoSchema,
 });
 
@@ -407,6 +430,17 @@ export const asociadoSchema = z.strictObject({
   cuit: digits(11, t("the issuer's CUIT")),
 });
 
+/**
+ * An export note's associated voucher, inside `fex`: the vendor's export page gives no date, unlike
+ * the top-level association (the authority's Cmp_asoc has none either).
+ */
+export const fexAsociadoSchema = z.strictObject({
+  tipo_comprobante: voucherTypeName,
+  punto_venta: integer(1, 99999, t("a point of sale number")),
+  numero: integer(1, 99_999_999, t("a voucher number")),
+  cuit: digits(11, t("the issuer's CUIT")),
+});
+
 export const periodoSchema = z.strictObject({ fecha_desde: date(), fecha_hasta: date() });
 
 export const fexSchema = z.strictObject({
@@ -414,18 +448,19 @@ export const fexSchema = z.strictObject({
   permisos_tiene: flag().optional(),
   fecha_pago: date().optional(),
   pais_comprobante_id: integer(1, 9999, t("a country id")).optional(),
-  forma_pago_leyenda: text(255).optional(),
+  forma_pago_leyenda: text(TEXT_MAX["comprobante.fex.forma_pago_leyenda"]).optional(),
   cliente_pais_cuit: digits(11, t("the country CUIT")).optional(),
-  incoterms_tipo_id: text(10).optional(),
-  incoterms_nro: text(255).optional(),
+  incoterms_tipo_id: text(TEXT_MAX["comprobante.fex.incoterms_tipo_id"]).optional(),
+  incoterms_nro: text(TEXT_MAX["comprobante.fex.incoterms_nro"]).optional(),
   permisos: z
     .array(
       z.strictObject({
-        codigo_despacho: text(16),
+        codigo_despacho: text(TEXT_MAX["comprobante.fex.permisos.codigo_despacho"]),
         pais_destino_id: integer(1, 9999, t("a country id")),
       }),
     )
     .optional(),
+  comprobantes_asociados: z.array(fexAsociadoSchema).optional(),
 });
 
 export const comprobanteSchema = z.strictObject({
@@ -444,7 +479,7 @@ export const comprobanteSchema = z.strictObject({
   periodo_facturado_desde: date().optional(),
   periodo_facturado_hasta: date().optional(),
   rubro: text(255),
-  rubro_grupo_contable: text(255),
+  rubro_grupo_contable: text(TEXT_MAX["comprobante.rubro_grupo_contable"]),
   external_reference: z.union([z.string(), z.number().int().nonnegative()]).transform(String).optional(),
   tags: z.array(z.string()).optional(),
   datos_informativos: z.strictObject({ paga_misma_moneda: flag() }).optional(),
@@ -454,8 +489,8 @@ export const comprobanteSchema = z.strictObject({
   abono_actualiza_precios: flag().optional(),
   detalle: z.array(detalleSchema).min(1, t("a voucher needs at least one item")),
   bonificacion: amount().optional(),
-  leyenda_gral: text(500).optional(),
-  comentario: text(255).optional(),
+  leyenda_gral: text(TEXT_MAX["comprobante.leyenda_gral"]).optional(),
+  comentario: text(TEXT_MAX["comprobante.comentario"]).optional(),
   exentos: amount().optional(),
   nogravados: amount().optional(),
   impuestos_internos: amount().optional(),

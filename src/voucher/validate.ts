@@ -8,6 +8,7 @@ import { t } from "../i18n/index.js";
 import { DEFAULT_FINAL_CONSUMER_CEILING } from "./codes.js";
 import { argentinaToday } from "./dates.js";
 import { Dec } from "./decimal.js";
+import { readableFindings } from "./readable.js";
 import { checkRules, type Finding, type Path, type RuleOptions } from "./rules.js";
 import { type Envelope, envelopeSchema } from "./schema.js";
 import { computeTotals, type Totals } from "./totals.js";
@@ -64,9 +65,19 @@ export function validateEnvelope(
   const options = "today" in opts ? (opts as RuleOptions) : ruleOptions(opts);
   const cleaned = hasNoEmptyStrings ? raw : dropEmptyStrings(raw);
   const parsed = envelopeSchema.safeParse(cleaned);
-  if (!parsed.success) return { ok: false, findings: zodFindings(parsed.error.issues, cleaned) };
-
+  if (!parsed.success) {
+    const issues = parsed.error.issues;
+    const rules = readableFindings(cleaned, issues, (envelope) => judge(envelope, options).findings);
+    return { ok: false, findings: [...zodFindings(issues, cleaned), ...rules] };
+  }
   const envelope = parsed.data;
+  const { findings, totals } = judge(envelope, options);
+  const ok = !findings.some((f) => f.severity === "error");
+  return { ok, envelope, totals, findings };
+}
+
+/** The rules and what follows them on an envelope the schema took; normalises it in place. */
+function judge(envelope: Envelope, options: RuleOptions): { findings: Finding[]; totals: Totals } {
   const c = envelope.comprobante;
   // The authority takes pesos at 1; the service's own discount examples send pesos with a rate.
   const pesosRate = c.moneda === "PES" && c.cotizacion !== undefined && !Dec.parse(c.cotizacion).eq(Dec.ONE);
@@ -92,8 +103,7 @@ export function validateEnvelope(
       message: t("no total given: filled in with the computed {total}", { total: c.total }),
     });
   }
-  const ok = !findings.some((f) => f.severity === "error");
-  return { ok, envelope, totals, findings };
+  return { findings, totals };
 }
 
 function valueAt(root: unknown, path: Path): unknown {
@@ -120,7 +130,21 @@ function zodFindings(issues: z.core.$ZodIssue[], input: unknown): Finding[] {
       }
       continue;
     }
-    const missing = valueAt(input, path) === undefined;
+    const value = valueAt(input, path);
+    if (issue.code === "too_big" && issue.origin === "string" && typeof value === "string") {
+      // A text longer than the reference allows (schema.ts TEXT_MAX): its own code, its length.
+      findings.push({
+        severity: "error",
+        code: "text.max",
+        path,
+        message: t("must have at most {max} characters; it has {length}", {
+          max: Number(issue.maximum),
+          length: value.length,
+        }),
+      });
+      continue;
+    }
+    const missing = value === undefined;
     findings.push({
       severity: "error",
       code: missing ? "schema.required" : "schema.invalid",

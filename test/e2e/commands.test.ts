@@ -167,6 +167,41 @@ describe("the service's own examples", () => {
   });
 });
 
+describe("export notes", () => {
+  it("issues NOTA DE CREDITO E with its voucher inside fex, where the vendor documents it", async () => {
+    const u = freshUser("facturar-export-note-");
+    const goods = await runCli(["--json", "issue", "--no-pdf", sample("nota-de-credito-e")], {
+      cwd: u.cwd,
+      env: u.env,
+    });
+    expect(goods.code, goods.stdout + goods.stderr).toBe(0);
+    expect(ndjson(goods.stdout)[0]).toMatchObject({ status: "issued", comprobante_tipo: "NOTA DE CREDITO E" });
+    // A services note the authority takes only with its invoice (WSFEX 2047): issued, so it reached the service.
+    const raw = JSON.parse(readFileSync(join(ROOT, "samples/invalid/notes-association-export.json"), "utf8"));
+    raw.comprobante.external_reference = "NDE-2026-0001";
+    raw.comprobante.tipo = "NOTA DE DEBITO E";
+    raw.comprobante.fex.comprobantes_asociados = [
+      { tipo_comprobante: "FACTURA E", punto_venta: 3, numero: 12, cuit: "30555555551" },
+    ];
+    writeFileSync(join(u.cwd, "nde.json"), JSON.stringify(raw));
+    const services = await runCli(["--json", "issue", "--no-pdf", "nde.json"], { cwd: u.cwd, env: u.env });
+    expect(services.code, services.stdout + services.stderr).toBe(0);
+    expect(ndjson(services.stdout)[0]).toMatchObject({ status: "issued", comprobante_tipo: "NOTA DE DEBITO E" });
+    // At the top level instead: refused before sending, naming where it goes.
+    raw.comprobante.external_reference = "NDE-2026-0002";
+    raw.comprobante.comprobantes_asociados = [
+      { ...raw.comprobante.fex.comprobantes_asociados[0], comprobante_fecha: "10/11/2026" },
+    ];
+    delete raw.comprobante.fex.comprobantes_asociados;
+    writeFileSync(join(u.cwd, "top.json"), JSON.stringify(raw));
+    const top = await runCli(["--json", "issue", "--no-pdf", "top.json"], { cwd: u.cwd, env: u.env });
+    expect(top.code).toBe(3);
+    const [refused] = ndjson(top.stdout);
+    expect(refused.error_details).toEqual([expect.objectContaining({ code: "class-e.associations" })]);
+    expect(refused.errors[0]).toMatch(/comprobante\.comprobantes_asociados: .*fex\.comprobantes_asociados/);
+  });
+});
+
 describe("batches", () => {
   it("--skip-invalid issues the valid vouchers and reports the invalid ones (exit 7); without it nothing is sent (exit 3)", async () => {
     const u = freshUser("facturar-skip-");

@@ -172,6 +172,52 @@ describe("facturar sandbox", () => {
     expect(elsewhere.body.comprobante_nro).toBe("0000001");
   });
 
+  it("takes an export note's vouchers in fex.comprobantes_asociados, and refuses what the authority refuses", async () => {
+    const note = (change: (r: any) => void) =>
+      wire("nota-de-credito-e", pv, (r) => {
+        r.comprobante.external_reference = `NCE-SBX-${Math.random().toString(36).slice(2, 8)}`;
+        change(r);
+      });
+    const services = (r: any) => {
+      r.comprobante.periodo_facturado_desde = "01/10/2026";
+      r.comprobante.periodo_facturado_hasta = "31/10/2026";
+      r.comprobante.fex = {
+        tipo_exportacion: 2,
+        pais_comprobante_id: 212,
+        comprobantes_asociados: r.comprobante.fex.comprobantes_asociados,
+      };
+    };
+    const issued = await sbx.call("facturacion/nuevo", note(services));
+    expect(issued.body, JSON.stringify(issued.body)).toMatchObject({
+      error: "N",
+      comprobante_tipo: "NOTA DE CREDITO E",
+    });
+    const bare = await sbx.call(
+      "facturacion/nuevo",
+      note((r) => {
+        services(r);
+        delete r.comprobante.fex.comprobantes_asociados;
+      }),
+    );
+    expect(bare.body.error).toBe("S");
+    expect(bare.body.errores.join(" ")).toMatch(/2047 .*Cmps_asoc es de caracter obligatorio/);
+    const wrong = await sbx.call(
+      "facturacion/nuevo",
+      note((r) => (r.comprobante.fex.comprobantes_asociados[0].tipo_comprobante = "FACTURA B")),
+    );
+    expect(wrong.body.errores.join(" ")).toMatch(/1680/);
+    const invoice = await sbx.call(
+      "facturacion/nuevo",
+      wire("factura-e-services", pv, (r) => {
+        r.comprobante.external_reference = "FE-SBX-ASOC";
+        r.comprobante.fex.comprobantes_asociados = [
+          { tipo_comprobante: "FACTURA E", punto_venta: 3, numero: 1, cuit: "30555555551" },
+        ];
+      }),
+    );
+    expect(invoice.body.errores.join(" ")).toMatch(/1755/);
+  });
+
   it("answers the service's errors in the service's shape", async () => {
     const tfc = await sbx.call(
       "facturacion/nuevo",

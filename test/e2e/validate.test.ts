@@ -78,6 +78,27 @@ describe("facturar validate", () => {
     expect(missing).toEqual([]);
   });
 
+  it("reports a schema error and a rule error of one voucher in one run, with no follow-on noise", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "facturar-both-"));
+    const raw = JSON.parse(readFileSync(join(ROOT, "samples/factura-b-dni.json"), "utf8"));
+    raw.comprobante.fecha = "31/02/2026";
+    raw.comprobante.tags = ["lote/1"];
+    const file = join(dir, "both.json");
+    writeFileSync(file, JSON.stringify(raw));
+    const human = await runCli(["validate", "--today", "20/11/2026", file]);
+    expect(human.code).toBe(3);
+    expect(human.stdout).toMatch(/comprobante\.fecha: 31\/02\/2026 is not a date in the calendar \[schema\.invalid\]/);
+    expect(human.stdout).toMatch(/comprobante\.tags\[0\]: a tag is .* \[tags\.format\]/);
+    expect(human.stdout).toMatch(/2 errors/);
+    const [result] = ndjson((await runCli(["validate", "--json", "--today", "20/11/2026", file])).stdout);
+    expect(result.errors.map((e: { code: string; field: string }) => [e.code, e.field])).toEqual([
+      ["schema.invalid", "comprobante.fecha"],
+      ["tags.format", "comprobante.tags[0]"],
+    ]);
+    // Nothing that hangs on the unreadable date: no date window, no due-date order.
+    expect(result.warnings).toEqual([]);
+  });
+
   it("prints one NDJSON object per voucher with the computed totals", async () => {
     const r = await runCli([
       "validate",

@@ -1,8 +1,12 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cbuWithCheckDigits } from "../../src/voucher/ids.js";
+import { formatPath } from "../../src/voucher/path.js";
 import { LIMITS } from "../../src/voucher/rules.js";
+import { TEXT_MAX } from "../../src/voucher/schema.js";
 import { validateEnvelope } from "../../src/voucher/validate.js";
-import { baseVoucher, check, codes, finding, item, type Raw } from "../helpers.js";
+import { baseVoucher, check, codes, finding, item, type Raw, ROOT } from "../helpers.js";
 
 /** Applies `mutate` to a fresh base voucher and returns the error and warning codes. */
 function judge(mutate: (raw: Raw) => void, opts: { today?: string; ceiling?: string } = {}) {
@@ -359,6 +363,66 @@ describe("class C and E restrictions", () => {
     ).toEqual(["fex.permits"]);
     expect(judge((r) => (r.comprobante.fex = { tipo_exportacion: 2 })).errors).toEqual(["fex.not-export"]);
   });
+  it("E notes name what they adjust in fex.comprobantes_asociados, as the vendor's export page shows", () => {
+    const invoiceE = { tipo_comprobante: "FACTURA E", punto_venta: 3, numero: 12, cuit: "30000000007" };
+    const note = (r: Raw) => {
+      services(r);
+      r.comprobante.tipo = "NOTA DE CREDITO E";
+      delete r.comprobante.fex.fecha_pago;
+      r.comprobante.fex.comprobantes_asociados = [{ ...invoiceE }];
+    };
+    const ok = judge(note);
+    expect(ok.errors).toEqual([]);
+    expect(ok.warnings).toEqual([]);
+    expect(ok.result.envelope?.comprobante.fex?.comprobantes_asociados).toEqual([{ ...invoiceE, cuit: "30000000007" }]);
+    expect(judge(variant(note, (r) => (r.comprobante.tipo = "NOTA DE DEBITO E"))).errors).toEqual([]);
+    // At the top level, with the date the other notes carry: an error that names the right place, alone.
+    const top = judge(
+      variant(note, (r) => {
+        r.comprobante.comprobantes_asociados = [{ ...invoiceE, comprobante_fecha: "10/11/2026" }];
+        delete r.comprobante.fex.comprobantes_asociados;
+      }),
+    );
+    expect(top.errors).toEqual(["class-e.associations"]);
+    expect(top.warnings).toEqual([]);
+    expect(finding(top.result, "class-e.associations")?.message).toMatch(/fex\.comprobantes_asociados/);
+    // The vendor's shape has no date.
+    expect(
+      judge(variant(note, (r) => (r.comprobante.fex.comprobantes_asociados[0].comprobante_fecha = "10/11/2026")))
+        .errors,
+    ).toEqual(["schema.unknown-field"]);
+    // Services notes must name their invoice (WSFEX 2047); goods and other notes may not.
+    expect(judge(variant(note, (r) => delete r.comprobante.fex.comprobantes_asociados)).errors).toEqual([
+      "notes.association",
+    ]);
+    const goodsNote = variant(note, (r) => {
+      r.comprobante.fex = {
+        tipo_exportacion: 1,
+        permisos_tiene: "N",
+        pais_comprobante_id: 212,
+        incoterms_tipo_id: "FOB",
+      };
+    });
+    const bare = judge(goodsNote);
+    expect(bare.errors).toEqual([]);
+    expect(bare.warnings).toEqual(["notes.association"]);
+    expect(
+      judge(variant(note, (r) => (r.comprobante.fex.comprobantes_asociados[0].tipo_comprobante = "FACTURA B"))).errors,
+    ).toEqual(["associations.class"]);
+    expect(
+      judge(variant(note, (r) => r.comprobante.fex.comprobantes_asociados.push({ ...invoiceE, numero: 13 }))).errors,
+    ).toEqual(["associations.max"]);
+    expect(
+      judge(variant(note, (r) => (r.comprobante.fex.comprobantes_asociados[0].cuit = "30000000008"))).errors,
+    ).toEqual(["cuit.check"]);
+    expect(judge(variant(note, (r) => (r.comprobante.fex.fecha_pago = "15/12/2026"))).errors).toEqual([
+      "fex.payment-date",
+    ]);
+    // An invoice adjusts nothing.
+    expect(judge(variant(services, (r) => (r.comprobante.fex.comprobantes_asociados = [invoiceE]))).errors).toEqual([
+      "fex.associations",
+    ]);
+  });
 });
 
 describe("MiPyME FCE", () => {
@@ -502,6 +566,44 @@ describe("credit and debit notes", () => {
 });
 
 describe("lengths", () => {
+  const exportGoods = () => JSON.parse(readFileSync(join(ROOT, "samples/factura-e-goods.json"), "utf8"));
+  /** `comprobante.detalle.leyenda` → ["comprobante", "detalle", 0, "leyenda"]: the first of each list. */
+  const pathOf = (field: string) =>
+    field.split(".").flatMap((k) => (k === "detalle" || k === "permisos" ? [k, 0] : [k])) as (string | number)[];
+  const withText = (field: string, length: number) => {
+    const raw = field.startsWith("comprobante.fex.") ? exportGoods() : baseVoucher();
+    const path = pathOf(field);
+    let node = raw;
+    for (const k of path.slice(0, -1)) node = node[k];
+    node[path[path.length - 1] as string] = "x".repeat(length);
+    return check(raw);
+  };
+  it.each(Object.entries(TEXT_MAX))("%s: %i characters pass, one more is text.max on the field", (field, max) => {
+    expect(codes(withText(field, max))).toEqual([]);
+    const over = withText(field, max + 1);
+    expect(over.findings.filter((f) => f.severity === "error").map((f) => [f.code, formatPath(f.path)])).toEqual([
+      ["text.max", formatPath(pathOf(field))],
+    ]);
+    expect(finding(over, "text.max")?.message).toBe(`must have at most ${max} characters; it has ${max + 1}`);
+  });
+
+  it("export vouchers: the customer's name takes 200 characters (the authority's Cliente)", () => {
+    const named = (length: number) => {
+      const raw = exportGoods();
+      raw.cliente.razon_social = "x".repeat(length);
+      return check(raw);
+    };
+    expect(codes(named(LIMITS.exportCustomerName))).toEqual([]);
+    expect(codes(named(LIMITS.exportCustomerName + 1))).toEqual(["text.max"]);
+    expect(finding(named(201), "text.max")?.path).toEqual(["cliente", "razon_social"]);
+  });
+
+  it("an item legend over 100 characters draws a warning: the older documentation's limit", () => {
+    expect(judge((r) => (r.comprobante.detalle[0].leyenda = "x".repeat(100))).warnings).toEqual([]);
+    const long = judge((r) => (r.comprobante.detalle[0].leyenda = "x".repeat(101)));
+    expect([long.errors, long.warnings]).toEqual([[], ["text.max"]]);
+  });
+
   it("e-mail addresses: at most 15, and 255 characters together", () => {
     const emails = (n: number, name = "u") => Array.from({ length: n }, (_, i) => `${name}${i}@example.com`).join(",");
     expect(judge((r) => (r.cliente.email = emails(15))).errors).toEqual([]);

@@ -11,7 +11,7 @@ import { stateDir } from "../config/paths.js";
 import { loadProfile, type Profile, type ProfileRequest } from "../config/profile.js";
 import { type FacturarError, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { checkSource, type VoucherCheck } from "../input/check.js";
+import { checkSource, type PlacedFinding, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions, SourceVoucher } from "../input/source.js";
 import { dayNumber } from "../voucher/dates.js";
@@ -21,7 +21,7 @@ import { ruleOptions } from "../voucher/validate.js";
 import { currentCeiling } from "./ceiling.js";
 import { type Begun, Issuer, laneBreak, type PreparedVoucher, ServiceStop, type VoucherHeading } from "./issue.js";
 import { accountId, Journal } from "./journal.js";
-import { blankResult, type VoucherResult } from "./result.js";
+import { blankResult, type Problem, type VoucherResult } from "./result.js";
 import { EnvelopeStore } from "./spill.js";
 
 export interface IssueRequest {
@@ -78,9 +78,13 @@ export interface IssueSummary {
   skippedInvalid?: boolean;
 }
 
+function problem(f: PlacedFinding): Problem {
+  return { code: f.code, field: f.field, place: f.place, message: f.message };
+}
+
 export function invalidResult(check: VoucherCheck): VoucherResult {
   const raw = check.source.raw as { comprobante?: { tipo?: unknown; external_reference?: unknown } };
-  return {
+  const result: VoucherResult = {
     ok: false,
     status: "invalid",
     source: check.source.label,
@@ -92,13 +96,15 @@ export function invalidResult(check: VoucherCheck): VoucherResult {
     cae: null,
     vencimiento_cae: null,
     vencimiento_pago: null,
-    total: null,
+    total: check.result.envelope?.comprobante.total ?? null,
     qr: null,
     pdf: null,
     ticket: null,
     errors: check.errors.map((e) => `${e.place}: ${e.message} [${e.code}]`),
-    error_details: check.errors.map((e) => ({ code: e.code, text: e.message })),
+    error_details: check.errors.map((e) => ({ code: e.code, text: e.message, field: e.field, place: e.place })),
   };
+  if (check.warnings.length > 0) result.warning_details = check.warnings.map(problem);
+  return result;
 }
 
 export async function issueFiles(
@@ -118,8 +124,10 @@ export async function issueFiles(
     interrupted: false,
   };
   const store = new EnvelopeStore();
+  // Kept apart from the envelopes, and spilled as they are: many CSV vouchers have one ("total filled in").
+  const notes = new EnvelopeStore<Problem[]>();
   try {
-    const plan = await readPlan(req, store, emit);
+    const plan = await readPlan(req, store, notes, emit);
     summary.invalid = plan.invalid;
     // Nothing valid to send: invalid (exit 3), --skip-invalid or not.
     if (plan.invalid > 0 && (!req.skipInvalid || plan.planned.length === 0)) return summary;
@@ -127,12 +135,15 @@ export async function issueFiles(
     return await sendPlan(req, plan, store, summary, emit);
   } finally {
     await store.close();
+    await notes.close();
   }
 }
 
 /** A voucher as a run keeps it between reading and sending: its heading; its envelope waits in the store. */
 interface Planned extends VoucherHeading {
   slot: number;
+  /** Its warnings' slot in the plan's `notes`, or -1 for none. */
+  notes: number;
 }
 
 /** What reading every input leaves: the vouchers to send, in input order, and how each reference was used. */
@@ -145,6 +156,8 @@ interface ReadPlan {
   /** Sales to unidentified consumers, in pesos: checked again against the service's live ceiling. */
   unidentified: { voucher: Planned; amount: Dec; place: string }[];
   invalid: number;
+  /** The vouchers' warnings (Planned.notes), told in their results. */
+  notes: EnvelopeStore<Problem[]>;
 }
 
 /**
@@ -155,10 +168,11 @@ interface ReadPlan {
 async function readPlan(
   req: IssueRequest,
   store: EnvelopeStore,
+  notes: EnvelopeStore<Problem[]>,
   emit: (result: VoucherResult) => Promise<void>,
 ): Promise<ReadPlan> {
   const rules = ruleOptions();
-  const plan: ReadPlan = { planned: [], repeats: new Map(), suspects: [], unidentified: [], invalid: 0 };
+  const plan: ReadPlan = { planned: [], repeats: new Map(), suspects: [], unidentified: [], invalid: 0, notes };
   /** The first voucher under each reference, and what it says (see contentDigest). */
   const firstOf = new Map<string, { voucher: Planned; digest: string }>();
   // Types, dates and amounts repeat across a batch: one copy of each, not one per voucher.
@@ -192,6 +206,7 @@ async function readPlan(
       vencimiento: shared(prepared.vencimiento),
       total: prepared.total === undefined ? undefined : shared(prepared.total),
       operacion: prepared.operacion,
+      notes: check.warnings.length > 0 ? await notes.add(check.warnings.map(problem)) : -1,
     };
     const first = firstOf.get(voucher.reference);
     if (!first) {
@@ -209,6 +224,7 @@ async function readPlan(
   for (const source of req.sources ?? []) await take(source);
   for (const file of req.files) for await (const source of readVouchers(file, req.read)) await take(source);
   await store.seal();
+  await notes.seal();
   return plan;
 }
 
@@ -237,6 +253,12 @@ async function sendPlan(
   try {
     const puntoVenta = connection.puntoVenta ?? profile.puntoVenta;
     const load = async (v: Planned) => Issuer.prepare(await store.get(v.slot), v.source, puntoVenta, req.mode);
+    /** A voucher's result with its own warnings (a repeat's are its own, not the first's). */
+    const noted = async (result: VoucherResult, v: Planned): Promise<VoucherResult> => {
+      if (v.notes >= 0) result.warning_details = await plan.notes.get(v.notes);
+      else delete result.warning_details;
+      return result;
+    };
     for (const v of plan.planned) v.punto_venta ??= puntoVenta;
     // The service refuses a voucher without one (TFC-8002): say so before anything leaves.
     const noPoint = plan.planned.find((v) => v.punto_venta === undefined);
@@ -252,7 +274,7 @@ async function sendPlan(
     for (const { first, other } of plan.suspects) {
       const [a, b] = await Promise.all([load(first), load(other)]);
       if (a.digest === b.digest) addRepeat(plan, other);
-      else conflicts.push(conflictResult(b, first.source));
+      else conflicts.push(await noted(conflictResult(b, first.source), other));
     }
     if (conflicts.length > 0) {
       for (const result of conflicts) await emit(result);
@@ -272,7 +294,8 @@ async function sendPlan(
       const refused = req.validate ? plan.unidentified.filter((u) => u.amount.cmp(ceiling) >= 0) : [];
       if (refused.length > 0) {
         // Each is reported, repeats included (they are in `unidentified` too).
-        for (const u of refused) await emit(ceilingResult(u.voucher, u.place, ceilingMessage(u.amount, ceiling)));
+        for (const u of refused)
+          await emit(await noted(ceilingResult(u.voucher, u.place, ceilingMessage(u.amount, ceiling)), u.voucher));
         summary.invalid += refused.length;
         if (!req.skipInvalid) return summary;
         summary.skippedInvalid = true;
@@ -304,8 +327,9 @@ async function sendPlan(
         },
         req.warn,
       );
-      /** A result; `voucher` (as read) for a first, whose repeats in the input are told next. */
-      const count = async (result: VoucherResult, voucher?: VoucherHeading) => {
+      /** A result; `voucher` as read; a first's repeats in the input are told next. */
+      const count = async (result: VoucherResult, voucher: Planned, repeat = false) => {
+        await noted(result, voucher);
         if (result.status === "issued") summary.issued++;
         else if (result.status === "queued") summary.queued++;
         else if (result.status === "skipped-duplicate") summary.skipped++;
@@ -316,8 +340,9 @@ async function sendPlan(
         await emit(result);
         // The same voucher again in this run's input: told once the first has settled. By the
         // reference as read: under --allow-duplicate the result's is another (R-R2).
-        if (voucher)
-          for (const again of plan.repeats.get(voucher.reference) ?? []) await count(repeatOf(result, again));
+        if (!repeat)
+          for (const again of plan.repeats.get(voucher.reference) ?? [])
+            await count(repeatOf(result, again), again, true);
       };
       let repeated = 0;
       for (const list of plan.repeats.values()) repeated += list.length;

@@ -3,8 +3,10 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { writeSafely } from "../../src/output/files.js";
+import { argentinaToday, formatDay } from "../../src/voucher/dates.js";
 import { freshUser, journalStates, journalText, ndjson, ROOT, runCli } from "../helpers.js";
 import { pdfText } from "../pdf-text.js";
 import { startSandboxProcess, tempDir } from "../sandbox-process.js";
@@ -200,6 +202,71 @@ describe("batches", () => {
     writeFileSync(join(u.cwd, "bad.json"), JSON.stringify([bad]));
     const none = await runCli(["issue", "--no-pdf", "--skip-invalid", "bad.json"], { cwd: u.cwd, env: u.env });
     expect(none.code).toBe(3);
+  });
+
+  it("results and the report carry each voucher's warnings and its errors as objects; a ; CSV gets a ; report", async () => {
+    const u = user();
+    const day = formatDay(argentinaToday());
+    const header =
+      "comprobante.external_reference;comprobante.tipo;comprobante.fecha;comprobante.vencimiento;comprobante.rubro;comprobante.rubro_grupo_contable;comprobante.total;cliente.documento_tipo;cliente.documento_nro;cliente.razon_social;cliente.condicion_iva;comprobante.detalle.cantidad;comprobante.detalle.producto.descripcion;comprobante.detalle.producto.precio_unitario_sin_iva;comprobante.detalle.producto.alicuota";
+    const row = (ref: string, total: string) =>
+      `${ref};FACTURA B;${day};${day};Ventas;Ventas;${total};DNI;30123456;Juana Pérez;CF;2;Yerba 1 kg;1.000,50;21`;
+    // No total (filled in, a warning); a wrong total (invalid); 2 × 1000,50 + 21 % = 2421,21.
+    writeFileSync(join(u.cwd, "es.csv"), [header, row("WARN-1", ""), row("BAD-1", "1,00")].join("\n"));
+    const r = await u.run(["--json", "issue", "--no-pdf", "--skip-invalid", "--report", "r.csv", "es.csv"]);
+    expect(r.code, r.stderr).toBe(7);
+    const byRef = Object.fromEntries(ndjson(r.stdout).map((x) => [x.external_reference, x]));
+    expect(byRef["WARN-1"]).toMatchObject({
+      status: "issued",
+      total: "2421.21",
+      errors: [],
+      error_details: [],
+      warnings: [expect.stringMatching(/es\.csv:row 2, column comprobante\.total: no total given.*\[total\.missing\]/)],
+      warning_details: [
+        {
+          code: "total.missing",
+          field: "comprobante.total",
+          place: "es.csv:row 2, column comprobante.total",
+          message: expect.stringMatching(/filled in with the computed 2421\.21/),
+        },
+      ],
+    });
+    expect(byRef["BAD-1"]).toMatchObject({
+      status: "invalid",
+      total: "1",
+      error_details: [
+        {
+          code: "total.mismatch",
+          field: "comprobante.total",
+          place: "es.csv:row 3, column comprobante.total",
+          message: expect.stringMatching(/does not match the computed 2421\.21/),
+          text: expect.stringMatching(/does not match/),
+        },
+      ],
+      warning_details: [],
+    });
+    const text = readFileSync(join(u.cwd, "r.csv"), "utf8");
+    expect(text.split("\n")[0]).toBe(
+      "source;external_reference;status;comprobante_tipo;comprobante_nro;cae;pdf;ticket;errors;total;warnings",
+    );
+    const report: string[][] = parse(text, { delimiter: ";" });
+    expect(report).toHaveLength(3);
+    const rows = Object.fromEntries(report.slice(1).map((cells) => [cells[1], cells]));
+    expect(rows["WARN-1"]?.slice(2, 3)).toEqual(["issued"]);
+    expect(rows["WARN-1"]?.[8]).toBe("");
+    expect(rows["WARN-1"]?.[9]).toBe("2421,21");
+    expect(rows["WARN-1"]?.[10]).toMatch(/no total given: filled in with the computed 2421\.21 \[total\.missing\]$/);
+    expect(rows["BAD-1"]?.[2]).toBe("invalid");
+    expect(rows["BAD-1"]?.[8]).toMatch(
+      /^es\.csv:row 3, column comprobante\.total: total 1\.00 does not match.*\[total\.mismatch\]$/,
+    );
+    expect(rows["BAD-1"]?.[9]).toBe("1,00");
+    // A JSON input: a , report, as before.
+    const json = await u.run(["issue", "--no-pdf", "--report", "j.csv", sample("factura-c")]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(readFileSync(join(u.cwd, "j.csv"), "utf8").split("\n")[0]).toBe(
+      "source,external_reference,status,comprobante_tipo,comprobante_nro,cae,pdf,ticket,errors,total,warnings",
+    );
   });
 
   it("at a terminal with stdout redirected, every result lands in the file; the bar stays on the terminal", async () => {

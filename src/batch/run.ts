@@ -19,6 +19,7 @@ import type { Dec } from "../voucher/decimal.js";
 import { anonymousAmount, ceilingMessage, unidentifiedConsumer } from "../voucher/rules.js";
 import { ruleOptions } from "../voucher/validate.js";
 import { currentCeiling } from "./ceiling.js";
+import { checkRates, type ForeignVoucher } from "./exchange.js";
 import { type Begun, Issuer, laneBreak, type PreparedVoucher, ServiceStop, type VoucherHeading } from "./issue.js";
 import { accountId, Journal } from "./journal.js";
 import { blankResult, type Problem, type VoucherResult } from "./result.js";
@@ -155,6 +156,8 @@ interface ReadPlan {
   suspects: { first: Planned; other: Planned }[];
   /** Sales to unidentified consumers, in pesos: checked again against the service's live ceiling. */
   unidentified: { voucher: Planned; amount: Dec; place: string }[];
+  /** Vouchers in a foreign currency: their cotizacion is checked against the authority's rate. */
+  foreign: ForeignVoucher<Planned>[];
   invalid: number;
   /** The vouchers' warnings (Planned.notes), told in their results. */
   notes: EnvelopeStore<Problem[]>;
@@ -172,7 +175,15 @@ async function readPlan(
   emit: (result: VoucherResult) => Promise<void>,
 ): Promise<ReadPlan> {
   const rules = ruleOptions();
-  const plan: ReadPlan = { planned: [], repeats: new Map(), suspects: [], unidentified: [], invalid: 0, notes };
+  const plan: ReadPlan = {
+    planned: [],
+    repeats: new Map(),
+    suspects: [],
+    unidentified: [],
+    foreign: [],
+    invalid: 0,
+    notes,
+  };
   /** The first voucher under each reference, and what it says (see contentDigest). */
   const firstOf = new Map<string, { voucher: Planned; digest: string }>();
   // Types, dates and amounts repeat across a batch: one copy of each, not one per voucher.
@@ -219,6 +230,15 @@ async function readPlan(
         voucher,
         amount: anonymousAmount(check.result.totals, envelope.comprobante.cotizacion ?? "1"),
         place: source.place(["cliente", "documento_tipo"]),
+      });
+    const { moneda, cotizacion } = envelope.comprobante;
+    if (moneda !== "PES" && cotizacion !== undefined)
+      plan.foreign.push({
+        voucher,
+        moneda: shared(moneda),
+        cotizacion,
+        fecha: voucher.fecha,
+        place: source.place(["comprobante", "cotizacion"]),
       });
   };
   for (const source of req.sources ?? []) await take(source);
@@ -283,6 +303,26 @@ async function sendPlan(
       if (!req.skipInvalid) return summary;
       summary.skippedInvalid = true;
     }
+    /** The vouchers still to send, repeats included (not those already reported). */
+    const live = (): Set<Planned> => {
+      const set = new Set<Planned>(plan.planned);
+      for (const list of plan.repeats.values()) for (const v of list) set.add(v);
+      return set;
+    };
+    /**
+     * Vouchers the service's own figures make invalid: each reported, repeats included; true
+     * when the run stops there (without --skip-invalid).
+     */
+    const refuse = async (refused: { voucher: Planned; result: VoucherResult }[]): Promise<boolean> => {
+      for (const r of refused) await emit(await noted(r.result, r.voucher));
+      summary.invalid += refused.length;
+      if (!req.skipInvalid) return true;
+      summary.skippedInvalid = true;
+      const out = new Set<VoucherHeading>(refused.map((r) => r.voucher));
+      plan.planned = plan.planned.filter((v) => !out.has(v));
+      for (const v of out) plan.repeats.delete(v.reference);
+      return false;
+    };
     // Unidentified consumers are checked again against the service's current ceiling.
     if (plan.unidentified.length > 0) {
       const ceiling = await currentCeiling(
@@ -291,18 +331,26 @@ async function sendPlan(
         accountId(connection.account),
         req.warn,
       );
-      const refused = req.validate ? plan.unidentified.filter((u) => u.amount.cmp(ceiling) >= 0) : [];
-      if (refused.length > 0) {
-        // Each is reported, repeats included (they are in `unidentified` too).
-        for (const u of refused)
-          await emit(await noted(ceilingResult(u.voucher, u.place, ceilingMessage(u.amount, ceiling)), u.voucher));
-        summary.invalid += refused.length;
-        if (!req.skipInvalid) return summary;
-        summary.skippedInvalid = true;
-        const out = new Set<VoucherHeading>(refused.map((u) => u.voucher));
-        plan.planned = plan.planned.filter((v) => !out.has(v));
-        for (const v of out) plan.repeats.delete(v.reference);
-      }
+      const still = live();
+      const refused = req.validate
+        ? plan.unidentified.filter((u) => still.has(u.voucher) && u.amount.cmp(ceiling) >= 0)
+        : [];
+      const results = refused.map((u) => ({
+        voucher: u.voucher,
+        result: ceilingResult(u.voucher, u.place, ceilingMessage(u.amount, ceiling)),
+      }));
+      if (results.length > 0 && (await refuse(results))) return summary;
+    }
+    // Foreign currencies: the cotizacion within 2-400 % of the authority's rate (one call per currency and day).
+    if (req.validate && plan.foreign.length > 0) {
+      const still = live();
+      const refused = await checkRates(
+        connection.service,
+        plan.foreign.filter((f) => still.has(f.voucher)),
+        req.warn,
+      );
+      const results = refused.map((r) => ({ voucher: r.voucher, result: rateResult(r.voucher, r.place, r.message) }));
+      if (results.length > 0 && (await refuse(results))) return summary;
     }
     if (req.confirm && !(await req.confirm(profile, plan.planned))) {
       summary.cancelled = true;
@@ -408,17 +456,29 @@ function conflictResult(v: PreparedVoucher, firstSource: string): VoucherResult 
   });
   // Placed as validation errors are: the voucher's own source first.
   result.errors = [`${v.source}: ${message}`];
-  result.error_details = [{ code: "reference.conflict", text: message }];
+  result.error_details = [
+    { code: "reference.conflict", text: message, field: "comprobante.external_reference", place: v.source },
+  ];
   result.hint = t("give each voucher its own external_reference");
   return result;
 }
 
-/** A sale to an unidentified consumer at or above the service's live ceiling: invalid, as validation says it. */
-function ceilingResult(v: VoucherHeading, place: string, message: string): VoucherResult {
+/** Invalid by a check made once the service could be asked: placed and coded as validation says it. */
+function checkedResult(v: VoucherHeading, code: string, field: string, place: string, message: string): VoucherResult {
   const result = headingResult("invalid", v);
-  result.errors = [`${place}: ${message} [anonymous.ceiling]`];
-  result.error_details = [{ code: "anonymous.ceiling", text: message }];
+  result.errors = [`${place}: ${message} [${code}]`];
+  result.error_details = [{ code, text: message, field, place }];
   return result;
+}
+
+/** A sale to an unidentified consumer at or above the service's live ceiling. */
+function ceilingResult(v: VoucherHeading, place: string, message: string): VoucherResult {
+  return checkedResult(v, "anonymous.ceiling", "cliente.documento_tipo", place, message);
+}
+
+/** A foreign-currency voucher whose cotizacion is outside 2-400 % of the authority's rate (tax-rules §4.9). */
+function rateResult(v: VoucherHeading, place: string, message: string): VoucherResult {
+  return checkedResult(v, "currency.rate-range", "comprobante.cotizacion", place, message);
 }
 
 /** The outcome of a voucher's repeat in the same input: the first's, sent once. */

@@ -358,6 +358,90 @@ describe("batches", () => {
   });
 });
 
+describe("foreign currencies, against the authority's rate", () => {
+  /** The dollar sample, dated today, with this reference and cotizacion (the sandbox's dollar is 1000). */
+  function usd(ref: string, cotizacion: number, moneda = "DOL") {
+    const raw = JSON.parse(readFileSync(sample("usd-invoice"), "utf8"));
+    raw.comprobante.fecha = formatDay(argentinaToday());
+    raw.comprobante.external_reference = ref;
+    raw.comprobante.cotizacion = cotizacion;
+    raw.comprobante.moneda = moneda;
+    return raw;
+  }
+
+  it("refuses a cotizacion outside 2-400 % of the authority's rate before sending (exit 3), asking once per currency and day", async () => {
+    const u = user();
+    writeFileSync(join(u.cwd, "usd.json"), JSON.stringify([usd("USD-OK-1", 1015.5), usd("USD-OK-2", 990)]));
+    writeFileSync(join(u.cwd, "absurd.json"), JSON.stringify(usd("USD-ABSURD", 10)));
+    // Offline, 10 pesos a dollar is no error: only the authority's rate tells.
+    expect((await u.run(["validate", "absurd.json"])).code).toBe(0);
+    const refused = await u.run(["--json", "--verbose", "issue", "--no-pdf", "usd.json", "absurd.json"]);
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.stderr.match(/POST \S+\/tablas_referencia\/cotizacion/g)).toHaveLength(1);
+    expect(refused.stderr).not.toMatch(/facturacion\/nuevo/);
+    expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
+    expect(ndjson(refused.stdout)).toEqual([
+      expect.objectContaining({
+        status: "invalid",
+        external_reference: "USD-ABSURD",
+        error_details: [
+          {
+            code: "currency.rate-range",
+            field: "comprobante.cotizacion",
+            place: "absurd.json comprobante.cotizacion",
+            message: expect.stringMatching(
+              /cotizacion 10 is not within 2 % to 400 % .* \(1000\.00\): it takes 20\.00 to 4000\.00/,
+            ),
+            text: expect.any(String),
+          },
+        ],
+      }),
+    ]);
+    // The ones within the band are issued; with --skip-invalid the absurd one is reported (exit 7).
+    const partly = await u.run(["--json", "issue", "--no-pdf", "--skip-invalid", "usd.json", "absurd.json"]);
+    expect(partly.code, partly.stderr).toBe(7);
+    expect(
+      ndjson(partly.stdout)
+        .map((r) => [r.external_reference, r.status, r.error_details.map((d: { code: string }) => d.code)])
+        .sort(),
+    ).toEqual([
+      ["USD-ABSURD", "invalid", ["currency.rate-range"]],
+      ["USD-OK-1", "issued", []],
+      ["USD-OK-2", "issued", []],
+    ]);
+  });
+
+  it("compares with the service's rate of the day; sent anyway (--no-validate), the authority refuses it (exit 4)", async () => {
+    const u = user();
+    writeFileSync(join(u.cwd, "usd.json"), JSON.stringify(usd("USD-RATE-1", 1015.5)));
+    // At 200 pesos a dollar, 1015.5 is over 400 %.
+    const cheap = { FACTURAR_SANDBOX_RATES: "DOL=200" };
+    const refused = await u.run(["issue", "--no-pdf", "usd.json"], cheap);
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.stdout).toMatch(
+      /cotizacion 1015\.5 is not within .*\(200\.00\): it takes 4\.00 to 800\.00 \[currency\.rate-range\]/,
+    );
+    const sent = await u.run(["--json", "issue", "--no-pdf", "--no-validate", "usd.json"], cheap);
+    expect(sent.code, sent.stderr).toBe(4);
+    expect(ndjson(sent.stdout)[0]).toMatchObject({
+      status: "rejected",
+      errors: [expect.stringMatching(/10119 - El campo MonCotiz \(1015\.5\)/)],
+      error_details: [{ code: "TFC-6661", field: null, message: expect.stringMatching(/MonCotiz/) }],
+    });
+    expect((await u.run(["issue", "--no-pdf", "usd.json"])).code).toBe(0);
+  });
+
+  it("a currency the service has no rate of: a warning, and the voucher is sent", async () => {
+    const u = user();
+    writeFileSync(join(u.cwd, "abc.json"), JSON.stringify(usd("ABC-1", 1015.5, "ABC")));
+    const r = await u.run(["issue", "--no-pdf", "abc.json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /could not get the authority's exchange rate for ABC .*the service will judge the cotizacion/,
+    );
+  });
+});
+
 describe("exit codes", () => {
   it("3: an invalid voucher stops the whole batch before anything is sent", async () => {
     const u = user();

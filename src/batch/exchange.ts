@@ -24,6 +24,7 @@ export interface ForeignVoucher<V> {
 
 export interface RateRefusal<V> {
   voucher: V;
+  moneda: string;
   place: string;
   message: string;
 }
@@ -68,6 +69,7 @@ export async function checkRates<V>(
     const { min, max } = rateBand(rate);
     refused.push({
       voucher: f.voucher,
+      moneda: f.moneda,
       place: f.place,
       message: t(
         "cotizacion {cotizacion} is not within 2 % to 400 % of the authority's rate for {moneda} of {fecha} ({rate}): it takes {min} to {max}",

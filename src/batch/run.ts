@@ -349,7 +349,10 @@ async function sendPlan(
         plan.foreign.filter((f) => still.has(f.voucher)),
         req.warn,
       );
-      const results = refused.map((r) => ({ voucher: r.voucher, result: rateResult(r.voucher, r.place, r.message) }));
+      const results = refused.map((r) => ({
+        voucher: r.voucher,
+        result: rateResult(r.voucher, r.moneda, r.place, r.message),
+      }));
       if (results.length > 0 && (await refuse(results))) return summary;
     }
     if (req.confirm && !(await req.confirm(profile, plan.planned))) {
@@ -477,8 +480,15 @@ function ceilingResult(v: VoucherHeading, place: string, message: string): Vouch
 }
 
 /** A foreign-currency voucher whose cotizacion is outside 2-400 % of the authority's rate (tax-rules §4.9). */
-function rateResult(v: VoucherHeading, place: string, message: string): VoucherResult {
-  return checkedResult(v, "currency.rate-range", "comprobante.cotizacion", place, message);
+function rateResult(v: VoucherHeading, moneda: string, place: string, message: string): VoucherResult {
+  const result = checkedResult(v, "currency.rate-range", "comprobante.cotizacion", place, message);
+  result.hint = t(
+    "give the rate in pesos per unit; `facturar exchange-rate --currency {moneda}` shows the authority's",
+    {
+      moneda,
+    },
+  );
+  return result;
 }
 
 /** The outcome of a voucher's repeat in the same input: the first's, sent once. */

@@ -973,4 +973,6 @@ export const ES: Readonly<Record<string, string>> = {
     "no se pudo obtener la cotización de ARCA para {moneda} ({message}); el servicio juzgará la cotizacion",
   "cotizacion {cotizacion} is not within 2 % to 400 % of the authority's rate for {moneda} of {fecha} ({rate}): it takes {min} to {max}":
     "la cotizacion {cotizacion} no está entre el 2 % y el 400 % de la cotización de ARCA para {moneda} del {fecha} ({rate}): acepta de {min} a {max}",
+  "give the rate in pesos per unit; `facturar exchange-rate --currency {moneda}` shows the authority's":
+    "indique la cotización en pesos por unidad; `facturar exchange-rate --currency {moneda}` muestra la de ARCA",
 };

@@ -384,6 +384,7 @@ describe("foreign currencies, against the authority's rate", () => {
       expect.objectContaining({
         status: "invalid",
         external_reference: "USD-ABSURD",
+        hint: expect.stringMatching(/facturar exchange-rate --currency DOL/),
         error_details: [
           {
             code: "currency.rate-range",

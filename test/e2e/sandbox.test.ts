@@ -515,7 +515,7 @@ describe("persistence", () => {
 
   it("answers the authority's exchange rate (one request of the quota), and refuses a voucher outside 2-400 % of it", async () => {
     const sbx = await startSandboxProcess({
-      args: ["--quota", "8"],
+      args: ["--quota", "10"],
       env: { FACTURAR_SANDBOX_RATES: "DOL=1200,060=1300.5" },
     });
     const pv = sbx.pointsOfSale[0]?.punto_venta ?? 0;
@@ -551,8 +551,25 @@ describe("persistence", () => {
       error_details: [{ code: "TFC-6661" }],
     });
     expect((await sbx.call("facturacion/nuevo", wire("usd-invoice", pv))).body.error).toBe("N");
-    // Eight requests: each rate asked took one, as each voucher did.
-    expect(await rate({})).toMatchObject({ error: "S", errores: [expect.stringMatching(/cupo de 8/)] });
+    // Queued, it is accepted, and the authority refuses it when the queue gets to it.
+    const queued = wire("usd-invoice", pv, (r) => {
+      r.comprobante.cotizacion = 10;
+      r.comprobante.external_reference = "USD-ABSURD-Q";
+    });
+    queued.comprobante.numero = 0;
+    expect((await sbx.call("facturacion/nuevo_encola", queued)).body.error).toBe("N");
+    const failed = await until(async () => {
+      const r = await sbx.call("facturacion/consulta_avanzada", {
+        busqueda_tipo: "EXT_REF",
+        comprobante: { external_reference: "USD-ABSURD-Q" },
+      });
+      const c = r.body.comprobantes[0]?.comprobante;
+      return c?.status === "ENVIADO A PROCESAR - CON ERROR" ? c : undefined;
+    });
+    expect(failed.errores).toEqual([expect.stringMatching(/10119 - El campo MonCotiz \(10\)/)]);
+    // Ten requests: each rate asked took one, as each voucher did (the queries none).
+    expect((await rate({})).error).toBe("N");
+    expect(await rate({})).toMatchObject({ error: "S", errores: [expect.stringMatching(/cupo de 10/)] });
     await sbx.stop();
   });
 

@@ -237,6 +237,13 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     .action(lazy(async () => (await methods()).requiresFceCommand as Action));
 
   program
+    .command("exchange-rate")
+    .description(t("the authority's exchange rate of a currency, in pesos (tablas_referencia/cotizacion)"))
+    .option("--currency <code>", t("currency code, as vouchers write moneda (default DOL)"))
+    .option("--date <dd/mm/yyyy>", t("the rate of that day (at most 2 months back)"))
+    .action(lazy(async () => (await import("./commands/exchange-rate.js")).exchangeRateCommand as Action));
+
+  program
     .command("queue")
     .description(t("manage queued vouchers: delete, reschedule (--date, --due) or retry one that failed"))
     .argument("<action>", t("delete | reschedule | retry"))

@@ -131,6 +131,14 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     if (error instanceof FaultSpecError) throw new UsageError(`FACTURAR_SANDBOX_FAULTS: ${error.message}`);
     throw error;
   }
+  const { parseRates, RateSpecError } = await import("../sandbox/rates.js");
+  let rates: ReturnType<typeof parseRates>;
+  try {
+    rates = parseRates([opts.env.FACTURAR_SANDBOX_RATES ?? ""]);
+  } catch (error) {
+    if (error instanceof RateSpecError) throw new UsageError(`FACTURAR_SANDBOX_RATES: ${error.message}`);
+    throw error;
+  }
   const choose = (points: { punto_venta: number; usertoken: string; apikey: string; apitoken: string }[]) => {
     const wanted = profile.puntoVenta ?? points[0]?.punto_venta;
     const pv = points.find((p) => p.punto_venta === wanted);
@@ -146,7 +154,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     return pv;
   };
   try {
-    const sandbox = await startSandbox({ dataDir, faults, queueIntervalMs: 200 });
+    const sandbox = await startSandbox({ dataDir, faults, rates, queueIntervalMs: 200 });
     const pv = choose(sandbox.pointsOfSale);
     opts.log?.(t("embedded sandbox at {url} (data in {dir})", { url: sandbox.baseUrl, dir: dataDir }));
     const client = new ApiClient(clientOptions(sandbox.baseUrl, pv));

@@ -305,6 +305,11 @@ export interface Service {
   requiresFce(cuit: string, fecha?: string): Promise<{ obligated: boolean; from: number }>;
   /** `topecf`: the final-consumer identification ceiling, as text with two decimals. */
   ceiling(): Promise<string>;
+  /**
+   * `tablas_referencia/cotizacion`: the authority's rate of a currency in pesos per unit, as the
+   * service writes it ("1015.50"); today's, or the day's (at most 2 months back).
+   */
+  exchangeRate(moneda: string, fecha?: string): Promise<string>;
   status(): Promise<ServiceStatus>;
   download(url: URL): Promise<HttpResponse>;
 }
@@ -471,6 +476,20 @@ export class HttpService implements Service {
       );
     }
     return monto.toFixed(2);
+  }
+
+  async exchangeRate(moneda: string, fecha?: string): Promise<string> {
+    const method = "tablas_referencia/cotizacion";
+    const answer = parseEnvelope(method, await this.client.read(method, { moneda, ...(fecha ? { fecha } : {}) }));
+    if (answer.error !== "N")
+      throw new ServiceRefusedError(t("no exchange rate for {moneda}", { moneda }), errorTexts(answer.errores));
+    const rate = text(answer.cotizacion).replace(",", ".");
+    if (!/^\d+(\.\d+)?$/.test(rate) || Number(rate) <= 0)
+      throw new MalformedAnswerError(
+        method,
+        t("cotizacion is {value}", { value: JSON.stringify(answer.cotizacion ?? null) }),
+      );
+    return rate;
   }
 
   async status(): Promise<ServiceStatus> {

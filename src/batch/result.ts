@@ -3,6 +3,25 @@
 /** `held`: not sent, because an earlier voucher of its lane broke the sequence or a stop was asked. */
 export type VoucherStatus = "issued" | "queued" | "skipped-duplicate" | "rejected" | "invalid" | "unknown" | "held";
 
+/**
+ * A problem of a voucher as `validate --json` shapes its findings: `code`, the `field` (a dotted
+ * path, null for the service's own errors), its `place` in the input (null where none), `message`.
+ */
+export interface Problem {
+  code: string;
+  field: string | null;
+  place: string | null;
+  message: string;
+}
+
+/** An error: `{code, text}` as the service's `error_details` come; a check's also says where. */
+export interface ErrorDetail {
+  code: string;
+  text: string;
+  field?: string | null;
+  place?: string | null;
+}
+
 /** One voucher's outcome, with at least the fields design.md lists for JSON output. */
 export interface VoucherResult {
   ok: boolean;
@@ -21,7 +40,7 @@ export interface VoucherResult {
   pdf: string | null;
   ticket: string | null;
   errors: string[];
-  error_details: { code: string; text: string }[];
+  error_details: ErrorDetail[];
   /** Settled by asking the service (after a lost answer, or before sending), not by this run's own call. */
   reconciled?: boolean;
   /** The authority approved the voucher with observations. */
@@ -31,7 +50,10 @@ export interface VoucherResult {
   /** Issued, but its PDF or ticket could not be saved: the next run fetches it. */
   documents_missing?: boolean;
   hint?: string;
+  /** What happened on the way (documents not saved, still queued…), as text. */
   warnings?: string[];
+  /** The checks' warnings (total filled in, cotizacion…), told on stderr as the voucher was read. */
+  warning_details?: Problem[];
 }
 
 /** A result with nothing known yet but who the voucher is. */
@@ -58,4 +80,51 @@ export function blankResult(
     errors: [],
     error_details: [],
   };
+}
+
+/** `place: message [code]`, or `message [code]` where there is no place: one readable line. */
+export function problemText(p: { code: string; place?: string | null; message: string }): string {
+  return `${p.place ? `${p.place}: ` : ""}${p.message} [${p.code}]`;
+}
+
+/** The code of an error told only as text: what kind of result it is. */
+const TEXT_ERROR_CODE: Record<VoucherStatus, string> = {
+  issued: "voucher.error",
+  queued: "voucher.error",
+  "skipped-duplicate": "voucher.error",
+  rejected: "service.rejected",
+  invalid: "voucher.invalid",
+  unknown: "outcome.unknown",
+  held: "voucher.held",
+};
+
+/**
+ * Every error of a result as an object, the shape of `validate --json`'s (and `text`, as
+ * `error_details` always had): the details, then each error told only as text.
+ */
+export function errorObjects(r: VoucherResult): (Problem & { text: string })[] {
+  const objects = r.error_details.map((d) => ({
+    code: d.code,
+    field: d.field ?? null,
+    place: d.place ?? null,
+    message: d.text,
+    text: d.text,
+  }));
+  for (const e of r.errors)
+    if (!r.error_details.some((d) => d.text !== "" && e.includes(d.text)))
+      objects.push({ code: TEXT_ERROR_CODE[r.status], field: null, place: null, message: e, text: e });
+  return objects;
+}
+
+/** Every warning as an object: the checks' first, then the others (`voucher.warning`). */
+export function warningObjects(r: VoucherResult): Problem[] {
+  return [
+    ...(r.warning_details ?? []),
+    ...(r.warnings ?? []).map((w) => ({ code: "voucher.warning", field: null, place: null, message: w })),
+  ];
+}
+
+/** Every warning as one readable line. */
+export function warningTexts(r: VoucherResult): string[] {
+  return [...(r.warning_details ?? []).map(problemText), ...(r.warnings ?? [])];
 }

@@ -11,7 +11,7 @@ import { stateDir } from "../config/paths.js";
 import { loadProfile, type Profile, type ProfileRequest } from "../config/profile.js";
 import { type FacturarError, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { checkSource, type VoucherCheck } from "../input/check.js";
+import { checkSource, type PlacedFinding, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions, SourceVoucher } from "../input/source.js";
 import { dayNumber } from "../voucher/dates.js";
@@ -19,9 +19,10 @@ import type { Dec } from "../voucher/decimal.js";
 import { anonymousAmount, ceilingMessage, unidentifiedConsumer } from "../voucher/rules.js";
 import { ruleOptions } from "../voucher/validate.js";
 import { currentCeiling } from "./ceiling.js";
+import { checkRates, type ForeignVoucher } from "./exchange.js";
 import { type Begun, Issuer, laneBreak, type PreparedVoucher, ServiceStop, type VoucherHeading } from "./issue.js";
 import { accountId, Journal, withPointOfSale } from "./journal.js";
-import { blankResult, type VoucherResult } from "./result.js";
+import { blankResult, type Problem, type VoucherResult } from "./result.js";
 import { EnvelopeStore } from "./spill.js";
 
 export interface IssueRequest {
@@ -78,9 +79,13 @@ export interface IssueSummary {
   skippedInvalid?: boolean;
 }
 
+function problem(f: PlacedFinding): Problem {
+  return { code: f.code, field: f.field, place: f.place, message: f.message };
+}
+
 export function invalidResult(check: VoucherCheck): VoucherResult {
   const raw = check.source.raw as { comprobante?: { tipo?: unknown; external_reference?: unknown } };
-  return {
+  const result: VoucherResult = {
     ok: false,
     status: "invalid",
     source: check.source.label,
@@ -92,13 +97,15 @@ export function invalidResult(check: VoucherCheck): VoucherResult {
     cae: null,
     vencimiento_cae: null,
     vencimiento_pago: null,
-    total: null,
+    total: check.result.envelope?.comprobante.total ?? null,
     qr: null,
     pdf: null,
     ticket: null,
     errors: check.errors.map((e) => `${e.place}: ${e.message} [${e.code}]`),
-    error_details: check.errors.map((e) => ({ code: e.code, text: e.message })),
+    error_details: check.errors.map((e) => ({ code: e.code, text: e.message, field: e.field, place: e.place })),
   };
+  if (check.warnings.length > 0) result.warning_details = check.warnings.map(problem);
+  return result;
 }
 
 export async function issueFiles(
@@ -118,8 +125,10 @@ export async function issueFiles(
     interrupted: false,
   };
   const store = new EnvelopeStore();
+  // Kept apart from the envelopes, and spilled as they are: many CSV vouchers have one ("total filled in").
+  const notes = new EnvelopeStore<Problem[]>();
   try {
-    const plan = await readPlan(req, store, emit);
+    const plan = await readPlan(req, store, notes, emit);
     summary.invalid = plan.invalid;
     // Nothing valid to send: invalid (exit 3), --skip-invalid or not.
     if (plan.invalid > 0 && (!req.skipInvalid || plan.planned.length === 0)) return summary;
@@ -127,6 +136,7 @@ export async function issueFiles(
     return await sendPlan(req, plan, store, summary, emit);
   } finally {
     await store.close();
+    await notes.close();
   }
 }
 
@@ -135,6 +145,8 @@ interface Planned extends VoucherHeading {
   slot: number;
   /** Its reference is derived, and waits for the profile's point of sale (see derivedReference). */
   pointPending: boolean;
+  /** Its warnings' slot in the plan's `notes`, or -1 for none. */
+  notes: number;
 }
 
 /** What reading every input leaves: the vouchers to send, in input order, and how each reference was used. */
@@ -146,7 +158,11 @@ interface ReadPlan {
   suspects: { first: Planned; other: Planned }[];
   /** Sales to unidentified consumers, in pesos: checked again against the service's live ceiling. */
   unidentified: { voucher: Planned; amount: Dec; place: string }[];
+  /** Vouchers in a foreign currency: their cotizacion is checked against the authority's rate. */
+  foreign: ForeignVoucher<Planned>[];
   invalid: number;
+  /** The vouchers' warnings (Planned.notes), told in their results. */
+  notes: EnvelopeStore<Problem[]>;
 }
 
 /**
@@ -157,10 +173,19 @@ interface ReadPlan {
 async function readPlan(
   req: IssueRequest,
   store: EnvelopeStore,
+  notes: EnvelopeStore<Problem[]>,
   emit: (result: VoucherResult) => Promise<void>,
 ): Promise<ReadPlan> {
   const rules = ruleOptions();
-  const plan: ReadPlan = { planned: [], repeats: new Map(), suspects: [], unidentified: [], invalid: 0 };
+  const plan: ReadPlan = {
+    planned: [],
+    repeats: new Map(),
+    suspects: [],
+    unidentified: [],
+    foreign: [],
+    invalid: 0,
+    notes,
+  };
   /** The first voucher under each reference, and what it says (see contentDigest). */
   const firstOf = new Map<string, { voucher: Planned; digest: string }>();
   // Types, dates and amounts repeat across a batch: one copy of each, not one per voucher.
@@ -195,6 +220,7 @@ async function readPlan(
       total: prepared.total === undefined ? undefined : shared(prepared.total),
       operacion: prepared.operacion,
       pointPending: prepared.punto_venta === undefined && envelope.comprobante.external_reference === undefined,
+      notes: check.warnings.length > 0 ? await notes.add(check.warnings.map(problem)) : -1,
     };
     const first = firstOf.get(voucher.reference);
     if (!first) {
@@ -208,10 +234,20 @@ async function readPlan(
         amount: anonymousAmount(check.result.totals, envelope.comprobante.cotizacion ?? "1"),
         place: source.place(["cliente", "documento_tipo"]),
       });
+    const { moneda, cotizacion } = envelope.comprobante;
+    if (moneda !== "PES" && cotizacion !== undefined)
+      plan.foreign.push({
+        voucher,
+        moneda: shared(moneda),
+        cotizacion,
+        fecha: voucher.fecha,
+        place: source.place(["comprobante", "cotizacion"]),
+      });
   };
   for (const source of req.sources ?? []) await take(source);
   for (const file of req.files) for await (const source of readVouchers(file, req.read)) await take(source);
   await store.seal();
+  await notes.seal();
   return plan;
 }
 
@@ -274,6 +310,12 @@ async function sendPlan(
   try {
     const puntoVenta = connection.puntoVenta ?? profile.puntoVenta;
     const load = async (v: Planned) => Issuer.prepare(await store.get(v.slot), v.source, puntoVenta, req.mode);
+    /** A voucher's result with its own warnings (a repeat's are its own, not the first's). */
+    const noted = async (result: VoucherResult, v: Planned): Promise<VoucherResult> => {
+      if (v.notes >= 0) result.warning_details = await plan.notes.get(v.notes);
+      else delete result.warning_details;
+      return result;
+    };
     fillPointOfSale(plan, puntoVenta);
     // The service refuses a voucher without one (TFC-8002): say so before anything leaves.
     const noPoint = plan.planned.find((v) => v.punto_venta === undefined);
@@ -289,7 +331,7 @@ async function sendPlan(
     for (const { first, other } of plan.suspects) {
       const [a, b] = await Promise.all([load(first), load(other)]);
       if (a.digest === b.digest) addRepeat(plan, other);
-      else conflicts.push(conflictResult(b, first.source));
+      else conflicts.push(await noted(conflictResult(b, first.source), other));
     }
     if (conflicts.length > 0) {
       for (const result of conflicts) await emit(result);
@@ -298,6 +340,26 @@ async function sendPlan(
       if (!req.skipInvalid) return summary;
       summary.skippedInvalid = true;
     }
+    /** The vouchers still to send, repeats included (not those already reported). */
+    const live = (): Set<Planned> => {
+      const set = new Set<Planned>(plan.planned);
+      for (const list of plan.repeats.values()) for (const v of list) set.add(v);
+      return set;
+    };
+    /**
+     * Vouchers the service's own figures make invalid: each reported, repeats included; true
+     * when the run stops there (without --skip-invalid).
+     */
+    const refuse = async (refused: { voucher: Planned; result: VoucherResult }[]): Promise<boolean> => {
+      for (const r of refused) await emit(await noted(r.result, r.voucher));
+      summary.invalid += refused.length;
+      if (!req.skipInvalid) return true;
+      summary.skippedInvalid = true;
+      const out = new Set<VoucherHeading>(refused.map((r) => r.voucher));
+      plan.planned = plan.planned.filter((v) => !out.has(v));
+      for (const v of out) plan.repeats.delete(v.reference);
+      return false;
+    };
     // Unidentified consumers are checked again against the service's current ceiling.
     if (plan.unidentified.length > 0) {
       const ceiling = await currentCeiling(
@@ -306,17 +368,29 @@ async function sendPlan(
         accountId(connection.account),
         req.warn,
       );
-      const refused = req.validate ? plan.unidentified.filter((u) => u.amount.cmp(ceiling) >= 0) : [];
-      if (refused.length > 0) {
-        // Each is reported, repeats included (they are in `unidentified` too).
-        for (const u of refused) await emit(ceilingResult(u.voucher, u.place, ceilingMessage(u.amount, ceiling)));
-        summary.invalid += refused.length;
-        if (!req.skipInvalid) return summary;
-        summary.skippedInvalid = true;
-        const out = new Set<VoucherHeading>(refused.map((u) => u.voucher));
-        plan.planned = plan.planned.filter((v) => !out.has(v));
-        for (const v of out) plan.repeats.delete(v.reference);
-      }
+      const still = live();
+      const refused = req.validate
+        ? plan.unidentified.filter((u) => still.has(u.voucher) && u.amount.cmp(ceiling) >= 0)
+        : [];
+      const results = refused.map((u) => ({
+        voucher: u.voucher,
+        result: ceilingResult(u.voucher, u.place, ceilingMessage(u.amount, ceiling)),
+      }));
+      if (results.length > 0 && (await refuse(results))) return summary;
+    }
+    // Foreign currencies: the cotizacion within 2-400 % of the authority's rate (one call per currency and day).
+    if (req.validate && plan.foreign.length > 0) {
+      const still = live();
+      const refused = await checkRates(
+        connection.service,
+        plan.foreign.filter((f) => still.has(f.voucher)),
+        req.warn,
+      );
+      const results = refused.map((r) => ({
+        voucher: r.voucher,
+        result: rateResult(r.voucher, r.moneda, r.place, r.message),
+      }));
+      if (results.length > 0 && (await refuse(results))) return summary;
     }
     if (req.confirm && !(await req.confirm(profile, plan.planned))) {
       summary.cancelled = true;
@@ -341,8 +415,9 @@ async function sendPlan(
         },
         req.warn,
       );
-      /** A result; `voucher` (as read) for a first, whose repeats in the input are told next. */
-      const count = async (result: VoucherResult, voucher?: VoucherHeading) => {
+      /** A result; `voucher` as read; a first's repeats in the input are told next. */
+      const count = async (result: VoucherResult, voucher: Planned, repeat = false) => {
+        await noted(result, voucher);
         if (result.status === "issued") summary.issued++;
         else if (result.status === "queued") summary.queued++;
         else if (result.status === "skipped-duplicate") summary.skipped++;
@@ -353,8 +428,9 @@ async function sendPlan(
         await emit(result);
         // The same voucher again in this run's input: told once the first has settled. By the
         // reference as read: under --allow-duplicate the result's is another (R-R2).
-        if (voucher)
-          for (const again of plan.repeats.get(voucher.reference) ?? []) await count(repeatOf(result, again));
+        if (!repeat)
+          for (const again of plan.repeats.get(voucher.reference) ?? [])
+            await count(repeatOf(result, again), again, true);
       };
       let repeated = 0;
       for (const list of plan.repeats.values()) repeated += list.length;
@@ -420,16 +496,35 @@ function conflictResult(v: PreparedVoucher, firstSource: string): VoucherResult 
   });
   // Placed as validation errors are: the voucher's own source first.
   result.errors = [`${v.source}: ${message}`];
-  result.error_details = [{ code: "reference.conflict", text: message }];
+  result.error_details = [
+    { code: "reference.conflict", text: message, field: "comprobante.external_reference", place: v.source },
+  ];
   result.hint = t("give each voucher its own external_reference");
   return result;
 }
 
-/** A sale to an unidentified consumer at or above the service's live ceiling: invalid, as validation says it. */
-function ceilingResult(v: VoucherHeading, place: string, message: string): VoucherResult {
+/** Invalid by a check made once the service could be asked: placed and coded as validation says it. */
+function checkedResult(v: VoucherHeading, code: string, field: string, place: string, message: string): VoucherResult {
   const result = headingResult("invalid", v);
-  result.errors = [`${place}: ${message} [anonymous.ceiling]`];
-  result.error_details = [{ code: "anonymous.ceiling", text: message }];
+  result.errors = [`${place}: ${message} [${code}]`];
+  result.error_details = [{ code, text: message, field, place }];
+  return result;
+}
+
+/** A sale to an unidentified consumer at or above the service's live ceiling. */
+function ceilingResult(v: VoucherHeading, place: string, message: string): VoucherResult {
+  return checkedResult(v, "anonymous.ceiling", "cliente.documento_tipo", place, message);
+}
+
+/** A foreign-currency voucher whose cotizacion is outside 2-400 % of the authority's rate (tax-rules §4.9). */
+function rateResult(v: VoucherHeading, moneda: string, place: string, message: string): VoucherResult {
+  const result = checkedResult(v, "currency.rate-range", "comprobante.cotizacion", place, message);
+  result.hint = t(
+    "give the rate in pesos per unit; `facturar exchange-rate --currency {moneda}` shows the authority's",
+    {
+      moneda,
+    },
+  );
   return result;
 }
 

@@ -36,8 +36,9 @@ export class SpillError extends FacturarError {
   }
 }
 
-export class EnvelopeStore {
-  private readonly held: Envelope[] = [];
+/** Envelopes by default; any JSON value (a voucher's warnings) the same way. */
+export class EnvelopeStore<T = Envelope> {
+  private readonly held: T[] = [];
   /** Byte offset and length in the spill file of each voucher past IN_MEMORY. */
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
@@ -56,7 +57,7 @@ export class EnvelopeStore {
   }
 
   /** Keeps a voucher; returns its slot. */
-  async add(envelope: Envelope): Promise<number> {
+  async add(envelope: T): Promise<number> {
     const slot = this.size;
     if (this.held.length < this.inMemory) {
       this.held.push(envelope);
@@ -77,8 +78,8 @@ export class EnvelopeStore {
   }
 
   /** The voucher in `slot`, as it was added (after seal). */
-  async get(slot: number): Promise<Envelope> {
-    if (slot < this.held.length) return this.held[slot] as Envelope;
+  async get(slot: number): Promise<T> {
+    if (slot < this.held.length) return this.held[slot] as T;
     const i = slot - this.held.length;
     const bytes = Buffer.alloc(this.lengths[i] as number);
     try {
@@ -87,7 +88,7 @@ export class EnvelopeStore {
     } catch (error) {
       throw new SpillError(this.dir, error as Error);
     }
-    return JSON.parse(bytes.toString("utf8")) as Envelope;
+    return JSON.parse(bytes.toString("utf8")) as T;
   }
 
   async close(): Promise<void> {

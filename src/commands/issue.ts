@@ -9,6 +9,7 @@ import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
+import { inputDelimiter } from "../input/read.js";
 import type { SourceVoucher } from "../input/source.js";
 import { writeSafely } from "../output/files.js";
 import { Progress } from "../output/progress.js";
@@ -145,7 +146,11 @@ function issueCommand(mode: "instant" | "queued") {
     const rateMs = optionalInt("--rate", flags.rate, 0, 60_000);
     // Paths known up front are checked before anything is sent.
     if (flags.qr && flags.qr !== "terminal") checkWritableFolder(flags.qr, "--qr");
-    const report = flags.report ? Report.create(flags.report) : undefined;
+    let report: Report | undefined;
+    if (flags.report) {
+      const delimiter = await inputDelimiter(files, read);
+      report = Report.create(flags.report, { delimiter, decimalComma: read.decimalComma ?? delimiter === ";" });
+    }
     const cwd = process.cwd();
     let results = 0;
     let progress: Progress | undefined;

@@ -5,6 +5,7 @@ import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
+import { parseRates, RateSpecError } from "../sandbox/rates.js";
 import { startSandbox } from "../sandbox/server.js";
 import { SandboxInUseError } from "../sandbox/store.js";
 import { optionalInt } from "./flags.js";
@@ -36,6 +37,13 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
     if (error instanceof FaultSpecError) throw new UsageError(error.message);
     throw error;
   }
+  let rates: ReturnType<typeof parseRates>;
+  try {
+    rates = parseRates([ctx.io.env.FACTURAR_SANDBOX_RATES ?? ""]);
+  } catch (error) {
+    if (error instanceof RateSpecError) throw new UsageError(`FACTURAR_SANDBOX_RATES: ${error.message}`);
+    throw error;
+  }
   const dataDir = flags.dataDir ?? sandboxDataDir(ctx.io.env);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
@@ -44,6 +52,7 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
       host: host.replace(/^\[|\]$/g, ""),
       port,
       faults,
+      rates,
       queueIntervalMs,
       ...(quota ? { quota } : {}),
       ...(ceiling ? { ceiling } : {}),

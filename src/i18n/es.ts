@@ -1010,4 +1010,26 @@ export const ES: Readonly<Record<string, string>> = {
     "{length} caracteres: parte de la documentación del servicio admite solo {max} en la leyenda de un ítem",
   "an export voucher's customer name takes at most {max} characters at the authority; it has {length}":
     "el nombre del cliente de un comprobante de exportación admite como mucho {max} caracteres en ARCA; tiene {length}",
+  "exchange rate {part}: write CODE=RATE, a currency code and pesos per unit (DOL=1050.50)":
+    "cotización {part}: escriba CÓDIGO=COTIZACIÓN, un código de moneda y pesos por unidad (DOL=1050.50)",
+  "no exchange rate for {moneda}": "no hay cotización para {moneda}",
+  "cotizacion is {value}": "cotizacion es {value}",
+  "--currency takes a currency code as vouchers write moneda (DOL, 060…), not {value}":
+    "--currency acepta un código de moneda como lo escriben los comprobantes en moneda (DOL, 060…), no {value}",
+  "{currency}: {rate} pesos, the authority's rate of {fecha}":
+    "{currency}: {rate} pesos, la cotización de ARCA del {fecha}",
+  "{currency}: {rate} pesos, the authority's rate now": "{currency}: {rate} pesos, la cotización actual de ARCA",
+  "a voucher in {moneda} takes a cotizacion from {min} to {max} (2 % to 400 % of it)":
+    "un comprobante en {moneda} acepta una cotizacion de {min} a {max} (del 2 % al 400 % de ella)",
+  "the authority's exchange rate of a currency, in pesos (tablas_referencia/cotizacion)":
+    "la cotización de una moneda según ARCA, en pesos (tablas_referencia/cotizacion)",
+  "currency code, as vouchers write moneda (default DOL)":
+    "código de moneda, como lo escriben los comprobantes en moneda (por omisión DOL)",
+  "the rate of that day (at most 2 months back)": "la cotización de ese día (hasta 2 meses atrás)",
+  "could not get the authority's exchange rate for {moneda} ({message}); the service will judge the cotizacion":
+    "no se pudo obtener la cotización de ARCA para {moneda} ({message}); el servicio juzgará la cotizacion",
+  "cotizacion {cotizacion} is not within 2 % to 400 % of the authority's rate for {moneda} of {fecha} ({rate}): it takes {min} to {max}":
+    "la cotizacion {cotizacion} no está entre el 2 % y el 400 % de la cotización de ARCA para {moneda} del {fecha} ({rate}): acepta de {min} a {max}",
+  "give the rate in pesos per unit; `facturar exchange-rate --currency {moneda}` shows the authority's":
+    "indique la cotización en pesos por unidad; `facturar exchange-rate --currency {moneda}` muestra la de ARCA",
 };

@@ -5,7 +5,7 @@ import { open, readFile, stat } from "node:fs/promises";
 import { TextDecoder } from "node:util";
 import { InputError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { readCsvVouchers } from "./csv.js";
+import { detectDelimiter, readCsvVouchers } from "./csv.js";
 import { parseJsonVouchers } from "./json.js";
 import type { ReadOptions, SourceVoucher } from "./source.js";
 
@@ -169,4 +169,43 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
   } finally {
     stream.destroy();
   }
+}
+
+/** The first bytes of a file, as Latin-1 (enough to see its kind and its header's delimiter). */
+async function peek(file: string): Promise<string | undefined> {
+  try {
+    const handle = await open(file, "r");
+    try {
+      const bytes = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0);
+      return bytes.subarray(0, bytesRead).toString("latin1");
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Unreadable: reading it says why.
+    return undefined;
+  }
+}
+
+/**
+ * The delimiter these inputs use, for what is written back (the report): that of their CSV files
+ * when they agree and no JSON is among them, `,` otherwise. Standard input cannot be looked at
+ * before it is read, so it counts for nothing; `--delimiter` decides for every input.
+ */
+export async function inputDelimiter(files: string[], opts: ReadOptions = {}): Promise<"," | ";"> {
+  if (opts.delimiter) return opts.delimiter;
+  const seen = new Set<string>();
+  for (const file of files) {
+    if (file === "-") continue;
+    if (kindOf(file) === "json") {
+      seen.add("json");
+      continue;
+    }
+    const text = await peek(file);
+    if (text === undefined) continue;
+    const body = text.replace(/^(\xEF\xBB\xBF|\xFF\xFE|\xFE\xFF)/, "").replace(/\0/g, "");
+    seen.add(sniff(body) === "json" ? "json" : detectDelimiter(body.split(/\r?\n/, 1)[0] ?? ""));
+  }
+  return seen.size === 1 && seen.has(";") ? ";" : ",";
 }

@@ -1,12 +1,15 @@
 /**
  * `--report results.csv`: one row per voucher, appended as each settles, so a run that dies still
- * leaves the truth up to its last voucher.
+ * leaves the truth up to its last voucher. It follows the input: `;` and a decimal comma for a `;`
+ * CSV (a spreadsheet in es-AR opens it as it opened the input), `,` otherwise.
  */
 import { appendFileSync, closeSync, fsyncSync, openSync, writeFileSync } from "node:fs";
-import type { VoucherResult } from "../batch/result.js";
+import { errorObjects, problemText, type VoucherResult, warningTexts } from "../batch/result.js";
 import { UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { Dec } from "../voucher/decimal.js";
 
+/** New columns go at the end: scripts read the older ones by position. */
 const COLUMNS = [
   "source",
   "external_reference",
@@ -17,39 +20,73 @@ const COLUMNS = [
   "pdf",
   "ticket",
   "errors",
+  "total",
+  "warnings",
 ] as const;
 
-function cell(value: unknown): string {
-  const text = value === null || value === undefined ? "" : Array.isArray(value) ? value.join(" | ") : String(value);
+type Column = (typeof COLUMNS)[number];
+
+export interface ReportFormat {
+  delimiter: "," | ";";
+  /** The total with a decimal comma (`133463,00`), as the input wrote its numbers. */
+  decimalComma: boolean;
+}
+
+/** Several messages in one cell, one line each joined by ` | `: a row stays one line. */
+function joined(lines: string[]): string {
+  return lines.map((line) => line.replace(/\s*[\r\n]+\s*/g, " ")).join(" | ");
+}
+
+function value(result: VoucherResult, column: Column, format: ReportFormat): string | null {
+  if (column === "errors") return joined(errorObjects(result).map(problemText));
+  if (column === "warnings") return joined(warningTexts(result));
+  if (column === "total") {
+    const total = result.total === null ? undefined : Dec.tryParse(result.total);
+    if (!total) return result.total;
+    return format.decimalComma ? total.toFixed(2).replace(".", ",") : total.toFixed(2);
+  }
+  const v = result[column];
+  return v === null || v === undefined ? null : String(v);
+}
+
+function cell(text: string | null, delimiter: string): string {
+  if (text === null) return "";
   // Quote what needs it; a leading = + - @ would run as a formula in a spreadsheet.
   const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return safe.includes(delimiter) || /["\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 export class Report {
   /** Why the report stopped taking rows (a full disk, `ulimit -f`): the run goes on, and says so. */
   failure: Error | undefined;
 
-  private constructor(readonly path: string) {}
+  private constructor(
+    readonly path: string,
+    private readonly format: ReportFormat,
+  ) {}
 
   /** Created before anything is sent: a report that cannot be written is a usage error, not a lost run. */
-  static create(path: string): Report {
+  static create(path: string, format: ReportFormat = { delimiter: ",", decimalComma: false }): Report {
     try {
-      writeFileSync(path, `${COLUMNS.join(",")}\n`);
+      writeFileSync(path, `${COLUMNS.join(format.delimiter)}\n`);
     } catch (error) {
       throw new UsageError(
         t("cannot write the report {path}: {message}", { path, message: (error as Error).message }),
         t("give --report a file in a folder that exists and that you can write"),
       );
     }
-    return new Report(path);
+    return new Report(path, format);
   }
 
   /** Appends a row; false once the file cannot take more (see `failure`). */
   write(result: VoucherResult): boolean {
     if (this.failure) return false;
     try {
-      appendFileSync(this.path, `${COLUMNS.map((c) => cell(result[c])).join(",")}\n`);
+      const { delimiter } = this.format;
+      appendFileSync(
+        this.path,
+        `${COLUMNS.map((c) => cell(value(result, c, this.format), delimiter)).join(delimiter)}\n`,
+      );
       return true;
     } catch (error) {
       this.failure = error as Error;

@@ -1,7 +1,7 @@
 /** How issuing results look: one block per voucher for people, one NDJSON object for machines. */
 
 import type { ChalkInstance } from "chalk";
-import type { VoucherResult } from "../batch/result.js";
+import { errorObjects, type VoucherResult, warningObjects, warningTexts } from "../batch/result.js";
 import { t } from "../i18n/index.js";
 import { Dec } from "../voucher/decimal.js";
 
@@ -15,8 +15,18 @@ const MARK: Record<VoucherResult["status"], string> = {
   held: "·",
 };
 
+/**
+ * The fields design.md lists, plus every error and warning as an object (the shape of
+ * `validate --json`'s findings): `error_details` and `warning_details`.
+ */
 export function resultJson(result: VoucherResult): Record<string, unknown> {
-  return { ...result };
+  const { warning_details: _checked, ...rest } = result;
+  return {
+    ...rest,
+    error_details: errorObjects(result),
+    warnings: warningTexts(result),
+    warning_details: warningObjects(result),
+  };
 }
 
 export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd: string): string[] {

@@ -27,6 +27,8 @@ export interface SandboxOptions {
   /** The plan's voucher quota (1,500 on the real development plan). */
   quota?: number;
   ceiling?: number;
+  /** Exchange rates by currency code, over the defaults (rates.ts). */
+  rates?: Readonly<Record<string, string>>;
   now?: () => Date;
   random?: () => number;
 }
@@ -93,6 +95,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
     now,
     random,
     ceiling: opts.ceiling ?? 10_000_000,
+    ...(opts.rates ? { rates: opts.rates } : {}),
   });
   const documentsDir = join(opts.dataDir, "documents");
   mkdirSync(documentsDir, { recursive: true });

@@ -15,6 +15,8 @@ import {
   voucherTypeInfo,
 } from "../voucher/codes.js";
 import { argentinaToday, dayNumber, formatDay, toIsoDate } from "../voucher/dates.js";
+import { Dec } from "../voucher/decimal.js";
+import { inRateBand } from "../voucher/exchange.js";
 import { isValidCuit } from "../voucher/ids.js";
 import { qrUrl } from "../voucher/qr.js";
 import { envelopeSchema } from "../voucher/schema.js";
@@ -22,6 +24,7 @@ import { unescapeText } from "../voucher/text.js";
 import { computeTotals, itemNet } from "../voucher/totals.js";
 import type { DocumentView } from "./documents.js";
 import type { Faults } from "./faults.js";
+import { DEFAULT_RATES } from "./rates.js";
 import type { PointOfSale, Store, StoredVoucher } from "./store.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are untrusted JSON, checked field by field
@@ -40,6 +43,8 @@ export interface ServiceOptions {
   random: () => number;
   /** Final-consumer ceiling `topecf` answers. */
   ceiling: number;
+  /** The authority's exchange rates, pesos per unit by currency code (default: rates.ts). */
+  rates?: Readonly<Record<string, string>>;
 }
 
 const FCE_THRESHOLD = 5_549_862;
@@ -126,6 +131,14 @@ function isNumeric(value: unknown): boolean {
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
 
+/** The same day two months before (the month's last day where it has fewer), as a day number. */
+function twoMonthsBefore(day: number): number {
+  const date = new Date(day * 86_400_000);
+  const [y, m, d] = [date.getUTCFullYear(), date.getUTCMonth() - 2, date.getUTCDate()];
+  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  return Date.UTC(y, m, Math.min(d, last)) / 86_400_000;
+}
+
 interface MethodEntry {
   handle: (service: SandboxService, body: Json, pv: PointOfSale) => Promise<Reply> | Reply;
   /** Whether it changes state (drop-after-commit applies to these). */
@@ -153,6 +166,7 @@ const METHOD_TABLE: Record<string, MethodEntry> = {
   },
   "facturacion/reenviar_encolado": { handle: (s, b, pv) => s.reenviarEncolado(b, pv), changes: true, quota: "one" },
   "estado_servicios/alertas": { handle: (s) => s.alertas(), changes: false, quota: "free" },
+  "tablas_referencia/cotizacion": { handle: (s, b) => s.cotizacion(b), changes: false, quota: "one" },
 };
 
 export class SandboxService {
@@ -223,6 +237,46 @@ export class SandboxService {
 
   topecf(): Reply {
     return { status: 200, body: { error: "N", errores: [], monto: this.options.ceiling } };
+  }
+
+  /** The authority's rate of a currency (`moneda`, dollars by default), today's or a day's up to 2 months back. */
+  cotizacion(body: Json): Reply {
+    const moneda = body?.moneda === undefined || body.moneda === "" ? "DOL" : String(body.moneda).trim().toUpperCase();
+    if (body?.fecha !== undefined && body.fecha !== "") {
+      if (!isDate(body.fecha)) return fail(["El campo fecha debe tener el formato dd/mm/aaaa."], { cotizacion: "" });
+      const day = dayNumber(body.fecha);
+      const today = this.today();
+      if (day > today) return fail(["No es posible consultar la cotizacion de una fecha futura."], { cotizacion: "" });
+      if (day < twoMonthsBefore(today))
+        return fail(["No es posible consultar cotizaciones de mas de 2 meses de antiguedad."], { cotizacion: "" });
+    }
+    if (moneda === "PES") return { status: 200, body: { error: "N", errores: NO_ERRORS, cotizacion: "1.00" } };
+    const rate = this.rateOf(moneda);
+    if (!rate) return fail([`La moneda ${moneda} no es valida o no tiene cotizacion en AFIP.`], { cotizacion: "" });
+    return {
+      status: 200,
+      body: { error: "N", errores: NO_ERRORS, cotizacion: rate.toFixed(Math.max(2, rate.significantScale())) },
+    };
+  }
+
+  private rateOf(moneda: string): Dec | undefined {
+    const rate = (this.options.rates ?? DEFAULT_RATES)[moneda];
+    return rate === undefined ? undefined : Dec.tryParse(rate);
+  }
+
+  /**
+   * What the authority says of a voucher's exchange rate (error 10119, tax-rules §4.9): it must lie
+   * within 2 % to 400 % of its own. Undefined when it does, or the currency has no rate here.
+   */
+  private rateProblem(c: Json): string | undefined {
+    const moneda = String(c?.moneda ?? "PES")
+      .trim()
+      .toUpperCase();
+    if (moneda === "PES" || !isNumeric(c?.cotizacion)) return undefined;
+    const rate = this.rateOf(moneda);
+    const cotizacion = Dec.tryParse(String(c.cotizacion).trim());
+    if (!rate || !cotizacion || inRateBand(cotizacion, rate)) return undefined;
+    return `Cod. Error: #6661145.10119 - El campo MonCotiz (${cotizacion.toString()}) debe estar comprendido entre el 2% y el 400% de la cotizacion de la moneda ${moneda} informada por AFIP (${rate.toFixed(2)}).`;
   }
 
   // --- the service's own checks on an issuing request ---
@@ -482,6 +536,8 @@ export class SandboxService {
     const blocked = this.blockedByQueue(pv);
     if (blocked) return blocked;
     if (this.options.faults.authorityDown) return this.authorityDown(c.external_reference);
+    const rateProblem = this.rateProblem(c);
+    if (rateProblem) return issueError([rateProblem], [{ code: "TFC-6661", text: rateProblem }], c.external_reference);
     const next = this.store.nextNumber(pv.punto_venta, c.tipo);
     if (
       c.numero !== undefined &&
@@ -530,6 +586,8 @@ export class SandboxService {
         );
       }
       const problems = this.check(r, pv, false);
+      const rateProblem = this.rateProblem(r.comprobante);
+      if (rateProblem) problems.push({ code: "TFC-6661", text: rateProblem });
       if (problems.length > 0)
         return fail(
           problems.map((p) => `Fila ${i} (comenzando en 0): ${p.text}`),
@@ -941,6 +999,17 @@ export class SandboxService {
             status: "ENVIADO A PROCESAR - CON ERROR",
             attempts: v.attempts + 1,
             errors: ["AFIP No devolvio el CAE asociado. (Cod. Error #6661141.S1254)"],
+          }),
+        );
+        continue;
+      }
+      const rateProblem = this.rateProblem(v.comprobante);
+      if (rateProblem) {
+        writes.push(
+          this.store.update(v, {
+            status: "ENVIADO A PROCESAR - CON ERROR",
+            attempts: v.attempts + 1,
+            errors: [rateProblem],
           }),
         );
         continue;

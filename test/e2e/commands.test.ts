@@ -3,8 +3,10 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { writeSafely } from "../../src/output/files.js";
+import { argentinaToday, formatDay } from "../../src/voucher/dates.js";
 import { freshUser, journalStates, journalText, ndjson, ROOT, runCli } from "../helpers.js";
 import { pdfText } from "../pdf-text.js";
 import { startSandboxProcess, tempDir } from "../sandbox-process.js";
@@ -237,6 +239,71 @@ describe("batches", () => {
     expect(none.code).toBe(3);
   });
 
+  it("results and the report carry each voucher's warnings and its errors as objects; a ; CSV gets a ; report", async () => {
+    const u = user();
+    const day = formatDay(argentinaToday());
+    const header =
+      "comprobante.external_reference;comprobante.tipo;comprobante.fecha;comprobante.vencimiento;comprobante.rubro;comprobante.rubro_grupo_contable;comprobante.total;cliente.documento_tipo;cliente.documento_nro;cliente.razon_social;cliente.condicion_iva;comprobante.detalle.cantidad;comprobante.detalle.producto.descripcion;comprobante.detalle.producto.precio_unitario_sin_iva;comprobante.detalle.producto.alicuota";
+    const row = (ref: string, total: string) =>
+      `${ref};FACTURA B;${day};${day};Ventas;Ventas;${total};DNI;30123456;Juana Pérez;CF;2;Yerba 1 kg;1.000,50;21`;
+    // No total (filled in, a warning); a wrong total (invalid); 2 × 1000,50 + 21 % = 2421,21.
+    writeFileSync(join(u.cwd, "es.csv"), [header, row("WARN-1", ""), row("BAD-1", "1,00")].join("\n"));
+    const r = await u.run(["--json", "issue", "--no-pdf", "--skip-invalid", "--report", "r.csv", "es.csv"]);
+    expect(r.code, r.stderr).toBe(7);
+    const byRef = Object.fromEntries(ndjson(r.stdout).map((x) => [x.external_reference, x]));
+    expect(byRef["WARN-1"]).toMatchObject({
+      status: "issued",
+      total: "2421.21",
+      errors: [],
+      error_details: [],
+      warnings: [expect.stringMatching(/es\.csv:row 2, column comprobante\.total: no total given.*\[total\.missing\]/)],
+      warning_details: [
+        {
+          code: "total.missing",
+          field: "comprobante.total",
+          place: "es.csv:row 2, column comprobante.total",
+          message: expect.stringMatching(/filled in with the computed 2421\.21/),
+        },
+      ],
+    });
+    expect(byRef["BAD-1"]).toMatchObject({
+      status: "invalid",
+      total: "1",
+      error_details: [
+        {
+          code: "total.mismatch",
+          field: "comprobante.total",
+          place: "es.csv:row 3, column comprobante.total",
+          message: expect.stringMatching(/does not match the computed 2421\.21/),
+          text: expect.stringMatching(/does not match/),
+        },
+      ],
+      warning_details: [],
+    });
+    const text = readFileSync(join(u.cwd, "r.csv"), "utf8");
+    expect(text.split("\n")[0]).toBe(
+      "source;external_reference;status;comprobante_tipo;comprobante_nro;cae;pdf;ticket;errors;total;warnings",
+    );
+    const report: string[][] = parse(text, { delimiter: ";" });
+    expect(report).toHaveLength(3);
+    const rows = Object.fromEntries(report.slice(1).map((cells) => [cells[1], cells]));
+    expect(rows["WARN-1"]?.slice(2, 3)).toEqual(["issued"]);
+    expect(rows["WARN-1"]?.[8]).toBe("");
+    expect(rows["WARN-1"]?.[9]).toBe("2421,21");
+    expect(rows["WARN-1"]?.[10]).toMatch(/no total given: filled in with the computed 2421\.21 \[total\.missing\]$/);
+    expect(rows["BAD-1"]?.[2]).toBe("invalid");
+    expect(rows["BAD-1"]?.[8]).toMatch(
+      /^es\.csv:row 3, column comprobante\.total: total 1\.00 does not match.*\[total\.mismatch\]$/,
+    );
+    expect(rows["BAD-1"]?.[9]).toBe("1,00");
+    // A JSON input: a , report, as before.
+    const json = await u.run(["issue", "--no-pdf", "--report", "j.csv", sample("factura-c")]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(readFileSync(join(u.cwd, "j.csv"), "utf8").split("\n")[0]).toBe(
+      "source,external_reference,status,comprobante_tipo,comprobante_nro,cae,pdf,ticket,errors,total,warnings",
+    );
+  });
+
   it("at a terminal with stdout redirected, every result lands in the file; the bar stays on the terminal", async () => {
     const u = freshUser("facturar-bar-");
     const env = { ...process.env, ...u.env, CI: "", TERM: "xterm" };
@@ -323,6 +390,91 @@ describe("batches", () => {
         .subarray(0, 5)
         .toString(),
     ).toBe("%PDF-");
+  });
+});
+
+describe("foreign currencies, against the authority's rate", () => {
+  /** The dollar sample, dated today, with this reference and cotizacion (the sandbox's dollar is 1000). */
+  function usd(ref: string, cotizacion: number, moneda = "DOL") {
+    const raw = JSON.parse(readFileSync(sample("usd-invoice"), "utf8"));
+    raw.comprobante.fecha = formatDay(argentinaToday());
+    raw.comprobante.external_reference = ref;
+    raw.comprobante.cotizacion = cotizacion;
+    raw.comprobante.moneda = moneda;
+    return raw;
+  }
+
+  it("refuses a cotizacion outside 2-400 % of the authority's rate before sending (exit 3), asking once per currency and day", async () => {
+    const u = user();
+    writeFileSync(join(u.cwd, "usd.json"), JSON.stringify([usd("USD-OK-1", 1015.5), usd("USD-OK-2", 990)]));
+    writeFileSync(join(u.cwd, "absurd.json"), JSON.stringify(usd("USD-ABSURD", 10)));
+    // Offline, 10 pesos a dollar is no error: only the authority's rate tells.
+    expect((await u.run(["validate", "absurd.json"])).code).toBe(0);
+    const refused = await u.run(["--json", "--verbose", "issue", "--no-pdf", "usd.json", "absurd.json"]);
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.stderr.match(/POST \S+\/tablas_referencia\/cotizacion/g)).toHaveLength(1);
+    expect(refused.stderr).not.toMatch(/facturacion\/nuevo/);
+    expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
+    expect(ndjson(refused.stdout)).toEqual([
+      expect.objectContaining({
+        status: "invalid",
+        external_reference: "USD-ABSURD",
+        hint: expect.stringMatching(/facturar exchange-rate --currency DOL/),
+        error_details: [
+          {
+            code: "currency.rate-range",
+            field: "comprobante.cotizacion",
+            place: "absurd.json comprobante.cotizacion",
+            message: expect.stringMatching(
+              /cotizacion 10 is not within 2 % to 400 % .* \(1000\.00\): it takes 20\.00 to 4000\.00/,
+            ),
+            text: expect.any(String),
+          },
+        ],
+      }),
+    ]);
+    // The ones within the band are issued; with --skip-invalid the absurd one is reported (exit 7).
+    const partly = await u.run(["--json", "issue", "--no-pdf", "--skip-invalid", "usd.json", "absurd.json"]);
+    expect(partly.code, partly.stderr).toBe(7);
+    expect(
+      ndjson(partly.stdout)
+        .map((r) => [r.external_reference, r.status, r.error_details.map((d: { code: string }) => d.code)])
+        .sort(),
+    ).toEqual([
+      ["USD-ABSURD", "invalid", ["currency.rate-range"]],
+      ["USD-OK-1", "issued", []],
+      ["USD-OK-2", "issued", []],
+    ]);
+  });
+
+  it("compares with the service's rate of the day; sent anyway (--no-validate), the authority refuses it (exit 4)", async () => {
+    const u = user();
+    writeFileSync(join(u.cwd, "usd.json"), JSON.stringify(usd("USD-RATE-1", 1015.5)));
+    // At 200 pesos a dollar, 1015.5 is over 400 %.
+    const cheap = { FACTURAR_SANDBOX_RATES: "DOL=200" };
+    const refused = await u.run(["issue", "--no-pdf", "usd.json"], cheap);
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(refused.stdout).toMatch(
+      /cotizacion 1015\.5 is not within .*\(200\.00\): it takes 4\.00 to 800\.00 \[currency\.rate-range\]/,
+    );
+    const sent = await u.run(["--json", "issue", "--no-pdf", "--no-validate", "usd.json"], cheap);
+    expect(sent.code, sent.stderr).toBe(4);
+    expect(ndjson(sent.stdout)[0]).toMatchObject({
+      status: "rejected",
+      errors: [expect.stringMatching(/10119 - El campo MonCotiz \(1015\.5\)/)],
+      error_details: [{ code: "TFC-6661", field: null, message: expect.stringMatching(/MonCotiz/) }],
+    });
+    expect((await u.run(["issue", "--no-pdf", "usd.json"])).code).toBe(0);
+  });
+
+  it("a currency the service has no rate of: a warning, and the voucher is sent", async () => {
+    const u = user();
+    writeFileSync(join(u.cwd, "abc.json"), JSON.stringify(usd("ABC-1", 1015.5, "ABC")));
+    const r = await u.run(["issue", "--no-pdf", "abc.json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /could not get the authority's exchange rate for ABC .*the service will judge the cotizacion/,
+    );
   });
 });
 

@@ -296,7 +296,9 @@ describe("hostile servers", () => {
       hint: expect.stringMatching(/sent 3 times without an answer, and the service holds nothing under FB-2026-0001/),
     });
     expect(server.seen.filter((s) => s.method === "facturacion/nuevo")).toHaveLength(3);
-    expect(ndjson(first.stdout)[0].error_details).toEqual([{ code: "no-answer", text: expect.any(String) }]);
+    expect(ndjson(first.stdout)[0].error_details).toEqual([
+      { code: "no-answer", field: null, place: null, message: expect.any(String), text: expect.any(String) },
+    ]);
     expect(journal(home)["FB-2026-0001"]).toBe("rejected");
     failing = false;
     const second = await run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], quick, home).result;

@@ -2,12 +2,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { argentinaToday, formatDay } from "../../src/voucher/dates.js";
 import { voucherJsonSchema } from "../../src/voucher/json-schema.js";
 import { freshUser, ndjson, ROOT, runCli } from "../helpers.js";
 
 function user() {
   const { cwd, env } = freshUser("facturar-methods-");
-  return { cwd, run: (args: string[]) => runCli(args, { cwd, env }) };
+  return { cwd, env, run: (args: string[]) => runCli(args, { cwd, env }) };
 }
 
 describe("the other service methods", () => {
@@ -46,6 +47,38 @@ describe("the other service methods", () => {
       ok: false,
     });
     expect((await u.run(["qr", "not a qr"])).code).toBe(3);
+  });
+
+  it("exchange-rate prints the authority's rate of a currency, and the band a voucher's cotizacion must keep", async () => {
+    const dollar = await u.run(["exchange-rate"]);
+    expect(dollar.code, dollar.stderr).toBe(0);
+    expect(dollar.stdout.trim()).toBe("DOL (Dólar estadounidense): 1000.00 pesos, the authority's rate now");
+    expect(dollar.stderr).toMatch(/a voucher in DOL takes a cotizacion from 20\.00 to 4000\.00/);
+    const day = formatDay(argentinaToday());
+    const euro = await u.run(["--json", "exchange-rate", "--currency", "060", "--date", day]);
+    expect(JSON.parse(euro.stdout)).toEqual({
+      ok: true,
+      moneda: "060",
+      fecha: day,
+      cotizacion: "1100.00",
+      band: { min: "22.00", max: "4400.00" },
+    });
+    // The sandbox's rates can be set for tests and examples.
+    const set = await runCli(["exchange-rate", "--currency", "dol"], {
+      cwd: u.cwd,
+      env: { ...u.env, FACTURAR_SANDBOX_RATES: "DOL=1234.5" },
+    });
+    expect(set.stdout).toMatch(/^DOL \(Dólar estadounidense\): 1234\.50 pesos/);
+    // The service refuses a day more than 2 months back, or a currency it has no rate of (exit 4).
+    const old = await u.run(["exchange-rate", "--date", "01/01/2020"]);
+    expect(old.code).toBe(4);
+    expect(old.stderr).toMatch(/no exchange rate for DOL: .*2 meses/);
+    expect((await u.run(["exchange-rate", "--currency", "XYZ"])).code).toBe(4);
+    for (const bad of [
+      ["--currency", "dollars"],
+      ["--date", "2026-11-20"],
+    ])
+      expect((await u.run(["exchange-rate", ...bad])).code).toBe(2);
   });
 
   it("queue reschedules, deletes and re-queues by reference", async () => {

@@ -559,6 +559,66 @@ describe("persistence", () => {
     await first.stop();
   });
 
+  it("answers the authority's exchange rate (one request of the quota), and refuses a voucher outside 2-400 % of it", async () => {
+    const sbx = await startSandboxProcess({
+      args: ["--quota", "10"],
+      env: { FACTURAR_SANDBOX_RATES: "DOL=1200,060=1300.5" },
+    });
+    const pv = sbx.pointsOfSale[0]?.punto_venta ?? 0;
+    const rate = async (body: Record<string, unknown>) => (await sbx.call("tablas_referencia/cotizacion", body)).body;
+    // Dollars by default; the rates set for the sandbox, the defaults for the others.
+    expect(await rate({})).toEqual({ error: "N", errores: [""], cotizacion: "1200.00" });
+    expect(await rate({ moneda: "060", fecha: today() })).toEqual({ error: "N", errores: [""], cotizacion: "1300.50" });
+    expect((await rate({ moneda: "012" })).cotizacion).toBe("180.00");
+    expect(await rate({ fecha: "01/01/2020" })).toMatchObject({
+      error: "S",
+      errores: [expect.stringMatching(/2 meses/)],
+    });
+    expect(await rate({ fecha: "01/01/2099" })).toMatchObject({
+      error: "S",
+      errores: [expect.stringMatching(/futura/)],
+    });
+    expect(await rate({ moneda: "XYZ" })).toMatchObject({ error: "S", errores: [expect.stringMatching(/XYZ/)] });
+    // As the authority: 10 pesos a dollar is below 2 % of 1200 (24); 1015.5 is within.
+    const absurd = await sbx.call(
+      "facturacion/nuevo",
+      wire("usd-invoice", pv, (r) => {
+        r.comprobante.cotizacion = 10;
+        r.comprobante.external_reference = "USD-ABSURD";
+      }),
+    );
+    expect(absurd.body).toMatchObject({
+      error: "S",
+      errores: [
+        expect.stringMatching(
+          /10119 - El campo MonCotiz \(10\) debe estar comprendido entre el 2% y el 400%.*\(1200\.00\)/,
+        ),
+      ],
+      error_details: [{ code: "TFC-6661" }],
+    });
+    expect((await sbx.call("facturacion/nuevo", wire("usd-invoice", pv))).body.error).toBe("N");
+    // Queued, it is accepted, and the authority refuses it when the queue gets to it.
+    const queued = wire("usd-invoice", pv, (r) => {
+      r.comprobante.cotizacion = 10;
+      r.comprobante.external_reference = "USD-ABSURD-Q";
+    });
+    queued.comprobante.numero = 0;
+    expect((await sbx.call("facturacion/nuevo_encola", queued)).body.error).toBe("N");
+    const failed = await until(async () => {
+      const r = await sbx.call("facturacion/consulta_avanzada", {
+        busqueda_tipo: "EXT_REF",
+        comprobante: { external_reference: "USD-ABSURD-Q" },
+      });
+      const c = r.body.comprobantes[0]?.comprobante;
+      return c?.status === "ENVIADO A PROCESAR - CON ERROR" ? c : undefined;
+    });
+    expect(failed.errores).toEqual([expect.stringMatching(/10119 - El campo MonCotiz \(10\)/)]);
+    // Ten requests: each rate asked took one, as each voucher did (the queries none).
+    expect((await rate({})).error).toBe("N");
+    expect(await rate({})).toMatchObject({ error: "S", errores: [expect.stringMatching(/cupo de 10/)] });
+    await sbx.stop();
+  });
+
   it("counts the plan's quota, errors included, and then refuses every call", async () => {
     const sbx = await startSandboxProcess({ args: ["--quota", "3"] });
     const pv = sbx.pointsOfSale[0]?.punto_venta ?? 0;

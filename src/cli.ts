@@ -5,24 +5,7 @@
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import type { Command as CommandType, Help as HelpType } from "commander";
-import { define as ceiling } from "./commands/ceiling.command.js";
-import { define as completion } from "./commands/completion.command.js";
 import { type Define, examples, type Run } from "./commands/define.js";
-import { define as init } from "./commands/init.command.js";
-import { define as issue } from "./commands/issue.command.js";
-import { define as issueQueued } from "./commands/issue-queued.command.js";
-import { define as journal } from "./commands/journal.command.js";
-import { define as nextNumber } from "./commands/next-number.command.js";
-import { define as pdf } from "./commands/pdf.command.js";
-import { define as qr } from "./commands/qr.command.js";
-import { define as query } from "./commands/query.command.js";
-import { define as queue } from "./commands/queue.command.js";
-import { define as requiresFce } from "./commands/requires-fce.command.js";
-import { define as sandbox } from "./commands/sandbox.command.js";
-import { define as schema } from "./commands/schema.command.js";
-import { define as status } from "./commands/status.command.js";
-import { define as template } from "./commands/template.command.js";
-import { define as validate } from "./commands/validate.command.js";
 import {
   type Context,
   createContext,
@@ -48,28 +31,60 @@ type Help = HelpType;
 // cost in speed that bench/issue-memory.mjs could measure.
 setFlagsFromString("--heap-growing-percent=20");
 
-/** Each command's flags, help and examples, in its own file beside its action (src/commands/*.command.ts). */
-const DEFINITIONS: readonly Define[] = [
-  validate,
-  issue,
-  issueQueued,
-  query,
-  journal,
-  ceiling,
-  status,
-  init,
-  pdf,
-  nextNumber,
-  requiresFce,
-  queue,
-  qr,
-  schema,
-  template,
-  completion,
-  sandbox,
-];
+/**
+ * Each command's flags, help and examples, in its own file beside its action, in the order the
+ * help lists them. A run imports only the definitions it needs (see definitionsFor).
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<{ define: Define }>>> = {
+  validate: () => import("./commands/validate.command.js"),
+  issue: () => import("./commands/issue.command.js"),
+  "issue-queued": () => import("./commands/issue-queued.command.js"),
+  query: () => import("./commands/query.command.js"),
+  journal: () => import("./commands/journal.command.js"),
+  ceiling: () => import("./commands/ceiling.command.js"),
+  status: () => import("./commands/status.command.js"),
+  init: () => import("./commands/init.command.js"),
+  pdf: () => import("./commands/pdf.command.js"),
+  "next-number": () => import("./commands/next-number.command.js"),
+  "requires-fce": () => import("./commands/requires-fce.command.js"),
+  queue: () => import("./commands/queue.command.js"),
+  qr: () => import("./commands/qr.command.js"),
+  schema: () => import("./commands/schema.command.js"),
+  template: () => import("./commands/template.command.js"),
+  completion: () => import("./commands/completion.command.js"),
+  sandbox: () => import("./commands/sandbox.command.js"),
+};
 
-function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToken): Command {
+/** Global flags that take a value: the word after one is no command. */
+const VALUED = new Set(["-p", "--profile", "-c", "--config", "--lang"]);
+
+/**
+ * The definitions a command line needs: its command's alone; none for `--version`; all of them
+ * for the program's help, `help`, completion (`__complete`) and a mistyped command (suggestions).
+ */
+function definitionsFor(argv: string[]): (() => Promise<{ define: Define }>)[] {
+  const all = Object.values(COMMANDS);
+  const words = argv.slice(2);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    if (word === "--") break;
+    if (word.startsWith("-")) {
+      if (VALUED.has(word)) i++;
+      continue;
+    }
+    const only = Object.hasOwn(COMMANDS, word) ? COMMANDS[word] : undefined;
+    return only ? [only] : all;
+  }
+  const version = words.includes("-V") || words.includes("--version");
+  return version && !words.includes("-h") && !words.includes("--help") ? [] : all;
+}
+
+function buildProgram(
+  definitions: readonly Define[],
+  io: Io,
+  settle: (outcome: Outcome) => void,
+  stop: StopToken,
+): Command {
   const program = new Command();
   program
     .name("facturar")
@@ -115,7 +130,7 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
         ),
       );
     };
-  for (const define of DEFINITIONS) define(program, run);
+  for (const define of definitions) define(program, run);
   examples(program, [
     [t("check a voucher, then issue it"), "facturar validate factura.json && facturar issue factura.json"],
     [t("what became of a voucher"), "facturar query --ref PEDIDO-1043"],
@@ -265,7 +280,9 @@ export async function run(argv: string[], io: Io = processIo(), stop: StopToken 
   if (lang === undefined)
     return EXIT_CODES[reportError(io, new UsageError(`--lang ${JSON.stringify(asked)}: es or en`), json, verbose)];
   let outcome: Outcome = "done";
+  const definitions = await Promise.all(definitionsFor(argv).map(async (load) => (await load()).define));
   const program = buildProgram(
+    definitions,
     io,
     (o) => {
       outcome = o;

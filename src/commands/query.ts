@@ -198,7 +198,10 @@ function localDocuments(ctx: Context, account: AccountKey, profile: string, outD
 
 function table(head: string[], rows: string[][], withPdf: boolean): string[] {
   const all = [head, ...rows.map((r) => (withPdf ? r : r.slice(0, -1)))];
-  const widths = head.map((_, i) => Math.min(40, Math.max(...all.map((r) => (r[i] ?? "").length))));
+  // Cells are cut at 40 characters, but not a PDF's path: a cut one leads nowhere.
+  const widths = head.map((_, i) =>
+    Math.min(i === 7 ? Infinity : 40, Math.max(...all.map((r) => (r[i] ?? "").length))),
+  );
   const fmt = (r: string[]) =>
     r
       .map((cell, i) => {

@@ -59,8 +59,9 @@ const COMMANDS: Readonly<Record<string, () => Promise<{ define: Define }>>> = {
 const VALUED = new Set(["-p", "--profile", "-c", "--config", "--lang"]);
 
 /**
- * The definitions a command line needs: its command's alone; none for `--version`; all of them
- * for the program's help, `help`, completion (`__complete`) and a mistyped command (suggestions).
+ * The definitions a command line needs: its command's alone (`help CMD` too); none for
+ * `--version`; all of them for the program's help, completion (`__complete`) and a mistyped
+ * command (suggestions).
  */
 function definitionsFor(argv: string[]): (() => Promise<{ define: Define }>)[] {
   const all = Object.values(COMMANDS);
@@ -72,7 +73,9 @@ function definitionsFor(argv: string[]): (() => Promise<{ define: Define }>)[] {
       if (VALUED.has(word)) i++;
       continue;
     }
-    const only = Object.hasOwn(COMMANDS, word) ? COMMANDS[word] : undefined;
+    // `help issue` needs issue's alone, as `issue --help` does.
+    const name = word === "help" && i + 1 < words.length ? (words[i + 1] as string) : word;
+    const only = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     return only ? [only] : all;
   }
   const version = words.includes("-V") || words.includes("--version");

@@ -52,19 +52,28 @@ export async function completionCommand(ctx: Context, shell: string): Promise<Ou
   return "done";
 }
 
-/** Values a flag or a command's argument takes, when they come from a known set. */
+/** Values a command's first argument takes, when they come from a set (its name is in the user's language). */
+function argumentValues(command: string): readonly string[] | undefined {
+  switch (command) {
+    case "template":
+      return VOUCHER_TYPE_NAMES;
+    case "queue":
+      return ["delete", "reschedule", "retry"];
+    case "completion":
+      return SHELLS;
+    default:
+      return undefined;
+  }
+}
+
+/** Values a flag takes, when they come from a known set. */
 async function valuesFor(name: string): Promise<readonly string[] | undefined> {
   switch (name) {
     case "--profile":
     case "-p":
       return loadProfileNames();
     case "--type":
-    case "tipo":
       return VOUCHER_TYPE_NAMES;
-    case "action":
-      return ["delete", "reschedule", "retry"];
-    case "shell":
-      return SHELLS;
     case "--encoding":
       return ["utf8", "latin1"];
     case "--delimiter":
@@ -110,10 +119,9 @@ export async function candidates(program: Command, words: string[]): Promise<str
     return program.commands.map((c) => c.name()).filter((n) => !n.startsWith("__") && n.startsWith(current));
   }
   // The command's first argument, when it comes from a set (template <tipo>, queue <action>, completion <shell>).
-  const argument = command.registeredArguments[0];
   const positional = before.slice(before.indexOf(commandName as string) + 1).filter((w) => !w.startsWith("-"));
-  if (argument && positional.length === 0) {
-    const values = await valuesFor(argument.name());
+  if (positional.length === 0) {
+    const values = argumentValues(command.name());
     if (values) return values.filter((v) => v.startsWith(current));
   }
   return [];

@@ -15,6 +15,7 @@ import { UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
 import { commaNumber } from "../input/numbers.js";
 import type { SourceVoucher } from "../input/source.js";
+import { amount } from "../output/amount.js";
 import {
   DEFAULT_FINAL_CONSUMER_CEILING,
   DOCUMENT_TYPES,
@@ -582,7 +583,7 @@ export async function askVoucher(
       },
     ),
   );
-  ctx.err(`  ${describeTotals(check.totals)}`);
+  ctx.err(`  ${describeTotals(check.totals, amount)}`);
   ctx.err(`  ${t("total")} ${ctx.errColor.bold(Dec.parse(String(comprobante.total)).toFixed(2))}`);
   if (!(await p.confirm({ message: t("Issue it?"), default: true }))) return { envelope: {} };
   let saved: string | undefined;

@@ -11,6 +11,7 @@ import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
 import { inputDelimiter } from "../input/read.js";
 import type { SourceVoucher } from "../input/source.js";
+import { amount } from "../output/amount.js";
 import { writeSafely } from "../output/files.js";
 import { Progress } from "../output/progress.js";
 import { Report } from "../output/report.js";
@@ -95,7 +96,7 @@ async function confirmProduction(ctx: Context, profile: Profile, vouchers: Vouch
     ),
   );
   ctx.err(
-    `  ${tn(vouchers.length, "point of sale {points}; {n} voucher; total {total}", "point of sale {points}; {n} vouchers; total {total}", { points, total: total.toFixed(2) })}`,
+    `  ${tn(vouchers.length, "point of sale {points}; {n} voucher; total {total}", "point of sale {points}; {n} vouchers; total {total}", { points, total: amount(total) })}`,
   );
   const p = await prompts(ctx);
   return p.confirm({
@@ -208,7 +209,8 @@ function issueCommand(mode: "instant" | "queued") {
         else if (!ctx.quiet || !result.ok) {
           // One write per voucher: lanes run at once, and a voucher's lines must stay together.
           // Results always go to stdout; on the terminal the bar is drawn on, above the bar.
-          const text = resultHuman(result, ctx.color, cwd).join("\n");
+          // Paths relative to the working folder on a terminal; whole ones for a script reading them.
+          const text = resultHuman(result, ctx.color, ctx.io.stdoutIsTTY ? cwd : undefined).join("\n");
           if (progress && ctx.io.stdoutIsTTY) await progress.above(() => ctx.out(text));
           else await ctx.out(text);
         }

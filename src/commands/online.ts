@@ -25,3 +25,9 @@ export async function withConnection<T>(
     await connection.close();
   }
 }
+
+/** A method's answer: one JSON document, or lines for people. */
+export async function printAnswer(ctx: Context, json: Record<string, unknown>, human: string[]): Promise<void> {
+  if (ctx.json) await ctx.out(JSON.stringify(json));
+  else for (const line of human) await ctx.out(line);
+}

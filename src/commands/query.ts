@@ -1,15 +1,19 @@
 /** `facturar query`: by reference, date, type and number, or number range; every page. */
 
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { Service, ServiceVoucher } from "../api/protocol.js";
 import { saveDocument } from "../batch/issue.js";
+import { type AccountKey, Journal } from "../batch/journal.js";
+import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
+import { amount } from "../output/amount.js";
 import { documentName } from "../output/files.js";
 import { voucherNumber } from "../voucher/codes.js";
-import { Dec } from "../voucher/decimal.js";
 import { date } from "../voucher/schema.js";
-import { optionalInt, requiredInt, voucherTypeArg } from "./flags.js";
+import { optionalInt, pointOfSaleArg, type VoucherNumberArg, voucherNumberArg, voucherTypeArg } from "./flags.js";
 import { withConnection } from "./online.js";
 
 export interface QueryFlags {
@@ -24,11 +28,12 @@ export interface QueryFlags {
   out?: string;
 }
 
+/** `puntoVenta`: the one --pv names, or the one printed in a number (`00679-00000002`). */
 type Criteria =
   | { kind: "ref"; ref: string }
   | { kind: "date"; date: string }
-  | { kind: "number"; tipo: string; numero: number }
-  | { kind: "range"; tipo: string; from: number; to: number };
+  | { kind: "number"; tipo: string; numero: number; puntoVenta?: number }
+  | { kind: "range"; tipo: string; from: number; to: number; puntoVenta?: number };
 
 export function criteria(flags: QueryFlags): Criteria {
   const chosen = [flags.ref !== undefined, flags.date !== undefined, flags.type !== undefined].filter(Boolean).length;
@@ -48,14 +53,15 @@ export function criteria(flags: QueryFlags): Criteria {
   if (flags.number !== undefined) {
     if (flags.from !== undefined || flags.to !== undefined)
       throw new UsageError(t("--number does not go with --from/--to"));
-    return { kind: "number", tipo, numero: requiredInt("--number", flags.number, 1, 99_999_999) };
+    const number = voucherNumberArg("--number", flags.number) as VoucherNumberArg;
+    return { kind: "number", tipo, numero: number.numero, ...pointOfSale(flags.pv, number) };
   }
   if (flags.from === undefined || flags.to === undefined)
     throw new UsageError(t("--type needs --number N, or --from N and --to M"));
-  const from = requiredInt("--from", flags.from, 1, 99_999_999);
-  const to = requiredInt("--to", flags.to, 1, 99_999_999);
-  if (from > to) throw new UsageError(t("--from is after --to"));
-  return { kind: "range", tipo, from, to };
+  const from = voucherNumberArg("--from", flags.from) as VoucherNumberArg;
+  const to = voucherNumberArg("--to", flags.to) as VoucherNumberArg;
+  if (from.numero > to.numero) throw new UsageError(t("--from is after --to"));
+  return { kind: "range", tipo, from: from.numero, to: to.numero, ...pointOfSale(flags.pv, from, to) };
 }
 
 /** Every voucher the criteria match, newest first, page after page. */
@@ -76,12 +82,18 @@ export async function* queryAll(
   yield* c.kind === "date" ? service.listByDate(c.date) : service.listByNumbers(c.tipo, puntoVenta, c.from, c.to);
 }
 
+function pointOfSale(pv: string | undefined, ...numbers: VoucherNumberArg[]): { puntoVenta?: number } {
+  const puntoVenta = pointOfSaleArg(pv, ...numbers);
+  return puntoVenta === undefined ? {} : { puntoVenta };
+}
+
 export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Outcome> {
   const wanted = criteria(flags);
-  const pvFlag = optionalInt("--pv", flags.pv, 1, 99999);
+  const pvFlag = "puntoVenta" in wanted ? wanted.puntoVenta : optionalInt("--pv", flags.pv, 1, 99999);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const pv = pvFlag ?? connection.puntoVenta ?? profile.puntoVenta;
     const outDir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
+    const local = localDocuments(ctx, connection.account, profile.name, outDir);
     const rows: string[][] = [];
     let count = 0;
     for await (const v of queryAll(connection.service, wanted, pv)) {
@@ -89,7 +101,8 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
       const issued = v.state === "issued" && v.numero !== null && v.punto_venta !== null;
       const number = issued ? voucherNumber(v.punto_venta as number, v.numero as number) : null;
       let pdf: string | null = null;
-      if (flags.pdf && issued) {
+      if (issued && !flags.pdf) pdf = await local.pdf(v);
+      else if (flags.pdf && issued) {
         const { tipo } = v;
         const [puntoVenta, numero] = [v.punto_venta as number, v.numero as number];
         try {
@@ -123,14 +136,16 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
           number ?? t("(queued)"),
           v.fecha ?? "",
           String(v.raw.cliente.razon_social ?? ""),
-          v.total ? (Dec.tryParse(v.total)?.toFixed(2) ?? v.total) : "",
+          v.total ? amount(v.total) : "",
           v.status,
           v.external_reference,
           pdf ?? "",
         ]);
       }
     }
+    await local.close();
     if (!ctx.json) {
+      const withPdf = flags.pdf === true || rows.some((r) => r[7] !== "");
       if (rows.length === 0) ctx.err(t("no voucher found"));
       else
         for (const line of table(
@@ -142,10 +157,10 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
             t("total"),
             t("status"),
             t("reference"),
-            ...(flags.pdf ? ["pdf"] : []),
+            ...(withPdf ? ["pdf"] : []),
           ],
           rows,
-          flags.pdf ?? false,
+          withPdf,
         ))
           await ctx.out(line);
     }
@@ -157,9 +172,36 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
   });
 }
 
+/**
+ * Where an issued voucher's PDF already is on this machine: in the output folder under the name
+ * the tool gives it, else where the journal says it was saved. The journal is read only if asked.
+ */
+function localDocuments(ctx: Context, account: AccountKey, profile: string, outDir: string) {
+  let journal: Promise<Journal | undefined> | undefined;
+  return {
+    async pdf(v: ServiceVoucher): Promise<string | null> {
+      const [puntoVenta, numero] = [v.punto_venta as number, v.numero as number];
+      const named = join(resolve(outDir), `${documentName(v.tipo, puntoVenta, numero)}.pdf`);
+      if (existsSync(named)) return named;
+      journal ??= Journal.open(stateDir(ctx.io.env), account, { lock: false, readOnly: true, profile }).catch(
+        () => undefined,
+      );
+      const entry = (await journal)?.get(v.external_reference);
+      const same = entry?.tipo === v.tipo && entry.punto_venta === puntoVenta && entry.numero === numero;
+      return same && entry.pdf && existsSync(entry.pdf) ? resolve(entry.pdf) : null;
+    },
+    async close(): Promise<void> {
+      await (await journal)?.close();
+    },
+  };
+}
+
 function table(head: string[], rows: string[][], withPdf: boolean): string[] {
   const all = [head, ...rows.map((r) => (withPdf ? r : r.slice(0, -1)))];
-  const widths = head.map((_, i) => Math.min(40, Math.max(...all.map((r) => (r[i] ?? "").length))));
+  // Cells are cut at 40 characters, but not a PDF's path: a cut one leads nowhere.
+  const widths = head.map((_, i) =>
+    Math.min(i === 7 ? Infinity : 40, Math.max(...all.map((r) => (r[i] ?? "").length))),
+  );
   const fmt = (r: string[]) =>
     r
       .map((cell, i) => {

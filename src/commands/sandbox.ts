@@ -1,5 +1,6 @@
 /** `facturar sandbox`: the embedded development-mode service, on loopback, until stopped. */
 
+import { resolve } from "node:path";
 import { sandboxDataDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
@@ -78,7 +79,7 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
   } else {
     const c = ctx.color;
     await ctx.out(
-      `${c.bold("facturar sandbox")}: ${t("development-mode service (no fiscal validity), data in {dir}", { dir: dataDir })}`,
+      `${c.bold("facturar sandbox")}: ${t("development-mode service (no fiscal validity), data in {dir}", { dir: resolve(dataDir) })}`,
     );
     await ctx.out(`${t("base URL:")} ${c.cyan(sandbox.baseUrl)}`);
     for (const p of points) {

@@ -6,6 +6,7 @@ import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { amount } from "../output/amount.js";
 import { withConnection } from "./online.js";
 
 export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean }): Promise<Outcome> {
@@ -27,10 +28,7 @@ export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean })
         }),
       );
     } else {
-      const amount = answer.monto
-        .toNumber()
-        .toLocaleString("es-AR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-      await ctx.out(t("Final-consumer identification ceiling: $ {amount}", { amount }));
+      await ctx.out(t("Final-consumer identification ceiling: $ {amount}", { amount: amount(answer.monto) }));
       ctx.err(
         ctx.errColor.dim(
           `${t("sales to an unidentified consumer (OTRO / 0) must stay below it")}; ${answer.cached ? t("cached on {day}", { day: answer.day }) : t("asked the service now")}`,

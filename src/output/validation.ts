@@ -4,6 +4,7 @@ import type { ChalkInstance } from "chalk";
 import { t, tn } from "../i18n/index.js";
 import type { PlacedFinding, VoucherCheck } from "../input/check.js";
 import { describeTotals, totalsToJson } from "../voucher/totals.js";
+import { amount } from "./amount.js";
 
 function findingJson(f: PlacedFinding) {
   return { code: f.code, field: f.field, place: f.place, message: f.message };
@@ -38,9 +39,9 @@ export function validationHuman(check: VoucherCheck, color: ChalkInstance, quiet
   const head = [check.source.label, tipo ?? "", ref ? `ref ${ref}` : ""].filter(Boolean).join("  ");
   if (check.ok) {
     if (quiet) return lines;
-    const total = check.result.totals ? `  ${t("total")} ${check.result.totals.total.toFixed(2)}` : "";
+    const total = check.result.totals ? `  ${t("total")} ${amount(check.result.totals.total)}` : "";
     lines.push(`${color.green("✔")} ${head}${total}`);
-    if (check.result.totals) lines.push(color.dim(`    ${describeTotals(check.result.totals)}`));
+    if (check.result.totals) lines.push(color.dim(`    ${describeTotals(check.result.totals, amount)}`));
   } else {
     const n = check.errors.length;
     lines.push(`${color.red("✖")} ${head}  ${color.red(tn(n, "{n} error", "{n} errors"))}`);

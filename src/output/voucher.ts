@@ -1,9 +1,10 @@
 /** How issuing results look: one block per voucher for people, one NDJSON object for machines. */
 
+import { resolve } from "node:path";
 import type { ChalkInstance } from "chalk";
 import { errorObjects, type VoucherResult, warningObjects, warningTexts } from "../batch/result.js";
 import { t } from "../i18n/index.js";
-import { Dec } from "../voucher/decimal.js";
+import { amount } from "./amount.js";
 
 const MARK: Record<VoucherResult["status"], string> = {
   issued: "✔",
@@ -29,7 +30,11 @@ export function resultJson(result: VoucherResult): Record<string, unknown> {
   };
 }
 
-export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd: string): string[] {
+/**
+ * `cwd`: documents under it are shown relative to it (for people at a terminal); without it,
+ * paths are shown whole, for a script reading the output.
+ */
+export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd?: string): string[] {
   const paint =
     r.status === "issued" || r.status === "skipped-duplicate"
       ? color.green
@@ -54,7 +59,7 @@ export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd: string)
   const detail = (text: string) => lines.push(`    ${text}`);
   if (r.status === "issued" || r.status === "skipped-duplicate") {
     detail(
-      `CAE ${r.cae ?? t("— (development: no CAE)")}${r.vencimiento_cae ? t(", expires {date}", { date: r.vencimiento_cae }) : ""}${r.total ? `   ${t("total")} ${Dec.tryParse(r.total)?.toFixed(2) ?? r.total}` : ""}${r.vencimiento_pago ? `   ${t("due {date}", { date: r.vencimiento_pago })}` : ""}`,
+      `CAE ${r.cae ?? t("— (development: no CAE)")}${r.vencimiento_cae ? t(", expires {date}", { date: r.vencimiento_cae }) : ""}${r.total ? `   ${t("total")} ${amount(r.total)}` : ""}${r.vencimiento_pago ? `   ${t("due {date}", { date: r.vencimiento_pago })}` : ""}`,
     );
     if (r.pdf) detail(`PDF: ${relative(r.pdf, cwd)}${r.ticket ? `   ${t("ticket:")} ${relative(r.ticket, cwd)}` : ""}`);
   }
@@ -68,6 +73,7 @@ export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd: string)
   return lines;
 }
 
-function relative(path: string, cwd: string): string {
-  return path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path;
+function relative(path: string, cwd: string | undefined): string {
+  const whole = resolve(path);
+  return cwd && whole.startsWith(`${cwd}/`) ? whole.slice(cwd.length + 1) : whole;
 }

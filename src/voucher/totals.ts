@@ -167,26 +167,27 @@ export function totalsToJson(t: Totals) {
   };
 }
 
-export function describeTotals(totals: Totals): string {
+/** `format` writes an amount: plain by default (messages), as the reader's locale for people. */
+export function describeTotals(totals: Totals, format: (amount: Dec) => string = (a) => a.toFixed(2)): string {
   const parts: string[] = [];
   if (!totals.discount.isZero())
     parts.push(
       t("subtotal {subtotal} − discount {discount}", {
-        subtotal: totals.subtotal.toFixed(2),
-        discount: totals.discount.toFixed(2),
+        subtotal: format(totals.subtotal),
+        discount: format(totals.discount),
       }),
     );
   for (const r of totals.rates) {
     parts.push(
       totals.vatApplies
-        ? t("net {rate}% {net} + VAT {vat}", { rate: r.rate, net: r.net.toFixed(2), vat: r.vat.toFixed(2) })
-        : t("net {net}", { net: r.net.toFixed(2) }),
+        ? t("net {rate}% {net} + VAT {vat}", { rate: r.rate, net: format(r.net), vat: format(r.vat) })
+        : t("net {net}", { net: format(r.net) }),
     );
   }
-  if (!totals.exempt.isZero()) parts.push(t("exempt {amount}", { amount: totals.exempt.toFixed(2) }));
-  if (!totals.nonTaxed.isZero()) parts.push(t("non-taxed {amount}", { amount: totals.nonTaxed.toFixed(2) }));
+  if (!totals.exempt.isZero()) parts.push(t("exempt {amount}", { amount: format(totals.exempt) }));
+  if (!totals.nonTaxed.isZero()) parts.push(t("non-taxed {amount}", { amount: format(totals.nonTaxed) }));
   if (!totals.internalTaxes.isZero())
-    parts.push(t("internal taxes {amount}", { amount: totals.internalTaxes.toFixed(2) }));
-  if (!totals.tributos.isZero()) parts.push(t("tributos {amount}", { amount: totals.tributos.toFixed(2) }));
-  return `${parts.join(", ")} = ${totals.total.toFixed(2)}`;
+    parts.push(t("internal taxes {amount}", { amount: format(totals.internalTaxes) }));
+  if (!totals.tributos.isZero()) parts.push(t("tributos {amount}", { amount: format(totals.tributos) }));
+  return `${parts.join(", ")} = ${format(totals.total)}`;
 }

@@ -33,7 +33,8 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
     const r = await u.run(["issue", sample("factura-b-dni")]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✔ FACTURA B 00679-00000001 {2}ref FB-2026-0001 {2}issued/);
-    expect(r.stdout).toContain("PDF: comprobantes/FACTURA_B-00679-00000001.pdf");
+    // Read by a script (stdout is no terminal): the path whole.
+    expect(r.stdout).toContain(`PDF: ${join(u.cwd, "comprobantes/FACTURA_B-00679-00000001.pdf")}`);
     const pdf = readFileSync(join(u.cwd, "comprobantes/FACTURA_B-00679-00000001.pdf"));
     const text = pdfText(pdf);
     expect(text).toContain("Juana Pérez");
@@ -66,8 +67,10 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
     const human = await u.run(["query", "--ref", "FB-2026-0001"]);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(
-      /FACTURA B\s+00679-00000001\s+20\/11\/2026\s+Juana Pérez\s+133463\.00\s+EMITIDO\s+FB-2026-0001/,
+      /FACTURA B\s+00679-00000001\s+20\/11\/2026\s+Juana Pérez\s+133,463\.00\s+EMITIDO\s+FB-2026-0001/,
     );
+    // Its PDF is on this machine: the table says where, whole.
+    expect(human.stdout).toContain(join(u.cwd, "comprobantes/FACTURA_B-00679-00000001.pdf"));
     // Types as people type them: any case, accents.
     const [item] = ndjson((await u.run(["--json", "query", "--type", "factura b", "--number", "1"])).stdout);
     expect(item).toMatchObject({
@@ -139,7 +142,8 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
   it("answers ceiling and status", async () => {
     const ceiling = await u.run(["ceiling"]);
     expect(ceiling).toMatchObject({ code: 0 });
-    expect(ceiling.stdout).toContain("$ 10.000.000,00");
+    expect(ceiling.stdout).toContain("$ 10,000,000.00");
+    expect((await u.run(["--lang", "es", "ceiling"])).stdout).toContain("$ 10.000.000,00");
     expect(JSON.parse((await u.run(["--json", "ceiling"])).stdout)).toMatchObject({
       ok: true,
       monto: 10000000,

@@ -47,7 +47,7 @@ describe("facturar issue --interactive", () => {
       [/\? File/, ENTER],
     ]);
     expect(screen).toMatch(/FACTURA B to Juana Perez \(DNI 30123456\), 1 item/);
-    expect(screen).toMatch(/net 21% 3001\.00 \+ VAT 630\.21 = 3631\.21/);
+    expect(screen).toMatch(/net 21% 3,001\.00 \+ VAT 630\.21 = 3,631\.21/);
     expect(screen).toMatch(/✔ FACTURA B 00679-00000001/);
     expect(screen).toMatch(/EXIT=0/);
     expect(existsSync(join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001.pdf"))).toBe(true);
@@ -131,7 +131,7 @@ describe("facturar issue --interactive", () => {
       [/¿Guardarlo como archivo JSON/, ENTER],
     ]);
     expect(screen).toMatch(/FACTURA B a Campo SA \(CUIT 20111111112\), 1 ítem/);
-    expect(screen).toMatch(/neto 21% 9000000\.00 \+ IVA 1890000\.00 = 10890000\.00/);
+    expect(screen).toMatch(/neto 21% 9\.000\.000,00 \+ IVA 1\.890\.000,00 = 10\.890\.000,00/);
     expect(screen).toMatch(/✔ FACTURA B 00679-00000001 .*emitido/);
     expect(screen).toMatch(/EXIT=0/);
     const found = await runCli(["--json", "query", "--ref", "TRACTOR-1"], { cwd: u.cwd, env: u.env });

@@ -1,5 +1,5 @@
 /** pdf, next-number, requires-fce, queue, qr, schema and template as users run them. */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { argentinaToday, formatDay } from "../../src/voucher/dates.js";
@@ -99,6 +99,55 @@ describe("the other service methods", () => {
     const deleted = JSON.parse((await u.run(["--json", "queue", "delete", "--ref", "FM-2026-0001"])).stdout);
     expect(deleted).toMatchObject({ ok: true, procesados: [expect.stringMatching(/se ha eliminado correctamente/)] });
     expect((await u.run(["queue", "explode", "--ref", "X"])).code).toBe(2);
+  });
+});
+
+describe("what support staff type", () => {
+  const u = user();
+  const saved = (name: string) => join(u.cwd, "comprobantes", name);
+
+  it("pdf --ref, numbers as printed (00679-00000001), whole paths when piped, query's local PDF", async () => {
+    const issued = await u.run(["issue", join(ROOT, "samples", "factura-b-dni.json")]);
+    expect(issued.code).toBe(0);
+    // stdout is a pipe here: paths whole, for the script reading them.
+    expect(issued.stdout).toContain(`PDF: ${saved("FACTURA_B-00679-00000001.pdf")}`);
+    expect(issued.stdout).toContain(`ticket: ${saved("FACTURA_B-00679-00000001-ticket.pdf")}`);
+
+    // The PDF is where the tool saved it: query --json says so, by reference or by printed number.
+    const [byRef] = ndjson((await u.run(["--json", "query", "--ref", "FB-2026-0001"])).stdout);
+    expect(byRef).toMatchObject({ comprobante_nro: "00679-00000001", pdf: saved("FACTURA_B-00679-00000001.pdf") });
+    const [printed] = ndjson(
+      (await u.run(["--json", "query", "--type", "FACTURA B", "--number", "00679-00000001"])).stdout,
+    );
+    expect(printed).toMatchObject({ external_reference: "FB-2026-0001", pdf: byRef.pdf });
+    // Looking in another folder, the journal still knows where it went.
+    const [fromJournal] = ndjson((await u.run(["--json", "query", "--ref", "FB-2026-0001", "--out", "otra"])).stdout);
+    expect(fromJournal.pdf).toBe(byRef.pdf);
+    const range = ndjson(
+      (await u.run(["--json", "query", "--type", "FACTURA B", "--from", "00679-00000001", "--to", "1"])).stdout,
+    );
+    expect(range).toHaveLength(1);
+    // Not there: null.
+    rmSync(join(u.cwd, "comprobantes"), { recursive: true });
+    const [gone] = ndjson((await u.run(["--json", "query", "--ref", "FB-2026-0001"])).stdout);
+    expect(gone.pdf).toBeNull();
+
+    const byRefPdf = JSON.parse((await u.run(["--json", "pdf", "--ref", "FB-2026-0001", "--out", "docs"])).stdout);
+    expect(byRefPdf).toMatchObject({ ok: true, pdf: join(u.cwd, "docs", "FACTURA_B-00679-00000001.pdf") });
+    expect(readFileSync(byRefPdf.pdf).subarray(0, 5).toString()).toBe("%PDF-");
+    const human = await u.run(["pdf", "--type", "factura b", "--number", "00679-00000001"]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(`PDF: ${saved("FACTURA_B-00679-00000001.pdf")}`);
+
+    const missing = await u.run(["pdf", "--ref", "NO-SUCH-REF"]);
+    expect(missing.code).toBe(9);
+    expect(missing.stderr).toMatch(/no voucher with reference NO-SUCH-REF/);
+    const both = await u.run(["pdf", "--ref", "FB-2026-0001", "--number", "1"]);
+    expect(both.code).toBe(2);
+    const twoPoints = await u.run(["pdf", "--type", "FACTURA B", "--number", "00679-00000001", "--pv", "3"]);
+    expect(twoPoints.code).toBe(2);
+    expect(twoPoints.stderr).toMatch(/two points of sale given: 3 and 679/);
+    expect((await u.run(["query", "--type", "FACTURA B", "--number", "00679-0000000x"])).code).toBe(2);
   });
 });
 

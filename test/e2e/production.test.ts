@@ -26,7 +26,7 @@ describe("production profiles", () => {
     const u = productionUser();
     const declined = await ask(u.cwd, u.env, ["issue", sample], "n");
     expect(declined).toMatch(/PRODUCTION profile prod: these vouchers are real/);
-    expect(declined).toMatch(/point of sale 679; 1 voucher; total 133463\.00/);
+    expect(declined).toMatch(/point of sale 679; 1 voucher; total 133,463\.00/);
     expect(declined).toMatch(/cancelled, nothing sent/);
     expect(declined).toMatch(/EXIT=0/);
     const nothing = await runCli(["--json", "query", "--ref", "FB-2026-0001"], {

@@ -1,0 +1,24 @@
+/** `facturar issue-queued`: flags, help and examples; the action is ./issue.ts. */
+import { t } from "../i18n/index.js";
+import { type Define, examples, inputOptions } from "./define.js";
+
+export const define: Define = (program, run) => {
+  const command = inputOptions(
+    program
+      .command("issue-queued")
+      .description(t("issue vouchers through the service's queue; --wait follows them to the end")),
+  )
+    .option("--wait", t("wait until each voucher is issued or fails, then save its PDF"))
+    .option(`--timeout ${t("<seconds>")}`, t("with --wait: give up waiting after this long (default 300)"))
+    .option(`--batch-size ${t("<n>")}`, t("queue vouchers in groups of 2 to 100 (lotes_encola)"))
+    .option(
+      "--requeue",
+      t("put vouchers that failed in the service's queue back in it (reenviar_encolado), once their cause is fixed"),
+    )
+    .action(run(async () => (await import("./issue.js")).issueQueued));
+  examples(command, [
+    [t("queue a batch and return at once"), "facturar issue-queued lote.csv"],
+    [t("queue it and wait up to 10 minutes for every voucher"), "facturar issue-queued --wait --timeout 600 lote.csv"],
+    [t("send again the ones that failed, once fixed"), "facturar issue-queued --requeue lote.csv"],
+  ]);
+};

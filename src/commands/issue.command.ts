@@ -1,0 +1,31 @@
+/** `facturar issue`: flags, help and examples; the action is ./issue.ts. */
+import { t } from "../i18n/index.js";
+import { type Define, examples, inputOptions } from "./define.js";
+
+export const define: Define = (program, run) => {
+  const command = inputOptions(
+    program.command("issue").description(t("issue vouchers now (instant mode), each exactly once; PDFs saved")),
+  )
+    .option("-i, --interactive", t("no file: ask for the voucher on the terminal, show its totals, then issue it"))
+    .option(
+      `--from-ref ${t("<reference>")}`,
+      t(
+        "ask for a credit or debit note of the voucher issued under this reference, pre-filled (implies --interactive)",
+      ),
+    )
+    .option(
+      `--batch-size ${t("<n>")}`,
+      t("send vouchers of one type in groups of 2 to 20 through the batch method (lotes)"),
+    )
+    .action(run(async () => (await import("./issue.js")).issueInstant));
+  examples(command, [
+    [t("issue one voucher; its PDF goes to ./comprobantes"), "facturar issue factura.json"],
+    [t("no file yet: answer questions on the terminal"), "facturar issue --interactive"],
+    [t("a credit note of an issued voucher, its answers pre-filled"), "facturar issue --from-ref VENTA-0001"],
+    [
+      t("a nightly batch from cron: NDJSON results and a CSV report"),
+      "facturar --json issue --report informe.csv lote.csv",
+    ],
+    [t("with another profile, PDFs in a folder of your choice"), "facturar -p pv3 issue --out ~/facturas lote.csv"],
+  ]);
+};

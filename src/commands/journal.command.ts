@@ -1,0 +1,17 @@
+/** `facturar journal`: flags, help and examples; the action is ./journal.ts. */
+import { t } from "../i18n/index.js";
+import { type Define, examples } from "./define.js";
+
+export const define: Define = (program, run) => {
+  const command = program
+    .command("journal")
+    .description(t("what the journal holds for the profile (or for some input files), unknown outcomes first"))
+    .argument(t("[files...]"), t("only the vouchers read from these files"))
+    .option("--reconcile", t("settle unknown and queued entries by asking the service"))
+    .action(run(async () => (await import("./journal.js")).journalCommand));
+  examples(command, [
+    [t("everything the profile's journal holds"), "facturar journal"],
+    [t("what became of the vouchers of one batch file"), "facturar journal lote.csv"],
+    [t("settle unknown outcomes by asking the service"), "facturar journal --reconcile"],
+  ]);
+};

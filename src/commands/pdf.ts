@@ -1,0 +1,81 @@
+/** `facturar pdf`: fresh links for an issued voucher (regenerar_pdf), then its PDF and ticket saved. */
+
+import { preferred } from "../api/protocol.js";
+import { saveDocument } from "../batch/issue.js";
+import type { Context } from "../context.js";
+import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
+import { documentName } from "../output/files.js";
+import { pointOfSaleArg, requiredVoucherType, voucherNumberArg } from "./flags.js";
+import { printAnswer, withConnection } from "./online.js";
+
+export interface PdfFlags {
+  ref?: string;
+  type?: string;
+  number?: string;
+  pv?: string;
+  out?: string;
+}
+
+/** `facturar pdf --ref R | --type T --number N [--pv P] [--out DIR]`: fresh links, then both documents saved. */
+export async function pdfCommand(ctx: Context, flags: PdfFlags): Promise<Outcome> {
+  const ref = flags.ref?.trim();
+  if (flags.ref !== undefined && !ref) throw new UsageError(t("--ref needs a reference"));
+  if (ref && (flags.type !== undefined || flags.number !== undefined || flags.pv !== undefined))
+    throw new UsageError(t("pdf takes --ref R, or --type T --number N, not both"));
+  const byNumber = ref
+    ? undefined
+    : (() => {
+        const tipo = requiredVoucherType(flags.type);
+        const number = voucherNumberArg("--number", flags.number);
+        if (!number) throw new UsageError(t("{flag} is required", { flag: "--number" }));
+        return { tipo, numero: number.numero, puntoVenta: pointOfSaleArg(flags.pv, number) };
+      })();
+  return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
+    let tipo: string;
+    let puntoVenta: number | undefined;
+    let numero: number;
+    if (ref) {
+      const found = preferred(await connection.service.findByReference(ref));
+      if (!found)
+        throw new FacturarError(t("no voucher with reference {ref}", { ref }), "notFound", "service.not-found");
+      if (found.state !== "issued" || found.numero === null || found.punto_venta === null)
+        throw new FacturarError(
+          t("the voucher {ref} is not issued yet ({status}): it has no PDF", { ref, status: found.status }),
+          "rejected",
+          "pdf.not-issued",
+        );
+      ({ tipo, punto_venta: puntoVenta, numero } = found as typeof found & { punto_venta: number; numero: number });
+    } else {
+      ({ tipo, numero } = byNumber as { tipo: string; numero: number });
+      puntoVenta = byNumber?.puntoVenta ?? connection.puntoVenta ?? profile.puntoVenta;
+    }
+    if (!puntoVenta) throw new UsageError(t("--pv is required: the profile names no point of sale"));
+    const links = await connection.service.freshLinks(tipo, puntoVenta, numero);
+    const dir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
+    const regenerate = async () => {
+      throw new Error(t("the fresh link did not work"));
+    };
+    const pdf = await saveDocument(
+      connection.service,
+      dir,
+      `${documentName(tipo, puntoVenta, numero)}.pdf`,
+      links.pdf,
+      regenerate,
+    );
+    const ticket = links.ticket
+      ? await saveDocument(
+          connection.service,
+          dir,
+          `${documentName(tipo, puntoVenta, numero, "-ticket")}.pdf`,
+          links.ticket,
+          regenerate,
+        )
+      : null;
+    await printAnswer(ctx, { ok: true, pdf, ticket }, [
+      `PDF: ${pdf}`,
+      ...(ticket ? [t("ticket: {ticket}", { ticket })] : []),
+    ]);
+    return "done";
+  });
+}

@@ -1,0 +1,84 @@
+/** `facturar qr`: decodes a voucher's QR payload; with --ref, checks it against the voucher. */
+
+import { preferred, type ServiceVoucher } from "../api/protocol.js";
+import type { Context } from "../context.js";
+import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
+import { voucherTypeInfo } from "../voucher/codes.js";
+import { toIsoDate } from "../voucher/dates.js";
+import { Dec } from "../voucher/decimal.js";
+import { decodeQr } from "../voucher/qr.js";
+import { withConnection } from "./online.js";
+
+interface QrCheck {
+  field: string;
+  qr: unknown;
+  voucher: unknown;
+  ok: boolean;
+}
+
+/**
+ * `facturar qr [URL] [--ref R]`: decodes a voucher's QR payload; with --ref it also fetches the
+ * voucher and checks the QR against it (amount, type, number, point of sale, date, CAE, receiver).
+ */
+export async function qrCommand(ctx: Context, text: string | undefined, flags: { ref?: string }): Promise<Outcome> {
+  if (!text && !flags.ref) throw new UsageError(t("give the QR's text (its URL) or --ref to fetch the voucher"));
+  const show = async (url: string, found?: ServiceVoucher): Promise<Outcome> => {
+    const voucher = found?.raw;
+    const data = decodeQr(url);
+    if (!data)
+      throw new FacturarError(t("not a voucher QR: {value}", { value: url.slice(0, 80) }), "invalid", "qr.invalid");
+    const checks: QrCheck[] = [];
+    if (voucher) {
+      const c = voucher.comprobante;
+      const expect = (field: string, qr: unknown, value: unknown, same: boolean) =>
+        checks.push({ field, qr, voucher: value, ok: same });
+      expect("tipoCmp", data.tipoCmp, c.tipo, voucherTypeInfo(String(c.tipo))?.code === data.tipoCmp);
+      expect("ptoVta", data.ptoVta, c.punto_venta, Number(c.punto_venta) === data.ptoVta);
+      expect("nroCmp", data.nroCmp, c.numero, Number(c.numero) === data.nroCmp);
+      expect("fecha", data.fecha, c.fecha, typeof c.fecha === "string" && toIsoDate(c.fecha) === data.fecha);
+      const total = Dec.fromNumber(Number(c.total));
+      const importe = Dec.fromNumber(data.importe);
+      expect("importe", data.importe, c.total, !!total && !!importe && total.eq(importe));
+      expect("moneda", data.moneda, c.moneda, data.moneda === c.moneda);
+      expect("codAut", data.codAut, c.cae || "(none)", String(c.cae || "0") === String(data.codAut));
+      expect(
+        "nroDocRec",
+        data.nroDocRec,
+        voucher.cliente.documento_nro,
+        String(voucher.cliente.documento_nro ?? "").trim() === String(data.nroDocRec ?? ""),
+      );
+    }
+    const ok = checks.every((c) => c.ok);
+    if (ctx.json) {
+      await ctx.out(JSON.stringify({ ok, qr: data, checks }));
+    } else {
+      for (const [key, value] of Object.entries(data)) await ctx.out(`${key.padEnd(11)} ${value}`);
+      for (const c of checks) {
+        await ctx.out(
+          `${c.ok ? ctx.color.green("✔") : ctx.color.red("✖")} ${c.field.padEnd(10)} QR ${String(c.qr)}  ${t("voucher")} ${String(c.voucher)}`,
+        );
+      }
+    }
+    return ok ? "done" : "invalid";
+  };
+  if (!flags.ref) return show(text as string);
+  return withConnection(ctx, async (connection): Promise<Outcome> => {
+    const ref = flags.ref as string;
+    const found = preferred(await connection.service.findByReference(ref));
+    if (!found)
+      throw new FacturarError(
+        t("no voucher with reference {ref}", { ref: String(flags.ref) }),
+        "rejected",
+        "service.not-found",
+      );
+    const url = text ?? found.qr;
+    if (!url)
+      throw new FacturarError(
+        t("the voucher {ref} has no QR yet (is it still queued?)", { ref: String(flags.ref) }),
+        "rejected",
+        "qr.missing",
+      );
+    return show(String(url), found);
+  });
+}

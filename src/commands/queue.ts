@@ -1,0 +1,94 @@
+/** `facturar queue delete|reschedule|retry`: the service's queue methods (reference §4.2). */
+
+import { TransportError } from "../api/http.js";
+import type { QueueActionAnswer, Service } from "../api/protocol.js";
+import { type AccountKey, Journal, type JournalState } from "../batch/journal.js";
+import { stateDir } from "../config/paths.js";
+import type { Context } from "../context.js";
+import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
+import { requiredDate } from "./flags.js";
+import { printAnswer, withConnection } from "./online.js";
+
+/** `facturar queue delete|reschedule|retry --ref R ...`: the queue methods of reference §4.2. */
+export async function queueCommand(
+  ctx: Context,
+  action: string,
+  flags: { ref?: string; date?: string; due?: string },
+): Promise<Outcome> {
+  const ref = flags.ref?.trim();
+  if (!ref) throw new UsageError(t("--ref is required: the queued voucher's external_reference"));
+  let call: (service: Service) => Promise<QueueActionAnswer>;
+  /** What the journal says afterwards: the service's queue decides what a later run does. */
+  let after: JournalState;
+  if (action === "delete") {
+    const fecha = flags.date ? requiredDate("--date", flags.date) : undefined;
+    call = (service) => service.deleteQueued(ref, fecha);
+    after = "deleted";
+  } else if (action === "reschedule") {
+    const fecha = requiredDate("--date", flags.date);
+    const due = flags.due ? requiredDate("--due", flags.due) : undefined;
+    call = (service) => service.reschedule(ref, fecha, due);
+    after = "queued";
+  } else if (action === "retry") {
+    call = (service) => service.requeue(ref);
+    after = "queued";
+  } else {
+    throw new UsageError(
+      t("queue takes delete, reschedule or retry, not {action}", { action: JSON.stringify(action) }),
+    );
+  }
+  return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
+    // These change the queue: never retried blindly (they count against the quota).
+    let answer: QueueActionAnswer;
+    try {
+      answer = await call(connection.service);
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      throw new FacturarError(
+        t("{action} {ref}: {message}; the service may or may not have done it", {
+          action,
+          ref,
+          message: error.message,
+        }),
+        "unknown",
+        "service.unknown",
+        t("check with: facturar query --ref {ref}", { ref }),
+      );
+    }
+    await noteInJournal(ctx, connection.account, profile.name, ref, after);
+    const { partial, processed: done } = answer;
+    await printAnswer(
+      ctx,
+      { ok: !partial, action, external_reference: ref, partial, procesados: done, errors: answer.errors },
+      [
+        ...(done.length > 0 ? done : [t("{action}: done for {ref}", { action, ref })]),
+        ...(partial ? [t("only partly: {errors}", { errors: answer.errors.join("; ") })] : []),
+      ],
+    );
+    return partial ? "partial" : "done";
+  });
+}
+
+/**
+ * Tells the account's journal what a queue action did, when it knows the reference: a deleted
+ * voucher may be sent again by the next run. Best effort: a running batch holds the journal, and
+ * the next run asks the service anyway.
+ */
+async function noteInJournal(
+  ctx: Context,
+  account: AccountKey,
+  profile: string,
+  ref: string,
+  state: JournalState,
+): Promise<void> {
+  let journal: Journal | undefined;
+  try {
+    journal = await Journal.open(stateDir(ctx.io.env), account, { lock: true, profile });
+    if (journal.get(ref)) await journal.record({ ref, state, mode: "queued" });
+  } catch {
+    // Busy or unwritable: the service's queue is the truth, and the next run asks it.
+  } finally {
+    await journal?.close();
+  }
+}

@@ -1,0 +1,38 @@
+/** `facturar sandbox`: flags, help and examples; the action is ./sandbox.ts. */
+import { t } from "../i18n/index.js";
+import { type Define, examples } from "./define.js";
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export const define: Define = (program, run) => {
+  const command = program
+    .command("sandbox")
+    .description(t("run the embedded development-mode service on loopback until stopped (Ctrl-C)"))
+    .option(`--port ${t("<port>")}`, t("port to listen on; 0 takes a free one"), "0")
+    .option(`--host ${t("<address>")}`, t("loopback address to listen on"), "127.0.0.1")
+    .option(
+      `--data-dir ${t("<dir>")}`,
+      t("where the service keeps its state (default $XDG_DATA_HOME/facturar/sandbox)"),
+    )
+    .option(
+      `--fault ${t("<name=value>")}`,
+      t(
+        "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, slow-commit=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down",
+      ),
+      collect,
+      [],
+    )
+    .option(`--queue-interval ${t("<ms>")}`, t("how often the queue worker runs"), "1000")
+    .option(`--quota ${t("<n>")}`, t("the plan's voucher quota (the development plan has 1500)"))
+    .option(`--ceiling ${t("<pesos>")}`, t("the final-consumer ceiling topecf answers (default 10000000)"))
+    .action(run(async () => (await import("./sandbox.js")).sandboxCommand));
+  examples(command, [
+    [t("a service for other programs on a fixed port"), "facturar sandbox --port 8080"],
+    [
+      t("one that fails a tenth of the time, to try a batch against"),
+      "facturar sandbox --fault error5xx=0.1 --fault latency=200",
+    ],
+  ]);
+};

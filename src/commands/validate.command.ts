@@ -1,0 +1,28 @@
+/** `facturar validate`: flags, help and examples; the action is ./validate.ts. */
+import { t } from "../i18n/index.js";
+import { type Define, decimalOption, examples } from "./define.js";
+
+export const define: Define = (program, run) => {
+  const command = program
+    .command("validate")
+    .description(t("check vouchers offline: schema, tax rules and computed totals; nothing is sent"))
+    .argument(t("<files...>"), t(".json or .csv voucher files, or - for standard input"))
+    .option(`--encoding ${t("<encoding>")}`, t("input encoding: utf8 (default, BOM allowed) or latin1"))
+    .addOption(
+      program
+        .createOption(`--delimiter ${t("<char>")}`, t("CSV delimiter (detected from the header by default)"))
+        .choices([",", ";"]),
+    )
+    .addOption(decimalOption(program))
+    .option(
+      `--ceiling ${t("<amount>")}`,
+      t("ceiling for unidentified final consumers, in pesos (default 10000000, RG 5700)"),
+    )
+    .option(`--today ${t("<dd/mm/yyyy>")}`, t("check date windows against this day instead of today in Argentina"))
+    .action(run(async () => (await import("./validate.js")).validateCommand));
+  examples(command, [
+    [t("check one voucher file"), "facturar validate factura.json"],
+    [t("check a spreadsheet export that uses ; and decimal commas"), "facturar validate lote.csv"],
+    [t("only what is wrong, as NDJSON for a script"), "facturar --json -q validate lote.csv"],
+  ]);
+};

@@ -11,7 +11,7 @@ import { currentLang, t, tn } from "../i18n/index.js";
 import { commaNumber } from "../input/numbers.js";
 import type { SourceVoucher } from "../input/source.js";
 import { DOCUMENT_TYPES, VAT_CONDITION_NAMES, VAT_CONDITIONS_BY_CLASS, voucherTypeInfo } from "../voucher/codes.js";
-import { argentinaToday, formatDay } from "../voucher/dates.js";
+import { argentinaToday, clockFrom, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import { cuitProblem, describeCuitProblem } from "../voucher/ids.js";
 import { describeTotals } from "../voucher/totals.js";
@@ -133,7 +133,7 @@ export async function askVoucher(
     });
   } while (detalle.length < 130 && (await p.confirm({ message: t("Add another item?"), default: false })));
 
-  const today = argentinaToday();
+  const today = argentinaToday(clockFrom(ctx.io.env)());
   const comprobante: Record<string, unknown> = {
     tipo,
     fecha: formatDay(today),
@@ -152,7 +152,7 @@ export async function askVoucher(
   }
   const envelope = { cliente, comprobante };
 
-  const check = validateEnvelope(envelope);
+  const check = validateEnvelope(envelope, { now: clockFrom(ctx.io.env)() });
   for (const f of check.findings.filter((x) => x.severity === "warning" && x.code !== "total.missing"))
     ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${f.message}`);
   const errors = check.findings.filter((f) => f.severity === "error");

@@ -7,6 +7,7 @@ import { t } from "../i18n/index.js";
 import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
 import { startSandbox } from "../sandbox/server.js";
 import { SandboxInUseError } from "../sandbox/store.js";
+import { clockFrom } from "../voucher/dates.js";
 import { optionalInt } from "./flags.js";
 
 export interface SandboxFlags {
@@ -45,6 +46,7 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
       port,
       faults,
       queueIntervalMs,
+      now: clockFrom(ctx.io.env),
       ...(quota ? { quota } : {}),
       ...(ceiling ? { ceiling } : {}),
     });

@@ -6,5 +6,8 @@ export default defineConfig({
     // End-to-end tests spawn the built CLI; give slow CI machines room.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Tests date their vouchers 20/11/2026 (test/helpers.ts TODAY): the CLIs they start, and the
+    // sandboxes those start, judge date windows on that day, whatever day the tests run.
+    env: { FACTURAR_TODAY: "20/11/2026" },
   },
 });

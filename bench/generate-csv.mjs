@@ -10,6 +10,8 @@ import { dirname } from "node:path";
 const out = process.argv[2] ?? "bench/data/1m.csv";
 const vouchers = Number(process.argv[3] ?? 100_000);
 const items = Number(process.argv[4] ?? 10);
+/** Today in Argentina (UTC-3): a fixed date would fall out of the authority's window. */
+const TODAY = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10).split("-").reverse().join("/");
 
 const header = [
   "comprobante.external_reference",
@@ -73,8 +75,8 @@ for (let v = 0; v < vouchers; v++) {
         ? [
             ref,
             "FACTURA B",
-            "20/11/2026",
-            "20/12/2026",
+            TODAY,
+            TODAY,
             "Almacén",
             "Ventas",
             money(total),

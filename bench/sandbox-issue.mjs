@@ -38,8 +38,9 @@ function voucher(ref) {
     comprobante: {
       tipo: "FACTURA B",
       operacion: "V",
-      fecha: "20/11/2026",
-      vencimiento: "20/12/2026",
+      // Today in Argentina (UTC-3): the sandbox refuses dates outside the authority's window.
+      fecha: new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10).split("-").reverse().join("/"),
+      vencimiento: new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10).split("-").reverse().join("/"),
       moneda: "PES",
       cotizacion: 1,
       idioma: 1,

@@ -16,7 +16,7 @@ import { lanes, runLanes } from "../src/batch/run.js";
 import { NO_FAULTS } from "../src/sandbox/faults.js";
 import { SandboxService } from "../src/sandbox/service.js";
 import { Store } from "../src/sandbox/store.js";
-import { dayNumber } from "../src/voucher/dates.js";
+import { clockFrom, dayNumber } from "../src/voucher/dates.js";
 import { Dec } from "../src/voucher/decimal.js";
 import type { Envelope } from "../src/voucher/schema.js";
 import { validateEnvelope } from "../src/voucher/validate.js";
@@ -52,7 +52,7 @@ export async function world(): Promise<World> {
   const sandbox = new SandboxService(store, {
     faults: { ...NO_FAULTS },
     baseUrl: () => "http://sandbox.invalid/app/api/v2",
-    now: () => new Date(),
+    now: clockFrom(process.env),
     random: Math.random,
     ceiling: 10_000_000,
   });

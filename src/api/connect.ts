@@ -11,6 +11,7 @@ import { FacturarError, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { FaultSpecError, parseFaults, sandboxSettleWindow } from "../sandbox/faults.js";
 import { VERSION } from "../version.js";
+import { clockFrom } from "../voucher/dates.js";
 import { ApiClient, type ClientOptions } from "./client.js";
 import { HttpService, type Service } from "./protocol.js";
 
@@ -154,7 +155,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     return pv;
   };
   try {
-    const sandbox = await startSandbox({ dataDir, faults, rates, queueIntervalMs: 200 });
+    const sandbox = await startSandbox({ dataDir, faults, rates, queueIntervalMs: 200, now: clockFrom(opts.env) });
     const pv = choose(sandbox.pointsOfSale);
     opts.log?.(t("embedded sandbox at {url} (data in {dir})", { url: sandbox.baseUrl, dir: dataDir }));
     const client = new ApiClient(clientOptions(sandbox.baseUrl, pv));

@@ -21,6 +21,7 @@ import { documentName, writeSafely } from "../output/files.js";
 import { voucherNumber } from "../voucher/codes.js";
 import type { Envelope } from "../voucher/schema.js";
 import { escapeEnvelope } from "../voucher/text.js";
+import { DEFAULTED } from "../voucher/validate.js";
 import {
   contentDigest,
   derivedReference,
@@ -478,6 +479,7 @@ export class Issuer {
       usertoken: _u,
       apikey: _k,
       apitoken: _t,
+      [DEFAULTED]: _d,
       ...wire
     } = body as Envelope & Record<string, unknown>;
     return wire;
@@ -774,6 +776,8 @@ export class Issuer {
       ...(result.punto_venta !== null ? { punto_venta: result.punto_venta } : {}),
       ...(result.numero !== null ? { numero: result.numero } : {}),
       ...(result.comprobante_nro ? { comprobante_nro: result.comprobante_nro } : {}),
+      // The lane's latest date: a later run refuses an earlier one before sending (date.order).
+      ...(voucher ? { fecha: voucher.envelope.comprobante.fecha } : {}),
       ...(result.cae ? { cae: result.cae } : {}),
       ...(result.vencimiento_cae ? { vencimiento_cae: result.vencimiento_cae } : {}),
       ...(result.vencimiento_pago ? { vencimiento_pago: result.vencimiento_pago } : {}),

@@ -17,6 +17,8 @@ import { acquireLock, type HeldLock, LockBusyError } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { voucherNumber } from "../voucher/codes.js";
+import { dayNumber } from "../voucher/dates.js";
+import { DEFAULTED, defaultedFields } from "../voucher/validate.js";
 
 /**
  * `held`: journaled ahead as sending, then not sent (its lane broke, or a stop came).
@@ -275,6 +277,8 @@ export class Journal {
   private readonly recent = new Map<string, JournalEntry>();
   /** References whose documents an earlier run could not save. */
   private readonly missing = new Set<string>();
+  /** The latest date issued in each lane (`pv|tipo`), from the issued entries that name it. */
+  private readonly laneDays = new Map<string, number>();
   /** The file the lines are read back from. */
   private reader?: FileHandle;
   /** A read-only view of a journal of the time of per-profile journals: every entry is a hint. */
@@ -364,6 +368,11 @@ export class Journal {
     const state = STATES.indexOf(record.state as JournalState);
     const legacy = this.legacyView || record.legacy === true;
     this.lines.add(ref, at, length, state < 0 ? undefined : state + 1 + (legacy ? LEGACY : 0));
+    if (record.state === "issued" && record.fecha && record.tipo && record.punto_venta !== undefined && !legacy) {
+      const lane = `${record.punto_venta}|${record.tipo}`;
+      const day = dayNumber(record.fecha);
+      if (!((this.laneDays.get(lane) ?? Number.NEGATIVE_INFINITY) >= day)) this.laneDays.set(lane, day);
+    }
     if ("documents_missing" in record) {
       if (record.documents_missing) this.missing.add(ref);
       else this.missing.delete(ref);
@@ -402,6 +411,11 @@ export class Journal {
     lines.push(...hints.map((hint) => JSON.stringify(hint)));
     const start = await this.log?.append(`${lines.join("\n")}\n`, { sync: true });
     if (start !== undefined) this.applyWritten(hints, lines.slice(1), start + Buffer.byteLength(`${lines[0]}\n`));
+  }
+
+  /** The day of the latest voucher this journal saw issued in a lane, if any. */
+  lastIssuedDay(puntoVenta: number, tipo: string): number | undefined {
+    return this.laneDays.get(`${puntoVenta}|${tipo}`);
   }
 
   get(ref: string): JournalEntry | undefined {
@@ -506,8 +520,10 @@ function canonical(value: unknown): string {
 }
 
 function content(envelope: { comprobante: Record<string, unknown> } & Record<string, unknown>): unknown {
-  const { $schema: _s, usertoken: _u, apikey: _k, apitoken: _t, ...rest } = envelope;
+  const { $schema: _s, usertoken: _u, apikey: _k, apitoken: _t, [DEFAULTED]: _d, ...rest } = envelope;
   const { external_reference: _r, numero: _n, ...comprobante } = envelope.comprobante;
+  // Dates filled in from today are not what the file says: sent again tomorrow, it is the same voucher.
+  for (const field of defaultedFields(envelope)) delete comprobante[field];
   return { ...rest, comprobante };
 }
 

@@ -14,7 +14,7 @@ import { t } from "../i18n/index.js";
 import { checkSource, type PlacedFinding, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions, SourceVoucher } from "../input/source.js";
-import { dayNumber } from "../voucher/dates.js";
+import { clockFrom, dayNumber, formatDay } from "../voucher/dates.js";
 import type { Dec } from "../voucher/decimal.js";
 import { anonymousAmount, ceilingMessage, unidentifiedConsumer } from "../voucher/rules.js";
 import { ruleOptions } from "../voucher/validate.js";
@@ -176,7 +176,7 @@ async function readPlan(
   notes: EnvelopeStore<Problem[]>,
   emit: (result: VoucherResult) => Promise<void>,
 ): Promise<ReadPlan> {
-  const rules = ruleOptions();
+  const rules = { ...ruleOptions({ now: clockFrom(req.env)() }), scheduled: req.mode === "queued" };
   const plan: ReadPlan = {
     planned: [],
     repeats: new Map(),
@@ -392,12 +392,23 @@ async function sendPlan(
       }));
       if (results.length > 0 && (await refuse(results))) return summary;
     }
-    if (req.confirm && !(await req.confirm(profile, plan.planned))) {
-      summary.cancelled = true;
-      return summary;
-    }
     const journal = await Journal.open(stateDir(req.env), connection.account, { lock: true, profile: profile.name });
     try {
+      // Dated before what an earlier run issued in its lane: the authority would refuse it (10016).
+      const early = req.validate ? plan.planned.filter((v) => beforeLane(journal, v)) : [];
+      if (early.length > 0) {
+        for (const v of early) await emit(laneOrderResult(v, journal.lastIssuedDay(v.punto_venta as number, v.tipo)));
+        summary.invalid += early.length;
+        if (!req.skipInvalid) return summary;
+        summary.skippedInvalid = true;
+        const out = new Set<VoucherHeading>(early);
+        plan.planned = plan.planned.filter((v) => !out.has(v));
+        for (const v of out) plan.repeats.delete(v.reference);
+      }
+      if (req.confirm && !(await req.confirm(profile, plan.planned))) {
+        summary.cancelled = true;
+        return summary;
+      }
       const issuer = new Issuer(
         connection.service,
         journal,
@@ -525,6 +536,24 @@ function rateResult(v: VoucherHeading, moneda: string, place: string, message: s
       moneda,
     },
   );
+  return result;
+}
+
+/** Dated before the latest voucher the journal saw issued in its lane, and not itself sent before. */
+function beforeLane(journal: Journal, v: VoucherHeading): boolean {
+  const last = v.punto_venta === undefined ? undefined : journal.lastIssuedDay(v.punto_venta, v.tipo);
+  return last !== undefined && dayNumber(v.fecha) < last && journal.get(v.reference) === undefined;
+}
+
+function laneOrderResult(v: VoucherHeading, last: number | undefined): VoucherResult {
+  const result = headingResult("invalid", v);
+  const message = t(
+    "dated {fecha}, before {last}, the date of the latest {tipo} issued at point of sale {pv}: the authority refuses a date earlier than its lane's last voucher",
+    { fecha: v.fecha, last: formatDay(last ?? 0), tipo: v.tipo, pv: v.punto_venta ?? "" },
+  );
+  result.errors = [`${v.source}: ${message} [date.order]`];
+  result.error_details = [{ code: "date.order", text: message }];
+  result.hint = t("date it on or after {last}, or issue it from another point of sale", { last: formatDay(last ?? 0) });
   return result;
 }
 

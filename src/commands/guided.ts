@@ -24,7 +24,7 @@ import {
   type VatCondition,
   voucherTypeInfo,
 } from "../voucher/codes.js";
-import { argentinaToday, dayNumber, formatDay } from "../voucher/dates.js";
+import { argentinaToday, clockFrom, dayNumber, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import { cuitProblem, describeCuitProblem } from "../voucher/ids.js";
 import { type BuiltNote, type NoteKind, noteFromVoucher } from "../voucher/notes.js";
@@ -100,6 +100,11 @@ class Guide {
     private readonly fetchCeiling: () => Promise<Dec>,
   ) {}
 
+  /** The clock (FACTURAR_TODAY moves it in tests). */
+  get now(): Date {
+    return clockFrom(this.ctx.io.env)();
+  }
+
   get info() {
     return voucherTypeInfo(String(this.draft.comprobante.tipo));
   }
@@ -123,7 +128,7 @@ class Guide {
         producto: { descripcion: "----", precio_unitario_sin_iva: "1", alicuota: this.chargesVat ? "21" : "0" },
       });
     delete probe.comprobante.total;
-    const check = validateEnvelope(probe, ruleOptions({ ceiling: "999999999999999" }));
+    const check = validateEnvelope(probe, ruleOptions({ ceiling: "999999999999999", now: this.now }));
     return check.findings.find((f) => blocking(f) && startsWith(f.path, path))?.message;
   }
 
@@ -331,7 +336,7 @@ class Guide {
   }
 
   async date(): Promise<void> {
-    const byDefault = String(this.draft.comprobante.fecha ?? formatDay(argentinaToday()));
+    const byDefault = String(this.draft.comprobante.fecha ?? formatDay(argentinaToday(this.now)));
     // An answer erased after an error is the default again.
     const fecha =
       (
@@ -367,7 +372,7 @@ class Guide {
   }
 
   async period(): Promise<void> {
-    const fecha = dayNumber(String(this.draft.comprobante.fecha ?? formatDay(argentinaToday())));
+    const fecha = dayNumber(String(this.draft.comprobante.fecha ?? formatDay(argentinaToday(this.now))));
     const old = (this.draft.comprobante.comprobantes_asociados_periodo ?? {}) as Json;
     const valid = (field: "fecha_desde" | "fecha_hasta") => (v: string) =>
       this.problemAt(["comprobante", "comprobantes_asociados_periodo", field], (d) => {
@@ -450,7 +455,7 @@ class Guide {
       delete this.draft.comprobante.total;
       const anonymous = this.draft.cliente.documento_tipo === "OTRO";
       const ceiling = anonymous ? await this.ceiling() : Dec.parse(DEFAULT_FINAL_CONSUMER_CEILING);
-      const check = validateEnvelope(structuredClone(this.draft), ruleOptions({ ceiling }));
+      const check = validateEnvelope(structuredClone(this.draft), ruleOptions({ ceiling, now: this.now }));
       const problems = check.findings.filter(blocking);
       const next = problems[0];
       if (!next && check.totals) {
@@ -508,13 +513,14 @@ export async function askVoucher(
   opts: GuidedOptions = {},
 ): Promise<{ envelope: Record<string, unknown>; saved?: string } | undefined> {
   const p = await prompts(ctx);
-  const today = formatDay(argentinaToday());
+  const now = clockFrom(ctx.io.env)();
+  const today = formatDay(argentinaToday(now));
   // The voucher-level fields the rules need from the first prompt on; the date is asked later.
   const draft: Draft = {
     cliente: {},
     comprobante: {
       fecha: today,
-      vencimiento: formatDay(argentinaToday() + 30),
+      vencimiento: formatDay(argentinaToday(now) + 30),
       rubro: "Ventas",
       rubro_grupo_contable: "Ventas",
       detalle: [],

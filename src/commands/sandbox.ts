@@ -9,6 +9,7 @@ import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
 import { parseRates, RateSpecError } from "../sandbox/rates.js";
 import { startSandbox } from "../sandbox/server.js";
 import { SandboxInUseError } from "../sandbox/store.js";
+import { clockFrom } from "../voucher/dates.js";
 import { optionalInt } from "./flags.js";
 
 export interface SandboxFlags {
@@ -55,6 +56,7 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
       faults,
       rates,
       queueIntervalMs,
+      now: clockFrom(ctx.io.env),
       ...(quota ? { quota } : {}),
       ...(ceiling ? { ceiling } : {}),
     });

@@ -4,7 +4,7 @@ import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { FCE_REGIME, VOUCHER_TYPE_NAMES, voucherTypeInfo } from "../voucher/codes.js";
-import { argentinaToday, formatDay } from "../voucher/dates.js";
+import { argentinaToday, clockFrom, formatDay } from "../voucher/dates.js";
 import { cbuWithCheckDigits } from "../voucher/ids.js";
 import { voucherJsonSchema } from "../voucher/json-schema.js";
 import type { Comprobante } from "../voucher/schema.js";
@@ -125,7 +125,7 @@ function csvCell(text: string): string {
 }
 
 export async function templateCommand(ctx: Context, tipo: string, flags: { csv?: boolean }): Promise<Outcome> {
-  const envelope = template(tipo);
+  const envelope = template(tipo, argentinaToday(clockFrom(ctx.io.env)()));
   if (!flags.csv) {
     await ctx.out(JSON.stringify({ $schema: "./voucher.schema.json", ...envelope }, null, 2));
     ctx.err(ctx.errColor.dim(t("save the schema beside it with: facturar schema > voucher.schema.json")));

@@ -7,7 +7,7 @@ import { checkSource } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions } from "../input/source.js";
 import { validationHuman, validationJson } from "../output/validation.js";
-import { dayNumber } from "../voucher/dates.js";
+import { clockFrom, dayNumber } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import { date } from "../voucher/schema.js";
 import { ruleOptions } from "../voucher/validate.js";
@@ -36,8 +36,11 @@ export function readOptions(ctx: Context, flags: ValidateFlags): ReadOptions {
   };
 }
 
-export function validationRuleOptions(flags: ValidateFlags) {
-  const opts = ruleOptions(flags.ceiling ? { ceiling: parseCeiling(flags.ceiling) } : {});
+export function validationRuleOptions(flags: ValidateFlags, env: Record<string, string | undefined>) {
+  const opts = ruleOptions({
+    now: clockFrom(env)(),
+    ...(flags.ceiling ? { ceiling: parseCeiling(flags.ceiling) } : {}),
+  });
   if (flags.today !== undefined) {
     const parsed = date().safeParse(flags.today);
     if (!parsed.success)
@@ -56,7 +59,7 @@ function parseCeiling(text: string): Dec {
 
 export async function validateCommand(ctx: Context, files: string[], flags: ValidateFlags): Promise<Outcome> {
   const read = readOptions(ctx, flags);
-  const rules = validationRuleOptions(flags);
+  const rules = validationRuleOptions(flags, ctx.io.env);
   if (files.filter((f) => f === "-").length > 1) throw new UsageError(t("standard input (-) can be read only once"));
 
   let valid = 0;

@@ -752,14 +752,14 @@ export const ES: Readonly<Record<string, string>> = {
   "regime {regimen} takes ids {value}, not {id}": "el régimen {regimen} acepta los ids {value}, no {id}",
   "an item with an empty valor is dropped by the service": "el servicio descarta un dato con valor vacío",
   "id {id} is FCE data; this is not an FCE voucher": "el id {id} es un dato FCE; este no es un comprobante FCE",
-  "an FCE voucher is dated from {fceBack} days back to {fceAhead} ahead of today ({today}); {fecha} may be refused":
-    "un comprobante FCE lleva fecha desde {fceBack} días antes hasta {fceAhead} después de hoy ({today}); {fecha} puede ser rechazada",
-  "vouchers for services are dated within {span} days of today ({today}); {fecha} may be refused":
-    "los comprobantes de servicios llevan fecha dentro de los {span} días de hoy ({today}); {fecha} puede ser rechazada",
-  "vouchers for goods are dated within {span} days of today ({today}); {fecha} may be refused":
-    "los comprobantes de bienes llevan fecha dentro de los {span} días de hoy ({today}); {fecha} puede ser rechazada",
-  "a goods voucher dated ahead ({fecha}) must stay in the current month":
-    "un comprobante de bienes con fecha adelantada ({fecha}) debe quedar en el mes en curso",
+  "an FCE voucher is dated from {fceBack} days back to {fceAhead} ahead of today ({today}); the authority refuses {fecha}":
+    "un comprobante FCE lleva fecha desde {fceBack} días antes hasta {fceAhead} después de hoy ({today}); la autoridad rechaza {fecha}",
+  "vouchers for services are dated within {span} days of today ({today}); the authority refuses {fecha}":
+    "los comprobantes de servicios llevan fecha dentro de los {span} días de hoy ({today}); la autoridad rechaza {fecha}",
+  "vouchers for goods are dated within {span} days of today ({today}); the authority refuses {fecha}":
+    "los comprobantes de bienes llevan fecha dentro de los {span} días de hoy ({today}); la autoridad rechaza {fecha}",
+  "a goods voucher dated ahead ({fecha}) must stay in the current month ({today}); the authority refuses it":
+    "un comprobante de bienes con fecha adelantada ({fecha}) debe quedar en el mes en curso ({today}); la autoridad lo rechaza",
   "total {amount} differs from the computed {amount2} by {amount3}: the authority tolerates it, but the printed items will not add up":
     "el total {amount} difiere del calculado {amount2} en {amount3}: ARCA lo tolera, pero los ítems impresos no van a sumar",
   "total {amount} does not match the computed {amount2} ({totals}); the authority tolerates {amount3}":
@@ -1138,4 +1138,16 @@ export const ES: Readonly<Record<string, string>> = {
   "<code>": "<código>",
   "today's dollar rate": "la cotización del dólar de hoy",
   "the euro on a given day, as JSON": "el euro de un día dado, en JSON",
+  "{variable} takes a date dd/mm/yyyy, not {value}": "{variable} lleva una fecha dd/mm/aaaa, no {value}",
+  "no fecha given: dated today in Argentina, {fecha}": "sin fecha: lleva la de hoy en Argentina, {fecha}",
+  "no vencimiento given: an FCE invoice is due {days} days after its date, {vencimiento}":
+    "sin vencimiento: una factura FCE vence {days} días después de su fecha, el {vencimiento}",
+  "no vencimiento given: due on the voucher's date, {vencimiento}":
+    "sin vencimiento: vence en la fecha del comprobante, el {vencimiento}",
+  "no billed period given: the month up to the voucher's date, {desde} to {hasta}":
+    "sin período facturado: el mes hasta la fecha del comprobante, del {desde} al {hasta}",
+  "dated {fecha}, before {last}, the date of the latest {tipo} issued at point of sale {pv}: the authority refuses a date earlier than its lane's last voucher":
+    "fechado el {fecha}, antes del {last}, fecha del último {tipo} emitido en el punto de venta {pv}: la autoridad rechaza una fecha anterior a la del último comprobante de ese tipo y punto de venta",
+  "date it on or after {last}, or issue it from another point of sale":
+    "póngale fecha del {last} en adelante, o emítalo desde otro punto de venta",
 };

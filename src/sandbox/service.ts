@@ -2,7 +2,8 @@
  * The methods of the hosted service's development plan (reference/api-v2.md §4, §6, §8), answered
  * with the real response shapes and their quirks: trailing spaces, `errores: [""]`, `afip_`-named
  * fields, numbers where requests sent text. The plan is not connected to the authority: `cae`
- * comes back empty and the authority's own checks are not applied; the service's are.
+ * comes back empty and the authority's own checks are not applied, but for its date rules
+ * (window and lane order), which a client must meet to issue at all; the service's checks are.
  */
 import {
   DOCUMENT_TYPE_CODES,
@@ -516,6 +517,39 @@ export class SandboxService {
     );
   }
 
+  /**
+   * The authority's date checks (tax-rules §4.3, §4.5), which the service passes on as its 10016
+   * text: the window around the day it is sent, and no date before the lane's latest voucher.
+   */
+  private authorityDateRefusal(c: Json, puntoVenta: number): string | undefined {
+    const info = voucherTypeInfo(c.tipo);
+    const day = dayNumber(c.fecha);
+    const today = this.today();
+    const offset = day - today;
+    const refuse = (text: string) => `Error en AFIP/ARCA. Cod. Error: #6661145.10016 - ${text}`;
+    if (info?.fce) {
+      if (offset < -5 || offset > 1)
+        return refuse(
+          "Para comprobantes MiPyMEs (FCE) el campo CbteFch debe estar comprendido en el rango N-5 y N+1 siendo N la fecha de envio del pedido de autorizacion.",
+        );
+    } else if (c.periodo_facturado_desde) {
+      if (Math.abs(offset) > 10)
+        return refuse(
+          "Campo CbteFch debe estar comprendido en el rango N-10 y N+10 siendo N la fecha de envio del pedido de autorizacion.",
+        );
+    } else if (Math.abs(offset) > 5 || (offset > 0 && formatDay(day).slice(3) !== formatDay(today).slice(3))) {
+      return refuse(
+        "Campo CbteFch debe estar comprendido en el rango N-5 y N+5 siendo N la fecha de envio del pedido de autorizacion. La misma no podra exceder el mes de presentacion.",
+      );
+    }
+    const last = this.store.lastDay(puntoVenta, c.tipo);
+    if (last !== undefined && day < last)
+      return refuse(
+        `El numero o fecha del comprobante no se corresponde con el proximo a autorizar. Consultar metodo FECompUltimoAutorizado. (Ultimo comprobante autorizado con fecha ${formatDay(last)})`,
+      );
+    return undefined;
+  }
+
   private authorityDown(reference: unknown): Reply {
     return issueError(
       ["AFIP No devolvio el CAE asociado. (Cod. Error #6661141.S1254)"],
@@ -536,6 +570,8 @@ export class SandboxService {
     const blocked = this.blockedByQueue(pv);
     if (blocked) return blocked;
     if (this.options.faults.authorityDown) return this.authorityDown(c.external_reference);
+    const refused = this.authorityDateRefusal(c, pv.punto_venta);
+    if (refused) return issueError([refused], [{ code: "TFC-6661", text: refused }], c.external_reference);
     const rateProblem = this.rateProblem(c);
     if (rateProblem) return issueError([rateProblem], [{ code: "TFC-6661", text: rateProblem }], c.external_reference);
     const next = this.store.nextNumber(pv.punto_venta, c.tipo);
@@ -605,7 +641,26 @@ export class SandboxService {
       return { status: 200, body: { ...this.authorityDown(undefined).body, response: [] } };
     const response: Record<string, unknown>[] = [];
     const durables: Promise<unknown>[] = [];
-    for (const r of requests) {
+    // The authority takes the records in order; after the first it refuses, it refuses the rest.
+    let refusedAt: number | undefined;
+    for (const [i, r] of requests.entries()) {
+      const refused =
+        refusedAt === undefined
+          ? this.authorityDateRefusal(r.comprobante, pv.punto_venta)
+          : `Error en AFIP/ARCA. Cod. Error: #6661145.10016 - No procesado: la fila ${refusedAt} (comenzando en 0) fue rechazada.`;
+      if (refused) {
+        refusedAt ??= i;
+        response.push({
+          error: "S",
+          errores: [refused],
+          external_reference: r.comprobante.external_reference ?? "",
+          cae: "",
+          comprobante_nro: "",
+          comprobante_tipo: r.comprobante.tipo,
+          rta: "",
+        });
+        continue;
+      }
       const numero = this.store.takeNumber(pv.punto_venta, r.comprobante.tipo);
       const { voucher, durable } = this.storeVoucher(r, pv, false, numero);
       const { fields, durable: linksDurable } = this.issued(voucher);
@@ -1003,13 +1058,13 @@ export class SandboxService {
         );
         continue;
       }
-      const rateProblem = this.rateProblem(v.comprobante);
-      if (rateProblem) {
+      const refused = this.authorityDateRefusal(v.comprobante, v.punto_venta) ?? this.rateProblem(v.comprobante);
+      if (refused) {
         writes.push(
           this.store.update(v, {
             status: "ENVIADO A PROCESAR - CON ERROR",
             attempts: v.attempts + 1,
-            errors: [rateProblem],
+            errors: [refused],
           }),
         );
         continue;

@@ -20,6 +20,7 @@ import { AppendLog, DurableWriteError } from "../durable/append-log.js";
 import { acquireLock, type HeldLock, LockBusyError, readLockHolder } from "../durable/lock.js";
 import { UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { dayNumber } from "../voucher/dates.js";
 import { cuitCheckDigit } from "../voucher/ids.js";
 
 export interface PointOfSale {
@@ -121,6 +122,8 @@ export class Store {
   /** Per point of sale, voucher ids in creation order (queries page newest first). */
   private readonly byPointOfSale = new Map<number, number[]>();
   private readonly nextNumbers = new Map<string, number>();
+  /** The latest date issued in each lane (point of sale and type): the authority refuses earlier ones. */
+  private readonly lastDays = new Map<string, number>();
   /** Requests counted against the plan's quota (one pool for the account). */
   quotaUsed = 0;
   /** Queued (not yet issued, not deleted) voucher ids per point of sale. */
@@ -264,6 +267,7 @@ export class Store {
     this.byNumber.set(`${v.punto_venta}|${v.tipo}|${v.numero}`, v.id);
     const key = `${v.punto_venta}|${v.tipo}`;
     this.nextNumbers.set(key, Math.max(this.nextNumbers.get(key) ?? 1, v.numero + 1));
+    this.lastDays.set(key, Math.max(this.lastDays.get(key) ?? Number.NEGATIVE_INFINITY, dayNumber(v.fecha)));
   }
 
   private patch(v: StoredVoucher, patch: Partial<StoredVoucher>): void {
@@ -363,6 +367,11 @@ export class Store {
 
   nextNumber(pointOfSale: number, tipo: string): number {
     return this.nextNumbers.get(`${pointOfSale}|${tipo}`) ?? 1;
+  }
+
+  /** The day of the latest voucher issued in the lane, if any. */
+  lastDay(pointOfSale: number, tipo: string): number | undefined {
+    return this.lastDays.get(`${pointOfSale}|${tipo}`);
   }
 
   /** Takes the next number of the lane: instant issuing and the queue worker share it. */

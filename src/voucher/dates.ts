@@ -1,5 +1,8 @@
 /** Calendar days as whole numbers, so that date rules are plain arithmetic. */
 
+import { UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
+
 const MS_PER_DAY = 86_400_000;
 /** Argentina has no daylight saving: UTC−3 all year. */
 const ARGENTINA_OFFSET_MS = -3 * 3_600_000;
@@ -43,4 +46,29 @@ export function monthNumber(date: string): number {
 export function toIsoDate(ddmmyyyy: string): string {
   const [d, m, y] = ddmmyyyy.split("/");
   return `${y}-${m}-${d}`;
+}
+
+/** `FACTURAR_TODAY` (tests only): which day the clock shows, as dd/mm/yyyy; the time of day runs on. */
+export const TEST_CLOCK = "FACTURAR_TODAY";
+
+/**
+ * The clock: the system's, or moved by whole days to FACTURAR_TODAY, so that date windows, the
+ * defaults taken from today and the embedded sandbox can be tried on another day.
+ */
+export function clockFrom(env: Record<string, string | undefined>): () => Date {
+  const wanted = env[TEST_CLOCK]?.trim();
+  if (!wanted) return () => new Date();
+  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(wanted);
+  const day = m ? Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1])) / MS_PER_DAY : Number.NaN;
+  if (!m || formatDay(day) !== wanted)
+    throw new UsageError(
+      t("{variable} takes a date dd/mm/yyyy, not {value}", { variable: TEST_CLOCK, value: JSON.stringify(wanted) }),
+    );
+  const shift = (day - argentinaToday()) * MS_PER_DAY;
+  return () => new Date(Date.now() + shift);
+}
+
+/** A date `days` after a dd/mm/yyyy one. */
+export function addDays(ddmmyyyy: string, days: number): string {
+  return formatDay(dayNumber(ddmmyyyy) + days);
 }

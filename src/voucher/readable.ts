@@ -10,10 +10,10 @@
  */
 import type * as z from "zod";
 import type { Finding, Path } from "./rules.js";
-import { type Envelope, envelopeSchema } from "./schema.js";
+import { envelopeSchema, type ParsedEnvelope } from "./schema.js";
 
 /** The rules and the checks after them, on a voucher the schema took. */
-export type Judge = (envelope: Envelope) => Finding[];
+export type Judge = (envelope: ParsedEnvelope) => Finding[];
 
 /** Stand-ins, tried in order; the first two distinct ones a field takes are used. Far apart on purpose. */
 const STAND_INS: readonly unknown[] = [

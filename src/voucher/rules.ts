@@ -47,6 +47,8 @@ export interface RuleOptions {
   ceiling: Dec;
   /** The issuer's CUIT when known (the profile), to refuse invoicing oneself. */
   issuerCuit?: string;
+  /** Queued: the service issues a voucher on its date, so a later date is a schedule, not early. */
+  scheduled?: boolean;
 }
 
 export const LIMITS = {
@@ -1017,18 +1019,21 @@ function checkSpecialRegimes(f: Findings, env: Envelope, info: VoucherTypeInfo):
   }
 }
 
+/** The authority's window around the day it receives the voucher (tax-rules §4.5); outside it, 10016. */
 function checkDates(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleOptions): void {
   const c = env.comprobante;
   const offset = dayNumber(c.fecha) - opts.today;
+  if (opts.scheduled && offset > 0) return;
   const path = [...C, "fecha"];
+  const hint = { today: formatDay(opts.today), fecha: c.fecha };
   if (info.fce) {
     if (offset < -DAYS.fceBack || offset > DAYS.fceAhead) {
-      f.warn(
+      f.error(
         "date.window",
         path,
         t(
-          "an FCE voucher is dated from {fceBack} days back to {fceAhead} ahead of today ({today}); {fecha} may be refused",
-          { fceBack: DAYS.fceBack, fceAhead: DAYS.fceAhead, today: formatDay(opts.today), fecha: c.fecha },
+          "an FCE voucher is dated from {fceBack} days back to {fceAhead} ahead of today ({today}); the authority refuses {fecha}",
+          { fceBack: DAYS.fceBack, fceAhead: DAYS.fceAhead, ...hint },
         ),
       );
     }
@@ -1038,19 +1043,28 @@ function checkDates(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: Rul
   const services = c.periodo_facturado_desde !== undefined;
   const span = services ? DAYS.services : DAYS.goods;
   if (Math.abs(offset) > span) {
-    const params = { span, today: formatDay(opts.today), fecha: c.fecha };
-    f.warn(
+    const params = { span, ...hint };
+    f.error(
       "date.window",
       path,
       services
-        ? t("vouchers for services are dated within {span} days of today ({today}); {fecha} may be refused", params)
-        : t("vouchers for goods are dated within {span} days of today ({today}); {fecha} may be refused", params),
+        ? t(
+            "vouchers for services are dated within {span} days of today ({today}); the authority refuses {fecha}",
+            params,
+          )
+        : t(
+            "vouchers for goods are dated within {span} days of today ({today}); the authority refuses {fecha}",
+            params,
+          ),
     );
   } else if (!services && offset > 0 && monthNumber(c.fecha) !== monthNumber(formatDay(opts.today))) {
-    f.warn(
+    f.error(
       "date.window",
       path,
-      t("a goods voucher dated ahead ({fecha}) must stay in the current month", { fecha: c.fecha }),
+      t(
+        "a goods voucher dated ahead ({fecha}) must stay in the current month ({today}); the authority refuses it",
+        hint,
+      ),
     );
   }
 }

@@ -466,8 +466,9 @@ export const fexSchema = z.strictObject({
 export const comprobanteSchema = z.strictObject({
   tipo: voucherTypeName,
   operacion: z.enum(["V", "C"], { error: 'expected "V" (sale) or "C" (purchase)' }).default("V"),
-  fecha: date(),
-  vencimiento: date(),
+  // Left out: today in Argentina, and a due date from it (src/voucher/validate.ts fillDates).
+  fecha: date().optional(),
+  vencimiento: date().optional(),
   punto_venta: integer(1, 99999, t("a point of sale number")).optional(),
   numero: integer(0, 99_999_999, t("a voucher number of at most 8 digits")).optional(),
   moneda: z
@@ -519,8 +520,14 @@ export const envelopeSchema = z.strictObject({
   comprobante: comprobanteSchema,
 });
 
-export type Envelope = z.output<typeof envelopeSchema>;
-export type Comprobante = Envelope["comprobante"];
+/** As the schema reads it: the dates a file may leave out may be missing. */
+export type ParsedEnvelope = z.output<typeof envelopeSchema>;
+/** As validation leaves it: the dates left out are filled in (src/voucher/validate.ts). */
+export type Comprobante = Omit<ParsedEnvelope["comprobante"], "fecha" | "vencimiento"> & {
+  fecha: string;
+  vencimiento: string;
+};
+export type Envelope = Omit<ParsedEnvelope, "comprobante"> & { comprobante: Comprobante };
 export type Cliente = z.output<typeof clienteSchema>;
 export type Party = z.output<typeof proveedorSchema>;
 export type Detalle = Comprobante["detalle"][number];

@@ -7,7 +7,7 @@
 import { t } from "../i18n/index.js";
 import { VAT_EXEMPT, VAT_NON_TAXED, type VoucherClass, voucherTypeInfo } from "./codes.js";
 import { Dec } from "./decimal.js";
-import type { Comprobante } from "./schema.js";
+import type { ParsedEnvelope } from "./schema.js";
 
 export interface RateLine {
   /** VAT rate as the API writes it ("21", "10.5", "0"). */
@@ -74,7 +74,8 @@ export function allocate(amount: Dec, weights: Dec[]): Dec[] {
   return shares.map((c) => Dec.fromInt(c).shift(2));
 }
 
-export function computeTotals(c: Comprobante): Totals {
+/** Dates play no part: a voucher as the schema reads it will do. */
+export function computeTotals(c: ParsedEnvelope["comprobante"]): Totals {
   const info = voucherTypeInfo(c.tipo);
   const vatApplies = classChargesVat(info?.class ?? null);
 
@@ -142,7 +143,7 @@ export function computeTotals(c: Comprobante): Totals {
  * Internal taxes: the voucher's own `impuestos_internos` amount when given, otherwise each
  * item's net times its product's `impuestos_internos_alicuota`.
  */
-function computeInternalTaxes(c: Comprobante, itemNets: Dec[]): Dec {
+function computeInternalTaxes(c: ParsedEnvelope["comprobante"], itemNets: Dec[]): Dec {
   if (c.impuestos_internos !== undefined) return Dec.parse(c.impuestos_internos);
   return Dec.sum(
     c.detalle.map((d, i) => {

@@ -5,12 +5,12 @@
 
 import type * as z from "zod";
 import { t } from "../i18n/index.js";
-import { DEFAULT_FINAL_CONSUMER_CEILING } from "./codes.js";
-import { argentinaToday } from "./dates.js";
+import { DEFAULT_FINAL_CONSUMER_CEILING, isNote, voucherTypeInfo } from "./codes.js";
+import { addDays, argentinaToday, formatDay } from "./dates.js";
 import { Dec } from "./decimal.js";
 import { readableFindings } from "./readable.js";
 import { checkRules, type Finding, type Path, type RuleOptions } from "./rules.js";
-import { type Envelope, envelopeSchema } from "./schema.js";
+import { type Envelope, envelopeSchema, type ParsedEnvelope } from "./schema.js";
 import { computeTotals, type Totals } from "./totals.js";
 
 export interface ValidationResult {
@@ -70,21 +70,26 @@ export function validateEnvelope(
     const rules = readableFindings(cleaned, issues, (envelope) => judge(envelope, options).findings);
     return { ok: false, findings: [...zodFindings(issues, cleaned), ...rules] };
   }
-  const envelope = parsed.data;
+  const envelope = parsed.data as Envelope;
   const { findings, totals } = judge(envelope, options);
   const ok = !findings.some((f) => f.severity === "error");
   return { ok, envelope, totals, findings };
 }
 
-/** The rules and what follows them on an envelope the schema took; normalises it in place. */
-function judge(envelope: Envelope, options: RuleOptions): { findings: Finding[]; totals: Totals } {
+/**
+ * The rules and what follows them on an envelope the schema took: dates left out filled in,
+ * pesos at 1, the total filled in. Normalises it in place.
+ */
+function judge(parsed: ParsedEnvelope, options: RuleOptions): { findings: Finding[]; totals: Totals } {
+  const filled = fillDates(parsed, options.today);
+  const envelope = parsed as Envelope;
   const c = envelope.comprobante;
   // The authority takes pesos at 1; the service's own discount examples send pesos with a rate.
   const pesosRate = c.moneda === "PES" && c.cotizacion !== undefined && !Dec.parse(c.cotizacion).eq(Dec.ONE);
   const given = c.cotizacion;
   if (c.moneda === "PES") c.cotizacion = "1";
   const totals = computeTotals(c);
-  const findings = checkRules(envelope, totals, options);
+  const findings = [...filled, ...checkRules(envelope, totals, options)];
   if (pesosRate)
     findings.push({
       severity: "warning",
@@ -104,6 +109,71 @@ function judge(envelope: Envelope, options: RuleOptions): { findings: Finding[];
     });
   }
   return { findings, totals };
+}
+
+/**
+ * The comprobante fields filled in from today rather than read from the file. They are not part
+ * of what the voucher says (journal.ts contentDigest): the same file sent again another day is
+ * the same voucher. Kept on the envelope, never sent.
+ */
+export const DEFAULTED = "_defaulted";
+
+/** Fields of `comprobante` that `fillDates` filled in, if any. */
+export function defaultedFields(envelope: object): string[] {
+  const list = (envelope as Record<string, unknown>)[DEFAULTED];
+  return Array.isArray(list) ? (list as string[]) : [];
+}
+
+/** FCE invoices are due in 30 days unless the file says otherwise: the usual term. */
+const FCE_TERM_DAYS = 30;
+
+/**
+ * A file may leave the dates out: the voucher is dated today in Argentina, due that day (an FCE
+ * invoice in 30 days), and a subscription or a service export bills the month so far. Each
+ * default is told as a warning.
+ */
+function fillDates(envelope: ParsedEnvelope, today: number): Finding[] {
+  const c = envelope.comprobante;
+  const findings: Finding[] = [];
+  const filled: string[] = [];
+  const tell = (field: string, message: string) => {
+    filled.push(field);
+    findings.push({ severity: "warning", code: "date.default", path: ["comprobante", field], message });
+  };
+  if (c.fecha === undefined) {
+    c.fecha = formatDay(today);
+    tell("fecha", t("no fecha given: dated today in Argentina, {fecha}", { fecha: c.fecha }));
+  }
+  const fecha = c.fecha;
+  if (c.vencimiento === undefined) {
+    const info = voucherTypeInfo(c.tipo);
+    const fceInvoice = info?.fce === true && !isNote(info);
+    c.vencimiento = fceInvoice ? addDays(fecha, FCE_TERM_DAYS) : fecha;
+    tell(
+      "vencimiento",
+      fceInvoice
+        ? t("no vencimiento given: an FCE invoice is due {days} days after its date, {vencimiento}", {
+            days: FCE_TERM_DAYS,
+            vencimiento: c.vencimiento,
+          })
+        : t("no vencimiento given: due on the voucher's date, {vencimiento}", { vencimiento: c.vencimiento }),
+    );
+  }
+  const billsPeriod = c.abono === "S" || c.fex?.tipo_exportacion === 2 || c.fex?.tipo_exportacion === 4;
+  if (billsPeriod && c.periodo_facturado_desde === undefined && c.periodo_facturado_hasta === undefined) {
+    c.periodo_facturado_desde = `01/${fecha.slice(3)}`;
+    c.periodo_facturado_hasta = fecha;
+    filled.push("periodo_facturado_desde");
+    tell(
+      "periodo_facturado_hasta",
+      t("no billed period given: the month up to the voucher's date, {desde} to {hasta}", {
+        desde: c.periodo_facturado_desde,
+        hasta: c.periodo_facturado_hasta,
+      }),
+    );
+  }
+  if (filled.length > 0) (envelope as Record<string, unknown>)[DEFAULTED] = filled;
+  return findings;
 }
 
 function valueAt(root: unknown, path: Path): unknown {

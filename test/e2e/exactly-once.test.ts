@@ -8,6 +8,7 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFile
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Store } from "../../src/sandbox/store.js";
+import { argentinaToday, clockFrom, formatDay } from "../../src/voucher/dates.js";
 import { freshUser, journalFiles, journalStates, journalText, ndjson, ROOT, runCli, startCli } from "../helpers.js";
 import { type RunningSandbox, startSandboxProcess } from "../sandbox-process.js";
 
@@ -82,14 +83,9 @@ function voucherFile(dir: string, name: string, change: (raw: any) => void): str
   return path;
 }
 
-const today = (() => {
-  const d = new Date(Date.now() - 3 * 3_600_000);
-  return `${String(d.getUTCDate()).padStart(2, "0")}/${String(d.getUTCMonth() + 1).padStart(2, "0")}/${d.getUTCFullYear()}`;
-})();
-const inDays = (n: number) => {
-  const d = new Date(Date.now() - 3 * 3_600_000 + n * 86_400_000);
-  return `${String(d.getUTCDate()).padStart(2, "0")}/${String(d.getUTCMonth() + 1).padStart(2, "0")}/${d.getUTCFullYear()}`;
-};
+/** Days as the CLIs and sandboxes the tests start count them (FACTURAR_TODAY, vitest.config.ts). */
+const inDays = (n: number) => formatDay(argentinaToday(clockFrom(process.env)()) + n);
+const today = inDays(0);
 
 /** A fresh user whose config has two embedded-sandbox profiles: `s` (679, default) and `s680`. */
 function twoPointsOfSale(prefix: string) {

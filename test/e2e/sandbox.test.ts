@@ -2,9 +2,10 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { argentinaToday, clockFrom, formatDay } from "../../src/voucher/dates.js";
 import { decodeQr } from "../../src/voucher/qr.js";
 import { escapeEnvelope } from "../../src/voucher/text.js";
-import { validateEnvelope } from "../../src/voucher/validate.js";
+import { DEFAULTED, validateEnvelope } from "../../src/voucher/validate.js";
 import { ROOT, runCli } from "../helpers.js";
 import { pdfText } from "../pdf-text.js";
 import { type RunningSandbox, startSandboxProcess, tempDir } from "../sandbox-process.js";
@@ -17,14 +18,14 @@ function wire(sample: string, pv: number, change: (c: any) => void = () => {}): 
   change(raw);
   const result = validateEnvelope(raw, NOW);
   if (!result.envelope) throw new Error(JSON.stringify(result.findings));
-  const { $schema: _, ...env } = escapeEnvelope(result.envelope) as any;
+  const { $schema: _, [DEFAULTED]: _d, ...env } = escapeEnvelope(result.envelope) as any;
   env.comprobante.punto_venta = pv;
   return env;
 }
 
+/** Today as the sandboxes the tests start see it (FACTURAR_TODAY, see vitest.config.ts). */
 function today(): string {
-  const d = new Date(Date.now() - 3 * 3_600_000);
-  return `${String(d.getUTCDate()).padStart(2, "0")}/${String(d.getUTCMonth() + 1).padStart(2, "0")}/${d.getUTCFullYear()}`;
+  return formatDay(argentinaToday(clockFrom(process.env)()));
 }
 
 async function until<T>(probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
@@ -68,7 +69,8 @@ describe("facturar sandbox", () => {
       cae: "",
       vencimiento_cae: "",
       requiere_fec: "NO ",
-      vencimiento_pago: "20/12/2026",
+      // The sample leaves its dates out: dated today (20/11/2026 here), due that day.
+      vencimiento_pago: "20/11/2026",
       external_reference: "FB-2026-0001",
       comprobante_tipo: "FACTURA B",
       envio_x_mail: "N",

@@ -1,12 +1,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { derivedReference } from "../../src/batch/journal.js";
+import { dayNumber } from "../../src/voucher/dates.js";
+import { Dec } from "../../src/voucher/decimal.js";
 import { cbuWithCheckDigits } from "../../src/voucher/ids.js";
 import { formatPath } from "../../src/voucher/path.js";
 import { LIMITS } from "../../src/voucher/rules.js";
-import { TEXT_MAX } from "../../src/voucher/schema.js";
-import { validateEnvelope } from "../../src/voucher/validate.js";
-import { baseVoucher, check, codes, finding, item, type Raw, ROOT } from "../helpers.js";
+import { type Envelope, TEXT_MAX } from "../../src/voucher/schema.js";
+import { defaultedFields, validateEnvelope } from "../../src/voucher/validate.js";
+import { baseVoucher, check, codes, finding, item, type Raw, ROOT, TODAY } from "../helpers.js";
 
 /** Applies `mutate` to a fresh base voucher and returns the error and warning codes. */
 function judge(mutate: (raw: Raw) => void, opts: { today?: string; ceiling?: string } = {}) {
@@ -460,7 +463,8 @@ describe("MiPyME FCE", () => {
       "fce.due-date",
     );
     const stale = judge((r) => fceInvoice(r), { today: "22/12/2026" });
-    expect(stale.errors).toEqual([]);
+    // A month old, the voucher is out of the window; its due date only warns.
+    expect(stale.errors).toEqual(["date.window"]);
     expect(stale.warnings).toContain("fce.due-date");
   });
 
@@ -763,23 +767,21 @@ describe("currency, payments, periods, tributos", () => {
   });
 });
 
-describe("date windows (warnings, Argentina time)", () => {
+describe("date windows (errors: the authority refuses, tax-rules §4.5; Argentina time)", () => {
   const dated = (fecha: string, opts: { services?: boolean } = {}) =>
     judge((r) => {
       r.comprobante.fecha = fecha;
       r.comprobante.vencimiento = "31/12/2026";
       if (opts.services)
         Object.assign(r.comprobante, { periodo_facturado_desde: "01/11/2026", periodo_facturado_hasta: "01/11/2026" });
-    }).warnings.filter((w) => w === "date.window");
+    }).errors.filter((w) => w === "date.window");
 
   it("goods: 5 days either side, ahead only within the month", () => {
     expect(dated("15/11/2026")).toEqual([]);
     expect(dated("14/11/2026")).toEqual(["date.window"]);
     expect(dated("25/11/2026")).toEqual([]);
     expect(dated("26/11/2026")).toEqual(["date.window"]);
-    expect(judge((r) => (r.comprobante.fecha = "01/12/2026"), { today: "28/11/2026" }).warnings).toContain(
-      "date.window",
-    );
+    expect(judge((r) => (r.comprobante.fecha = "01/12/2026"), { today: "28/11/2026" }).errors).toContain("date.window");
   });
   it("services: 10 days either side", () => {
     expect(dated("10/11/2026", { services: true })).toEqual([]);
@@ -793,10 +795,69 @@ describe("date windows (warnings, Argentina time)", () => {
         fceInvoice(r);
         r.comprobante.fecha = fecha;
         r.comprobante.vencimiento = "31/12/2026";
-      }).warnings.filter((w) => w === "date.window");
+      }).errors.filter((w) => w === "date.window");
     expect(fce("15/11/2026")).toEqual([]);
     expect(fce("14/11/2026")).toEqual(["date.window"]);
     expect(fce("21/11/2026")).toEqual([]);
     expect(fce("22/11/2026")).toEqual(["date.window"]);
+  });
+  it("queued: a later date is the day the service issues it, not early", () => {
+    const raw = baseVoucher();
+    raw.comprobante.fecha = "15/01/2027";
+    raw.comprobante.vencimiento = "15/01/2027";
+    const opts = { today: dayNumber(TODAY), ceiling: Dec.parse("10000000") };
+    expect(codes(validateEnvelope(raw, opts))).toEqual(["date.window"]);
+    expect(codes(validateEnvelope(raw, { ...opts, scheduled: true }))).toEqual([]);
+    raw.comprobante.fecha = "01/11/2026";
+    expect(codes(validateEnvelope(raw, { ...opts, scheduled: true }))).toEqual(["date.window"]);
+  });
+});
+
+describe("dates a file leaves out", () => {
+  const left = (mutate: (r: Raw) => void, today = TODAY) =>
+    judge(
+      (r) => {
+        delete r.comprobante.fecha;
+        delete r.comprobante.vencimiento;
+        mutate(r);
+      },
+      { today },
+    );
+
+  it("a voucher without fecha is dated today and due that day, and says so", () => {
+    const { errors, warnings, result } = left(() => {}, "03/02/2027");
+    expect(errors).toEqual([]);
+    expect(warnings.filter((w) => w === "date.default")).toHaveLength(2);
+    expect(result.envelope?.comprobante.fecha).toBe("03/02/2027");
+    expect(result.envelope?.comprobante.vencimiento).toBe("03/02/2027");
+    expect(defaultedFields(result.envelope as object)).toEqual(["fecha", "vencimiento"]);
+  });
+  it("an FCE invoice is due 30 days on; a subscription and a service export bill the month so far", () => {
+    expect(left(fceInvoice, "20/11/2026").result.envelope?.comprobante.vencimiento).toBe("20/12/2026");
+    const sub = left((r) => Object.assign(r.comprobante, { abono: "S", abono_frecuencia: 1, abono_hasta: "12/2099" }));
+    expect(sub.errors).toEqual([]);
+    expect(sub.result.envelope?.comprobante.periodo_facturado_desde).toBe("01/11/2026");
+    expect(sub.result.envelope?.comprobante.periodo_facturado_hasta).toBe("20/11/2026");
+  });
+  it("a date the file gives is kept, and not counted as filled in", () => {
+    const { warnings, result } = judge(() => {});
+    expect(warnings).not.toContain("date.default");
+    expect(defaultedFields(result.envelope as object)).toEqual([]);
+  });
+  it("the digest and derived reference leave filled-in dates out: sent again another day, the same voucher", () => {
+    const raw = () => {
+      const r = baseVoucher();
+      delete r.comprobante.fecha;
+      delete r.comprobante.vencimiento;
+      delete r.comprobante.external_reference;
+      return r;
+    };
+    const one = check(raw(), { today: "20/11/2026" }).envelope as Envelope;
+    const other = check(raw(), { today: "24/11/2026" }).envelope as Envelope;
+    expect(one.comprobante.fecha).not.toBe(other.comprobante.fecha);
+    expect(derivedReference(one as never, 679)).toBe(derivedReference(other as never, 679));
+    const dated = baseVoucher();
+    delete dated.comprobante.external_reference;
+    expect(derivedReference(check(dated).envelope as never, 679)).not.toBe(derivedReference(one as never, 679));
   });
 });

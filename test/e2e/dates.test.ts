@@ -1,0 +1,151 @@
+/**
+ * Voucher dates end to end: the authority's window and lane order, judged alike by `validate`
+ * and `issue`, refused by the embedded sandbox as the authority refuses them, and the README's
+ * first command working whatever the day.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { argentinaToday, formatDay } from "../../src/voucher/dates.js";
+import { freshUser, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
+
+const SAMPLE = join(ROOT, "samples", "factura-b-dni.json");
+
+function sample(change: (c: Record<string, unknown>) => void): Record<string, any> {
+  const raw = JSON.parse(readFileSync(SAMPLE, "utf8"));
+  change(raw.comprobante);
+  return raw;
+}
+
+describe("the README's first command, any day", () => {
+  it.each([
+    ["today", ""],
+    ["60 days ahead", formatDay(argentinaToday() + 60)],
+  ])("validates and issues samples/factura-b-dni.json with the clock at %s, with its PDF", async (_, day) => {
+    const user = freshUser("facturar-dates-");
+    const env = { ...user.env, FACTURAR_TODAY: day };
+    const expected = day || formatDay(argentinaToday());
+    const validated = await runCli(["validate", SAMPLE], { env, cwd: user.cwd });
+    expect(validated.code).toBe(0);
+    expect(validated.stdout).toContain(`no fecha given: dated today in Argentina, ${expected}`);
+    const issued = await runCli(["--json", "issue", SAMPLE], { env, cwd: user.cwd });
+    expect(issued.stderr).toContain(`dated today in Argentina, ${expected}`);
+    expect(issued.code).toBe(0);
+    const [result] = ndjson(issued.stdout);
+    expect(result).toMatchObject({ status: "issued", vencimiento_pago: expected });
+    expect(existsSync(result.pdf)).toBe(true);
+    // Sent again (another day, for all it knows): the same voucher, not issued twice.
+    const again = ndjson((await runCli(["--json", "issue", SAMPLE], { env, cwd: user.cwd })).stdout);
+    expect(again[0]?.status).toBe("skipped-duplicate");
+  });
+});
+
+describe("the date window", () => {
+  it("issue refuses a voucher dated outside it (exit 3), as validate does, and sends nothing", async () => {
+    const user = freshUser("facturar-window-");
+    // 20/11/2026 is today for the tests (vitest.config.ts): 19 days back, goods take 5.
+    const old = join(user.cwd, "old.json");
+    writeFileSync(old, JSON.stringify(sample((c) => Object.assign(c, { fecha: "01/11/2026" }))));
+    const validated = ndjson((await runCli(["--json", "validate", old], { env: user.env, cwd: user.cwd })).stdout);
+    expect(validated[0].errors).toContainEqual(
+      expect.objectContaining({ code: "date.window", field: "comprobante.fecha" }),
+    );
+    const issued = await runCli(["--json", "issue", old], { env: user.env, cwd: user.cwd });
+    expect(issued.code).toBe(3);
+    expect(ndjson(issued.stdout)[0]).toMatchObject({ status: "invalid" });
+    expect(issued.stdout).toMatch(
+      /goods are dated within 5 days of today \(20\/11\/2026\); the authority refuses 01\/11\/2026/,
+    );
+    const found = await runCli(["--json", "query", "--ref", "FB-2026-0001"], { env: user.env, cwd: user.cwd });
+    expect(found.code).toBe(9);
+  });
+
+  it("the sandbox refuses one the client did not judge (--no-validate) with the authority's 10016", async () => {
+    const user = freshUser("facturar-window-sbx-");
+    const ahead = join(user.cwd, "ahead.json");
+    writeFileSync(ahead, JSON.stringify(sample((c) => Object.assign(c, { fecha: "01/12/2026" }))));
+    const issued = await runCli(["--json", "issue", "--no-validate", ahead], { env: user.env, cwd: user.cwd });
+    expect(issued.code).toBe(4);
+    const [result] = ndjson(issued.stdout);
+    expect(result.status).toBe("rejected");
+    expect(result.errors.join(" ")).toMatch(
+      /Cod\. Error: #\d+\.10016 - Campo CbteFch debe estar comprendido en el rango N-5 y N\+5/,
+    );
+  });
+});
+
+describe("lane order: no date before the lane's latest voucher", () => {
+  const batch = (dir: string, name: string, dates: [string, string][]) => {
+    const path = join(dir, name);
+    writeFileSync(
+      path,
+      JSON.stringify(dates.map(([ref, fecha]) => sample((c) => Object.assign(c, { external_reference: ref, fecha })))),
+    );
+    return path;
+  };
+
+  it("the sandbox refuses an earlier date; the rest of its lane is held, not sent (exit 7)", async () => {
+    // Two machines on one sandbox: the second's journal knows nothing of what the first issued.
+    const first = freshUser("facturar-lane-a-");
+    const second = freshUser("facturar-lane-b-");
+    const shared = { XDG_DATA_HOME: first.env.XDG_DATA_HOME };
+    const latest = batch(first.cwd, "latest.json", [["LANE-LATEST", TODAY]]);
+    expect((await runCli(["issue", "--no-pdf", latest], { env: first.env, cwd: first.cwd })).code).toBe(0);
+    mkdirSync(second.cwd, { recursive: true });
+    const late = batch(second.cwd, "late.json", [
+      ["LANE-EARLY", "18/11/2026"],
+      ["LANE-NEXT-1", TODAY],
+      ["LANE-NEXT-2", TODAY],
+    ]);
+    const run = await runCli(["--json", "issue", "--no-pdf", late], {
+      env: { ...second.env, ...shared },
+      cwd: second.cwd,
+    });
+    expect(run.code).toBe(7);
+    const byRef = Object.fromEntries(ndjson(run.stdout).map((r) => [r.external_reference, r]));
+    expect(byRef["LANE-EARLY"]?.status).toBe("rejected");
+    expect(byRef["LANE-EARLY"]?.errors.join(" ")).toMatch(
+      /10016 - El numero o fecha del comprobante no se corresponde con el proximo a autorizar/,
+    );
+    for (const ref of ["LANE-NEXT-1", "LANE-NEXT-2"])
+      expect(byRef[ref]).toMatchObject({
+        status: "held",
+        errors: [expect.stringMatching(/LANE-EARLY failed in this lane with a numbering or date error/)],
+      });
+    // Held, not sent: the sandbox holds only the first machine's voucher.
+    const env = { ...second.env, ...shared };
+    expect((await runCli(["query", "--ref", "LANE-NEXT-1"], { env, cwd: second.cwd })).code).toBe(9);
+  });
+
+  it("issue refuses, before sending, a date earlier than what its journal saw issued in the lane (exit 3)", async () => {
+    const user = freshUser("facturar-lane-journal-");
+    const latest = batch(user.cwd, "latest.json", [["ORDER-LATEST", TODAY]]);
+    expect((await runCli(["issue", "--no-pdf", latest], { env: user.env, cwd: user.cwd })).code).toBe(0);
+    const late = batch(user.cwd, "late.json", [
+      ["ORDER-EARLY", "17/11/2026"],
+      ["ORDER-LATER", TODAY],
+    ]);
+    const run = await runCli(["--json", "issue", "--no-pdf", late], { env: user.env, cwd: user.cwd });
+    expect(run.code).toBe(3);
+    const [early] = ndjson(run.stdout);
+    expect(early).toMatchObject({
+      status: "invalid",
+      external_reference: "ORDER-EARLY",
+      error_details: [{ code: "date.order" }],
+    });
+    expect(early.errors[0]).toMatch(
+      /dated 17\/11\/2026, before 20\/11\/2026, the date of the latest FACTURA B issued at point of sale 679/,
+    );
+    expect((await runCli(["query", "--ref", "ORDER-LATER"], { env: user.env, cwd: user.cwd })).code).toBe(9);
+    // With --skip-invalid the rest go: the later date is fine.
+    const skipped = await runCli(["--json", "issue", "--no-pdf", "--skip-invalid", late], {
+      env: user.env,
+      cwd: user.cwd,
+    });
+    expect(skipped.code).toBe(7);
+    expect(ndjson(skipped.stdout).map((r) => [r.external_reference, r.status])).toEqual([
+      ["ORDER-EARLY", "invalid"],
+      ["ORDER-LATER", "issued"],
+    ]);
+  });
+});

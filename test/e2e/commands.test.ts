@@ -6,8 +6,7 @@ import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { writeSafely } from "../../src/output/files.js";
-import { argentinaToday, formatDay } from "../../src/voucher/dates.js";
-import { freshUser, journalStates, journalText, ndjson, ROOT, runCli } from "../helpers.js";
+import { freshUser, journalStates, journalText, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
 import { pdfText } from "../pdf-text.js";
 import { startSandboxProcess, tempDir } from "../sandbox-process.js";
 
@@ -245,7 +244,7 @@ describe("batches", () => {
 
   it("results and the report carry each voucher's warnings and its errors as objects; a ; CSV gets a ; report", async () => {
     const u = user();
-    const day = formatDay(argentinaToday());
+    const day = TODAY;
     const header =
       "comprobante.external_reference;comprobante.tipo;comprobante.fecha;comprobante.vencimiento;comprobante.rubro;comprobante.rubro_grupo_contable;comprobante.total;cliente.documento_tipo;cliente.documento_nro;cliente.razon_social;cliente.condicion_iva;comprobante.detalle.cantidad;comprobante.detalle.producto.descripcion;comprobante.detalle.producto.precio_unitario_sin_iva;comprobante.detalle.producto.alicuota";
     const row = (ref: string, total: string) =>
@@ -401,7 +400,7 @@ describe("foreign currencies, against the authority's rate", () => {
   /** The dollar sample, dated today, with this reference and cotizacion (the sandbox's dollar is 1000). */
   function usd(ref: string, cotizacion: number, moneda = "DOL") {
     const raw = JSON.parse(readFileSync(sample("usd-invoice"), "utf8"));
-    raw.comprobante.fecha = formatDay(argentinaToday());
+    raw.comprobante.fecha = TODAY;
     raw.comprobante.external_reference = ref;
     raw.comprobante.cotizacion = cotizacion;
     raw.comprobante.moneda = moneda;

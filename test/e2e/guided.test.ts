@@ -3,22 +3,18 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { dayNumber, formatDay } from "../../src/voucher/dates.js";
 import { decodeQr } from "../../src/voucher/qr.js";
-import { freshUser, inTerminal, ndjson, ROOT, runCli } from "../helpers.js";
+import { freshUser, inTerminal, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
 
 const ENTER = "\r";
 const DOWN = "\u001b[B";
 const erase = (n: number) => "\u007f".repeat(n);
 const SPANISH = { LANG: "es_AR.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
 
-/** A day in Argentina (UTC-3), `days` from today, dd/mm/yyyy. */
+/** A day `days` from the tests' today (the CLIs run on FACTURAR_TODAY), dd/mm/yyyy. */
 function argentinaDay(days = 0): string {
-  return new Date(Date.now() - 3 * 3600_000 + days * 86_400_000)
-    .toISOString()
-    .slice(0, 10)
-    .split("-")
-    .reverse()
-    .join("/");
+  return formatDay(dayNumber(TODAY) + days);
 }
 
 describe("facturar issue --interactive", () => {

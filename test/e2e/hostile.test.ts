@@ -388,7 +388,8 @@ describe("hostile servers", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(gets).toBe(3);
     const [voucher] = ndjson(r.stdout);
-    expect(voucher.warnings ?? []).toEqual([]);
+    // Nothing about its documents: only the dates the sample leaves out, filled in.
+    expect((voucher.warnings ?? []).filter((w: string) => !w.endsWith("[date.default]"))).toEqual([]);
     expect(voucher.pdf).toBe(join(cwd, "pdfs", "FACTURA_B-00679-00000007.pdf"));
     expect(readFileSync(voucher.pdf, "utf8")).toBe("%PDF-1.4 a document");
   }, 60_000);

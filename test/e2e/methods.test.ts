@@ -2,9 +2,8 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { argentinaToday, formatDay } from "../../src/voucher/dates.js";
 import { voucherJsonSchema } from "../../src/voucher/json-schema.js";
-import { freshUser, ndjson, ROOT, runCli } from "../helpers.js";
+import { freshUser, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
 
 function user() {
   const { cwd, env } = freshUser("facturar-methods-");
@@ -54,7 +53,7 @@ describe("the other service methods", () => {
     expect(dollar.code, dollar.stderr).toBe(0);
     expect(dollar.stdout.trim()).toBe("DOL (Dólar estadounidense): 1000.00 pesos, the authority's rate now");
     expect(dollar.stderr).toMatch(/a voucher in DOL takes a cotizacion from 20\.00 to 4000\.00/);
-    const day = formatDay(argentinaToday());
+    const day = TODAY;
     const euro = await u.run(["--json", "exchange-rate", "--currency", "060", "--date", day]);
     expect(JSON.parse(euro.stdout)).toEqual({
       ok: true,

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freshUser, inTerminal, journalText, ndjson, ROOT, runCli } from "../helpers.js";
+import { freshUser, inTerminal, journalText, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
 
 const ENTER = "\r";
 const SPANISH = { LANG: "es_AR.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
@@ -75,8 +75,8 @@ describe("in Spanish", () => {
 
   it("a spreadsheet export with 7.000 issues seven thousand, not seven; 7.00 is refused at its cell, --decimal point reads it", async () => {
     const u = freshUser("facturar-es-decimal-");
-    // Today in Argentina (UTC-3): the authority refuses dates far from it.
-    const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10).split("-").reverse().join("/");
+    // The tests' today (the CLIs run on FACTURAR_TODAY): the authority refuses dates far from it.
+    const today = TODAY;
     const header =
       "comprobante.external_reference;comprobante.tipo;comprobante.fecha;comprobante.vencimiento;comprobante.rubro;comprobante.rubro_grupo_contable;cliente.documento_tipo;cliente.documento_nro;cliente.razon_social;cliente.condicion_iva;comprobante.detalle.cantidad;comprobante.detalle.producto.descripcion;comprobante.detalle.producto.precio_unitario_sin_iva;comprobante.detalle.producto.alicuota";
     const csv = (ref: string, price: string) =>

@@ -132,7 +132,10 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     program.command("issue").description(t("issue vouchers now (instant mode), each exactly once; PDFs saved")),
   )
     .option("-i, --interactive", t("no file: ask for the voucher on the terminal, show its totals, then issue it"))
-    .option("--batch-size <n>", t("send vouchers of one type in groups of 2 to 20 through the batch method (lotes)"))
+    .option(
+      "--batch-size <n>",
+      t("vouchers of one type per batch call (lotes), 1 to 20 (default 20); 1 sends them one by one"),
+    )
     .action(lazy(async () => (await import("./commands/issue.js")).issueInstant as Action));
 
   inputOptions(
@@ -142,7 +145,10 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
   )
     .option("--wait", t("wait until each voucher is issued or fails, then save its PDF"))
     .option("--timeout <seconds>", t("with --wait: give up waiting after this long (default 300)"))
-    .option("--batch-size <n>", t("queue vouchers in groups of 2 to 100 (lotes_encola)"))
+    .option(
+      "--batch-size <n>",
+      t("vouchers per queued batch call (lotes_encola), 1 to 100 (default 100); 1 sends them one by one"),
+    )
     .option(
       "--requeue",
       t("put vouchers that failed in the service's queue back in it (reenviar_encolado), once their cause is fixed"),
@@ -283,10 +289,14 @@ function buildProgram(io: Io, settle: (outcome: Outcome) => void, stop: StopToke
     .option(
       "--fault <name=value>",
       t(
-        "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, slow-commit=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down",
+        "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down",
       ),
       collect,
       [],
+    )
+    .option(
+      "--like-production",
+      t("behave like the real service under load: latency=80 and spacing=100 (--fault may add to it)"),
     )
     .option("--queue-interval <ms>", t("how often the queue worker runs"), "1000")
     .option("--quota <n>", t("the plan's voucher quota (the development plan has 1500)"))

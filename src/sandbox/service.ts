@@ -508,7 +508,21 @@ export class SandboxService {
       return { status: 200, body: { ...this.authorityDown(undefined).body, response: [] } };
     const response: Record<string, unknown>[] = [];
     const durables: Promise<unknown>[] = [];
+    // The authority's batch (§6.8): no rollback; once one fails, it and every later one are rejected.
+    let failed: string | undefined;
     for (const r of requests) {
+      const c = r.comprobante;
+      let text = failed ? "No procesado: fallo un comprobante anterior del lote." : undefined;
+      const next = this.store.nextNumber(pv.punto_venta, c.tipo);
+      if (!failed && c.numero !== undefined && c.numero !== null && c.numero !== "" && Number(c.numero) !== 0) {
+        if (Number(c.numero) !== next)
+          text =
+            failed = `El numero de comprobante ${Number(c.numero)} no es el proximo a emitir: el proximo es ${next}.`;
+      }
+      if (text) {
+        response.push(issueError([text], [{ code: "TFC-8002", text }], c.external_reference).body);
+        continue;
+      }
       const numero = this.store.takeNumber(pv.punto_venta, r.comprobante.tipo);
       const { voucher, durable } = this.storeVoucher(r, pv, false, numero);
       const { fields, durable: linksDurable } = this.issued(voucher);
@@ -524,6 +538,7 @@ export class SandboxService {
       });
     }
     await Promise.all(durables);
+    if (failed) return fail([failed], { response });
     return { status: 200, body: { error: "N", errores: [], response } };
   }
 

@@ -236,7 +236,11 @@ describe("the embedded sandbox shared by two CLIs", () => {
   it("the host, done first, goes on serving until its guest is done: the guest loses nothing", async () => {
     const u = twoPointsOfSale("facturar-host-guest-");
     const env = { ...u.env, FACTURAR_SANDBOX_FAULTS: "latency=150" };
-    const host = startCli(["--json", "issue", "--no-pdf", samples(u.cwd, "HOST", 10)], { cwd: u.cwd, env });
+    // One by one: the host must still be sending when its guest comes.
+    const host = startCli(["--json", "issue", "--no-pdf", "--batch-size", "1", samples(u.cwd, "HOST", 10)], {
+      cwd: u.cwd,
+      env,
+    });
     await untilSending(u.env.XDG_STATE_HOME);
     const guest = await runCli(["--json", "-p", "s680", "issue", "--no-pdf", samples(u.cwd, "GUEST", 20)], {
       cwd: u.cwd,

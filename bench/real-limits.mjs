@@ -87,8 +87,8 @@ async function sequentialLoop(n) {
       },
     });
     for (;;) {
-      // The same 5 ms margin facturar's limiter keeps (src/api/client.ts), for a fair comparison.
-      const wait = last + SPACING + 5 - performance.now();
+      // The same margin facturar's limiter keeps (SPACING_MARGIN_MS in src/api/client.ts), for a fair comparison.
+      const wait = last + SPACING + 10 - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       last = performance.now();
       const res = await fetch(`${sandbox.baseUrl}/facturacion/nuevo`, {

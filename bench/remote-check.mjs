@@ -43,11 +43,12 @@ console.log(`${count} vouchers (FACTURA A and B), sandbox on loopback, node ${pr
 console.log("| run | check calls per 1,000 | issuing calls per 1,000 | time |");
 console.log("|---|---|---|---|");
 for (const [days, batch] of [
-  [1, []],
+  [1, ["--batch-size", "1"]],
   [1, ["--batch-size", "20"]],
-  [10, []],
+  [10, ["--batch-size", "1"]],
 ]) {
-  const name = `d${days}${batch.length ? "b" : ""}`;
+  const batched = batch[1] !== "1";
+  const name = `d${days}${batched ? "b" : ""}`;
   const file = voucherCsv(join(work, `${name}.csv`), {
     prefix: name,
     count,
@@ -57,7 +58,7 @@ for (const [days, batch] of [
   });
   const home = join(work, `home-${name}`);
   mkdirSync(home, { recursive: true });
-  const mode = `${days} day${days > 1 ? "s" : ""}${batch.length ? ", --batch-size 20" : ", one by one"}`;
+  const mode = `${days} day${days > 1 ? "s" : ""}${batched ? ", --batch-size 20" : ", one by one"}`;
   show(`first run, ${mode}`, run(home, file, batch));
   show(`again, journal kept, ${mode}`, run(home, file, batch));
   rmSync(join(home, "state"), { recursive: true });

@@ -100,12 +100,16 @@ const curl = quick
           `for f in "${dir}"/*.json; do curl -s -o /dev/null -X POST -H 'Content-Type: application/json' --data @"$f" "${info.base_url}/facturacion/nuevo"; done`,
         ]);
     });
-const noPdf = timeIt("facturar issue --no-pdf (concurrency 4)", () => facturar("nopdf", ["--no-pdf"]));
+const noPdf = timeIt("facturar issue --no-pdf --batch-size 1 (one by one, concurrency 4)", () =>
+  facturar("nopdf", ["--no-pdf", "--batch-size", "1"]),
+);
 const batched = timeIt("facturar issue --no-pdf --batch-size 20 (lotes)", () =>
   facturar("batched", ["--no-pdf", "--batch-size", "20"]),
 );
 if (curl !== undefined) {
-  const withPdf = timeIt("facturar issue, PDF and ticket saved (concurrency 4)", () => facturar("pdf", []));
+  const withPdf = timeIt("facturar issue --batch-size 1, PDF and ticket saved (concurrency 4)", () =>
+    facturar("pdf", ["--batch-size", "1"]),
+  );
   const batchedPdf = timeIt("facturar issue --batch-size 20, PDF and ticket saved", () =>
     facturar("batchedpdf", ["--batch-size", "20"]),
   );

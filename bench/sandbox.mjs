@@ -18,10 +18,10 @@ export function argentinaDay(offset = 0) {
     .join("/");
 }
 
-export async function startSandbox(dataDir) {
+export async function startSandbox(dataDir, extra = []) {
   const server = spawn(
     process.execPath,
-    ["bin/facturar.js", "--json", "sandbox", "--port", "0", "--data-dir", dataDir, "--quota", "10000000"],
+    ["bin/facturar.js", "--json", "sandbox", "--port", "0", "--data-dir", dataDir, "--quota", "10000000", ...extra],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   const info = JSON.parse(

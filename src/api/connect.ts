@@ -54,6 +54,9 @@ function timeoutFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
 /** The real platform may hold an instant call for about 90 s (reference §3) before it answers. */
 const SERVICE_SETTLE_WINDOW_MS = 120_000;
 
+/** The least time the real service asks between requests (reference §11); it answers 429 to less. */
+export const SERVICE_SPACING_MS = 100;
+
 /** A service's address as one account key: scheme, lower-case host, port, path without trailing slashes. */
 function serviceKey(baseUrl: string): string {
   const url = new URL(baseUrl);
@@ -91,10 +94,17 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
   // The first wait before a retry (it doubles each time); tests and slow links set it.
   const backoff = timeoutFrom(opts.env, "FACTURAR_RETRY_BACKOFF");
   const issueTimeoutMs = timeoutFrom(opts.env, "FACTURAR_ISSUE_TIMEOUT");
-  const clientOptions = (baseUrl: string, credentials: Credentials): ClientOptions => ({
+  /**
+   * One limiter per connection, shared by every call of the command (lanes, lookups, listings):
+   * the caller's (--rate), else the profile's rate_ms, else what the service asks: 100 ms for a
+   * service at a URL (a `facturar sandbox --like-production` too), the spacing fault of the
+   * embedded sandbox (none unless set).
+   */
+  const clientOptions = (baseUrl: string, credentials: Credentials, serviceSpacingMs: number): ClientOptions => ({
     baseUrl,
     credentials,
     userAgent: USER_AGENT,
+    minIntervalMs: profile.rateMs ?? serviceSpacingMs,
     ...(opts.log ? { log: opts.log } : {}),
     ...(readTimeoutMs ? { readTimeoutMs } : {}),
     ...(issueTimeoutMs ? { issueTimeoutMs } : {}),
@@ -109,7 +119,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
         "denied",
         "config.credentials",
       );
-    const client = new ApiClient(clientOptions(profile.baseUrl, profile.credentials));
+    const client = new ApiClient(clientOptions(profile.baseUrl, profile.credentials, SERVICE_SPACING_MS));
     return {
       service: new HttpService(client),
       account: serviceAccount(profile.baseUrl, profile.puntoVenta, profile.credentials),
@@ -158,7 +168,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     const sandbox = await startSandbox({ dataDir, faults, rates, queueIntervalMs: 200, now: clockFrom(opts.env) });
     const pv = choose(sandbox.pointsOfSale);
     opts.log?.(t("embedded sandbox at {url} (data in {dir})", { url: sandbox.baseUrl, dir: dataDir }));
-    const client = new ApiClient(clientOptions(sandbox.baseUrl, pv));
+    const client = new ApiClient(clientOptions(sandbox.baseUrl, pv, faults.spacing));
     return {
       service: new HttpService(client),
       account: sandboxAccount(dataDir, pv),
@@ -189,7 +199,8 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     }
     const pv = choose(account.points_of_sale);
     opts.log?.(t("using the sandbox of process {pid} at {url}", { pid: error.holder.pid, url: error.holder.base_url }));
-    const client = new ApiClient(clientOptions(error.holder.base_url, pv));
+    // The holder's spacing, as its settle window: its faults are the ones that answer.
+    const client = new ApiClient(clientOptions(error.holder.base_url, pv, error.holder.spacing_ms ?? 0));
     const leave = registerGuest(dataDir);
     return {
       service: new HttpService(client),

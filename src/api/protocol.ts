@@ -71,6 +71,11 @@ export type IssueAnswer =
 export interface BatchAnswer {
   /** One per voucher sent, in order. */
   items: IssueAnswer[];
+  /**
+   * The batch was refused whole, nothing processed, for this row (counted from 0) alone: its
+   * item holds the error; the others were not looked at (reference §6.8).
+   */
+  refusedRow?: number;
 }
 
 export interface Links {
@@ -337,6 +342,11 @@ export class HttpService implements Service {
       // Nothing processed: a validation error of the whole batch (§6.8) names one row, or none.
       const whole = issueAnswer(method, { ...answer, error: top === "N" ? "S" : answer.error }, mode);
       if (top === "N") throw new MalformedAnswerError(method, t("no item for the vouchers sent"));
+      // "la fila 3 (comenzando en 0)…": that voucher's fault, not the others'.
+      const row = /\bfila\s+(\d+)/i.exec(whole.ok ? "" : whole.errors.join(" "));
+      const refusedRow = row ? Number(row[1]) : undefined;
+      if (refusedRow !== undefined && refusedRow < vouchers.length)
+        return { items: vouchers.map(() => whole), refusedRow };
       return { items: vouchers.map(() => whole) };
     }
     const items: IssueAnswer[] = [];

@@ -14,7 +14,14 @@
 import { existsSync } from "node:fs";
 import { documentUrl, isPdf } from "../api/documents.js";
 import { TransportError } from "../api/http.js";
-import { type IssueAnswer, type IssueMode, preferred, type Service, type ServiceVoucher } from "../api/protocol.js";
+import {
+  type BatchAnswer,
+  type IssueAnswer,
+  type IssueMode,
+  preferred,
+  type Service,
+  type ServiceVoucher,
+} from "../api/protocol.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { documentName, writeSafely } from "../output/files.js";
@@ -99,6 +106,13 @@ export interface IssueSettings {
   requeue?: boolean;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+}
+
+/** A voucher of a batch to be sent: its place in the batch as the lane gave it. */
+interface Pending {
+  index: number;
+  voucher: PreparedVoucher;
+  reference: string;
 }
 
 /** The error code of a voucher sent several times without an answer, which the service lacks. */
@@ -379,12 +393,18 @@ export class Issuer {
     vouchers: PreparedVoucher[],
     results: (VoucherResult | undefined)[],
   ): Promise<VoucherResult[]> {
-    const pending: { index: number; voucher: PreparedVoucher; reference: string }[] = [];
+    const pending: Pending[] = [];
     for (const [index, voucher] of vouchers.entries()) {
       const decided = await this.decide(voucher);
       if ("result" in decided) results[index] = decided.result;
       else pending.push({ index, voucher, reference: decided.reference });
     }
+    if (pending.length > 0) await this.sendGroup(pending, results);
+    return results as VoucherResult[];
+  }
+
+  /** Sends vouchers of one lane, journaled `sending`, in one call (one alone through `issue`). */
+  private async sendGroup(pending: Pending[], results: (VoucherResult | undefined)[]): Promise<void> {
     if (pending.length === 1) {
       const [only] = pending as [(typeof pending)[number]];
       await this.journalSending([only]);
@@ -392,14 +412,12 @@ export class Issuer {
     } else if (pending.length > 1) {
       await this.journalSending(pending);
       const since = this.now();
-      let answer: IssueAnswer[] | undefined;
+      let batch: BatchAnswer | undefined;
       try {
-        answer = (
-          await this.service.issueBatch(
-            this.settings.mode,
-            pending.map((p) => this.wire(p.voucher, p.reference)),
-          )
-        ).items;
+        batch = await this.service.issueBatch(
+          this.settings.mode,
+          pending.map((p) => this.wire(p.voucher, p.reference)),
+        );
       } catch (error) {
         // A bug (not the service's word) leaves them `sending`: the next run asks the service.
         if (!(error instanceof TransportError) && !(error instanceof FacturarError)) throw error;
@@ -410,7 +428,7 @@ export class Issuer {
           );
           if (isServiceFailure(error)) throw new ServiceStop(error);
           for (const p of pending) results[p.index] = this.failed(p.voucher, p.reference, error as Error);
-          return results as VoucherResult[];
+          return;
         }
         this.warn(
           t("batch of {n}: {message}; asking the service about each voucher", {
@@ -449,9 +467,11 @@ export class Issuer {
           if (!breaker && breaksLane(result)) breaker = result;
         }
       }
-      if (answer) {
+      if (batch?.refusedRow !== undefined) {
+        await this.refusedRow(pending, batch.refusedRow, batch.items[batch.refusedRow] as IssueAnswer, results);
+      } else if (batch) {
         for (const [i, p] of pending.entries()) {
-          const item = answer[i] as IssueAnswer;
+          const item = batch.items[i] as IssueAnswer;
           if (!item.ok && item.notProcessed) {
             const why = t("not processed by the service: an earlier voucher of its batch failed");
             await this.journal.record({ ref: p.reference, state: "held", mode: this.settings.mode, errors: [why] });
@@ -465,7 +485,30 @@ export class Issuer {
         }
       }
     }
-    return results as VoucherResult[];
+  }
+
+  /**
+   * A batch refused whole for one row, nothing processed (§6.8): that voucher is rejected as it
+   * would be alone, and the others go again without it, in order; behind a numbering or date
+   * error, only those before it (the rest would fail too, and are held).
+   */
+  private async refusedRow(
+    pending: Pending[],
+    row: number,
+    item: IssueAnswer,
+    results: (VoucherResult | undefined)[],
+  ): Promise<void> {
+    const bad = pending[row] as Pending;
+    const result = await this.settleAnswer(bad.voucher, bad.reference, item);
+    results[bad.index] = result;
+    const before = pending.slice(0, row);
+    const after = pending.slice(row + 1);
+    if (laneBreak(result) !== "sequence") {
+      if (before.length + after.length > 0) await this.sendGroup([...before, ...after], results);
+      return;
+    }
+    if (before.length > 0) await this.sendGroup(before, results);
+    for (const q of after) results[q.index] = await this.holdBehind(q.voucher, q.reference, result, "sequence");
   }
 
   /** The body the service gets: escaped texts, the reference, no credentials from the file. */
@@ -921,11 +964,17 @@ export class Issuer {
     voucher: PreparedVoucher,
     reference: string,
     breaker: VoucherResult,
+    cause: "sequence" | "unsettled" = "unsettled",
   ): Promise<VoucherResult> {
-    const why = t(
-      "not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order",
-      { ref: breaker.external_reference },
-    );
+    const why =
+      cause === "sequence"
+        ? t("not sent: {ref} failed in this lane with a numbering or date error, and this one would too", {
+            ref: breaker.external_reference,
+          })
+        : t(
+            "not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order",
+            { ref: breaker.external_reference },
+          );
     await this.journal.record({ ref: reference, state: "held", mode: this.settings.mode, errors: [why] });
     const held = this.result(voucher, reference, "held");
     held.errors = [why];

@@ -25,6 +25,10 @@ import { accountId, Journal, withPointOfSale } from "./journal.js";
 import { blankResult, type Problem, type VoucherResult } from "./result.js";
 import { EnvelopeStore } from "./spill.js";
 
+/** The most vouchers `lotes` takes in one call (one type), and `lotes_encola` (reference §11). */
+export const INSTANT_BATCH_MAX = 20;
+export const QUEUED_BATCH_MAX = 100;
+
 export interface IssueRequest {
   files: string[];
   /** Vouchers from memory (the guided issue), before the files. */
@@ -41,11 +45,15 @@ export interface IssueRequest {
   waitTimeoutMs: number;
   /** Queued mode: put vouchers that failed in the service's queue back in it (`reenviar_encolado`). */
   requeue?: boolean;
-  /** Send in groups through `lotes` (2..20, one type) or `lotes_encola` (2..100). */
+  /**
+   * Vouchers of a lane per call: `lotes` (at most 20, one type) or `lotes_encola` (at most 100);
+   * by default the most the method takes (a lane of one still goes through `nuevo`); 1 sends
+   * one by one.
+   */
   batchSize?: number;
-  /** Lanes (point of sale and type) issued in parallel; inside a lane, one voucher at a time. */
+  /** Lanes (point of sale and type) issued in parallel; inside a lane, one call at a time, in order. */
   concurrency?: number;
-  /** Least ms between request starts; default: the profile's, 100 for a real service, 0 for the sandbox. */
+  /** Least ms between request starts; default: the profile's, else the service's (see connect). */
   rateMs?: number;
   /** Set by a signal: finish what is in flight, send nothing new. */
   stop?: { requested: boolean };
@@ -300,12 +308,11 @@ async function sendPlan(
 ): Promise<IssueSummary> {
   const profile = await loadProfile(req.profile);
   for (const w of profile.warnings) req.warn(w);
-  const rateMs = req.rateMs ?? profile.rateMs ?? (profile.baseUrl === "sandbox" ? 0 : 100);
   const connection = await connect(profile, {
     env: req.env,
     notice: req.warn,
     ...(req.log ? { log: req.log } : {}),
-    client: { minIntervalMs: rateMs },
+    ...(req.rateMs !== undefined ? { client: { minIntervalMs: req.rateMs } } : {}),
   });
   try {
     const puntoVenta = connection.puntoVenta ?? profile.puntoVenta;
@@ -449,7 +456,7 @@ async function sendPlan(
       await issuer.survey(plan.planned);
       const ended = await runLanes(lanes(plan.planned, req.mode), {
         concurrency: req.concurrency ?? 4,
-        batchSize: req.batchSize ?? 1,
+        batchSize: req.batchSize ?? (req.mode === "queued" ? QUEUED_BATCH_MAX : INSTANT_BATCH_MAX),
         stopped: () => req.stop?.requested ?? false,
         begin: async (v) => issuer.begin(await load(v)),
         finish: (b) => issuer.finish(b),

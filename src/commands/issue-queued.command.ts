@@ -10,7 +10,10 @@ export const define: Define = (program, run) => {
   )
     .option("--wait", t("wait until each voucher is issued or fails, then save its PDF"))
     .option(`--timeout ${t("<seconds>")}`, t("with --wait: give up waiting after this long (default 300)"))
-    .option(`--batch-size ${t("<n>")}`, t("queue vouchers in groups of 2 to 100 (lotes_encola)"))
+    .option(
+      `--batch-size ${t("<n>")}`,
+      t("vouchers per queued batch call (lotes_encola), 1 to 100 (default 100); 1 sends them one by one"),
+    )
     .option(
       "--requeue",
       t("put vouchers that failed in the service's queue back in it (reenviar_encolado), once their cause is fixed"),

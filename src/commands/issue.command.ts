@@ -15,7 +15,7 @@ export const define: Define = (program, run) => {
     )
     .option(
       `--batch-size ${t("<n>")}`,
-      t("send vouchers of one type in groups of 2 to 20 through the batch method (lotes)"),
+      t("vouchers of one type per batch call (lotes), 1 to 20 (default 20); 1 sends them one by one"),
     )
     .action(run(async () => (await import("./issue.js")).issueInstant));
   examples(command, [

@@ -4,7 +4,7 @@ import { accessSync, constants } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { VoucherHeading } from "../batch/issue.js";
 import type { VoucherResult } from "../batch/result.js";
-import { type IssueSummary, issueFiles } from "../batch/run.js";
+import { INSTANT_BATCH_MAX, type IssueSummary, issueFiles, QUEUED_BATCH_MAX } from "../batch/run.js";
 import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
@@ -136,11 +136,11 @@ function issueCommand(mode: "instant" | "queued") {
     if (!Number.isFinite(timeout) || timeout <= 0)
       throw new UsageError(t("--timeout takes seconds, not {value}", { value: JSON.stringify(flags.timeout) }));
     if (flags.timeout !== undefined && !flags.wait) throw new UsageError(t("--timeout goes with --wait"));
-    const maxBatch = mode === "queued" ? 100 : 20;
+    const maxBatch = mode === "queued" ? QUEUED_BATCH_MAX : INSTANT_BATCH_MAX;
     const batchSize = flags.batchSize === undefined ? undefined : Number(flags.batchSize);
-    if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 2 || batchSize > maxBatch)) {
+    if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > maxBatch)) {
       throw new UsageError(
-        t("--batch-size takes 2 to {max} here, not {value}", { max: maxBatch, value: JSON.stringify(flags.batchSize) }),
+        t("--batch-size takes 1 to {max} here, not {value}", { max: maxBatch, value: JSON.stringify(flags.batchSize) }),
       );
     }
     const concurrency = optionalInt("--concurrency", flags.concurrency, 1, 64);
@@ -173,7 +173,7 @@ function issueCommand(mode: "instant" | "queued") {
         wait: flags.wait ?? false,
         waitTimeoutMs: timeout * 1000,
         requeue: flags.requeue ?? false,
-        ...(batchSize ? { batchSize } : {}),
+        ...(batchSize !== undefined ? { batchSize } : {}),
         ...(concurrency ? { concurrency } : {}),
         ...(rateMs !== undefined ? { rateMs } : {}),
         stop: ctx.stop,

@@ -5,7 +5,7 @@ import { sandboxDataDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
+import { FaultSpecError, LIKE_PRODUCTION, parseFaults } from "../sandbox/faults.js";
 import { parseRates, RateSpecError } from "../sandbox/rates.js";
 import { startSandbox } from "../sandbox/server.js";
 import { SandboxInUseError } from "../sandbox/store.js";
@@ -20,6 +20,7 @@ export interface SandboxFlags {
   queueInterval?: string;
   quota?: string;
   ceiling?: string;
+  likeProduction?: boolean;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
@@ -34,7 +35,12 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
     throw new UsageError(t("the sandbox listens on loopback only; --host {host} is not a loopback address", { host }));
   let faults: ReturnType<typeof parseFaults>;
   try {
-    faults = parseFaults([ctx.io.env.FACTURAR_SANDBOX_FAULTS ?? "", ...(flags.fault ?? [])]);
+    // The preset first: a --fault or the variable may change one of its values.
+    faults = parseFaults([
+      flags.likeProduction ? LIKE_PRODUCTION : "",
+      ctx.io.env.FACTURAR_SANDBOX_FAULTS ?? "",
+      ...(flags.fault ?? []),
+    ]);
   } catch (error) {
     if (error instanceof FaultSpecError) throw new UsageError(error.message);
     throw error;

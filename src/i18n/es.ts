@@ -160,15 +160,16 @@ export const ES: Readonly<Record<string, string>> = {
     "emite comprobantes ahora (modo instantáneo), cada uno exactamente una vez; guarda los PDF",
   "no file: ask for the voucher on the terminal, show its totals, then issue it":
     "sin archivo: pide el comprobante en la terminal, muestra sus totales y lo emite",
-  "send vouchers of one type in groups of 2 to 20 through the batch method (lotes)":
-    "envía comprobantes de un tipo en grupos de 2 a 20 por el método de lotes",
+  "vouchers of one type per batch call (lotes), 1 to 20 (default 20); 1 sends them one by one":
+    "comprobantes de un tipo por llamada de lote (lotes), de 1 a 20 (por omisión 20); 1 los envía de a uno",
   "issue vouchers through the service's queue; --wait follows them to the end":
     "emite comprobantes por la cola del servicio; --wait los sigue hasta el final",
   "wait until each voucher is issued or fails, then save its PDF":
     "espera a que cada comprobante se emita o falle, y guarda su PDF",
   "with --wait: give up waiting after this long (default 300)":
     "con --wait: deja de esperar después de este tiempo (por defecto 300)",
-  "queue vouchers in groups of 2 to 100 (lotes_encola)": "encola comprobantes en grupos de 2 a 100 (lotes_encola)",
+  "vouchers per queued batch call (lotes_encola), 1 to 100 (default 100); 1 sends them one by one":
+    "comprobantes por llamada de lote encolado (lotes_encola), de 1 a 100 (por omisión 100); 1 los envía de a uno",
   "find vouchers: --ref R | --date D | --type T --number N | --type T --from N --to M":
     "busca comprobantes: --ref R | --date F | --type T --number N | --type T --from N --to M",
   "by external_reference": "por external_reference",
@@ -247,8 +248,8 @@ export const ES: Readonly<Record<string, string>> = {
   "loopback address to listen on": "dirección de loopback en la que escucha",
   "where the service keeps its state (default $XDG_DATA_HOME/facturar/sandbox)":
     "dónde guarda su estado el servicio (por defecto $XDG_DATA_HOME/facturar/sandbox)",
-  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, slow-commit=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down":
-    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, slow-commit=MS, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, maintenance, authority-down",
+  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down":
+    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, maintenance, authority-down",
   "how often the queue worker runs": "cada cuánto corre el procesador de la cola",
   "the plan's voucher quota (the development plan has 1500)":
     "el cupo de comprobantes del plan (el plan de desarrollo tiene 1500)",
@@ -349,7 +350,7 @@ export const ES: Readonly<Record<string, string>> = {
   "standard input (-) can be read only once": "la entrada estándar (-) se puede leer una sola vez",
   "--timeout takes seconds, not {value}": "--timeout acepta segundos, no {value}",
   "--timeout goes with --wait": "--timeout va con --wait",
-  "--batch-size takes 2 to {max} here, not {value}": "--batch-size acepta de 2 a {max} aquí, no {value}",
+  "--batch-size takes 1 to {max} here, not {value}": "--batch-size acepta de 1 a {max} aquí, no {value}",
   "stopping: the vouchers in flight settle, nothing new is sent (again to stop at once)":
     "deteniendo: se resuelven los comprobantes en curso y no se envía nada nuevo (otra vez para detener ya)",
   "{n} invalid (nothing sent)": "inválidos: {n} (no se envió nada)",
@@ -1150,4 +1151,8 @@ export const ES: Readonly<Record<string, string>> = {
     "fechado el {fecha}, antes del {last}, fecha del último {tipo} emitido en el punto de venta {pv}: la autoridad rechaza una fecha anterior a la del último comprobante de ese tipo y punto de venta",
   "date it on or after {last}, or issue it from another point of sale":
     "póngale fecha del {last} en adelante, o emítalo desde otro punto de venta",
+  "behave like the real service under load: latency=80 and spacing=100 (--fault may add to it)":
+    "se comporta como el servicio real bajo carga: latency=80 y spacing=100 (--fault puede sumar otras)",
+  "as slow and as strict about spacing as the real service":
+    "tan lento y tan estricto con el espaciado como el servicio real",
 };

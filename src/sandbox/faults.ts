@@ -9,6 +9,12 @@ export interface Faults {
   /** Milliseconds added before every answer. */
   latency: number;
   /**
+   * Least milliseconds between API requests, across all connections (reference §11: the service
+   * asks 100): a request that arrives sooner after the last one served is answered 429 with
+   * Retry-After, and does not count itself. Document downloads are not counted.
+   */
+  spacing: number;
+  /**
    * Milliseconds a changing call (issuing, the queue methods) works before it stores anything and
    * answers: a client whose deadline is shorter loses the answer while the voucher is still being
    * stored, as with the real platform, which may hold a call for about 90 s.
@@ -32,6 +38,7 @@ export interface Faults {
 
 export const NO_FAULTS: Faults = {
   latency: 0,
+  spacing: 0,
   slowCommit: 0,
   error5xx: 0,
   ratelimit: 0,
@@ -50,7 +57,14 @@ const RATES = {
   "queue-error": "queueError",
 } as const;
 
-export const FAULT_NAMES = ["latency", "slow-commit", ...Object.keys(RATES), "maintenance", "authority-down"];
+export const FAULT_NAMES = [
+  "latency",
+  "spacing",
+  "slow-commit",
+  ...Object.keys(RATES),
+  "maintenance",
+  "authority-down",
+];
 
 export class FaultSpecError extends Error {}
 
@@ -71,7 +85,7 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
       else faults.authorityDown = on;
       continue;
     }
-    if (name === "latency" || name === "slow-commit") {
+    if (name === "latency" || name === "spacing" || name === "slow-commit") {
       const ms = Number(value);
       if (value === undefined || !Number.isInteger(ms) || ms < 0) {
         throw new FaultSpecError(
@@ -79,6 +93,7 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
         );
       }
       if (name === "latency") faults.latency = ms;
+      else if (name === "spacing") faults.spacing = ms;
       else faults.slowCommit = ms;
       continue;
     }
@@ -97,6 +112,9 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
   }
   return faults;
 }
+
+/** `--like-production`: as far away as the real service (tens of ms) and as strict about spacing. */
+export const LIKE_PRODUCTION = "latency=80,spacing=100";
 
 /**
  * How long after a request this sandbox may still be storing a voucher: it stores before it

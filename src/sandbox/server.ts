@@ -35,6 +35,8 @@ export interface SandboxOptions {
 
 export interface Sandbox {
   baseUrl: string;
+  /** API requests answered 429 because they came too soon after another (the `spacing` fault). */
+  readonly spacingRefusals: number;
   pointsOfSale: PointOfSale[];
   store: Store;
   service: SandboxService;
@@ -97,6 +99,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
     ceiling: opts.ceiling ?? 10_000_000,
     ...(opts.rates ? { rates: opts.rates } : {}),
   });
+  // When the last API request that was let through arrived (the `spacing` fault), on a monotonic clock.
+  let lastServed = Number.NEGATIVE_INFINITY;
+  let spacingRefusals = 0;
   const documentsDir = join(opts.dataDir, "documents");
   mkdirSync(documentsDir, { recursive: true });
 
@@ -167,6 +172,13 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
       );
       return;
     }
+    // Timed on arrival, before anything is awaited: requests are taken in the order they came.
+    let tooSoon = false;
+    if (faults.spacing > 0) {
+      const arrived = performance.now();
+      tooSoon = arrived - lastServed < faults.spacing;
+      if (!tooSoon) lastServed = arrived;
+    }
     const text = await readBody(req);
     if (text === undefined) {
       send(res, { status: 413, body: { error: "S", errores: ["El cuerpo del pedido es demasiado grande."] } });
@@ -180,6 +192,16 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
       return;
     }
     if (faults.latency > 0) await sleep(faults.latency);
+    if (tooSoon) {
+      spacingRefusals++;
+      // Whole seconds, as HTTP's Retry-After has them (and the service's front end would send).
+      send(
+        res,
+        { status: 429, body: { error: "S", errores: ["Demasiados pedidos por segundo."] } },
+        { "retry-after": String(Math.max(1, Math.ceil(faults.spacing / 1000))) },
+      );
+      return;
+    }
     if (random() < faults.dropBefore) {
       req.socket.destroy();
       return;
@@ -236,7 +258,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   baseUrl = `http://${host}:${address.port}${API_PREFIX}`;
-  store.announce(baseUrl, sandboxSettleWindow(faults));
+  store.announce(baseUrl, sandboxSettleWindow(faults), faults.spacing);
   // The hosted queue works around the clock; this one only while a process runs it. Catch up
   // on what came due in between before answering anyone. If the disk fails there, the sandbox
   // still starts, answering 503 (see storageFailure) until it is restarted.
@@ -268,6 +290,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
     store,
     service,
     faults,
+    get spacingRefusals() {
+      return spacingRefusals;
+    },
     async close() {
       clearInterval(worker);
       await running;

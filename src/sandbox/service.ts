@@ -641,24 +641,26 @@ export class SandboxService {
       return { status: 200, body: { ...this.authorityDown(undefined).body, response: [] } };
     const response: Record<string, unknown>[] = [];
     const durables: Promise<unknown>[] = [];
-    // The authority takes the records in order; after the first it refuses, it refuses the rest.
-    let refusedAt: number | undefined;
-    for (const [i, r] of requests.entries()) {
-      const refused =
-        refusedAt === undefined
-          ? this.authorityDateRefusal(r.comprobante, pv.punto_venta)
-          : `Error en AFIP/ARCA. Cod. Error: #6661145.10016 - No procesado: la fila ${refusedAt} (comenzando en 0) fue rechazada.`;
+    // The authority's batch (§6.8): no rollback; once one fails, it and every later one are rejected.
+    let failed: string | undefined;
+    for (const r of requests) {
+      const c = r.comprobante;
+      let text = failed ? "No procesado: fallo un comprobante anterior del lote." : undefined;
+      let code = "TFC-8002";
+      const next = this.store.nextNumber(pv.punto_venta, c.tipo);
+      if (!failed && c.numero !== undefined && c.numero !== null && c.numero !== "" && Number(c.numero) !== 0) {
+        if (Number(c.numero) !== next)
+          text =
+            failed = `El numero de comprobante ${Number(c.numero)} no es el proximo a emitir: el proximo es ${next}.`;
+      }
+      // The authority's date rules: the window, and no date before the lane's latest.
+      const refused = text ? undefined : this.authorityDateRefusal(c, pv.punto_venta);
       if (refused) {
-        refusedAt ??= i;
-        response.push({
-          error: "S",
-          errores: [refused],
-          external_reference: r.comprobante.external_reference ?? "",
-          cae: "",
-          comprobante_nro: "",
-          comprobante_tipo: r.comprobante.tipo,
-          rta: "",
-        });
+        text = failed = refused;
+        code = "TFC-6661";
+      }
+      if (text) {
+        response.push(issueError([text], [{ code, text }], c.external_reference).body);
         continue;
       }
       const numero = this.store.takeNumber(pv.punto_venta, r.comprobante.tipo);
@@ -676,6 +678,7 @@ export class SandboxService {
       });
     }
     await Promise.all(durables);
+    if (failed) return fail([failed], { response });
     return { status: 200, body: { error: "N", errores: [], response } };
   }
 

@@ -203,12 +203,14 @@ export class Store {
 
   /**
    * Records where this sandbox listens, so that another process can use it instead of failing,
-   * and how long after a request it may still be storing a voucher (its faults decide).
+   * how long after a request it may still be storing a voucher, and the spacing it asks between
+   * requests (its faults decide both).
    */
-  announce(baseUrl: string, settleWindowMs?: number): void {
+  announce(baseUrl: string, settleWindowMs?: number, spacingMs?: number): void {
     this.lock?.update({
       base_url: baseUrl,
       ...(settleWindowMs !== undefined ? { settle_window_ms: settleWindowMs } : {}),
+      ...(spacingMs ? { spacing_ms: spacingMs } : {}),
     });
   }
 
@@ -457,6 +459,8 @@ export interface LockHolder {
   base_url?: string;
   /** How long after a request the holder may still be storing a voucher. */
   settle_window_ms?: number;
+  /** The least ms the holder lets between two requests (its `spacing` fault). */
+  spacing_ms?: number;
 }
 
 export class SandboxInUseError extends Error {
@@ -468,11 +472,17 @@ export class SandboxInUseError extends Error {
   }
 }
 
-function holderOf(owner: { pid: number; base_url?: unknown; settle_window_ms?: unknown }): LockHolder {
+function holderOf(owner: {
+  pid: number;
+  base_url?: unknown;
+  settle_window_ms?: unknown;
+  spacing_ms?: unknown;
+}): LockHolder {
   return {
     pid: owner.pid,
     ...(typeof owner.base_url === "string" ? { base_url: owner.base_url } : {}),
     ...(typeof owner.settle_window_ms === "number" ? { settle_window_ms: owner.settle_window_ms } : {}),
+    ...(typeof owner.spacing_ms === "number" ? { spacing_ms: owner.spacing_ms } : {}),
   };
 }
 

@@ -232,17 +232,24 @@ describe("the embedded sandbox shared by two CLIs", () => {
   it("the host, done first, goes on serving until its guest is done: the guest loses nothing", async () => {
     const u = twoPointsOfSale("facturar-host-guest-");
     const env = { ...u.env, FACTURAR_SANDBOX_FAULTS: "latency=150" };
-    const host = startCli(["--json", "issue", "--no-pdf", samples(u.cwd, "HOST", 10)], { cwd: u.cwd, env });
-    await untilSending(u.env.XDG_STATE_HOME);
-    const guest = await runCli(["--json", "-p", "s680", "issue", "--no-pdf", samples(u.cwd, "GUEST", 20)], {
+    // One by one, both: the guest (started while the host sends) outlasts the host, even on a slow machine.
+    const host = startCli(["--json", "issue", "--no-pdf", "--batch-size", "1", samples(u.cwd, "HOST", 20)], {
       cwd: u.cwd,
       env,
     });
+    await untilSending(u.env.XDG_STATE_HOME);
+    const guest = await runCli(
+      ["--json", "-p", "s680", "issue", "--no-pdf", "--batch-size", "1", samples(u.cwd, "GUEST", 40)],
+      {
+        cwd: u.cwd,
+        env,
+      },
+    );
     const hosted = await host.done;
     expect(hosted.code, hosted.stderr).toBe(0);
     expect(hosted.stderr).toMatch(/waiting for process \d+, which uses this sandbox, to finish/);
     expect(guest.code, guest.stderr).toBe(0);
-    expect(ndjson(guest.stdout).filter((r) => r.status === "issued")).toHaveLength(20);
+    expect(ndjson(guest.stdout).filter((r) => r.status === "issued")).toHaveLength(40);
   }, 90_000);
 });
 

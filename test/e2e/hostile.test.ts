@@ -151,7 +151,12 @@ describe("hostile servers", () => {
     const home = tempDir("facturar-hostile-");
     const two = [withPointOfSale(home), join(ROOT, "samples", "factura-b-anonymous.json")];
     const issueBoth = () =>
-      run(server.baseUrl, ["--json", "issue", "--no-pdf", ...two], { FACTURAR_SETTLE_WINDOW: "0.2" }, home).result;
+      run(
+        server.baseUrl,
+        ["--json", "issue", "--no-pdf", "--batch-size", "1", ...two],
+        { FACTURAR_SETTLE_WINDOW: "0.2" },
+        home,
+      ).result;
     const lost = await issueBoth();
     expect(lost.code, lost.stderr).toBe(8);
     expect(ndjson(lost.stdout).map((r) => [r.external_reference, r.status])).toEqual([
@@ -222,7 +227,8 @@ describe("hostile servers", () => {
       numero++;
       json(res, issuedAs(numero));
     });
-    const r = await run(server.baseUrl, ["--json", "issue", "--no-pdf", csv]).result;
+    // One by one (`nuevo`): the server answers 400 to one of them.
+    const r = await run(server.baseUrl, ["--json", "issue", "--no-pdf", "--batch-size", "1", csv]).result;
     expect(r.code, r.stderr).toBe(7);
     const results = ndjson(r.stdout);
     expect(results).toHaveLength(24);
@@ -249,8 +255,12 @@ describe("hostile servers", () => {
       json(res, issuedAs(numero));
     });
     const home = tempDir("facturar-maintenance-");
-    const r = await run(server.baseUrl, ["--json", "issue", "--no-pdf", "--report", "report.csv", csv], {}, home)
-      .result;
+    const r = await run(
+      server.baseUrl,
+      ["--json", "issue", "--no-pdf", "--batch-size", "1", "--report", "report.csv", csv],
+      {},
+      home,
+    ).result;
     expect(r.code, r.stderr).toBe(6);
     expect(r.stderr).toMatch(/stopped: the service is under maintenance until 23\/11\/2026 23:00/);
     const results = ndjson(r.stdout);

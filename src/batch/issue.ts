@@ -470,16 +470,21 @@ export class Issuer {
       if (batch?.refusedRow !== undefined) {
         await this.refusedRow(pending, batch.refusedRow, batch.items[batch.refusedRow] as IssueAnswer, results);
       } else if (batch) {
+        /** The voucher whose failure stopped the batch: the ones after it say which. */
+        let failed: string | undefined;
         for (const [i, p] of pending.entries()) {
           const item = batch.items[i] as IssueAnswer;
           if (!item.ok && item.notProcessed) {
-            const why = t("not processed by the service: an earlier voucher of its batch failed");
+            const why = failed
+              ? t("not processed by the service: {ref}, earlier in its batch, failed", { ref: failed })
+              : t("not processed by the service: an earlier voucher of its batch failed");
             await this.journal.record({ ref: p.reference, state: "held", mode: this.settings.mode, errors: [why] });
             const held = this.result(p.voucher, p.reference, "held");
             held.errors = [why];
             held.error_details = [{ code: NOT_PROCESSED, text: why }];
             results[p.index] = held;
           } else {
+            if (!item.ok) failed ??= p.reference;
             results[p.index] = await this.settleAnswer(p.voucher, p.reference, item);
           }
         }

@@ -204,6 +204,7 @@ async function readPlan(
     if (copies.size < 10_000) copies.set(text, text);
     return text;
   };
+  const repeated = new Map<string, { file: string; code: string; field: string; more: number }>();
   const take = async (source: SourceVoucher) => {
     const check = checkSource(source, rules);
     const envelope = check.result.envelope;
@@ -212,7 +213,16 @@ async function readPlan(
       await emit(invalidResult(check));
       return;
     }
-    for (const w of check.warnings) req.warn(`${w.place}: ${w.message} [${w.code}]`);
+    for (const w of check.warnings) {
+      // A batch repeats its warnings voucher after voucher: the first is told, the rest counted
+      // (each voucher's own are in its result: --json, --report).
+      const key = `${source.file}\u0000${w.code}\u0000${w.field.replace(/\[\d+\]/g, "[]")}`;
+      const again = repeated.get(key);
+      if (again === undefined) {
+        repeated.set(key, { file: source.file, code: w.code, field: w.field, more: 0 });
+        req.warn(`${w.place}: ${w.message} [${w.code}]`);
+      } else again.more++;
+    }
     // Once one is invalid nothing is sent, unless the invalid ones are skipped: keep only the check.
     if (plan.invalid > 0 && !req.skipInvalid) return;
     const prepared = Issuer.prepare(envelope, source.label, undefined, req.mode);
@@ -254,6 +264,16 @@ async function readPlan(
   };
   for (const source of req.sources ?? []) await take(source);
   for (const file of req.files) for await (const source of readVouchers(file, req.read)) await take(source);
+  for (const { file, code, field, more } of repeated.values())
+    if (more > 0)
+      req.warn(
+        t("{file}: the same warning [{code}] on {field} for {n} more vouchers (each result lists its own)", {
+          file,
+          code,
+          field,
+          n: more,
+        }),
+      );
   await store.seal();
   await notes.seal();
   return plan;

@@ -1155,4 +1155,8 @@ export const ES: Readonly<Record<string, string>> = {
     "se comporta como el servicio real bajo carga: latency=80 y spacing=100 (--fault puede sumar otras)",
   "as slow and as strict about spacing as the real service":
     "tan lento y tan estricto con el espaciado como el servicio real",
+  "not processed by the service: {ref}, earlier in its batch, failed":
+    "el servicio no lo procesó: falló {ref}, anterior en su lote",
+  "{file}: the same warning [{code}] on {field} for {n} more vouchers (each result lists its own)":
+    "{file}: la misma advertencia [{code}] en {field} para {n} comprobantes más (cada resultado lista las suyas)",
 };

@@ -59,7 +59,7 @@ describe("secrets", () => {
     // or, when the service could not even be asked, unknown (exit 8): true, and as secret-free as
     // the rest. The wrong token was refused.
     expect([0, 7, 8], results[0]?.stderr.slice(-2000)).toContain(results[0]?.code);
-    expect(results[0]?.stderr).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/app\/api\/v2\/facturacion\/nuevo/);
+    expect(results[0]?.stderr).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/app\/api\/v2\/facturacion\/(nuevo|lotes)/);
     expect(results[5]?.code).toBe(5);
 
     const printed = results.map((r) => `${r.stdout}\n${r.stderr}`).join("\n");

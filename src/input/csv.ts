@@ -213,11 +213,6 @@ function sameCell(a: string, b: string, numeric: boolean): boolean {
   return x !== undefined && y !== undefined && x.eq(y);
 }
 
-/** A string that shares no memory with the text it was cut from. */
-function detach(text: string): string {
-  return Buffer.from(text, "utf8").toString("utf8");
-}
-
 function splitTags(value: string): string[] {
   return value
     .split("|")
@@ -262,8 +257,7 @@ export async function* readCsvVouchers(
     const reference = referenceIndex >= 0 ? (record[referenceIndex] ?? "").trim() : "";
     if (current && (reference === "" || reference !== current.reference)) {
       ready.push(current.build());
-      // A copy: the cell is a slice of the whole chunk's text, which it would keep alive.
-      if (current.reference !== "") finished.set(detach(current.reference), current.rows[0] ?? row);
+      if (current.reference !== "") finished.set(current.reference, current.rows[0] ?? row);
       current = undefined;
     }
     if (!current) {
@@ -281,6 +275,8 @@ export async function* readCsvVouchers(
   };
   const reader = new CsvRecordReader(delimiter, (record, row) => {
     if (failure !== undefined) return;
+    // An empty line before the header is skipped, as any empty line.
+    if (!columns && record.length === 1 && record[0] === "") return;
     // A blank row (`;;;;;`, as spreadsheets export empty lines) is no voucher and no error.
     if (columns && record.every((cell) => cell.trim() === "")) return;
     if (columns && record.length !== columns.length) {
@@ -308,7 +304,7 @@ export async function* readCsvVouchers(
       const next = await iterator.next();
       chunk = next.done ? undefined : next.value;
     }
-    reader.end();
+    await reader.end();
     if (failure !== undefined) throw failure;
   } catch (error) {
     if (error instanceof CsvSyntaxError) {

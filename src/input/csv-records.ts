@@ -28,6 +28,8 @@ export class CsvRecordReader {
   private line = 1;
   /** A high surrogate that ended the last chunk, held until its pair arrives. */
   private held = "";
+  /** Whether a quote has been seen: until one is, no cell can hold a line break. */
+  private quoted = false;
 
   constructor(
     delimiter: string,
@@ -57,6 +59,7 @@ export class CsvRecordReader {
       chunk = chunk.slice(0, -1);
     }
     if (chunk.length === 0) return;
+    if (!this.quoted) this.quoted = chunk.includes('"');
     this.parser.write(Buffer.from(chunk, "utf8"));
     this.drain();
   }
@@ -80,11 +83,9 @@ export class CsvRecordReader {
     for (let record: string[] | null = parser.read(); record !== null; record = parser.read()) {
       const line = this.line;
       let lines = 1;
-      for (let i = 0; i < record.length; i++) {
-        const field = record[i] as string;
-        // Only a quoted cell holds a line break; most cells have none.
-        for (let at = field.indexOf("\n"); at >= 0; at = field.indexOf("\n", at + 1)) lines++;
-      }
+      if (this.quoted)
+        for (const field of record)
+          for (let at = field.indexOf("\n"); at >= 0; at = field.indexOf("\n", at + 1)) lines++;
       this.line += lines;
       this.onRecord(record, line);
     }

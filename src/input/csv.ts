@@ -17,7 +17,6 @@ import {
   suggestColumn,
   TAGS_COLUMN,
 } from "./columns.js";
-import { CsvRecordReader, CsvSyntaxError } from "./csv-records.js";
 import { commaNumber } from "./numbers.js";
 import { cellPlace, rowRange, type SourceVoucher } from "./source.js";
 
@@ -273,6 +272,8 @@ export async function* readCsvVouchers(
     }
     current.addRow(row, record, columns, decimalComma);
   };
+  // Loaded here: a JSON file, or `--version`, has no use for csv-parse.
+  const { CsvRecordReader, CsvSyntaxError } = await import("./csv-records.js");
   const reader = new CsvRecordReader(delimiter, (record, row) => {
     if (failure !== undefined) return;
     // An empty line before the header is skipped, as any empty line.

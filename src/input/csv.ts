@@ -263,8 +263,7 @@ export async function* readCsvVouchers(
     const reference = referenceIndex >= 0 ? (record[referenceIndex] ?? "").trim() : "";
     if (current && (reference === "" || reference !== current.reference)) {
       ready.push(current.build());
-      // A copy: from a worker, the cell is a slice of a whole chunk's records, which it would keep alive.
-      if (current.reference !== "") finished.set(detach(current.reference), current.rows[0] ?? row);
+      if (current.reference !== "") finished.set(current.reference, current.rows[0] ?? row);
       current = undefined;
     }
     if (!current) {
@@ -276,7 +275,11 @@ export async function* readCsvVouchers(
           place,
         );
       }
-      current = new VoucherBuilder(file, count++, reference);
+      // A copy, for the envelope and the run's lists, which keep it: from a worker the cell is a
+      // slice of a whole chunk's records, which it would keep alive.
+      const kept = reference === "" ? reference : detach(reference);
+      if (kept !== "") record[referenceIndex] = kept;
+      current = new VoucherBuilder(file, count++, kept);
     }
     current.addRow(row, record, columns, decimalComma);
   };

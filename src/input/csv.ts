@@ -36,8 +36,6 @@ export interface CsvOptions {
    * (es-AR spreadsheets), off with `,`. `--decimal comma|point` decides instead.
    */
   decimalComma?: boolean;
-  /** Parse in a worker thread (for large files: starting one costs tens of milliseconds). */
-  inWorker?: boolean;
 }
 
 export function detectDelimiter(headerLine: string): "," | ";" {
@@ -214,11 +212,6 @@ function sameCell(a: string, b: string, numeric: boolean): boolean {
   return x !== undefined && y !== undefined && x.eq(y);
 }
 
-/** A string that shares no memory with the text it was cut from. */
-function detach(text: string): string {
-  return Buffer.from(text, "utf8").toString("utf8");
-}
-
 function splitTags(value: string): string[] {
   return value
     .split("|")
@@ -275,47 +268,39 @@ export async function* readCsvVouchers(
           place,
         );
       }
-      // A copy, for the envelope and the run's lists, which keep it: from a worker the cell is a
-      // slice of a whole chunk's records, which it would keep alive.
-      const kept = reference === "" ? reference : detach(reference);
-      if (kept !== "") record[referenceIndex] = kept;
-      current = new VoucherBuilder(file, count++, kept);
+      current = new VoucherBuilder(file, count++, reference);
     }
     current.addRow(row, record, columns, decimalComma);
   };
   // Loaded here: a JSON file, or `--version`, has no use for csv-parse.
-  const { recordReader, CsvSyntaxError } = await import("./csv-records.js");
-  const reader = recordReader(
-    delimiter,
-    (record, row) => {
-      if (failure !== undefined) return;
-      // An empty line before the header is skipped, as any empty line.
-      if (!columns && record.length === 1 && record[0] === "") return;
-      // A blank row (`;;;;;`, as spreadsheets export empty lines) is no voucher and no error.
-      if (columns && record.every((cell) => cell.trim() === "")) return;
-      if (columns && record.length !== columns.length) {
-        failure = new InputError(
-          `${cellPlace(file, row)}: ${t("not valid CSV: this row has {cells} cells, the header {columns}", { cells: record.length, columns: columns.length })}`,
-          cellPlace(file, row),
-          t("a cell holding the delimiter must be quoted"),
-        );
-        return;
-      }
-      try {
-        onRecord(record, row);
-      } catch (error) {
-        failure = error;
-      }
-    },
-    opts.inWorker ?? false,
-  );
+  const { CsvRecordReader, CsvSyntaxError } = await import("./csv-records.js");
+  const reader = new CsvRecordReader(delimiter, (record, row) => {
+    if (failure !== undefined) return;
+    // An empty line before the header is skipped, as any empty line.
+    if (!columns && record.length === 1 && record[0] === "") return;
+    // A blank row (`;;;;;`, as spreadsheets export empty lines) is no voucher and no error.
+    if (columns && record.every((cell) => cell.trim() === "")) return;
+    if (columns && record.length !== columns.length) {
+      failure = new InputError(
+        `${cellPlace(file, row)}: ${t("not valid CSV: this row has {cells} cells, the header {columns}", { cells: record.length, columns: columns.length })}`,
+        cellPlace(file, row),
+        t("a cell holding the delimiter must be quoted"),
+      );
+      return;
+    }
+    try {
+      onRecord(record, row);
+    } catch (error) {
+      failure = error;
+    }
+  });
 
   try {
     let chunk: string | undefined = firstChunk;
     while (chunk !== undefined) {
-      await reader.push(chunk);
+      reader.push(chunk);
       if (failure !== undefined) throw failure;
-      // Vouchers are handed on per chunk of records, not per row.
+      // Vouchers are handed on per chunk (a megabyte of rows parsed synchronously), not per row.
       yield* ready.splice(0);
       const next = await iterator.next();
       chunk = next.done ? undefined : next.value;
@@ -328,8 +313,6 @@ export async function* readCsvVouchers(
       throw new InputError(`${place}: ${t("not valid CSV: {message}", { message: error.message })}`, place);
     }
     throw error;
-  } finally {
-    reader.close();
   }
   yield* ready.splice(0);
   if (!columns) throw new InputError(`${file}: ${t("the file has no header row")}`, file);

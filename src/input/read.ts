@@ -43,9 +43,6 @@ function decoder(encoding: Encoding): TextDecoder {
     : new TextDecoder(encoding === "utf8" ? "utf-8" : encoding, { fatal: true });
 }
 
-/** From this size a CSV file is parsed in a worker thread, beside the validation. */
-const WORKER_FROM = 4 * 1024 * 1024;
-
 /** Past this, one JSON document does not fit in one string (V8's limit is about 512 MB). */
 const MAX_WHOLE_FILE = 400 * 1024 * 1024;
 
@@ -168,10 +165,7 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
   }
   const stream = createReadStream(file, { highWaterMark: 1 << 16 });
   try {
-    yield* readCsvVouchers(file, decodeStream(file, stream, withBom(await head(file), encoding)), {
-      ...csvOptions,
-      inWorker: size >= WORKER_FROM,
-    });
+    yield* readCsvVouchers(file, decodeStream(file, stream, withBom(await head(file), encoding)), csvOptions);
   } finally {
     stream.destroy();
   }

@@ -1,17 +1,11 @@
 /**
- * CSV records as readCsvVouchers reads them through csv-parse, in this thread and in a worker (the
- * built module: a worker cannot load TypeScript): the line each row starts on, cells across chunk
- * boundaries, and the row and cell named for broken CSV.
+ * CSV records as readCsvVouchers reads them through csv-parse: the line each row starts on, cells
+ * across chunk boundaries, and the row and cell named for broken CSV.
  */
-import { pathToFileURL } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { FacturarError } from "../../src/errors.js";
 import { readCsvVouchers } from "../../src/input/csv.js";
 import type { SourceVoucher } from "../../src/input/source.js";
-import { builtModule } from "./built.js";
-
-const built = (await import(pathToFileURL(builtModule("input/csv.js")).href)) as {
-  readCsvVouchers: typeof readCsvVouchers;
-};
 
 const HEADER = "comprobante.external_reference,comprobante.detalle.producto.descripcion";
 
@@ -19,14 +13,9 @@ async function* chunks(text: string, size: number) {
   for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
 }
 
-let inWorker = false;
-
 async function read(text: string, size = Number.POSITIVE_INFINITY): Promise<SourceVoucher[]> {
   const out: SourceVoucher[] = [];
-  const vouchers = inWorker
-    ? built.readCsvVouchers("b.csv", chunks(text, size), { inWorker })
-    : readCsvVouchers("b.csv", chunks(text, size));
-  for await (const v of vouchers) out.push(v);
+  for await (const v of readCsvVouchers("b.csv", chunks(text, size))) out.push(v);
   return out;
 }
 
@@ -44,8 +33,7 @@ async function failure(text: string, size?: number): Promise<string> {
   try {
     await read(text, size);
   } catch (error) {
-    // The built module has its own FacturarError class.
-    if (error instanceof Error && "code" in error) return error.message;
+    if (error instanceof FacturarError) return error.message;
     throw error;
   }
   throw new Error("expected the read to fail");
@@ -53,14 +41,7 @@ async function failure(text: string, size?: number): Promise<string> {
 
 const SIZES = [Number.POSITIVE_INFINITY, 1, 2, 3, 7, 64];
 
-describe.each([
-  ["in this thread", false],
-  ["in a worker", true],
-])("CSV records %s", (_, worker) => {
-  beforeAll(() => {
-    inWorker = worker;
-  });
-
+describe("CSV records", () => {
   it("numbers rows by the physical line they start on: empty lines, cells over several lines, LF and CRLF", async () => {
     const text = [
       HEADER,

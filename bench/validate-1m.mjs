@@ -2,9 +2,9 @@
 /**
  * `facturar validate` on a 1,000,000-row CSV (100,000 vouchers × 10 items): vouchers per second
  * and peak RSS, each run in a fresh process. Targets: RSS under 200 MB; 50,000 vouchers/s.
- * With `--baseline DIST` (another build's dist/ folder) both builds run alternately, so that both
- * see the same load on a shared machine, and the medians are compared.
- * Usage: node bench/validate-1m.mjs [runs] [--baseline DIST] [--quiet-only]   (npm run bench:validate)
+ * With `--baseline DIST` (another build's dist/ folder; repeatable) the builds run alternately, so
+ * that all see the same load on a shared machine, and the medians are compared.
+ * Usage: node bench/validate-1m.mjs [runs] [--baseline DIST]... [--quiet-only]   (npm run bench:validate)
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -13,11 +13,9 @@ import { cpus } from "node:os";
 const file = "bench/data/1m.csv";
 const vouchers = 100_000;
 const args = process.argv.slice(2);
-const option = (name) => {
-  const at = args.indexOf(name);
-  return at < 0 ? undefined : args.splice(at, 2)[1];
-};
-const baseline = option("--baseline");
+const baselines = [];
+for (let at = args.indexOf("--baseline"); at >= 0; at = args.indexOf("--baseline"))
+  baselines.push(args.splice(at, 2)[1]);
 const quietOnly = args.includes("--quiet-only");
 const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
 
@@ -32,12 +30,7 @@ const modes = [
   ["--quiet (no output for valid vouchers)", ["validate", "--quiet", file]],
   ["--json (one NDJSON object per voucher)", ["--json", "validate", file]],
 ].slice(0, quietOnly ? 1 : 2);
-const builds = baseline
-  ? [
-      ["baseline", baseline],
-      ["this build", undefined],
-    ]
-  : [["this build", undefined]];
+const builds = [...baselines.map((dist) => [dist, dist]), ["this build", undefined]];
 
 function once(cliArgs, dist) {
   const env = { ...process.env };
@@ -72,11 +65,11 @@ for (const [label, cliArgs] of modes) {
         `peak RSS ${Math.max(...rs.map((r) => r.maxRssMB)).toFixed(0)} MB`,
     );
   }
-  if (baseline) {
-    const a = medians.get("baseline");
-    const b = medians.get("this build");
+  const b = medians.get("this build");
+  for (const dist of baselines) {
+    const a = medians.get(dist);
     console.log(
-      `${label}: this build / baseline = ${(b.wall / a.wall).toFixed(2)}× wall, ${(b.cpu / a.cpu).toFixed(2)}× CPU`,
+      `${label}: this build / ${dist} = ${(b.wall / a.wall).toFixed(2)}× wall, ${(b.cpu / a.cpu).toFixed(2)}× CPU`,
     );
   }
 }

@@ -1,8 +1,14 @@
 /**
- * RFC 4180 records from streamed text, tuned for the common case: a line without a quote is a
- * plain split. csv-parse reads byte by byte and took five seconds for the million-row
- * benchmark; this takes about one. The test suite checks it against csv-parse record by record.
+ * Records, each with the line it starts on, from streamed CSV text, parsed by csv-parse.
+ *
+ * csv-parse is driven through its Node stream: each chunk is written and the records it completed
+ * are read back right away, synchronously, so records cost no await each (its async iterator, one
+ * await per record, took about half again as long on the million-row benchmark). Lines are counted
+ * here rather than taken from its `info` option: `info` builds two objects per record (it doubled
+ * the parse time) and counts a CRLF inside a quoted cell, and a lone CR, as two lines and one.
+ * Parsing in a worker thread was tried and not kept: faster only with a core to spare (bench/README.md).
  */
+import { CsvError, type Parser, parse } from "csv-parse";
 import { t } from "../i18n/index.js";
 
 export class CsvSyntaxError extends Error {
@@ -17,149 +23,96 @@ export class CsvSyntaxError extends Error {
 
 export type RecordHandler = (fields: string[], line: number) => void;
 
-const QUOTE = 34; // "
-const CR = 13;
-const LF = 10;
-
 export class CsvRecordReader {
-  private pending = "";
-  /** Physical line number of the first line in `pending`. */
+  private readonly parser: Parser;
+  /** Physical line the next record starts on. */
   private line = 1;
-  private started = false;
+  /** A high surrogate that ended the last chunk, held until its pair arrives. */
+  private held = "";
+  /** Whether a quote has been seen: until one is, no cell can hold a line break. */
+  private quoted = false;
 
   constructor(
-    private readonly delimiter: string,
+    delimiter: string,
     private readonly onRecord: RecordHandler,
-  ) {}
+  ) {
+    this.parser = parse({
+      delimiter,
+      bom: true,
+      // A lone CR is text, as in RFC 4180; CRLF and LF end a record wherever they are mixed.
+      record_delimiter: ["\r\n", "\n"],
+      // Rows with another number of cells are the caller's to report, with its own message.
+      relax_column_count: true,
+      // Empty lines come through as [""] so that they are counted; the caller skips them.
+      skip_empty_lines: false,
+    });
+    // Errors are read from `errored` after each write; a listener keeps the event from throwing.
+    this.parser.on("error", () => {});
+  }
 
-  /** Parse again only once `pending` is this long (see push). */
-  private waitFor = 0;
-
+  /** Parses a chunk, handing on every record it completes before returning. */
   push(text: string): void {
-    let buffer = this.pending + text;
-    if (!this.started && buffer.length > 0) {
-      this.started = true;
-      if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
+    let chunk = this.held + text;
+    this.held = "";
+    const last = chunk.charCodeAt(chunk.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.held = chunk.slice(-1);
+      chunk = chunk.slice(0, -1);
     }
-    // A record still open after a large chunk (a huge quoted cell) is parsed again only once the
-    // text has doubled: each pass scans it from its start, and a pass per chunk made a 300 MB
-    // cell take minutes (quadratic); doubling keeps the work proportional to its size.
-    if (buffer.length < this.waitFor) {
-      this.pending = buffer;
-      return;
-    }
-    this.pending = buffer.slice(this.consume(buffer, false));
-    this.waitFor = this.pending.length > 1 << 16 ? this.pending.length * 2 : 0;
+    if (chunk.length === 0) return;
+    if (!this.quoted) this.quoted = chunk.includes('"');
+    this.parser.write(Buffer.from(chunk, "utf8"));
+    this.drain();
   }
 
-  end(): void {
-    const rest = this.pending;
-    this.pending = "";
-    // A final line without a line break is a record too.
-    if (rest.length > 0) this.consume(`${rest}\n`, true);
+  /** The last record, which may have no line break after it. */
+  async end(): Promise<void> {
+    if (this.held) this.parser.write(Buffer.from(this.held, "utf8"));
+    this.drain();
+    const finished = new Promise<void>((resolve) => {
+      this.parser.once("finish", resolve);
+      this.parser.once("error", () => resolve());
+    });
+    this.parser.end();
+    // The final record is pushed on `finish`, which Node may or may not reach synchronously.
+    if (!this.parser.writableFinished && !this.parser.errored) await finished;
+    this.drain();
   }
 
-  /** Emits every complete record in `buffer`; returns where the unfinished tail starts. */
-  private consume(buffer: string, final: boolean): number {
-    let pos = 0;
-    const length = buffer.length;
-    // Next quote at or after pos, found once and reused: searching again on every line would
-    // scan to the end of the chunk each time.
-    let quoteAt = -1;
-    while (pos < length) {
-      const newline = buffer.indexOf("\n", pos);
-      if (newline < 0) return pos;
-      let end = newline;
-      if (end > pos && buffer.charCodeAt(end - 1) === CR) end--;
-      if (end === pos) {
-        // Empty line: skipped, but counted.
-        this.line++;
-        pos = newline + 1;
-        continue;
-      }
-      if (quoteAt !== Number.POSITIVE_INFINITY && quoteAt < pos) {
-        quoteAt = buffer.indexOf('"', pos);
-        if (quoteAt < 0) quoteAt = Number.POSITIVE_INFINITY;
-      }
-      if (quoteAt >= end) {
-        this.onRecord(buffer.slice(pos, end).split(this.delimiter), this.line);
-        this.line++;
-        pos = newline + 1;
-        continue;
-      }
-      const parsed = this.quotedRecord(buffer, pos);
-      if (!parsed) {
-        if (final) throw new CsvSyntaxError(t("a quoted cell is never closed"), this.line);
-        return pos;
-      }
-      this.onRecord(parsed.fields, this.line);
-      this.line += parsed.lines;
-      pos = parsed.next;
+  private drain(): void {
+    const parser = this.parser;
+    for (let record: string[] | null = parser.read(); record !== null; record = parser.read()) {
+      const line = this.line;
+      let lines = 1;
+      if (this.quoted)
+        for (const field of record)
+          for (let at = field.indexOf("\n"); at >= 0; at = field.indexOf("\n", at + 1)) lines++;
+      this.line += lines;
+      this.onRecord(record, line);
     }
-    return pos;
+    const error = parser.errored;
+    if (error) throw this.syntaxError(error);
   }
 
-  /** Character-level parse of one record that has quotes; undefined when more text is needed. */
-  private quotedRecord(buffer: string, start: number): { fields: string[]; next: number; lines: number } | undefined {
-    const fields: string[] = [];
-    const delimiter = this.delimiter;
-    const length = buffer.length;
-    let lines = 1;
-    let pos = start;
-    for (;;) {
-      if (pos < length && buffer.charCodeAt(pos) === QUOTE) {
-        // Quoted field: "" is a quote, the closing quote ends it.
-        let value = "";
-        let from = pos + 1;
-        for (;;) {
-          const close = buffer.indexOf('"', from);
-          if (close < 0) return undefined;
-          value += buffer.slice(from, close);
-          if (buffer.charCodeAt(close + 1) === QUOTE) {
-            value += '"';
-            from = close + 2;
-            continue;
-          }
-          if (close + 1 >= length) return undefined; // cannot tell yet what follows
-          pos = close + 1;
-          break;
-        }
-        for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) === LF) lines++;
-        fields.push(value);
-      } else {
-        // Plain field up to the next delimiter or line end.
-        let end = pos;
-        while (end < length) {
-          const c = buffer.charCodeAt(end);
-          if (c === LF || buffer.startsWith(delimiter, end)) break;
-          if (c === CR) {
-            if (end + 1 >= length) return undefined;
-            if (buffer.charCodeAt(end + 1) === LF) break;
-          }
-          if (c === QUOTE) {
-            throw new CsvSyntaxError(
-              t("a quote inside an unquoted cell (cell {cell}); quote the whole cell", { cell: fields.length + 1 }),
-              this.line + lines - 1,
-            );
-          }
-          end++;
-        }
-        if (end >= length) return undefined;
-        fields.push(buffer.slice(pos, end));
-        pos = end;
-      }
-      if (buffer.startsWith(delimiter, pos)) {
-        pos += delimiter.length;
-        continue;
-      }
-      const c = buffer.charCodeAt(pos);
-      if (c === CR && buffer.charCodeAt(pos + 1) === LF) return { fields, next: pos + 2, lines };
-      if (c === CR && pos + 1 >= length) return undefined;
-      if (c === LF) return { fields, next: pos + 1, lines };
-      throw new CsvSyntaxError(
-        t("text after a closing quote (cell {cell}); quote the whole cell", { cell: fields.length }),
-        this.line + lines - 1,
-      );
+  private syntaxError(error: Error): Error {
+    if (!(error instanceof CsvError)) return error;
+    // A record that fails is the one after the last record read, so it starts on `this.line`.
+    const cell = Number(error.column ?? 0) + 1;
+    switch (error.code) {
+      case "CSV_QUOTE_NOT_CLOSED":
+        return new CsvSyntaxError(t("a quoted cell is never closed"), this.line);
+      case "INVALID_OPENING_QUOTE":
+        return new CsvSyntaxError(
+          t("a quote inside an unquoted cell (cell {cell}); quote the whole cell", { cell }),
+          this.line,
+        );
+      case "CSV_INVALID_CLOSING_QUOTE":
+        return new CsvSyntaxError(
+          t("text after a closing quote (cell {cell}); quote the whole cell", { cell }),
+          this.line,
+        );
+      default:
+        return new CsvSyntaxError(error.message, this.line);
     }
   }
 }

@@ -17,7 +17,6 @@ import {
   suggestColumn,
   TAGS_COLUMN,
 } from "./columns.js";
-import { CsvRecordReader, CsvSyntaxError } from "./csv-records.js";
 import { commaNumber } from "./numbers.js";
 import { cellPlace, rowRange, type SourceVoucher } from "./source.js";
 
@@ -213,11 +212,6 @@ function sameCell(a: string, b: string, numeric: boolean): boolean {
   return x !== undefined && y !== undefined && x.eq(y);
 }
 
-/** A string that shares no memory with the text it was cut from. */
-function detach(text: string): string {
-  return Buffer.from(text, "utf8").toString("utf8");
-}
-
 function splitTags(value: string): string[] {
   return value
     .split("|")
@@ -262,8 +256,7 @@ export async function* readCsvVouchers(
     const reference = referenceIndex >= 0 ? (record[referenceIndex] ?? "").trim() : "";
     if (current && (reference === "" || reference !== current.reference)) {
       ready.push(current.build());
-      // A copy: the cell is a slice of the whole chunk's text, which it would keep alive.
-      if (current.reference !== "") finished.set(detach(current.reference), current.rows[0] ?? row);
+      if (current.reference !== "") finished.set(current.reference, current.rows[0] ?? row);
       current = undefined;
     }
     if (!current) {
@@ -279,8 +272,12 @@ export async function* readCsvVouchers(
     }
     current.addRow(row, record, columns, decimalComma);
   };
+  // Loaded here: a JSON file, or `--version`, has no use for csv-parse.
+  const { CsvRecordReader, CsvSyntaxError } = await import("./csv-records.js");
   const reader = new CsvRecordReader(delimiter, (record, row) => {
     if (failure !== undefined) return;
+    // An empty line before the header is skipped, as any empty line.
+    if (!columns && record.length === 1 && record[0] === "") return;
     // A blank row (`;;;;;`, as spreadsheets export empty lines) is no voucher and no error.
     if (columns && record.every((cell) => cell.trim() === "")) return;
     if (columns && record.length !== columns.length) {
@@ -308,7 +305,7 @@ export async function* readCsvVouchers(
       const next = await iterator.next();
       chunk = next.done ? undefined : next.value;
     }
-    reader.end();
+    await reader.end();
     if (failure !== undefined) throw failure;
   } catch (error) {
     if (error instanceof CsvSyntaxError) {

@@ -49,6 +49,15 @@ describe("the npm package", () => {
     expect(result).toMatchObject({ ok: true, status: "issued", comprobante_tipo: "FACTURA B" });
     expect(result.pdf).toBe(join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001.pdf"));
     expect(readFileSync(result.pdf).subarray(0, 5).toString()).toBe("%PDF-");
+    // CSV is read by csv-parse, a runtime dependency: installed without dev dependencies, it is there.
+    const batch = join(app, "node_modules", "facturar", "samples", "batch-nightly.csv");
+    const checked = await exec(installed, ["--json", "validate", batch], { cwd: u.cwd, env });
+    const lines = checked.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { ok: boolean });
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.every((l) => l.ok)).toBe(true);
     // The checkout's own CLI agrees on what the installed one issued: same journal, skipped.
     const again = await runCli(["--json", "issue", sample], { cwd: u.cwd, env: u.env });
     expect(JSON.parse(again.stdout.trim())).toMatchObject({ status: "skipped-duplicate" });

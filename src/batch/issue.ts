@@ -28,7 +28,7 @@ import { documentName, writeSafely } from "../output/files.js";
 import { voucherNumber } from "../voucher/codes.js";
 import type { Envelope } from "../voucher/schema.js";
 import { escapeEnvelope } from "../voucher/text.js";
-import { DEFAULTED } from "../voucher/validate.js";
+import { DEFAULTED, defaultedFields } from "../voucher/validate.js";
 import {
   contentDigest,
   derivedReference,
@@ -61,6 +61,11 @@ export interface VoucherHeading {
   total: string | undefined;
   /** V for a sale, C for a purchase (a voucher with `proveedor`): they are listed apart. */
   operacion: "V" | "C";
+  /**
+   * The file left out `fecha` and the voucher is dated today: sent on another day before, it
+   * carries that day's date at the service, so no listing of today can tell.
+   */
+  datedToday: boolean;
 }
 
 export interface PreparedVoucher extends VoucherHeading {
@@ -82,6 +87,7 @@ export function headingOf(envelope: Envelope, source: string, puntoVenta: number
     vencimiento: c.vencimiento,
     total: c.total,
     operacion: "proveedor" in envelope && envelope.proveedor ? "C" : "V",
+    datedToday: defaultedFields(envelope).includes("fecha"),
   };
 }
 
@@ -197,7 +203,8 @@ export class Issuer {
       const known = this.journal.stateOf(v.reference);
       if (settledInJournal(known) || inFlight(known)) continue;
       const { fecha, operacion } = v;
-      if (!fecha) continue;
+      // Dated today for want of a date: looked up by its reference instead.
+      if (!fecha || v.datedToday) continue;
       const key = `${operacion}|${fecha}`;
       const group = byDate.get(key) ?? { fecha, operacion, refs: new Set<string>() };
       group.refs.add(v.reference);

@@ -237,6 +237,7 @@ async function readPlan(
       vencimiento: shared(prepared.vencimiento),
       total: prepared.total === undefined ? undefined : shared(prepared.total),
       operacion: prepared.operacion,
+      datedToday: prepared.datedToday,
       pointPending: prepared.punto_venta === undefined && envelope.comprobante.external_reference === undefined,
       notes: check.warnings.length > 0 ? await notes.add(check.warnings.map(problem)) : -1,
     };

@@ -3,7 +3,7 @@
  * and `issue`, refused by the embedded sandbox as the authority refuses them, and the README's
  * first command working whatever the day.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { argentinaToday, formatDay } from "../../src/voucher/dates.js";
@@ -37,6 +37,40 @@ describe("the README's first command, any day", () => {
     // Sent again (another day, for all it knows): the same voucher, not issued twice.
     const again = ndjson((await runCli(["--json", "issue", SAMPLE], { env, cwd: user.cwd })).stdout);
     expect(again[0]?.status).toBe("skipped-duplicate");
+  });
+});
+
+describe("vouchers that leave out their date", () => {
+  // Dated today, they carry yesterday's date at the service if sent yesterday: a listing of
+  // today's vouchers cannot tell, and must not be the only check before sending.
+  it("sent again another day with the journal lost: nothing issued twice", async () => {
+    const user = freshUser("facturar-undated-");
+    const batch = join(user.cwd, "undated.json");
+    writeFileSync(
+      batch,
+      JSON.stringify(
+        ["UNDATED-1", "UNDATED-2", "UNDATED-3"].map((ref) =>
+          sample((c) => Object.assign(c, { external_reference: ref })),
+        ),
+      ),
+    );
+    const first = await runCli(["--json", "issue", "--no-pdf", batch], {
+      env: { ...user.env, FACTURAR_TODAY: "15/11/2026" },
+      cwd: user.cwd,
+    });
+    expect(first.code, first.stderr).toBe(0);
+    expect(ndjson(first.stdout).map((r) => r.status)).toEqual(["issued", "issued", "issued"]);
+    rmSync(join(user.env.XDG_STATE_HOME, "facturar"), { recursive: true });
+    const again = await runCli(["--json", "issue", "--no-pdf", batch], {
+      env: { ...user.env, FACTURAR_TODAY: "16/11/2026" },
+      cwd: user.cwd,
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(ndjson(again.stdout).map((r) => [r.status, r.numero])).toEqual([
+      ["skipped-duplicate", 1],
+      ["skipped-duplicate", 2],
+      ["skipped-duplicate", 3],
+    ]);
   });
 });
 

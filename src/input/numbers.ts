@@ -1,7 +1,10 @@
 /** Numbers as people write them in es-AR: a decimal comma and thousands dots. */
 
-/** Thousands dots in whole groups, a decimal comma or none: `7.000`, `1.234.567,50`. */
-const GROUPED = /^[+-]?\d{1,3}(\.\d{3})+(,\d+)?$/;
+/**
+ * Thousands dots in whole groups, a decimal comma or none: `7.000`, `1.234.567,50`. A number
+ * never starts with a 0 before its thousands: `0.500` and `07.000` are not grouped.
+ */
+const GROUPED = /^[+-]?[1-9]\d{0,2}(\.\d{3})+(,\d+)?$/;
 const COMMA = /^[+-]?\d+(,\d+)?$/;
 
 /**

@@ -194,6 +194,15 @@ describe("CSV batches", () => {
       "csv.ambiguous-number",
       "b.csv:row 5, column comprobante.detalle.producto.precio_unitario_sin_iva",
     ]);
+    // A leading zero is no thousands group: 0.500 was read as 500, 07.000 as 7000.
+    for (const cell of ["0.500", "0.001", "07.000", "00.500"]) {
+      const [v] = await readAll([HEADER.join(";"), line("R5", "-", cell)].join("\n"));
+      const c = checkSource(v as SourceVoucher, rules);
+      expect(
+        c.errors.map((e) => e.code),
+        cell,
+      ).toContain("csv.ambiguous-number");
+    }
     // --decimal point: the same cells read as decimals, nothing ambiguous.
     const [p3] = await readAll([HEADER.join(";"), line("R3", "8.47", "7.00")].join("\n"), { decimalComma: false });
     const point = checkSource(p3 as SourceVoucher, rules);

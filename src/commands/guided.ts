@@ -539,17 +539,24 @@ export async function askVoucher(
         fecha: String(found.fecha),
         name: String(found.raw.cliente.razon_social ?? ""),
         document: `${found.raw.cliente.documento_tipo ?? ""} ${found.raw.cliente.documento_nro ?? ""}`,
-        total: String(found.total),
+        total: amount(String(found.total)),
       }),
     );
-    const kind = await p.select<NoteKind>({
-      message: t("Which note?"),
-      choices: [
-        { name: t("credit note"), value: "credit" },
-        { name: t("debit note"), value: "debit" },
-      ],
-      default: "credit",
-    });
+    // A note is undone by the opposite note; an invoice takes either.
+    const sourceKind = voucherTypeInfo(String(found.tipo))?.kind;
+    const kind: NoteKind =
+      sourceKind === "credit"
+        ? "debit"
+        : sourceKind === "debit"
+          ? "credit"
+          : await p.select<NoteKind>({
+              message: t("Which note?"),
+              choices: [
+                { name: t("credit note"), value: "credit" },
+                { name: t("debit note"), value: "debit" },
+              ],
+              default: "credit",
+            });
     const note = noteFromVoucher(found.raw, { kind, fecha: today });
     const built = structuredClone(note.envelope) as Draft;
     guide = new Guide(ctx, p, built, fetchCeiling);

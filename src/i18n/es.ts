@@ -1159,4 +1159,8 @@ export const ES: Readonly<Record<string, string>> = {
     "el servicio no lo procesó: falló {ref}, anterior en su lote",
   "{file}: the same warning [{code}] on {field} for {n} more vouchers (each result lists its own)":
     "{file}: la misma advertencia [{code}] en {field} para {n} comprobantes más (cada resultado lista las suyas)",
+  "{tipo} is a credit note: a debit note undoes it, not another credit note":
+    "{tipo} es una nota de crédito: la deshace una nota de débito, no otra nota de crédito",
+  "{tipo} is a debit note: a credit note undoes it, not another debit note":
+    "{tipo} es una nota de débito: la deshace una nota de crédito, no otra nota de débito",
 };

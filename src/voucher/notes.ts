@@ -93,6 +93,13 @@ export function noteType(tipo: string, kind: NoteKind = "credit"): string {
   // An FCE note adjusts exactly one FCE invoice (tax-rules §2.1).
   if (info.fce && info.kind !== "invoice")
     throw new NoteSourceError(t("an FCE note adjusts an FCE invoice, not {tipo}", { tipo }));
+  // A note is undone by the opposite note: a credit note of a credit note credits the invoice twice.
+  if (info.kind === kind)
+    throw new NoteSourceError(
+      kind === "credit"
+        ? t("{tipo} is a credit note: a debit note undoes it, not another credit note", { tipo })
+        : t("{tipo} is a debit note: a credit note undoes it, not another debit note", { tipo }),
+    );
   const wanted = (i: VoucherTypeInfo) => i.class === info.class && i.kind === kind && i.fce === info.fce;
   const name = VOUCHER_TYPE_NAMES.find((n) => wanted(voucherTypeInfo(n) as VoucherTypeInfo));
   if (!name) throw new NoteSourceError(t("{tipo} is not a voucher a credit or debit note adjusts", { tipo }));

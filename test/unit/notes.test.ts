@@ -148,6 +148,11 @@ describe("a note from an issued voucher", () => {
     expect(() => noteType("RECIBO C")).toThrow(NoteSourceError);
     expect(() => noteType("FACTURA E")).toThrow(/fex/);
     expect(() => noteType("NOTA DE CREDITO ELECTRONICA MiPyME (FCE) A")).toThrow(NoteSourceError);
+    // A note is undone by the opposite note: a credit note of a credit note credited the invoice twice.
+    expect(() => noteType("NOTA DE CREDITO B", "credit")).toThrow(/debit note undoes it/);
+    expect(() => noteType("NOTA DE DEBITO A", "debit")).toThrow(/credit note undoes it/);
+    expect(noteType("NOTA DE CREDITO B", "debit")).toBe("NOTA DE DEBITO B");
+    expect(noteType("NOTA DE DEBITO A", "credit")).toBe("NOTA DE CREDITO A");
     const queued = answer("FACTURA B", COMPANY, [[1, 100, 21]], 121);
     queued.comprobante.numero = 0;
     expect(() => noteFromVoucher(queued, { fecha: TODAY })).toThrow(/queued/);

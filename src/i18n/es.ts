@@ -1163,4 +1163,6 @@ export const ES: Readonly<Record<string, string>> = {
     "{tipo} es una nota de crédito: la deshace una nota de débito, no otra nota de crédito",
   "{tipo} is a debit note: a credit note undoes it, not another debit note":
     "{tipo} es una nota de débito: la deshace una nota de crédito, no otra nota de débito",
+  "export vouchers are dated within {span} days of today ({today}); the authority refuses {fecha}":
+    "los comprobantes de exportación se fechan dentro de {span} días de hoy ({today}); la autoridad rechaza {fecha}",
 };

@@ -532,6 +532,9 @@ export class SandboxService {
         return refuse(
           "Para comprobantes MiPyMEs (FCE) el campo CbteFch debe estar comprendido en el rango N-5 y N+1 siendo N la fecha de envio del pedido de autorizacion.",
         );
+    } else if (info?.class === "E") {
+      if (Math.abs(offset) > 5)
+        return refuse("Campo Fecha_cbte debe estar comprendido en el rango N-5 y N+5 siendo N la fecha de envio.");
     } else if (c.periodo_facturado_desde) {
       if (Math.abs(offset) > 10)
         return refuse(

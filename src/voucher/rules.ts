@@ -71,7 +71,7 @@ export const LIMITS = {
 const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]+$/;
 const TAG = /^[\p{L}\p{N} _-]+$/u;
 const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
-const DAYS = { goods: 5, services: 10, fceBack: 5, fceAhead: 1 } as const;
+const DAYS = { goods: 5, services: 10, fceBack: 5, fceAhead: 1, export: 5 } as const;
 
 class Findings {
   readonly list: Finding[] = [];
@@ -1037,6 +1037,19 @@ function checkDates(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: Rul
         ),
       );
     }
+    return;
+  }
+  // Exports go through WSFEX, whose window is N ± 5 for goods and services alike (tax-rules §6).
+  if (info.class === "E") {
+    if (Math.abs(offset) > DAYS.export)
+      f.error(
+        "date.window",
+        path,
+        t("export vouchers are dated within {span} days of today ({today}); the authority refuses {fecha}", {
+          span: DAYS.export,
+          ...hint,
+        }),
+      );
     return;
   }
   // The billed period marks services; without it the authority treats the voucher as goods.

@@ -802,6 +802,20 @@ describe("date windows (errors: the authority refuses, tax-rules §4.5; Argentin
     expect(fce("21/11/2026")).toEqual([]);
     expect(fce("22/11/2026")).toEqual(["date.window"]);
   });
+  it("exports: 5 days either side, services too (WSFEX)", () => {
+    const exported = (name: string, fecha: string) => {
+      const raw = JSON.parse(readFileSync(join(ROOT, "samples", `${name}.json`), "utf8"));
+      raw.comprobante.fecha = fecha;
+      const opts = { today: dayNumber(TODAY), ceiling: Dec.parse("10000000") };
+      return codes(validateEnvelope(raw, opts)).filter((c) => c === "date.window");
+    };
+    for (const name of ["factura-e-services", "factura-e-goods"]) {
+      expect(exported(name, "15/11/2026"), name).toEqual([]);
+      expect(exported(name, "14/11/2026"), name).toEqual(["date.window"]);
+      expect(exported(name, "25/11/2026"), name).toEqual([]);
+      expect(exported(name, "26/11/2026"), name).toEqual(["date.window"]);
+    }
+  });
   it("queued: a later date is the day the service issues it, not early", () => {
     const raw = baseVoucher();
     raw.comprobante.fecha = "15/01/2027";

@@ -574,13 +574,11 @@ function beforeLane(journal: Journal, v: VoucherHeading): boolean {
 }
 
 function laneOrderResult(v: VoucherHeading, last: number | undefined): VoucherResult {
-  const result = headingResult("invalid", v);
   const message = t(
     "dated {fecha}, before {last}, the date of the latest {tipo} issued at point of sale {pv}: the authority refuses a date earlier than its lane's last voucher",
     { fecha: v.fecha, last: formatDay(last ?? 0), tipo: v.tipo, pv: v.punto_venta ?? "" },
   );
-  result.errors = [`${v.source}: ${message} [date.order]`];
-  result.error_details = [{ code: "date.order", text: message }];
+  const result = checkedResult(v, "date.order", "comprobante.fecha", `${v.source} comprobante.fecha`, message);
   result.hint = t("date it on or after {last}, or issue it from another point of sale", { last: formatDay(last ?? 0) });
   return result;
 }

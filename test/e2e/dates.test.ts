@@ -166,7 +166,7 @@ describe("lane order: no date before the lane's latest voucher", () => {
     expect(early).toMatchObject({
       status: "invalid",
       external_reference: "ORDER-EARLY",
-      error_details: [{ code: "date.order" }],
+      error_details: [{ code: "date.order", field: "comprobante.fecha" }],
     });
     expect(early.errors[0]).toMatch(
       /dated 17\/11\/2026, before 20\/11\/2026, the date of the latest FACTURA B issued at point of sale 679/,

@@ -33,8 +33,9 @@ export async function checkRates<V>(
   service: Service,
   vouchers: ForeignVoucher<V>[],
   warn: (line: string) => void,
+  /** Today in Argentina (the test clock may move it). */
+  today: number = argentinaToday(),
 ): Promise<RateRefusal<V>[]> {
-  const today = argentinaToday();
   const rates = new Map<string, Promise<Dec | undefined>>();
   const ask = async (moneda: string, fecha: string | undefined): Promise<Dec | undefined> => {
     try {

@@ -14,7 +14,7 @@ import { t } from "../i18n/index.js";
 import { checkSource, type PlacedFinding, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions, SourceVoucher } from "../input/source.js";
-import { clockFrom, dayNumber, formatDay } from "../voucher/dates.js";
+import { argentinaToday, clockFrom, dayNumber, formatDay } from "../voucher/dates.js";
 import type { Dec } from "../voucher/decimal.js";
 import { anonymousAmount, ceilingMessage, unidentifiedConsumer } from "../voucher/rules.js";
 import { ruleOptions } from "../voucher/validate.js";
@@ -413,6 +413,7 @@ async function sendPlan(
         connection.service,
         plan.foreign.filter((f) => still.has(f.voucher)),
         req.warn,
+        argentinaToday(clockFrom(req.env)()),
       );
       const results = refused.map((r) => ({
         voucher: r.voucher,

@@ -85,6 +85,8 @@ export interface IssueSummary {
   stoppedBy?: FacturarError;
   /** Invalid vouchers were reported and the valid ones sent (--skip-invalid). */
   skippedInvalid?: boolean;
+  /** Valid vouchers not sent because others are invalid (all or nothing). */
+  validNotSent?: number;
 }
 
 function problem(f: PlacedFinding): Problem {
@@ -139,7 +141,10 @@ export async function issueFiles(
     const plan = await readPlan(req, store, notes, emit);
     summary.invalid = plan.invalid;
     // Nothing valid to send: invalid (exit 3), --skip-invalid or not.
-    if (plan.invalid > 0 && (!req.skipInvalid || plan.planned.length === 0)) return summary;
+    if (plan.invalid > 0 && (!req.skipInvalid || plan.planned.length === 0)) {
+      summary.validNotSent = plan.valid;
+      return summary;
+    }
     if (plan.invalid > 0) summary.skippedInvalid = true;
     return await sendPlan(req, plan, store, summary, emit);
   } finally {
@@ -169,6 +174,8 @@ interface ReadPlan {
   /** Vouchers in a foreign currency: their cotizacion is checked against the authority's rate. */
   foreign: ForeignVoucher<Planned>[];
   invalid: number;
+  /** Vouchers that passed their checks (sent only if none is invalid, or with --skip-invalid). */
+  valid: number;
   /** The vouchers' warnings (Planned.notes), told in their results. */
   notes: EnvelopeStore<Problem[]>;
 }
@@ -192,6 +199,7 @@ async function readPlan(
     unidentified: [],
     foreign: [],
     invalid: 0,
+    valid: 0,
     notes,
   };
   /** The first voucher under each reference, and what it says (see contentDigest). */
@@ -223,6 +231,7 @@ async function readPlan(
         req.warn(`${w.place}: ${w.message} [${w.code}]`);
       } else again.more++;
     }
+    plan.valid++;
     // Once one is invalid nothing is sent, unless the invalid ones are skipped: keep only the check.
     if (plan.invalid > 0 && !req.skipInvalid) return;
     const prepared = Issuer.prepare(envelope, source.label, undefined, req.mode);

@@ -229,7 +229,12 @@ function issueCommand(mode: "instant" | "queued") {
         summary.invalid &&
           (summary.skippedInvalid
             ? t("{n} invalid (skipped)", { n: summary.invalid })
-            : t("{n} invalid (nothing sent)", { n: summary.invalid })),
+            : summary.validNotSent
+              ? t("{n} invalid, so nothing sent: {valid} valid not sent either (--skip-invalid sends them)", {
+                  n: summary.invalid,
+                  valid: summary.validNotSent,
+                })
+              : t("{n} invalid (nothing sent)", { n: summary.invalid })),
         summary.issued && t("{n} issued", { n: summary.issued }),
         summary.queued && t("{n} queued", { n: summary.queued }),
         summary.skipped && t("{n} already issued", { n: summary.skipped }),

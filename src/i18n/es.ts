@@ -1165,4 +1165,6 @@ export const ES: Readonly<Record<string, string>> = {
     "{tipo} es una nota de débito: la deshace una nota de crédito, no otra nota de débito",
   "export vouchers are dated within {span} days of today ({today}); the authority refuses {fecha}":
     "los comprobantes de exportación se fechan dentro de {span} días de hoy ({today}); la autoridad rechaza {fecha}",
+  "{n} invalid, so nothing sent: {valid} valid not sent either (--skip-invalid sends them)":
+    "inválidos: {n}, así que no se envió nada: tampoco {valid} válidos (--skip-invalid los envía)",
 };

@@ -222,6 +222,9 @@ describe("batches", () => {
     const strict = await runCli(["--json", "issue", "--no-pdf", "mixed.json"], { cwd: u.cwd, env: u.env });
     expect(strict.code).toBe(3);
     expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
+    // A cron log says what waits: the valid ones were not sent either.
+    const told = await runCli(["issue", "--no-pdf", "mixed.json"], { cwd: u.cwd, env: u.env });
+    expect(told.stderr).toMatch(/1 invalid, so nothing sent: 2 valid not sent either \(--skip-invalid sends them\)/);
     const r = await runCli(["--json", "issue", "--no-pdf", "--skip-invalid", "mixed.json"], { cwd: u.cwd, env: u.env });
     expect(r.code, r.stderr).toBe(7);
     expect(

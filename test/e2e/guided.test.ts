@@ -152,7 +152,7 @@ describe("facturar issue --interactive", () => {
       ["--lang", "es", "issue", "--from-ref", "VENTA-9", "--no-pdf"],
       { cwd: u.cwd, env },
       [
-        [/FACTURA B 00679-00000001 del \S+ a Juana Pérez \(DNI 30123456\), total 133463\.00/, ""],
+        [/FACTURA B 00679-00000001 del \S+ a Juana Pérez \(DNI 30123456\), total 133\.463,00/, ""],
         [/¿Qué nota\?/, ENTER],
         [/NOTA DE CREDITO B a partir de él/, ""],
         // The service does not say the customer's VAT condition: asked, the class's usual one offered.

@@ -28,3 +28,11 @@ export async function issuedVoucher(service: Service, reference: string): Promis
 export function fetchIssued(ctx: Context, reference: string): Promise<ServiceVoucher> {
   return withConnection(ctx, (connection) => issuedVoucher(connection.service, reference));
 }
+
+/** The voucher issued under `reference`, if the service holds one (a note made before). */
+export function issuedUnder(ctx: Context, reference: string): Promise<ServiceVoucher | undefined> {
+  return withConnection(ctx, async (connection) => {
+    const found = preferred(await connection.service.findByReference(reference));
+    return found?.state === "issued" ? found : undefined;
+  });
+}

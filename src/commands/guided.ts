@@ -557,7 +557,25 @@ export async function askVoucher(
               ],
               default: "credit",
             });
-    const note = noteFromVoucher(found.raw, { kind, fecha: today });
+    let note = noteFromVoucher(found.raw, { kind, fecha: today });
+    // Asked before any question: a second run must not walk every prompt to learn the note exists.
+    const { issuedUnder } = await import("./from-ref.js");
+    for (let sequence = 2; ; sequence++) {
+      const ref = String(note.envelope.comprobante.external_reference);
+      const held = await issuedUnder(ctx, ref);
+      if (!held) break;
+      ctx.err(
+        t("{ref} is issued already: {tipo} {number}", {
+          ref,
+          tipo: held.tipo,
+          number: `${String(held.punto_venta).padStart(5, "0")}-${String(held.numero).padStart(8, "0")}`,
+        }),
+      );
+      // Declined: nothing to do, and nothing went wrong.
+      if (!(await p.confirm({ message: t("Make another note of this voucher?"), default: false })))
+        return { envelope: {} };
+      note = noteFromVoucher(found.raw, { kind, fecha: today, sequence });
+    }
     const built = structuredClone(note.envelope) as Draft;
     guide = new Guide(ctx, p, built, fetchCeiling);
     ctx.err(
@@ -597,7 +615,7 @@ export async function askVoucher(
     ),
   );
   ctx.err(`  ${describeTotals(check.totals, amount)}`);
-  ctx.err(`  ${t("total")} ${ctx.errColor.bold(Dec.parse(String(comprobante.total)).toFixed(2))}`);
+  ctx.err(`  ${t("total")} ${ctx.errColor.bold(amount(String(comprobante.total)))}`);
   if (!(await p.confirm({ message: t("Issue it?"), default: true }))) return { envelope: {} };
   let saved: string | undefined;
   if (await p.confirm({ message: t("Save it as a JSON file for next time?"), default: false })) {

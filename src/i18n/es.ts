@@ -1167,4 +1167,6 @@ export const ES: Readonly<Record<string, string>> = {
     "los comprobantes de exportación se fechan dentro de {span} días de hoy ({today}); la autoridad rechaza {fecha}",
   "{n} invalid, so nothing sent: {valid} valid not sent either (--skip-invalid sends them)":
     "inválidos: {n}, así que no se envió nada: tampoco {valid} válidos (--skip-invalid los envía)",
+  "{ref} is issued already: {tipo} {number}": "{ref} ya está emitido: {tipo} {number}",
+  "Make another note of this voucher?": "¿Hacer otra nota de este comprobante?",
 };

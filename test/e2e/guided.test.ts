@@ -174,7 +174,7 @@ describe("facturar issue --interactive", () => {
       ],
     );
     expect(screen).toMatch(/NOTA DE CREDITO B a Juana Pérez \(DNI 30123456\), 1 ítem/);
-    expect(screen).toMatch(/total 9256\.50/);
+    expect(screen).toMatch(/total 9\.256,50/);
     expect(screen).toMatch(/✔ NOTA DE CREDITO B 00679-00000001 .*ref VENTA-9-NC1 .*emitido/);
     expect(screen).toMatch(/EXIT=0/);
 
@@ -217,7 +217,24 @@ describe("facturar issue --interactive", () => {
       env: u.env,
     });
     expect(again.stdout).toMatch(/NOTA DE CREDITO B 00679-00000001 .*already issued, not sent again/);
-  }, 60_000);
+    // --from-ref again: told at once that the note exists, and nothing made unless asked for.
+    const second = await inTerminal(
+      ["--lang", "es", "issue", "--from-ref", "VENTA-9", "--no-pdf"],
+      { cwd: u.cwd, env },
+      [
+        [/¿Qué nota\?/, ENTER],
+        [/VENTA-9-NC1 ya está emitido: NOTA DE CREDITO B 00679-00000001/, ""],
+        [/¿Hacer otra nota de este comprobante\?/, ENTER],
+      ],
+    );
+    expect(second).not.toMatch(/Cantidad/);
+    expect(second).toMatch(/EXIT=0/);
+    const notes = await runCli(["--json", "query", "--type", "NOTA DE CREDITO B", "--from", "1", "--to", "9"], {
+      cwd: u.cwd,
+      env: u.env,
+    });
+    expect(ndjson(notes.stdout)).toHaveLength(1);
+  }, 90_000);
 
   it("--from-ref of a reference the service does not hold ends before asking anything", async () => {
     const u = freshUser("facturar-guided-");

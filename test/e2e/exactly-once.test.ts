@@ -218,7 +218,9 @@ describe("2b. a second CLI using the sandbox another CLI hosts", () => {
       env: { ...u.env, FACTURAR_ISSUE_TIMEOUT: "1" },
     });
     expect(guest.code, guest.stderr).toBe(0);
-    expect(ndjson(guest.stdout)[0]).toMatchObject({ status: "issued", reconciled: true, punto_venta: 680 });
+    // Answered directly or found by the lookup after its own short timeout (which, depends on
+    // where the host's slow commits stand): issued, and once.
+    expect(ndjson(guest.stdout)[0]).toMatchObject({ status: "issued", punto_venta: 680 });
     expect((await host.done).code).toBe(0);
     const query = await runCli(["--json", "-p", "s680", "query", "--ref", "FB-2026-0001"], {
       cwd: u.cwd,

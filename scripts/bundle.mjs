@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+/**
+ * The CLI as the installed package runs it: src/cli.ts and what it imports, bundled by esbuild
+ * into dist/cli.js, with each lazily imported command in its own chunk under dist/chunks/ (so a
+ * run still loads only what it needs), and source maps. Start-up was mostly Node resolving,
+ * reading and compiling some 200 modules one by one, zod's 60 locales among them
+ * (bench/startup.mjs); a few chunks per command line, zod tree-shaken, cost a fraction of that.
+ * `tsc -p tsconfig.build.json` still writes dist/ module by module first (tests run some of those
+ * modules in child processes, `npm run schema` one); only the bundle is packed (package.json files).
+ * Usage: node scripts/bundle.mjs [outdir]   (npm run build runs it after tsc)
+ *   BUNDLE_META=FILE writes esbuild's metafile there.
+ */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { build } from "esbuild";
+
+const outdir = process.argv[2] ?? "dist";
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+
+// Node's own modules by require(), not import: importing one builds an ES facade that reads every
+// export, and so loads what a require() leaves lazy (node:crypto's webcrypto, node:util's parseArgs).
+const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, "\\/")).join("|")})$`);
+const builtinsByRequire = {
+  name: "builtins-by-require",
+  setup(b) {
+    b.onResolve({ filter: BUILTIN }, (args) =>
+      args.namespace === "builtin" ? { path: args.path, external: true } : { path: args.path, namespace: "builtin" },
+    );
+    b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
+  },
+};
+
+// Chunks are named by their content: those of an earlier build would pile up.
+rmSync(`${outdir}/chunks`, { recursive: true, force: true });
+
+const result = await build({
+  entryPoints: ["src/cli.ts"],
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: true,
+  chunkNames: "chunks/[name]-[hash]",
+  // Loaded only when a PDF or QR code is drawn (the sandbox), a prompt asked, or a .ts config read;
+  // pdfkit reads its fonts beside its own files.
+  external: ["pdfkit", "qrcode", "typescript", "@inquirer/prompts"],
+  // Bundled CommonJS packages (cosmiconfig and what it requires) and the plugin below call
+  // require(): an ES module has none of its own.
+  banner: {
+    js: 'import { createRequire as __facturarRequire } from "node:module"; const require = __facturarRequire(import.meta.url);',
+  },
+  // version.ts reads ../package.json beside its own file; in a chunk that is dist/, not the root.
+  plugins: [
+    builtinsByRequire,
+    {
+      name: "version",
+      setup(b) {
+        b.onLoad({ filter: /[\\/]src[\\/]version\.ts$/ }, () => ({
+          contents: `export const VERSION = ${JSON.stringify(version)};`,
+          loader: "ts",
+        }));
+      },
+    },
+  ],
+  logLevel: "warning",
+  metafile: Boolean(process.env.BUNDLE_META),
+});
+// What went where (for esbuild's analyzer, or to see what a command line loads).
+if (process.env.BUNDLE_META) writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));

@@ -10,8 +10,9 @@
  * Usage: node scripts/bundle.mjs [outdir]   (npm run build runs it after tsc)
  *   BUNDLE_META=FILE writes esbuild's metafile there.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
+import { dirname } from "node:path";
 import { build } from "esbuild";
 
 const outdir = process.argv[2] ?? "dist";
@@ -49,11 +50,6 @@ const result = await build({
   // Loaded only when a PDF or QR code is drawn (the sandbox), a prompt asked, or a .ts config read;
   // pdfkit reads its fonts beside its own files.
   external: ["pdfkit", "qrcode", "typescript", "@inquirer/prompts"],
-  // Bundled CommonJS packages (cosmiconfig and what it requires) and the plugin below call
-  // require(): an ES module has none of its own.
-  banner: {
-    js: 'import { createRequire as __facturarRequire } from "node:module"; const require = __facturarRequire(import.meta.url);',
-  },
   // version.ts reads ../package.json beside its own file; in a chunk that is dist/, not the root.
   plugins: [
     builtinsByRequire,
@@ -69,6 +65,32 @@ const result = await build({
   ],
   logLevel: "warning",
   metafile: Boolean(process.env.BUNDLE_META),
+  write: false,
 });
+
+// Bundled CommonJS packages (cosmiconfig and what it requires) and the plugin above call require()
+// through esbuild's __require, which uses the `require` in scope: an ES module has none of its
+// own. It is given to the chunk that defines __require alone (a banner would make one in every
+// chunk, some 25 for --help), and that chunk's source map moves down a line with it.
+const REQUIRE =
+  'import { createRequire as __facturarRequire } from "node:module"; const require = __facturarRequire(import.meta.url);';
+const shifted = new Set();
+const files = result.outputFiles.map((file) => {
+  let text = file.text;
+  if (file.path.endsWith(".js") && /^var __require = /m.test(text)) {
+    text = `${REQUIRE}\n${text}`;
+    shifted.add(`${file.path}.map`);
+  }
+  return { path: file.path, text };
+});
+for (const file of files) {
+  if (shifted.has(file.path)) {
+    const map = JSON.parse(file.text);
+    map.mappings = `;${map.mappings}`;
+    file.text = JSON.stringify(map);
+  }
+  mkdirSync(dirname(file.path), { recursive: true });
+  writeFileSync(file.path, file.text);
+}
 // What went where (for esbuild's analyzer, or to see what a command line loads).
 if (process.env.BUNDLE_META) writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));

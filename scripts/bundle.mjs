@@ -46,6 +46,8 @@ const result = await build({
   platform: "node",
   target: "node20",
   sourcemap: true,
+  // Stack traces need lines, not the sources: Node parses every loaded chunk's map under --verbose.
+  sourcesContent: false,
   chunkNames: "chunks/[name]-[hash]",
   // Loaded only when a PDF or QR code is drawn (the sandbox), a prompt asked, or a .ts config read;
   // pdfkit reads its fonts beside its own files.

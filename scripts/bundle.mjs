@@ -79,7 +79,7 @@ const REQUIRE =
 const shifted = new Set();
 const files = result.outputFiles.map((file) => {
   let text = file.text;
-  if (file.path.endsWith(".js") && /^var __require = /m.test(text)) {
+  if (file.path.endsWith(".js") && /\bvar __require\s*=/.test(text)) {
     text = `${REQUIRE}\n${text}`;
     shifted.add(`${file.path}.map`);
   }

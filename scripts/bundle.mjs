@@ -6,7 +6,8 @@
  * reading and compiling some 200 modules one by one, zod's 60 locales among them
  * (bench/startup.mjs); a few chunks per command line, zod tree-shaken, cost a fraction of that.
  * `tsc -p tsconfig.build.json` still writes dist/ module by module first (tests run some of those
- * modules in child processes, `npm run schema` one); only the bundle is packed (package.json files).
+ * modules in child processes, `npm run schema` one), and this replaces its dist/cli.js. dist/ is
+ * packed whole: a build by tsc alone (unbundled, slower to start) still packs and runs.
  * Usage: node scripts/bundle.mjs [outdir]   (npm run build runs it after tsc)
  *   BUNDLE_META=FILE writes esbuild's metafile there.
  */

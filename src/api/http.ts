@@ -6,7 +6,8 @@
 
 import dns, { type LookupAddress } from "node:dns";
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { Agent as HttpsAgent } from "node:https";
+import { createRequire } from "node:module";
 import { isIP, type LookupFunction } from "node:net";
 import { t } from "../i18n/index.js";
 
@@ -34,7 +35,15 @@ export class TransportError extends Error {
 }
 
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 16 });
-const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 16, minVersion: "TLSv1.2" });
+let https: { request: typeof import("node:https").request; agent: HttpsAgent } | undefined;
+/** node:https (and TLS under it) loaded at the first https exchange: a loopback service needs neither. */
+function httpsModule(): NonNullable<typeof https> {
+  if (!https) {
+    const { Agent, request } = createRequire(import.meta.url)("node:https") as typeof import("node:https");
+    https = { request, agent: new Agent({ keepAlive: true, maxSockets: 16, minVersion: "TLSv1.2" }) };
+  }
+  return https;
+}
 
 export const MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
 
@@ -98,7 +107,8 @@ function refusedAddressError(host: string, addresses: readonly string[]): Transp
 
 export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
   const secure = url.protocol === "https:";
-  const send = secure ? httpsRequest : httpRequest;
+  const tls = secure ? httpsModule() : undefined;
+  const send = tls ? tls.request : httpRequest;
   const maxBytes = opts.maxBytes ?? MAX_RESPONSE_BYTES;
   const allow = opts.allowAddress;
   if (allow) {
@@ -122,7 +132,7 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
       {
         method: opts.method,
         // A pooled socket would skip `lookup`: a filtered exchange opens its own connection.
-        agent: allow ? false : secure ? httpsAgent : httpAgent,
+        agent: allow ? false : tls ? tls.agent : httpAgent,
         ...(allow ? { lookup: filteredLookup(allow) } : {}),
         headers: {
           ...(opts.body !== undefined

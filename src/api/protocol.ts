@@ -7,7 +7,7 @@
  * be driven in-process by the embedded sandbox or by a scripted fake.
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { type ApiClient, errorTexts, parseVoucherNumber, printable, UnavailableError } from "./client.js";
@@ -156,7 +156,8 @@ const envelope = z.looseObject({
 });
 
 function parseEnvelope(method: string, answer: unknown): Record<string, unknown> & { error: string } {
-  const parsed = envelope.safeParse(answer);
+  // Small schemas parsed a few times a run: compiling their parsers (zod's JIT) would cost more.
+  const parsed = envelope.safeParse(answer, { jitless: true });
   if (!parsed.success) throw new MalformedAnswerError(method, t("it has no error field"));
   const error = parsed.data.error.toUpperCase();
   if (error !== "N" && error !== "S" && error !== "PARCIAL")
@@ -199,7 +200,7 @@ const queryItem = z.looseObject({
 });
 
 export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
-  const parsed = queryItem.safeParse(item);
+  const parsed = queryItem.safeParse(item, { jitless: true });
   if (!parsed.success) return undefined;
   const c = parsed.data.comprobante as Record<string, unknown>;
   const numero = numberOrNull(c.numero);

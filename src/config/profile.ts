@@ -189,7 +189,8 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
   const found = await loadConfigFile(req.config, req.cwd ?? process.cwd(), env.HOME || homedir());
   let config: z.output<typeof configSchema> = { profiles: {} };
   if (found && !found.isEmpty) {
-    const parsed = configSchema.safeParse(found.config);
+    // Parsed once a run: compiling its parser (zod's JIT) would cost more than it saves.
+    const parsed = configSchema.safeParse(found.config, { jitless: true });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new ConfigError(`${found.filepath}: ${issue?.path.join(".") || "(top)"}: ${issue?.message}`);
@@ -307,7 +308,7 @@ export function isLoopback(hostname: string): boolean {
 export async function loadProfileNames(cwd = process.cwd()): Promise<string[]> {
   try {
     const found = await loadConfigFile(undefined, cwd, process.env.HOME || homedir());
-    const parsed = found && !found.isEmpty ? configSchema.safeParse(found.config) : undefined;
+    const parsed = found && !found.isEmpty ? configSchema.safeParse(found.config, { jitless: true }) : undefined;
     const names = parsed?.success ? Object.keys(parsed.data.profiles) : [];
     return [...new Set([...names, SANDBOX])];
   } catch {

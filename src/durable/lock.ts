@@ -30,7 +30,6 @@
  * folder.
  */
 
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
   linkSync,
@@ -43,6 +42,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createRequire } from "node:module";
 import { uptime } from "node:os";
 import { join } from "node:path";
 import { t } from "../i18n/index.js";
@@ -114,6 +114,10 @@ function hasProc(): boolean {
 function psStart(pid: number): string | undefined {
   if (process.platform === "win32") return undefined;
   try {
+    // Required here, where /proc is missing: elsewhere a run never loads child_process.
+    const { execFileSync } = createRequire(import.meta.url)(
+      "node:child_process",
+    ) as typeof import("node:child_process");
     const out = execFileSync("ps", ["-o", "lstart=", "-p", String(pid)], {
       encoding: "utf8",
       env: { ...process.env, LC_ALL: "C", TZ: "UTC" },

@@ -1,5 +1,6 @@
 /** The batch progress bar (cli-progress), on stderr, for people at a terminal. */
-import cliProgress from "cli-progress";
+import { createRequire } from "node:module";
+import type cliProgress from "cli-progress";
 import type { VoucherResult } from "../batch/result.js";
 import { t } from "../i18n/index.js";
 
@@ -13,7 +14,9 @@ export class Progress {
     private readonly stream: NodeJS.WritableStream,
     private readonly total: number,
   ) {
-    this.bars = new cliProgress.MultiBar(
+    // Loaded only when a bar is drawn: most runs are not at a terminal (bench/startup.mjs).
+    const { MultiBar, Presets } = createRequire(import.meta.url)("cli-progress") as typeof cliProgress;
+    this.bars = new MultiBar(
       {
         stream: stream as NodeJS.WriteStream,
         format: t(
@@ -23,7 +26,7 @@ export class Progress {
         clearOnComplete: false,
         etaBuffer: 50,
       },
-      cliProgress.Presets.shades_classic,
+      Presets.shades_classic,
     );
     this.bar = this.bars.create(total, 0, this.payload());
   }

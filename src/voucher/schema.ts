@@ -8,6 +8,7 @@
  */
 
 import * as z from "zod";
+import { es } from "zod/locales";
 import { currentLang, t } from "../i18n/index.js";
 import {
   canonicalVoucherType,
@@ -23,8 +24,9 @@ import {
   type VoucherType,
 } from "./codes.js";
 
-// zod's own messages (a wrong JSON type, a missing block) in the user's language too.
-if (currentLang() === "es") z.config(z.locales.es());
+// zod's own messages (a wrong JSON type, a missing block) in the user's language too. The one
+// locale by name: `z.locales.es` would keep all of zod's locales in the bundle (scripts/bundle.mjs).
+if (currentLang() === "es") z.config(es());
 
 const NUMBER_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
 const NUMBER_MESSAGE = t("expected a number such as 1234.56 (a decimal point, no thousands separators)");

@@ -159,3 +159,46 @@ describe("the declared total", () => {
     expect(codes(r, "warning")).toContain("total.drift");
   });
 });
+
+describe("the tolerance and the voucher-level amounts", () => {
+  function withTaxes() {
+    const raw = baseVoucher();
+    raw.comprobante.tipo = "FACTURA A";
+    raw.comprobante.detalle = [
+      {
+        cantidad: 1,
+        producto: {
+          descripcion: "Cigarrillos",
+          precio_unitario_sin_iva: 100,
+          alicuota: 21,
+          impuestos_internos_alicuota: 8,
+        },
+      },
+    ];
+    raw.comprobante.tributos = [{ tipo: 7, regimen: 5, base_imponible: 100, alicuota: 2.5, total: 2.5 }];
+    // 100 + 21 VAT + 8 internal + 2.50: small enough that 0.01 % of it stays under 0.03.
+    raw.comprobante.total = 131.5;
+    return raw;
+  }
+
+  it("counts a cent for each tributo and for the internal taxes", () => {
+    // One rate + one tributo + internal taxes: three rounded components, 0.03.
+    expect(totalsOf(withTaxes()).tolerance.toFixed(2)).toBe("0.03");
+    const raw = withTaxes();
+    raw.comprobante.total = 131.53;
+    expect(codes(check(raw))).not.toContain("total.mismatch");
+    raw.comprobante.total = 131.54;
+    expect(codes(check(raw))).toContain("total.mismatch");
+  });
+
+  it("adds the voucher's own exentos to the exempt amount and the total", () => {
+    const raw = baseVoucher();
+    raw.comprobante.detalle = [item("Gravado", 1, 100, 21), item("Exento", 1, 50, -1)];
+    raw.comprobante.exentos = 30;
+    raw.comprobante.total = 201;
+    const t = totalsOf(raw);
+    expect(t.exempt.toFixed(2)).toBe("80.00");
+    expect(t.total.toFixed(2)).toBe("201.00");
+    expect(check(raw).findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+});

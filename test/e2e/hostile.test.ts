@@ -549,6 +549,33 @@ describe("hostile servers", () => {
     for (const secret of [CREDS.FACTURAR_USERTOKEN, CREDS.FACTURAR_APITOKEN]) expect(journal).not.toContain(secret);
   }, 60_000);
 
+  it("a record that echoes the request's credentials as its own fields is printed without them (query --json, --verbose)", async () => {
+    // The apikey is four digits: in the decoded record it stands alone, apart from its name, so only
+    // the redaction of the raw answer (apikey beside its name) can catch it.
+    const server = await hostile((_m, body, _q, res) =>
+      json(
+        res,
+        found({
+          external_reference: "ECHO-1",
+          numero: 7,
+          fecha: "20/11/2026",
+          total: "121.00",
+          estado: "EMITIDO",
+          usertoken: body.usertoken,
+          apikey: body.apikey,
+          apitoken: body.apitoken,
+        }),
+      ),
+    );
+    const r = await run(server.baseUrl, ["--verbose", "--json", "query", "--ref", "ECHO-1"]).result;
+    expect(r.code, r.stderr).toBe(0);
+    const [record] = ndjson(r.stdout);
+    expect(record.comprobante).toMatchObject({ usertoken: "***", apikey: "***", apitoken: "***" });
+    const printed = `${r.stdout}\n${r.stderr}`;
+    for (const secret of [CREDS.FACTURAR_USERTOKEN, CREDS.FACTURAR_APITOKEN]) expect(printed).not.toContain(secret);
+    expect(printed).not.toMatch(new RegExp(`apikey\\W{0,6}${CREDS.FACTURAR_APIKEY}`));
+  }, 60_000);
+
   it("never sends the credentials anywhere but the body, and never prints them", async () => {
     const server = await hostile((_m, _b, _q, res) =>
       json(res, { error: "N", errores: [""], rta: "OK", facturacion: "OK" }),

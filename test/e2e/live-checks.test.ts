@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { FaultSpecError, parseFaults } from "../../src/sandbox/faults.js";
 import { freshUser, ndjson, ROOT, runCli } from "../helpers.js";
 import { type RunningSandbox, startSandboxProcess } from "../sandbox-process.js";
 
@@ -46,5 +47,41 @@ describe("the service's final-consumer ceiling", () => {
     expect(result.errors.join(" ")).toMatch(/reaches the ceiling for unidentified consumers \(50000\.00\)/);
     const ceiling = await runCli(["--json", "ceiling"], { env, cwd });
     expect(JSON.parse(ceiling.stdout)).toMatchObject({ monto: 50000 });
+  }, 60_000);
+});
+
+describe("listings longer than a page", () => {
+  it("the page-size fault takes a whole number from 1", () => {
+    expect(parseFaults(["page-size=2"]).pageSize).toBe(2);
+    for (const bad of ["page-size=0", "page-size", "page-size=1.5"])
+      expect(() => parseFaults([bad])).toThrow(FaultSpecError);
+  });
+
+  it("query --date and query --type --from --to read every page (five vouchers, two a page)", async () => {
+    const { env, cwd } = await sandbox(["--fault", "page-size=2"]);
+    const raw = JSON.parse(readFileSync(join(ROOT, "samples", "factura-b-dni.json"), "utf8"));
+    const file = join(cwd, "five.json");
+    writeFileSync(
+      file,
+      JSON.stringify(
+        Array.from({ length: 5 }, (_, i) => ({
+          ...raw,
+          comprobante: { ...raw.comprobante, fecha: "20/11/2026", external_reference: `PAGE-${i}` },
+        })),
+      ),
+    );
+    const issued = await runCli(["--json", "issue", "--no-pdf", file], { env, cwd });
+    expect(issued.code, issued.stderr).toBe(0);
+    const byDate = await runCli(["--verbose", "--json", "query", "--date", "20/11/2026"], { env, cwd });
+    expect(byDate.code, byDate.stderr).toBe(0);
+    expect(
+      ndjson(byDate.stdout)
+        .map((v) => v.external_reference)
+        .sort(),
+    ).toEqual(["PAGE-0", "PAGE-1", "PAGE-2", "PAGE-3", "PAGE-4"]);
+    // Three pages asked: 2 + 2 + 1.
+    expect(byDate.stderr.match(/consulta_avanzada/g)).toHaveLength(3);
+    const range = await runCli(["--json", "query", "--type", "FACTURA B", "--from", "1", "--to", "5"], { env, cwd });
+    expect(ndjson(range.stdout).map((v) => v.comprobante_nro)).toHaveLength(5);
   }, 60_000);
 });

@@ -1161,4 +1161,6 @@ export const ES: Readonly<Record<string, string>> = {
     "{file}: la misma advertencia [{code}] en {field} para {n} comprobantes más (cada resultado lista las suyas)",
   "{name} takes a whole number from 1, e.g. {name}=2; got {part}":
     "{name} lleva un número entero desde 1, por ejemplo {name}=2; se recibió {part}",
+  "issued, but the service gave no readable voucher number for {ref}: `facturar query --ref {ref}` tells it later":
+    "emitido, pero el servicio no dio un número de comprobante legible para {ref}: `facturar query --ref {ref}` lo dice más tarde",
 };

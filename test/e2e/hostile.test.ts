@@ -513,7 +513,14 @@ describe("hostile servers", () => {
     const r = await run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], { FACTURAR_PROFILE: "default" })
       .result;
     expect(r.code).toBe(0);
-    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "issued", numero: null, comprobante_nro: null, cae: "12345" });
+    const [result] = ndjson(r.stdout);
+    expect(result).toMatchObject({ status: "issued", numero: null, comprobante_nro: null, cae: "12345" });
+    // The number that could not be read is told, with where to find it.
+    expect(result.warnings).toContainEqual(
+      expect.stringMatching(/no readable voucher number for FB-2026-0001: `facturar query --ref FB-2026-0001`/),
+    );
+    const human = await run(server.baseUrl, ["issue", "--no-pdf", sample], { FACTURAR_PROFILE: "default" }).result;
+    expect(`${human.stdout}${human.stderr}`).toMatch(/no readable voucher number for FB-2026-0001/);
   }, 60_000);
 
   it("a rejection that echoes the credentials and carries terminal escapes is printed and journaled without either", async () => {

@@ -711,7 +711,21 @@ describe("faults", () => {
       r.comprobante.vencimiento = "31/12/2099";
     });
     expect((await down.call("facturacion/nuevo_encola", q)).body.error).toBe("N");
-    await new Promise((r) => setTimeout(r, 400));
+    // A voucher due later, queued after it: once the queue's worker has approved it, that pass
+    // went by the one due today first, and held it.
+    const later = wire("factura-b-dni", pv, (r) => {
+      r.comprobante.external_reference = "Q-DOWN-LATER";
+      r.comprobante.fecha = "01/01/2099";
+      r.comprobante.vencimiento = "31/12/2099";
+    });
+    expect((await down.call("facturacion/nuevo_encola", later)).body.error).toBe("N");
+    await until(async () => {
+      const r = await down.call("facturacion/consulta_avanzada", {
+        busqueda_tipo: "EXT_REF",
+        comprobante: { external_reference: "Q-DOWN-LATER" },
+      });
+      return /^APROBADO Y EN COLA/.test(r.body.comprobantes[0]?.comprobante.status ?? "") ? true : undefined;
+    });
     const held = await down.call("facturacion/consulta_avanzada", {
       busqueda_tipo: "EXT_REF",
       comprobante: { external_reference: "Q-DOWN" },

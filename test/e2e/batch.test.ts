@@ -312,7 +312,7 @@ describe("lanes", () => {
   it.each([
     ["one by one", ["--batch-size", "1"], /SEQ-1 failed in this lane/],
     // §6.8: the authority rejects the failing voucher of a batch and every later one.
-    ["batched (the default)", [], /not processed by the service: an earlier voucher of its batch failed/],
+    ["batched (the default)", [], /not processed by the service: SEQ-1, earlier in its batch, failed/],
   ])(
     "holds back the rest of a lane after a numbering error, and reports them as not sent (exit 7): %s",
     async (_, flags, why) => {

@@ -572,8 +572,9 @@ export class HttpService implements Service {
         if (v) yield v;
       }
       seen += items.length;
-      const total = numberOrNull(answer.total) ?? 0;
-      if (items.length < limit || seen >= total) return;
+      // `total` says when the list ends, even if the service serves fewer a page than asked.
+      const total = numberOrNull(answer.total);
+      if (items.length === 0 || (total === null ? items.length < limit : seen >= total)) return;
     }
   }
 }

@@ -653,6 +653,16 @@ export class Issuer {
       } catch {
         // Keep what the answer said; the PDF waits for a number.
       }
+      if (result.numero === null)
+        result.warnings = [
+          ...(result.warnings ?? []),
+          t(
+            "issued, but the service gave no readable voucher number for {ref}: `facturar query --ref {ref}` tells it later",
+            {
+              ref: reference,
+            },
+          ),
+        ];
     }
     finishNumber(result);
     await this.journalIssued(result, voucher);

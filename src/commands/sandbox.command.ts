@@ -19,7 +19,7 @@ export const define: Define = (program, run) => {
     .option(
       `--fault ${t("<name=value>")}`,
       t(
-        "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down",
+        "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down",
       ),
       collect,
       [],

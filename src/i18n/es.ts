@@ -248,8 +248,8 @@ export const ES: Readonly<Record<string, string>> = {
   "loopback address to listen on": "dirección de loopback en la que escucha",
   "where the service keeps its state (default $XDG_DATA_HOME/facturar/sandbox)":
     "dónde guarda su estado el servicio (por defecto $XDG_DATA_HOME/facturar/sandbox)",
-  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down":
-    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, maintenance, authority-down",
+  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down":
+    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, maintenance, authority-down",
   "how often the queue worker runs": "cada cuánto corre el procesador de la cola",
   "the plan's voucher quota (the development plan has 1500)":
     "el cupo de comprobantes del plan (el plan de desarrollo tiene 1500)",
@@ -1169,4 +1169,8 @@ export const ES: Readonly<Record<string, string>> = {
     "inválidos: {n}, así que no se envió nada: tampoco {valid} válidos (--skip-invalid los envía)",
   "{ref} is issued already: {tipo} {number}": "{ref} ya está emitido: {tipo} {number}",
   "Make another note of this voucher?": "¿Hacer otra nota de este comprobante?",
+  "{name} takes a whole number from 1, e.g. {name}=2; got {part}":
+    "{name} lleva un número entero desde 1, por ejemplo {name}=2; se recibió {part}",
+  "issued, but the service gave no readable voucher number for {ref}: `facturar query --ref {ref}` tells it later":
+    "emitido, pero el servicio no dio un número de comprobante legible para {ref}: `facturar query --ref {ref}` lo dice más tarde",
 };

@@ -34,6 +34,11 @@ export interface Faults {
   authorityDown: boolean;
   /** Share of queued vouchers whose processing ends in error (to exercise re-queueing). */
   queueError: number;
+  /**
+   * Most vouchers a listing page holds, whatever `limite` asks (0: as asked). Test-only: it gives
+   * a few vouchers the pages that only thousands would take.
+   */
+  pageSize: number;
 }
 
 export const NO_FAULTS: Faults = {
@@ -47,6 +52,7 @@ export const NO_FAULTS: Faults = {
   maintenance: false,
   authorityDown: false,
   queueError: 0,
+  pageSize: 0,
 };
 
 const RATES = {
@@ -61,6 +67,7 @@ export const FAULT_NAMES = [
   "latency",
   "spacing",
   "slow-commit",
+  "page-size",
   ...Object.keys(RATES),
   "maintenance",
   "authority-down",
@@ -83,6 +90,16 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
       const on = value === undefined || ["1", "true", "on"].includes(value);
       if (name === "maintenance") faults.maintenance = on;
       else faults.authorityDown = on;
+      continue;
+    }
+    if (name === "page-size") {
+      const size = Number(value);
+      if (value === undefined || !Number.isInteger(size) || size < 1) {
+        throw new FaultSpecError(
+          t("{name} takes a whole number from 1, e.g. {name}=2; got {part}", { name, part: JSON.stringify(part) }),
+        );
+      }
+      faults.pageSize = size;
       continue;
     }
     if (name === "latency" || name === "spacing" || name === "slow-commit") {

@@ -909,7 +909,8 @@ export class SandboxService {
       return fail(['El campo busqueda_tipo debe ser "F", "TN" o "EXT_REF".']);
     }
     const all = [...(candidates ?? this.store.newestFirst(pv.punto_venta, filter))];
-    const items = all.slice(page * limit, page * limit + limit).map((v) => this.queryItem(v));
+    const size = this.options.faults.pageSize > 0 ? Math.min(limit, this.options.faults.pageSize) : limit;
+    const items = all.slice(page * size, page * size + size).map((v) => this.queryItem(v));
     return { status: 200, body: { rta: "OK", error: "N", total: all.length, errores: [], comprobantes: items } };
   }
 

@@ -25,11 +25,16 @@ function user(extra: Record<string, string> = {}) {
   };
 }
 
-describe("issue with no configuration at all (the embedded sandbox)", () => {
+/** A fresh user who has issued the sample FACTURA B (00679-00000001, FB-2026-0001) with its documents. */
+async function issuedSample() {
   const u = user();
+  return { u, first: await u.run(["issue", sample("factura-b-dni")]) };
+}
 
+// Each test its own user: any one runs alone, in any order.
+describe("issue with no configuration at all (the embedded sandbox)", () => {
   it("issues a B invoice, prints its number and saves its PDF and ticket", async () => {
-    const r = await u.run(["issue", sample("factura-b-dni")]);
+    const { u, first: r } = await issuedSample();
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✔ FACTURA B 00679-00000001 {2}ref FB-2026-0001 {2}issued/);
     // Read by a script (stdout is no terminal): the path whole.
@@ -43,6 +48,7 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
   });
 
   it("reports the same file again as already issued and sends nothing", async () => {
+    const { u } = await issuedSample();
     const r = await u.run(["--json", "issue", sample("factura-b-dni")]);
     expect(r.code).toBe(0);
     const [result] = ndjson(r.stdout);
@@ -52,6 +58,7 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
   });
 
   it("fetches the PDF of an already issued voucher again when it is not where the journal says", async () => {
+    const { u } = await issuedSample();
     const pdf = join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001.pdf");
     const ticket = join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001-ticket.pdf");
     unlinkSync(pdf);
@@ -63,6 +70,7 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
   });
 
   it("finds it with query --ref, as a table and as JSON", async () => {
+    const { u } = await issuedSample();
     const human = await u.run(["query", "--ref", "FB-2026-0001"]);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(
@@ -77,7 +85,10 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
       external_reference: "FB-2026-0001",
       cliente: { documento_nro: "30123456" },
     });
-    expect(ndjson((await u.run(["--json", "query", "--date", "20/11/2026"])).stdout).length).toBeGreaterThanOrEqual(1);
+    // Exactly the one voucher of that day: a duplicate would show twice.
+    expect(
+      ndjson((await u.run(["--json", "query", "--date", "20/11/2026"])).stdout).map((v) => v.external_reference),
+    ).toEqual(["FB-2026-0001"]);
     expect(
       ndjson((await u.run(["--json", "query", "--type", "FACTURA B", "--from", "1", "--to", "5"])).stdout),
     ).toHaveLength(1);
@@ -94,6 +105,7 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
   });
 
   it("prints every field design.md lists in JSON", async () => {
+    const u = user();
     const [result] = ndjson((await u.run(["--json", "issue", sample("factura-a-mixed-rates")])).stdout);
     for (const key of [
       "ok",
@@ -128,6 +140,7 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
   });
 
   it("issues through the queue and, with --wait, ends issued with its PDF", async () => {
+    const u = user();
     const r = await u.run(["--json", "issue-queued", "--wait", "--timeout", "30", sample("factura-c")]);
     expect(r.code).toBe(0);
     const [result] = ndjson(r.stdout);
@@ -139,6 +152,7 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
   });
 
   it("answers ceiling and status", async () => {
+    const u = user();
     const ceiling = await u.run(["ceiling"]);
     expect(ceiling).toMatchObject({ code: 0 });
     expect(ceiling.stdout).toContain("$ 10,000,000.00");
@@ -154,6 +168,7 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
   });
 
   it("writes the QR as a PNG", async () => {
+    const u = user();
     const r = await u.run(["issue", "--qr", "qr.png", sample("nota-de-debito-b-period")]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(u.cwd, "qr.png")).subarray(1, 4).toString()).toBe("PNG");

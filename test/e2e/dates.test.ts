@@ -152,6 +152,27 @@ describe("lane order: no date before the lane's latest voucher", () => {
     expect((await runCli(["query", "--ref", "LANE-NEXT-1"], { env, cwd: second.cwd })).code).toBe(9);
   });
 
+  it("one by one, the authority's date-order refusal (10016) holds the rest of the lane, not sent (exit 7)", async () => {
+    const first = freshUser("facturar-lane-1a-");
+    const second = freshUser("facturar-lane-1b-");
+    const shared = { XDG_DATA_HOME: first.env.XDG_DATA_HOME };
+    const latest = batch(first.cwd, "latest.json", [["ONE-LATEST", TODAY]]);
+    expect((await runCli(["issue", "--no-pdf", latest], { env: first.env, cwd: first.cwd })).code).toBe(0);
+    mkdirSync(second.cwd, { recursive: true });
+    const late = batch(second.cwd, "late.json", [
+      ["ONE-EARLY", "18/11/2026"],
+      ["ONE-NEXT", TODAY],
+    ]);
+    const env = { ...second.env, ...shared };
+    const run = await runCli(["--json", "issue", "--no-pdf", "--batch-size", "1", late], { env, cwd: second.cwd });
+    expect(run.code).toBe(7);
+    expect(ndjson(run.stdout).map((r) => [r.external_reference, r.status, r.errors.join(" ")])).toEqual([
+      ["ONE-EARLY", "rejected", expect.stringMatching(/10016 - El numero o fecha del comprobante/)],
+      ["ONE-NEXT", "held", expect.stringMatching(/ONE-EARLY failed in this lane with a numbering or date error/)],
+    ]);
+    expect((await runCli(["query", "--ref", "ONE-NEXT"], { env, cwd: second.cwd })).code).toBe(9);
+  });
+
   it("issue refuses, before sending, a date earlier than what its journal saw issued in the lane (exit 3)", async () => {
     const user = freshUser("facturar-lane-journal-");
     const latest = batch(user.cwd, "latest.json", [["ORDER-LATEST", TODAY]]);

@@ -160,6 +160,25 @@ describe("1. the same voucher twice in one run", () => {
     await store.close();
   });
 
+  it("issue-queued run twice on one file: the second run finds it queued and sends nothing", async () => {
+    const u = freshUser("facturar-twice-qq-");
+    const file = voucherFile(u.cwd, "later.json", (raw) => {
+      raw.comprobante.fecha = inDays(5);
+      raw.comprobante.external_reference = "TWICE-QQ";
+    });
+    const run = () => runCli(["--json", "issue-queued", "--no-pdf", file], { cwd: u.cwd, env: u.env });
+    const first = await run();
+    expect(first.code, first.stderr).toBe(0);
+    expect(journalStates(u.env.XDG_STATE_HOME).get("TWICE-QQ")).toBe("queued");
+    const second = await run();
+    expect(second.code, second.stderr).toBe(0);
+    expect(ndjson(second.stdout)[0]).toMatchObject({ status: "queued", reconciled: true });
+    expect(ndjson(second.stdout)[0].hint).toMatch(/already in the service's queue under TWICE-QQ/);
+    const store = await embedded(u.home);
+    expect(store.held("TWICE-QQ")).toBe(1);
+    await store.close();
+  });
+
   it("two different vouchers under one reference are invalid input: nothing is sent (exit 3)", async () => {
     const u = freshUser("facturar-conflict-");
     const other = voucherFile(u.cwd, "other.json", (raw) => {

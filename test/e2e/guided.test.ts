@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dayNumber, formatDay } from "../../src/voucher/dates.js";
 import { decodeQr } from "../../src/voucher/qr.js";
-import { freshUser, inTerminal, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
+import { freshUser, inTerminal, journalText, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
 
 const ENTER = "\r";
 const DOWN = "\u001b[B";
@@ -90,6 +90,18 @@ describe("facturar issue --interactive", () => {
     expect(journal).toMatch(/"source":"guided"/);
     expect(journal).not.toMatch(/voucher\.json/);
   }, 60_000);
+
+  it("Ctrl-C at a prompt cancels: nothing sent, exit 130", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    const screen = await inTerminal(["issue", "--interactive"], { cwd: u.cwd, env }, [
+      [/Voucher type/, ENTER],
+      [/Unidentified final consumer/, "\u0003"],
+    ]);
+    expect(screen).toMatch(/facturar: cancelled/);
+    expect(screen).toMatch(/EXIT=130/);
+    expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
+  });
 
   it("wants a terminal, and takes no files", async () => {
     const u = freshUser("facturar-guided-");

@@ -52,6 +52,8 @@ function run(baseUrl: string, args: string[], extra: Record<string, string> = {}
     ...base,
     FACTURAR_BASE_URL: baseUrl,
     FACTURAR_PUNTO_VENTA: "679",
+    // Retries wait 10 ms, not 0.5 s doubled: these servers fail on purpose, not for a while.
+    FACTURAR_RETRY_BACKOFF: "0.01",
     ...CREDS,
     ...extra,
   };
@@ -513,7 +515,14 @@ describe("hostile servers", () => {
     const r = await run(server.baseUrl, ["--json", "issue", "--no-pdf", sample], { FACTURAR_PROFILE: "default" })
       .result;
     expect(r.code).toBe(0);
-    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "issued", numero: null, comprobante_nro: null, cae: "12345" });
+    const [result] = ndjson(r.stdout);
+    expect(result).toMatchObject({ status: "issued", numero: null, comprobante_nro: null, cae: "12345" });
+    // The number that could not be read is told, with where to find it.
+    expect(result.warnings).toContainEqual(
+      expect.stringMatching(/no readable voucher number for FB-2026-0001: `facturar query --ref FB-2026-0001`/),
+    );
+    const human = await run(server.baseUrl, ["issue", "--no-pdf", sample], { FACTURAR_PROFILE: "default" }).result;
+    expect(`${human.stdout}${human.stderr}`).toMatch(/no readable voucher number for FB-2026-0001/);
   }, 60_000);
 
   it("a rejection that echoes the credentials and carries terminal escapes is printed and journaled without either", async () => {
@@ -547,6 +556,33 @@ describe("hostile servers", () => {
       .join("");
     expect(journal).toMatch(/rechazado/);
     for (const secret of [CREDS.FACTURAR_USERTOKEN, CREDS.FACTURAR_APITOKEN]) expect(journal).not.toContain(secret);
+  }, 60_000);
+
+  it("a record that echoes the request's credentials as its own fields is printed without them (query --json, --verbose)", async () => {
+    // The apikey is four digits: in the decoded record it stands alone, apart from its name, so only
+    // the redaction of the raw answer (apikey beside its name) can catch it.
+    const server = await hostile((_m, body, _q, res) =>
+      json(
+        res,
+        found({
+          external_reference: "ECHO-1",
+          numero: 7,
+          fecha: "20/11/2026",
+          total: "121.00",
+          estado: "EMITIDO",
+          usertoken: body.usertoken,
+          apikey: body.apikey,
+          apitoken: body.apitoken,
+        }),
+      ),
+    );
+    const r = await run(server.baseUrl, ["--verbose", "--json", "query", "--ref", "ECHO-1"]).result;
+    expect(r.code, r.stderr).toBe(0);
+    const [record] = ndjson(r.stdout);
+    expect(record.comprobante).toMatchObject({ usertoken: "***", apikey: "***", apitoken: "***" });
+    const printed = `${r.stdout}\n${r.stderr}`;
+    for (const secret of [CREDS.FACTURAR_USERTOKEN, CREDS.FACTURAR_APITOKEN]) expect(printed).not.toContain(secret);
+    expect(printed).not.toMatch(new RegExp(`apikey\\W{0,6}${CREDS.FACTURAR_APIKEY}`));
   }, 60_000);
 
   it("never sends the credentials anywhere but the body, and never prints them", async () => {

@@ -10,10 +10,11 @@ function user() {
   return { cwd, env, run: (args: string[]) => runCli(args, { cwd, env }) };
 }
 
+// Each test its own user: any one runs alone, in any order (a queued voucher would hold instant
+// issuing on its point of sale).
 describe("the other service methods", () => {
-  const u = user();
-
   it("pdf saves fresh documents; next-number tells the next one; requires-fce answers", async () => {
+    const u = user();
     expect((await u.run(["issue", "--no-pdf", join(ROOT, "samples", "factura-b-dni.json")])).code).toBe(0);
     const pdf = JSON.parse(
       (await u.run(["--json", "pdf", "--type", "FACTURA B", "--number", "1", "--out", "docs"])).stdout,
@@ -33,11 +34,16 @@ describe("the other service methods", () => {
   });
 
   it("qr decodes the payload and checks it against the voucher", async () => {
+    const u = user();
+    expect((await u.run(["issue", "--no-pdf", join(ROOT, "samples", "factura-b-dni.json")])).code).toBe(0);
     const r = await u.run(["--json", "qr", "--ref", "FB-2026-0001"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.qr).toMatchObject({ ver: 1, tipoCmp: 6, ptoVta: 679, nroCmp: 1, importe: 133463 });
-    expect(out.checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
+    // Every field checked, and each one agrees.
+    expect(out.checks.map((c: { field: string; ok: boolean }) => [c.field, c.ok])).toEqual(
+      ["tipoCmp", "ptoVta", "nroCmp", "fecha", "importe", "moneda", "codAut", "nroDocRec"].map((f) => [f, true]),
+    );
     // The QR of another voucher does not match this one.
     const wrong = `https://www.afip.gob.ar/fe/qr/?p=${Buffer.from(JSON.stringify({ ...out.qr, importe: 1 })).toString("base64")}`;
     const mismatch = await u.run(["--json", "qr", wrong, "--ref", "FB-2026-0001"]);
@@ -49,6 +55,7 @@ describe("the other service methods", () => {
   });
 
   it("exchange-rate prints the authority's rate of a currency, and the band a voucher's cotizacion must keep", async () => {
+    const u = user();
     const dollar = await u.run(["exchange-rate"]);
     expect(dollar.code, dollar.stderr).toBe(0);
     expect(dollar.stdout.trim()).toBe("DOL (Dólar estadounidense): 1000.00 pesos, the authority's rate now");
@@ -81,6 +88,7 @@ describe("the other service methods", () => {
   });
 
   it("queue reschedules, deletes and re-queues by reference", async () => {
+    const u = user();
     const raw = JSON.parse(readFileSync(join(ROOT, "samples", "factura-m.json"), "utf8"));
     raw.comprobante.fecha = "01/01/2099";
     raw.comprobante.vencimiento = "31/12/2099";

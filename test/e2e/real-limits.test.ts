@@ -174,6 +174,23 @@ describe("default flags under --like-production", () => {
     expect(bad.stderr).toMatch(/--batch-size takes 1 to 20/);
   }, 120_000);
 
+  it("spaces its own requests 100 ms apart: two lanes one by one meet at most a stray 429", async () => {
+    const s = await likeProduction();
+    const { user, env } = envFor(s);
+    const r = await runCli(
+      ["--verbose", "--json", "issue", "--no-pdf", "--batch-size", "1", twoLanes(user.cwd, "SP", 6)],
+      {
+        env,
+        cwd: user.cwd,
+      },
+    );
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    // Unspaced, the two lanes and their lookups collide on nearly every request. Spaced, a 429 is
+    // a timer that fired late on a busy machine: one at most.
+    const refused = r.stderr.match(/^\s+429 in /gm)?.length ?? 0;
+    expect(refused).toBeLessThanOrEqual(1);
+  }, 120_000);
+
   it("the embedded sandbox with a spacing fault: the client spaces by it, and nothing is shown", async () => {
     const user = freshUser("facturar-limits-embedded-");
     const env = { ...user.env, FACTURAR_SANDBOX_FAULTS: "spacing=100" };

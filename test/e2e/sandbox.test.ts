@@ -1,7 +1,7 @@
 /** `facturar sandbox` over real HTTP: every method, every error shape, the queue, persistence and faults. */
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { argentinaToday, clockFrom, formatDay } from "../../src/voucher/dates.js";
 import { decodeQr } from "../../src/voucher/qr.js";
 import { escapeEnvelope } from "../../src/voucher/text.js";
@@ -146,30 +146,40 @@ describe("facturar sandbox", () => {
   });
 
   it("numbers per point of sale and type, and validates an explicit number", async () => {
+    // Other tests of this sandbox may have issued FACTURA C at this point of sale already.
     const next = await sbx.call("facturacion/numeracion", {
       comprobante: { tipo: "FACTURA C", operacion: "V", punto_venta: String(pv) },
     });
+    const n = next.body.comprobante.numero as number;
     expect(next.body).toEqual({
       error: "N",
       errores: [""],
       rta: "OK",
-      comprobante: { tipo: "FACTURA C", operacion: "V", punto_venta: pv, numero: 1 },
+      comprobante: { tipo: "FACTURA C", operacion: "V", punto_venta: pv, numero: n },
     });
     const first = await sbx.call("facturacion/nuevo", wire("factura-c", pv));
     const second = await sbx.call(
       "facturacion/nuevo",
-      wire("factura-c", pv, (r) => (r.comprobante.numero = 2)),
+      wire("factura-c", pv, (r) => (r.comprobante.numero = n + 1)),
     );
-    expect([first.body.comprobante_nro, second.body.comprobante_nro]).toEqual(["0000001", "0000002"]);
+    const seven = (k: number) => String(k).padStart(7, "0");
+    expect([first.body.comprobante_nro, second.body.comprobante_nro]).toEqual([seven(n), seven(n + 1)]);
     const wrong = await sbx.call(
       "facturacion/nuevo",
-      wire("factura-c", pv, (r) => (r.comprobante.numero = 9)),
+      wire("factura-c", pv, (r) => (r.comprobante.numero = n + 9)),
     );
     expect(wrong.body).toMatchObject({
       error: "S",
-      errores: ["El numero de comprobante 9 no es el proximo a emitir: el proximo es 3."],
+      errores: [`El numero de comprobante ${n + 9} no es el proximo a emitir: el proximo es ${n + 2}.`],
     });
+    // The other point of sale, which no other test uses, starts at 1.
     const other = sbx.pointsOfSale[1] as (typeof sbx.pointsOfSale)[number];
+    const otherNext = await sbx.call(
+      "facturacion/numeracion",
+      { comprobante: { tipo: "FACTURA C", operacion: "V", punto_venta: String(other.punto_venta) } },
+      other,
+    );
+    expect(otherNext.body.comprobante.numero).toBe(1);
     const elsewhere = await sbx.call("facturacion/nuevo", wire("factura-c", other.punto_venta), other);
     expect(elsewhere.body.comprobante_nro).toBe("0000001");
   });
@@ -265,6 +275,10 @@ describe("facturar sandbox", () => {
   });
 
   it("answers the query methods", async () => {
+    // Two FACTURA C of its own, numbered one after the other (other tests share this sandbox).
+    const c1 = Number((await sbx.call("facturacion/nuevo", wire("factura-c", pv))).body.comprobante_nro);
+    const c2 = Number((await sbx.call("facturacion/nuevo", wire("factura-c", pv))).body.comprobante_nro);
+    expect(c2).toBe(c1 + 1);
     const issued = await sbx.call(
       "facturacion/nuevo",
       wire("factura-b-dni", pv, (r) => (r.comprobante.external_reference = "12345")),
@@ -310,11 +324,11 @@ describe("facturar sandbox", () => {
         tipo: "FACTURA C",
         operacion: "V",
         punto_venta: "00679".replace("679", String(pv)),
-        numero_desde: "00000001",
-        numero_hasta: "00000002",
+        numero_desde: String(c1).padStart(8, "0"),
+        numero_hasta: String(c2).padStart(8, "0"),
       },
     });
-    expect(range.body.comprobantes.map((c: any) => c.comprobante.numero)).toEqual([2, 1]);
+    expect(range.body.comprobantes.map((c: any) => c.comprobante.numero)).toEqual([c2, c1]);
     expect(
       (
         await sbx.call("facturacion/consulta_avanzada", {
@@ -384,14 +398,15 @@ describe("facturar sandbox", () => {
   });
 });
 
+// A sandbox per test: each one's queue is its own, whatever order they run in.
 describe("the queue", () => {
   let sbx: RunningSandbox;
   let pv: number;
-  beforeAll(async () => {
+  beforeEach(async () => {
     sbx = await startSandboxProcess();
     pv = sbx.pointsOfSale[0]?.punto_venta ?? 0;
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await sbx.stop();
   });
 
@@ -467,6 +482,19 @@ describe("the queue", () => {
   });
 
   it("changes a queued voucher's date, and deletes queued vouchers", async () => {
+    // One due today (issued by the queue) and one due in 2099.
+    for (const [ref, fecha] of [
+      ["COLA-1", today()],
+      ["COLA-FUTURA", "01/01/2099"],
+    ] as const) {
+      const queued = wire("factura-b-dni", pv, (r) => {
+        r.comprobante.external_reference = ref;
+        r.comprobante.fecha = fecha;
+        r.comprobante.vencimiento = "31/12/2099";
+      });
+      expect((await sbx.call("facturacion/nuevo_encola", queued)).body.error).toBe("N");
+    }
+    await until(async () => ((await status("COLA-1"))?.status === "EMITIDO" ? true : undefined));
     expect(
       (
         await sbx.call("facturacion/cambiar_fecha_encolado", {
@@ -711,7 +739,21 @@ describe("faults", () => {
       r.comprobante.vencimiento = "31/12/2099";
     });
     expect((await down.call("facturacion/nuevo_encola", q)).body.error).toBe("N");
-    await new Promise((r) => setTimeout(r, 400));
+    // A voucher due later, queued after it: once the queue's worker has approved it, that pass
+    // went by the one due today first, and held it.
+    const later = wire("factura-b-dni", pv, (r) => {
+      r.comprobante.external_reference = "Q-DOWN-LATER";
+      r.comprobante.fecha = "01/01/2099";
+      r.comprobante.vencimiento = "31/12/2099";
+    });
+    expect((await down.call("facturacion/nuevo_encola", later)).body.error).toBe("N");
+    await until(async () => {
+      const r = await down.call("facturacion/consulta_avanzada", {
+        busqueda_tipo: "EXT_REF",
+        comprobante: { external_reference: "Q-DOWN-LATER" },
+      });
+      return /^APROBADO Y EN COLA/.test(r.body.comprobantes[0]?.comprobante.status ?? "") ? true : undefined;
+    });
     const held = await down.call("facturacion/consulta_avanzada", {
       busqueda_tipo: "EXT_REF",
       comprobante: { external_reference: "Q-DOWN" },

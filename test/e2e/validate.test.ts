@@ -3,7 +3,11 @@ import { mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ndjson, ROOT, runCli } from "../helpers.js";
+import { runHere } from "../cli-here.js";
+import { ENGLISH, ndjson, ROOT, runCli } from "../helpers.js";
+
+/** The environment runCli gives a child, for the CLI run in this process. */
+const HERE_ENV = { ...process.env, ...ENGLISH, NO_COLOR: "1", FORCE_COLOR: "" };
 
 const samples = readdirSync(join(ROOT, "samples"))
   .filter((f) => f.endsWith(".json"))
@@ -55,10 +59,14 @@ describe("facturar validate", () => {
     );
   });
 
+  // The rules, not the process, are under test: the CLI runs in this process (one spawn is ~0.3 s).
   it.each(invalidTable())(
     "refuses samples/invalid/$file with $code on $field (exit 3)",
     async ({ file, code, field }) => {
-      const r = await runCli(["validate", "--json", "--today", "20/11/2026", `samples/invalid/${file}`]);
+      const r = await runHere(
+        ["validate", "--json", "--today", "20/11/2026", join(ROOT, "samples", "invalid", file)],
+        HERE_ENV,
+      );
       expect(r.code).toBe(3);
       const errors = ndjson(r.stdout).flatMap((v) => v.errors);
       expect(errors).toContainEqual(expect.objectContaining({ code, field }));

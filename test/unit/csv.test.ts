@@ -131,6 +131,24 @@ describe("CSV batches", () => {
     ]);
   });
 
+  it("places an error about a whole block at the first cell that set part of it", async () => {
+    // fex on a FACTURA B: the finding names comprobante.fex, which no column is; one of its sub-columns is.
+    const header = `${HEADER.join(",")},comprobante.fex.tipo_exportacion`;
+    const text = [
+      header,
+      `${row({ "comprobante.external_reference": "R1", ...V, "comprobante.total": "121", ...I("Yerba mate", "1", "100") })},2`,
+    ].join("\n");
+    const [voucher] = await readAll(text);
+    const result = checkSource(voucher as SourceVoucher, rules);
+    expect(result.errors.map((e) => [e.code, e.place])).toEqual([
+      ["fex.not-export", "b.csv:row 2, column comprobante.fex.tipo_exportacion"],
+    ]);
+    // A path no cell lies under keeps the rows and names the path.
+    expect((voucher as SourceVoucher).place(["comprobante", "asociado"])).toBe(
+      "b.csv:row 2, column comprobante.asociado",
+    );
+  });
+
   it("reads index segments, | tags and a missing required column", async () => {
     const text = [
       HEADER.join(","),

@@ -55,3 +55,41 @@ describe("Dec", () => {
     expect(d("1.2300").significantScale()).toBe(2);
   });
 });
+
+describe("Dec, the corners Stryker found untested", () => {
+  it("signs, absolute values and equality", () => {
+    expect([d("-0.5").sign(), d("0.00").sign(), d("3").sign()]).toEqual([-1, 0, 1]);
+    expect([d("-1.25").abs().toString(), d("1.25").abs().toString(), d("0").abs().toString()]).toEqual([
+      "1.25",
+      "1.25",
+      "0",
+    ]);
+    expect(d("1.50").eq(d("1.5"))).toBe(true);
+    expect(d("1.5").eq(d("1.51"))).toBe(false);
+  });
+
+  it("rounds to as many decimals as it has, or more, without change, and negative ties half-even", () => {
+    expect(d("1.5").roundHalfEven(2).toFixed(3)).toBe("1.500");
+    expect(d("1.55").roundHalfEven(2).toFixed(2)).toBe("1.55");
+    expect(d("-2.675").roundHalfEven(2).toFixed(2)).toBe("-2.68");
+    expect(d("-0.125").roundHalfEven(2).toFixed(2)).toBe("-0.12");
+    expect(d("0.005").roundHalfEven(2).toFixed(2)).toBe("0.00");
+  });
+
+  it("writes whole numbers with trailing zeros whole, and counts integer digits", () => {
+    expect(d("100").toString()).toBe("100");
+    expect(d("7.000").toString()).toBe("7");
+    expect(d("120.50").toString()).toBe("120.5");
+    expect([d("0.99").integerDigits(), d("-123.4").integerDigits(), d("1000").integerDigits()]).toEqual([1, 3, 4]);
+  });
+
+  it("scales beyond 40 decimals, reads numbers, refuses non-finite ones and non-decimals", () => {
+    const tiny = d(`0.${"0".repeat(44)}1`);
+    expect(tiny.add(d("1")).toString()).toBe(`1.${"0".repeat(44)}1`);
+    expect(d("1").add(d("0.000001")).toString()).toBe("1.000001");
+    expect(Dec.fromNumber(2.5)?.toString()).toBe("2.5");
+    expect([Dec.fromNumber(Number.NaN), Dec.fromNumber(Number.POSITIVE_INFINITY)]).toEqual([undefined, undefined]);
+    expect(() => Dec.parse("1e5")).toThrow('not a plain decimal number: "1e5"');
+    expect(d("12.5").toNumber()).toBe(12.5);
+  });
+});

@@ -143,6 +143,39 @@ describe("an answer that never came", () => {
     expect(w.held("UNK-1")).toBe(1);
   });
 
+  it("left unknown, still being stored when the next run starts: that run waits for it, sends nothing", async () => {
+    w = await world();
+    let stored: Promise<unknown> | undefined;
+    let release = () => {};
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo") {
+        // The service stores it only once released; the answer is lost, and it cannot be asked meanwhile.
+        stored = new Promise<void>((done) => (release = done)).then(call);
+        throw lost();
+      }
+      if (stored) throw new TransportError("cannot connect", "refused", false);
+      return call();
+    };
+    const first = await run(w, [voucher("LATE-1")]);
+    expect(first.results[0]?.status).toBe("unknown");
+    // The next run's first question finds nothing; the voucher lands just after it.
+    w.step = async (method, _body, call) => {
+      const answer = await call();
+      if (method === "facturacion/consulta_avanzada") release();
+      return answer;
+    };
+    w.calls.clear();
+    // With another voucher of its day, so the day's listing is asked too.
+    const next = await run(w, [voucher("LATE-1"), voucher("LATE-2")], { settleWindowMs: 5000 });
+    expect(next.results.map((r) => [r.external_reference, r.status])).toEqual([
+      ["LATE-1", "skipped-duplicate"],
+      ["LATE-2", "issued"],
+    ]);
+    expect(w.calls.get("facturacion/nuevo")).toBe(1);
+    await stored;
+    expect(w.held("LATE-1")).toBe(1);
+  });
+
   it("a lost batch is settled voucher by voucher; what the service lacks goes again in order", async () => {
     w = await world();
     let batches = 0;

@@ -233,7 +233,7 @@ describe("CUIT check digits wherever a CUIT appears", () => {
       judge((r) => Object.assign(r.cliente, { documento_tipo: "CUIL", documento_nro: "30000000007" })).errors,
     ).toEqual(["cuit.check"]);
   });
-  it("an associated voucher's and the export country's", () => {
+  it("an associated voucher's", () => {
     const r = judge((raw) => {
       raw.comprobante.tipo = "NOTA DE CREDITO B";
       raw.comprobante.comprobantes_asociados = [
@@ -247,6 +247,31 @@ describe("CUIT check digits wherever a CUIT appears", () => {
       ];
     });
     expect(r.errors).toEqual(["cuit.check"]);
+  });
+  it("the export country's", () => {
+    const exportTo = (countryCuit: string) => (raw: Raw) => {
+      raw.cliente = {
+        documento_tipo: "CUIT",
+        documento_nro: "55000002207",
+        razon_social: "Buyer LLC",
+        condicion_iva: "CDEX",
+      };
+      raw.comprobante.tipo = "FACTURA E";
+      raw.comprobante.moneda = "DOL";
+      raw.comprobante.cotizacion = 1000;
+      raw.comprobante.detalle = [item("Consultoría", 10, 12.1, 0)];
+      raw.comprobante.total = 121;
+      raw.comprobante.fex = {
+        tipo_exportacion: 2,
+        pais_comprobante_id: 212,
+        fecha_pago: "15/12/2026",
+        cliente_pais_cuit: countryCuit,
+      };
+    };
+    expect(judge(exportTo("55000002207")).errors).toEqual([]);
+    const r = judge(exportTo("55000002208"));
+    expect(r.errors).toEqual(["cuit.check"]);
+    expect(finding(r.result, "cuit.check")?.path).toEqual(["comprobante", "fex", "cliente_pais_cuit"]);
   });
   it("never the issuer's own", () => {
     const raw = baseVoucher();

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { Dec } from "../../src/voucher/decimal.js";
-import { allocate, computeTotals, itemNet } from "../../src/voucher/totals.js";
+import {
+  allocate,
+  classChargesVat,
+  computeTotals,
+  describeTotals,
+  itemNet,
+  totalsToJson,
+} from "../../src/voucher/totals.js";
 import { baseVoucher, check, codes, finding, item } from "../helpers.js";
 
 function totalsOf(raw: ReturnType<typeof baseVoucher>) {
@@ -25,6 +32,20 @@ describe("allocate", () => {
     const parts = allocate(Dec.parse("100"), [Dec.parse("1"), Dec.parse("1"), Dec.parse("1")]);
     expect(parts.map((p) => p.toFixed(2))).toEqual(["33.34", "33.33", "33.33"]);
     expect(Dec.sum(parts).toFixed(2)).toBe("100.00");
+  });
+  it("gives the cents left over to the largest remainders, ties to the earlier weight", () => {
+    // 10 cents over 3:1:3 → 4.29, 1.43, 4.29: floors 4, 1, 4 and one cent left, for the middle (0.43).
+    expect(
+      allocate(Dec.parse("0.10"), [Dec.parse("3"), Dec.parse("1"), Dec.parse("3")]).map((p) => p.toFixed(2)),
+    ).toEqual(["0.04", "0.02", "0.04"]);
+    expect(allocate(Dec.parse("0.02"), [Dec.ONE, Dec.ONE, Dec.ONE]).map((p) => p.toFixed(2))).toEqual([
+      "0.01",
+      "0.01",
+      "0.00",
+    ]);
+    expect(allocate(Dec.parse("0.03"), [Dec.ONE, Dec.ONE, Dec.ONE, Dec.ONE, Dec.ONE]).map((p) => p.toFixed(2))).toEqual(
+      ["0.01", "0.01", "0.01", "0.00", "0.00"],
+    );
   });
   it("gives nothing when there is no weight", () => {
     expect(allocate(Dec.parse("5"), [Dec.ZERO]).map((p) => p.toFixed(2))).toEqual(["0.00"]);
@@ -120,6 +141,96 @@ describe("computeTotals", () => {
   });
 });
 
+describe("the breakdown's details", () => {
+  it("charges VAT on every class but C and E", () => {
+    expect(["A", "B", "M", null].map((c) => classChargesVat(c as never))).toEqual([true, true, true, true]);
+    expect(["C", "E"].map((c) => classChargesVat(c as never))).toEqual([false, false]);
+  });
+
+  it("lists the rates highest first, whatever the items' order; class C has one plain rate 0", () => {
+    const raw = baseVoucher();
+    raw.comprobante.detalle = [item("Reducido", 1, 100, "10.5"), item("Tasa cero", 1, 5, 0), item("Pleno", 1, 100, 27)];
+    delete raw.comprobante.total;
+    expect(totalsOf(raw).rates.map((r) => r.rate)).toEqual(["27", "10.5", "0"]);
+    const c = baseVoucher();
+    c.comprobante.tipo = "FACTURA C";
+    c.comprobante.detalle = [item("Clase", 1, 50, 0), item("Otra clase", 1, 50, 0)];
+    delete c.comprobante.total;
+    expect(totalsOf(c).rates.map((r) => [r.rate, r.net.toFixed(2)])).toEqual([["0", "100.00"]]);
+  });
+
+  it("a type the table does not know is taken as charging VAT", () => {
+    const checked = check(baseVoucher());
+    const c = { ...(checked.envelope?.comprobante as Parameters<typeof computeTotals>[0]), tipo: "NO SUCH TYPE" };
+    expect(computeTotals(c as never).vatApplies).toBe(true);
+  });
+
+  it("takes the voucher's own impuestos_internos over the items' rates", () => {
+    const raw = baseVoucher();
+    raw.comprobante.detalle = [
+      {
+        cantidad: 1,
+        producto: {
+          descripcion: "Cigarros",
+          precio_unitario_sin_iva: 100,
+          alicuota: 21,
+          impuestos_internos_alicuota: 8,
+        },
+      },
+    ];
+    raw.comprobante.impuestos_internos = 3;
+    delete raw.comprobante.total;
+    expect(totalsOf(raw).internalTaxes.toFixed(2)).toBe("3.00");
+  });
+
+  it("describes and serialises every part", () => {
+    const raw = baseVoucher();
+    raw.comprobante.tipo = "FACTURA A";
+    raw.cliente = {
+      documento_tipo: "CUIT",
+      documento_nro: "30712293841",
+      razon_social: "Cliente SA",
+      condicion_iva: "RI",
+    };
+    raw.comprobante.detalle = [
+      {
+        cantidad: 1,
+        producto: {
+          descripcion: "Gravado",
+          precio_unitario_sin_iva: 100,
+          alicuota: 21,
+          impuestos_internos_alicuota: 8,
+        },
+      },
+      item("Exento", 1, 50, -1),
+      item("No gravado", 1, 30, -2),
+    ];
+    raw.comprobante.bonificacion = 18;
+    raw.comprobante.tributos = [{ tipo: 7, regimen: 5, base_imponible: 100, alicuota: 2.5, total: 2.5 }];
+    delete raw.comprobante.total;
+    const t = totalsOf(raw);
+    expect(describeTotals(t)).toBe(
+      "subtotal 180.00 − discount 18.00, net 21% 90.00 + VAT 18.90, exempt 45.00, non-taxed 27.00, internal taxes 8.00, tributos 2.50 = 191.40",
+    );
+    expect(totalsToJson(t)).toEqual({
+      subtotal: "180.00",
+      discount: "18.00",
+      net: { "21": "90.00" },
+      vat: { "21": "18.90" },
+      exempt: "45.00",
+      non_taxed: "27.00",
+      internal_taxes: "8.00",
+      tributos: "2.50",
+      total: "191.40",
+    });
+    const c = baseVoucher();
+    c.comprobante.tipo = "FACTURA C";
+    c.comprobante.detalle = [item("Clase", 1, 50, 0)];
+    delete c.comprobante.total;
+    expect(describeTotals(totalsOf(c))).toBe("net 50.00 = 50.00");
+  });
+});
+
 describe("the declared total", () => {
   it("passes when it matches", () => {
     expect(check(baseVoucher()).ok).toBe(true);
@@ -157,5 +268,48 @@ describe("the declared total", () => {
     const r = check(raw);
     expect(r.ok).toBe(true);
     expect(codes(r, "warning")).toContain("total.drift");
+  });
+});
+
+describe("the tolerance and the voucher-level amounts", () => {
+  function withTaxes() {
+    const raw = baseVoucher();
+    raw.comprobante.tipo = "FACTURA A";
+    raw.comprobante.detalle = [
+      {
+        cantidad: 1,
+        producto: {
+          descripcion: "Cigarrillos",
+          precio_unitario_sin_iva: 100,
+          alicuota: 21,
+          impuestos_internos_alicuota: 8,
+        },
+      },
+    ];
+    raw.comprobante.tributos = [{ tipo: 7, regimen: 5, base_imponible: 100, alicuota: 2.5, total: 2.5 }];
+    // 100 + 21 VAT + 8 internal + 2.50: small enough that 0.01 % of it stays under 0.03.
+    raw.comprobante.total = 131.5;
+    return raw;
+  }
+
+  it("counts a cent for each tributo and for the internal taxes", () => {
+    // One rate + one tributo + internal taxes: three rounded components, 0.03.
+    expect(totalsOf(withTaxes()).tolerance.toFixed(2)).toBe("0.03");
+    const raw = withTaxes();
+    raw.comprobante.total = 131.53;
+    expect(codes(check(raw))).not.toContain("total.mismatch");
+    raw.comprobante.total = 131.54;
+    expect(codes(check(raw))).toContain("total.mismatch");
+  });
+
+  it("adds the voucher's own exentos to the exempt amount and the total", () => {
+    const raw = baseVoucher();
+    raw.comprobante.detalle = [item("Gravado", 1, 100, 21), item("Exento", 1, 50, -1)];
+    raw.comprobante.exentos = 30;
+    raw.comprobante.total = 201;
+    const t = totalsOf(raw);
+    expect(t.exempt.toFixed(2)).toBe("80.00");
+    expect(t.total.toFixed(2)).toBe("201.00");
+    expect(check(raw).findings.filter((f) => f.severity === "error")).toEqual([]);
   });
 });

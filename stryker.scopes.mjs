@@ -1,0 +1,28 @@
+// What each mutation scope mutates, and the in-process tests that exercise it.
+export const SCOPES = {
+  ids: { mutate: ["src/voucher/ids.ts"], tests: ["test/unit/ids.test.ts", "test/unit/rules.test.ts"] },
+  totals: { mutate: ["src/voucher/totals.ts"], tests: ["test/unit/totals.test.ts", "test/unit/rules.test.ts"] },
+  decimal: { mutate: ["src/voucher/decimal.ts"], tests: ["test/unit/decimal.test.ts", "test/unit/totals.test.ts"] },
+  voucher: {
+    mutate: ["src/voucher/**/*.ts"],
+    tests: [
+      "test/unit/ids.test.ts",
+      "test/unit/totals.test.ts",
+      "test/unit/decimal.test.ts",
+      "test/unit/rules.test.ts",
+      "test/unit/schema.test.ts",
+      "test/unit/notes.test.ts",
+      "test/unit/readable.test.ts",
+      "test/unit/templates.test.ts",
+    ],
+  },
+  // The exactly-once core: protocol layer, issuer, lanes, journal.
+  core: {
+    mutate: ["src/api/protocol.ts", "src/batch/issue.ts", "src/batch/run.ts", "src/batch/journal.ts"],
+    tests: ["test/unit/exactly-once.test.ts", "test/unit/journal.test.ts"],
+  },
+  journal: {
+    mutate: ["src/batch/journal.ts"],
+    tests: ["test/unit/exactly-once.test.ts", "test/unit/journal.test.ts"],
+  },
+};

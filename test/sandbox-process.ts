@@ -26,6 +26,19 @@ export interface RunningSandbox {
 
 export { tempDir };
 
+/** The environment of an env-only profile pointed at a running sandbox's first point of sale. */
+export function sandboxEnv(s: RunningSandbox, base: Record<string, string>): Record<string, string> {
+  const pv = s.pointsOfSale[0] as PointOfSaleInfo;
+  return {
+    ...base,
+    FACTURAR_BASE_URL: s.baseUrl,
+    FACTURAR_USERTOKEN: pv.usertoken,
+    FACTURAR_APIKEY: pv.apikey,
+    FACTURAR_APITOKEN: pv.apitoken,
+    FACTURAR_PUNTO_VENTA: String(pv.punto_venta),
+  };
+}
+
 export async function startSandboxProcess(
   opts: {
     dataDir?: string;

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Store } from "../../src/sandbox/store.js";
 import { argentinaToday, clockFrom, formatDay } from "../../src/voucher/dates.js";
 import { freshUser, journalFiles, journalStates, journalText, ndjson, ROOT, runCli, startCli } from "../helpers.js";
-import { type RunningSandbox, startSandboxProcess } from "../sandbox-process.js";
+import { type RunningSandbox, sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
 
 const SAMPLE = join(ROOT, "samples", "factura-b-dni.json");
 const CSV = join(ROOT, "samples", "batch-nightly.csv");
@@ -37,17 +37,9 @@ async function sandbox(args: string[] = []): Promise<RunningSandbox> {
 
 /** The environment of an env-only profile pointed at a running sandbox. */
 function envFor(s: RunningSandbox, user = freshUser("facturar-eo-")) {
-  const pv = s.pointsOfSale[0] as NonNullable<(typeof s.pointsOfSale)[number]>;
   return {
     user,
-    env: {
-      ...user.env,
-      FACTURAR_BASE_URL: s.baseUrl,
-      FACTURAR_USERTOKEN: pv.usertoken,
-      FACTURAR_APIKEY: pv.apikey,
-      FACTURAR_APITOKEN: pv.apitoken,
-      FACTURAR_PUNTO_VENTA: String(pv.punto_venta),
-    } as Record<string, string>,
+    env: sandboxEnv(s, user.env),
   };
 }
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FaultSpecError, parseFaults } from "../../src/sandbox/faults.js";
 import { freshUser, ndjson, ROOT, runCli } from "../helpers.js";
-import { type RunningSandbox, startSandboxProcess } from "../sandbox-process.js";
+import { type RunningSandbox, sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
 
 const sandboxes: RunningSandbox[] = [];
 afterEach(async () => {
@@ -19,19 +19,7 @@ async function sandbox(args: string[]): Promise<{ s: RunningSandbox; env: Record
   const s = await startSandboxProcess({ args });
   sandboxes.push(s);
   const user = freshUser("facturar-live-");
-  const pv = s.pointsOfSale[0] as NonNullable<(typeof s.pointsOfSale)[number]>;
-  return {
-    s,
-    cwd: user.cwd,
-    env: {
-      ...user.env,
-      FACTURAR_BASE_URL: s.baseUrl,
-      FACTURAR_USERTOKEN: pv.usertoken,
-      FACTURAR_APIKEY: pv.apikey,
-      FACTURAR_APITOKEN: pv.apitoken,
-      FACTURAR_PUNTO_VENTA: String(pv.punto_venta),
-    },
-  };
+  return { s, cwd: user.cwd, env: sandboxEnv(s, user.env) };
 }
 
 describe("the service's final-consumer ceiling", () => {

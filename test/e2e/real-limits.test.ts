@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FaultSpecError, parseFaults } from "../../src/sandbox/faults.js";
 import { freshUser, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
-import { type RunningSandbox, startSandboxProcess } from "../sandbox-process.js";
+import { type RunningSandbox, sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
 
 const sandboxes: RunningSandbox[] = [];
 afterEach(async () => {
@@ -24,17 +24,9 @@ async function likeProduction(): Promise<RunningSandbox> {
 /** An env-only profile at a running sandbox: a service at a URL, so 100 ms apart by default. */
 function envFor(s: RunningSandbox) {
   const user = freshUser("facturar-limits-");
-  const pv = s.pointsOfSale[0] as NonNullable<(typeof s.pointsOfSale)[number]>;
   return {
     user,
-    env: {
-      ...user.env,
-      FACTURAR_BASE_URL: s.baseUrl,
-      FACTURAR_USERTOKEN: pv.usertoken,
-      FACTURAR_APIKEY: pv.apikey,
-      FACTURAR_APITOKEN: pv.apitoken,
-      FACTURAR_PUNTO_VENTA: String(pv.punto_venta),
-    } as Record<string, string>,
+    env: sandboxEnv(s, user.env),
   };
 }
 

@@ -305,7 +305,8 @@ export interface Service {
   /** `reenviar_encolado`: an errored queued voucher back in the queue. */
   requeue(reference: string): Promise<QueueActionAnswer>;
   deleteQueued(reference: string, fecha?: string): Promise<QueueActionAnswer>;
-  reschedule(reference: string, fecha: string, vencimiento?: string): Promise<QueueActionAnswer>;
+  /** `cambiar_fecha_encolado`: its body carries both dates (reference §4.2). */
+  reschedule(reference: string, fecha: string, vencimiento: string): Promise<QueueActionAnswer>;
   /** `numeracion`: the number the point of sale's next voucher of this type gets. */
   nextNumber(tipo: string, puntoVenta: number): Promise<number>;
   requiresFce(cuit: string, fecha?: string): Promise<{ obligated: boolean; from: number }>;
@@ -440,11 +441,11 @@ export class HttpService implements Service {
     });
   }
 
-  reschedule(reference: string, fecha: string, vencimiento?: string): Promise<QueueActionAnswer> {
+  reschedule(reference: string, fecha: string, vencimiento: string): Promise<QueueActionAnswer> {
     return this.queueAction("facturacion/cambiar_fecha_encolado", {
       external_reference: reference,
       fecha,
-      ...(vencimiento ? { vencimiento } : {}),
+      vencimiento,
     });
   }
 

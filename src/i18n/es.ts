@@ -1173,4 +1173,5 @@ export const ES: Readonly<Record<string, string>> = {
     "{name} lleva un número entero desde 1, por ejemplo {name}=2; se recibió {part}",
   "issued, but the service gave no readable voucher number for {ref}: `facturar query --ref {ref}` tells it later":
     "emitido, pero el servicio no dio un número de comprobante legible para {ref}: `facturar query --ref {ref}` lo dice más tarde",
+  "--due {due} is before --date {fecha}": "--due {due} es anterior a --date {fecha}",
 };

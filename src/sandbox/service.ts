@@ -986,7 +986,9 @@ export class SandboxService {
     const v = this.firstQueued(body, pv, (x) => x.queued);
     if (!v) return fail([NOT_FOUND]);
     if (!isDate(body?.fecha)) return fail(["El campo fecha debe tener el formato dd/mm/aaaa."]);
-    const vencimiento = isDate(body?.vencimiento) ? body.vencimiento : v.vencimiento;
+    // The method's body lists both dates (reference §4.2): the due date moves with the voucher.
+    if (!isDate(body?.vencimiento)) return fail(["El campo vencimiento debe tener el formato dd/mm/aaaa."]);
+    const vencimiento = body.vencimiento;
     const comprobante = { ...v.comprobante, fecha: body.fecha, vencimiento };
     // Changing the date also puts an errored voucher back in the queue.
     await this.store.update(v, {

@@ -98,10 +98,36 @@ describe("the other service methods", () => {
       0,
     );
     const [queued] = ndjson((await u.run(["--json", "query", "--ref", "FM-2026-0001"])).stdout);
+    // Without --due the voucher keeps its own due date, still after the new date.
     expect(queued.comprobante).toMatchObject({
       fecha: "02/01/2099",
+      vencimiento_pago: "31/12/2099",
       status: "APROBADO Y EN COLA. SE EMITE EL 02/01/2099",
     });
+    // A new date past the due date takes the due date along: the authority refuses one before it.
+    expect((await u.run(["queue", "reschedule", "--ref", "FM-2026-0001", "--date", "05/01/2100"])).code).toBe(0);
+    const [later] = ndjson((await u.run(["--json", "query", "--ref", "FM-2026-0001"])).stdout);
+    expect(later.comprobante).toMatchObject({ fecha: "05/01/2100", vencimiento_pago: "05/01/2100" });
+    const backwards = await u.run([
+      "queue",
+      "reschedule",
+      "--ref",
+      "FM-2026-0001",
+      "--date",
+      "06/01/2100",
+      "--due",
+      "01/01/2100",
+    ]);
+    expect([backwards.code, backwards.stderr]).toEqual([
+      2,
+      expect.stringContaining("--due 01/01/2100 is before --date 06/01/2100"),
+    ]);
+    expect(
+      (await u.run(["queue", "reschedule", "--ref", "FM-2026-0001", "--date", "06/01/2100", "--due", "20/01/2100"]))
+        .code,
+    ).toBe(0);
+    const [due] = ndjson((await u.run(["--json", "query", "--ref", "FM-2026-0001"])).stdout);
+    expect(due.comprobante).toMatchObject({ fecha: "06/01/2100", vencimiento_pago: "20/01/2100" });
     expect((await u.run(["queue", "retry", "--ref", "FM-2026-0001"])).code).toBe(4); // nothing failed
     const deleted = JSON.parse((await u.run(["--json", "queue", "delete", "--ref", "FM-2026-0001"])).stdout);
     expect(deleted).toMatchObject({ ok: true, procesados: [expect.stringMatching(/se ha eliminado correctamente/)] });

@@ -1174,4 +1174,6 @@ export const ES: Readonly<Record<string, string>> = {
   "issued, but the service gave no readable voucher number for {ref}: `facturar query --ref {ref}` tells it later":
     "emitido, pero el servicio no dio un número de comprobante legible para {ref}: `facturar query --ref {ref}` lo dice más tarde",
   "--due {due} is before --date {fecha}": "--due {due} es anterior a --date {fecha}",
+  "regenerar_pdf was refused ({reason}): saving the links the voucher's query gives":
+    "regenerar_pdf fue rechazado ({reason}): se guardan los enlaces que da la consulta del comprobante",
 };

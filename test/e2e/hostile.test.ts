@@ -601,4 +601,69 @@ describe("hostile servers", () => {
       expect(r.stderr).not.toContain(secret);
     }
   }, 60_000);
+
+  it("pdf saves the links the voucher's query gives where regenerar_pdf is refused, by reference and by number", async () => {
+    const item = {
+      cliente: { razon_social: "Maria Gomez" },
+      comprobante: {
+        tipo: "FACTURA B",
+        punto_venta: 679,
+        numero: 7,
+        fecha: "20/11/2026",
+        total: 60500,
+        status: "EMITIDO",
+        cae: "76451234567890",
+        external_reference: "FB-7",
+        comprobante_pdf_url: "",
+        comprobante_ticket_url: "",
+      },
+    };
+    let regenerate = 0;
+    const server = await hostile((method, _b, _q, res) => {
+      const links = {
+        comprobante_pdf_url: `${server.baseUrl}/docs/7.pdf`,
+        comprobante_ticket_url: `${server.baseUrl}/docs/7-ticket.pdf`,
+      };
+      const held = { ...item, comprobante: { ...item.comprobante, ...links } };
+      if (method === "facturacion/regenerar_pdf") {
+        regenerate++;
+        return json(res, { error: "S", errores: ["El metodo no esta habilitado para su plan."] });
+      }
+      if (method === "facturacion/consulta_avanzada")
+        return json(res, { error: "N", errores: [], total: 1, comprobantes: [held] });
+      if (method === "facturacion/consulta") return json(res, { error: "N", errores: [], ...held });
+      res.writeHead(200, { "content-type": "application/pdf" });
+      res.end(`%PDF-1.4 ${method}`);
+    });
+    for (const args of [
+      ["--ref", "FB-7"],
+      ["--type", "FACTURA B", "--number", "00679-00000007"],
+    ]) {
+      const { cwd, result } = run(server.baseUrl, ["--json", "pdf", "--out", "docs", ...args]);
+      const r = await result;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(
+        /regenerar_pdf was refused \(El metodo no esta habilitado para su plan\.\): saving the links/,
+      );
+      expect(JSON.parse(r.stdout)).toEqual({
+        ok: true,
+        pdf: join(cwd, "docs", "FACTURA_B-00679-00000007.pdf"),
+        ticket: join(cwd, "docs", "FACTURA_B-00679-00000007-ticket.pdf"),
+      });
+      expect(readFileSync(join(cwd, "docs", "FACTURA_B-00679-00000007-ticket.pdf"), "utf8")).toBe(
+        "%PDF-1.4 docs/7-ticket.pdf",
+      );
+    }
+    expect(regenerate).toBe(2);
+  }, 60_000);
+
+  it("pdf tells the service's refusal when the query has no links either (exit 4)", async () => {
+    const server = await hostile((method, _b, _q, res) =>
+      method === "facturacion/regenerar_pdf"
+        ? json(res, { error: "S", errores: ["No se encontro el comprobante solicitado."] })
+        : json(res, NOT_FOUND),
+    );
+    const r = await run(server.baseUrl, ["pdf", "--type", "FACTURA B", "--number", "7"]).result;
+    expect([r.code, r.stderr]).toEqual([4, expect.stringContaining("No se encontro el comprobante solicitado.")]);
+  }, 60_000);
 });

@@ -15,6 +15,13 @@ interface QrCheck {
   qr: unknown;
   voucher: unknown;
   ok: boolean;
+  /** false where the service's answer leaves the field out: nothing to compare, not a mismatch. */
+  compared: boolean;
+}
+
+/** A field the service's answer leaves out (the real service omits or blanks some, e.g. cae in DEV). */
+function absent(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
 }
 
 /**
@@ -32,7 +39,11 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
     if (voucher) {
       const c = voucher.comprobante;
       const expect = (field: string, qr: unknown, value: unknown, same: boolean) =>
-        checks.push({ field, qr, voucher: value, ok: same });
+        checks.push(
+          absent(value)
+            ? { field, qr, voucher: null, ok: true, compared: false }
+            : { field, qr, voucher: value, ok: same, compared: true },
+        );
       expect("tipoCmp", data.tipoCmp, c.tipo, voucherTypeInfo(String(c.tipo))?.code === data.tipoCmp);
       expect("ptoVta", data.ptoVta, c.punto_venta, Number(c.punto_venta) === data.ptoVta);
       expect("nroCmp", data.nroCmp, c.numero, Number(c.numero) === data.nroCmp);
@@ -41,7 +52,7 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
       const importe = Dec.fromNumber(data.importe);
       expect("importe", data.importe, c.total, !!total && !!importe && total.eq(importe));
       expect("moneda", data.moneda, c.moneda, data.moneda === c.moneda);
-      expect("codAut", data.codAut, c.cae || "(none)", String(c.cae || "0") === String(data.codAut));
+      expect("codAut", data.codAut, c.cae, String(c.cae) === String(data.codAut));
       expect(
         "nroDocRec",
         data.nroDocRec,
@@ -55,9 +66,9 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
     } else {
       for (const [key, value] of Object.entries(data)) await ctx.out(`${key.padEnd(11)} ${value}`);
       for (const c of checks) {
-        await ctx.out(
-          `${c.ok ? ctx.color.green("✔") : ctx.color.red("✖")} ${c.field.padEnd(10)} QR ${String(c.qr)}  ${t("voucher")} ${String(c.voucher)}`,
-        );
+        const mark = !c.compared ? ctx.color.dim("–") : c.ok ? ctx.color.green("✔") : ctx.color.red("✖");
+        const held = c.compared ? String(c.voucher) : t("(not in the service's answer)");
+        await ctx.out(`${mark} ${c.field.padEnd(10)} QR ${String(c.qr)}  ${t("voucher")} ${held}`);
       }
     }
     return ok ? "done" : "invalid";

@@ -1176,4 +1176,5 @@ export const ES: Readonly<Record<string, string>> = {
   "--due {due} is before --date {fecha}": "--due {due} es anterior a --date {fecha}",
   "regenerar_pdf was refused ({reason}): saving the links the voucher's query gives":
     "regenerar_pdf fue rechazado ({reason}): se guardan los enlaces que da la consulta del comprobante",
+  "(not in the service's answer)": "(no está en la respuesta del servicio)",
 };

@@ -666,4 +666,55 @@ describe("hostile servers", () => {
     const r = await run(server.baseUrl, ["pdf", "--type", "FACTURA B", "--number", "7"]).result;
     expect([r.code, r.stderr]).toEqual([4, expect.stringContaining("No se encontro el comprobante solicitado.")]);
   }, 60_000);
+
+  it("qr --ref does not count what the service's answer leaves out as a mismatch, and still catches what differs", async () => {
+    const qr = {
+      ver: 1,
+      fecha: "2026-11-20",
+      cuit: 30712345678,
+      ptoVta: 679,
+      tipoCmp: 6,
+      nroCmp: 7,
+      importe: 60500,
+      moneda: "PES",
+      ctz: 1,
+      tipoDocRec: 96,
+      nroDocRec: 20123456,
+      tipoCodAut: "E",
+      codAut: 76451234567890,
+    };
+    let total = 60500;
+    const server = await hostile((method, _b, _q, res) => {
+      if (method !== "facturacion/consulta_avanzada") return json(res, NOT_FOUND);
+      // No moneda, no customer document, no CAE: the real service leaves fields out or blank.
+      const comprobante = {
+        tipo: "FACTURA B",
+        punto_venta: 679,
+        numero: 7,
+        fecha: "20/11/2026",
+        total,
+        cae: "",
+        status: "EMITIDO",
+        external_reference: "FB-7",
+        afip_qr: `https://www.afip.gob.ar/fe/qr/?p=${Buffer.from(JSON.stringify(qr)).toString("base64")}`,
+      };
+      json(res, { error: "N", errores: [], total: 1, comprobantes: [{ cliente: {}, comprobante }] });
+    });
+    const r = await run(server.baseUrl, ["--json", "qr", "--ref", "FB-7"]).result;
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.ok).toBe(true);
+    expect(out.checks.filter((c: { compared: boolean }) => !c.compared).map((c: { field: string }) => c.field)).toEqual(
+      ["moneda", "codAut", "nroDocRec"],
+    );
+    const human = await run(server.baseUrl, ["qr", "--ref", "FB-7"]).result;
+    expect(human.stdout).toMatch(/– moneda +QR PES {2}voucher \(not in the service's answer\)/);
+    total = 60000;
+    const wrong = await run(server.baseUrl, ["--json", "qr", "--ref", "FB-7"]).result;
+    expect(wrong.code).toBe(3);
+    expect(JSON.parse(wrong.stdout).checks.find((c: { field: string }) => c.field === "importe")).toMatchObject({
+      ok: false,
+      compared: true,
+    });
+  }, 60_000);
 });

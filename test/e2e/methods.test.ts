@@ -40,9 +40,16 @@ describe("the other service methods", () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.qr).toMatchObject({ ver: 1, tipoCmp: 6, ptoVta: 679, nroCmp: 1, importe: 133463 });
-    // Every field checked, and each one agrees.
-    expect(out.checks.map((c: { field: string; ok: boolean }) => [c.field, c.ok])).toEqual(
-      ["tipoCmp", "ptoVta", "nroCmp", "fecha", "importe", "moneda", "codAut", "nroDocRec"].map((f) => [f, true]),
+    // Every field checked, and each one agrees; the development service leaves the CAE empty
+    // (reference §2): not compared, not a mismatch.
+    expect(
+      out.checks.map((c: { field: string; ok: boolean; compared: boolean }) => [c.field, c.ok, c.compared]),
+    ).toEqual(
+      ["tipoCmp", "ptoVta", "nroCmp", "fecha", "importe", "moneda", "codAut", "nroDocRec"].map((f) => [
+        f,
+        true,
+        f !== "codAut",
+      ]),
     );
     // The QR of another voucher does not match this one.
     const wrong = `https://www.afip.gob.ar/fe/qr/?p=${Buffer.from(JSON.stringify({ ...out.qr, importe: 1 })).toString("base64")}`;

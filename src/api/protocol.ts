@@ -10,6 +10,7 @@
 import * as z from "zod";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { unescapeText } from "../voucher/text.js";
 import { type ApiClient, errorTexts, parseVoucherNumber, printable, UnavailableError } from "./client.js";
 import type { HttpResponse } from "./http.js";
 import { TransportError } from "./http.js";
@@ -136,12 +137,23 @@ function trimmed(value: unknown): Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (typeof v === "string") out[key] = printable(v).trim();
-    else if (Array.isArray(v)) out[key] = v.map((x) => (typeof x === "string" ? printable(x).trim() : x));
+    if (typeof v === "string") out[key] = shownText(v);
+    else if (Array.isArray(v))
+      out[key] = v.map((x) =>
+        typeof x === "string" ? shownText(x) : x !== null && typeof x === "object" ? trimmed(x) : x,
+      );
     else if (v !== null && typeof v === "object") out[key] = trimmed(v);
     else out[key] = v;
   }
   return out;
+}
+
+/**
+ * A text of the service's answer as people read it: control sequences out first (a server's own
+ * line breaks included), then the service's escapes undone (`#&#` is %, `#@#` a line break).
+ */
+function shownText(value: string): string {
+  return unescapeText(printable(value).trim());
 }
 
 /** The queued placeholders (`cae: " "`, `01/01/2000`, `…-00000000`) mean "not yet". */

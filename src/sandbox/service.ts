@@ -299,11 +299,18 @@ export class SandboxService {
       add(`Debe enviar el bloque ${operacion === "C" ? "proveedor" : "cliente"}.`);
     for (const field of ["fecha", "vencimiento"])
       if (!isDate(c[field])) add(`El campo ${field} debe tener el formato dd/mm/aaaa.`);
-    for (const field of ["moneda", "rubro", "rubro_grupo_contable"]) {
+    for (const field of ["rubro", "rubro_grupo_contable"]) {
       if (typeof c[field] !== "string" || c[field].trim() === "") add(`El campo ${field} es obligatorio.`);
     }
-    for (const field of ["cotizacion", "idioma", "total"])
-      if (!isNumeric(c[field])) add(`El campo ${field} es obligatorio y numerico.`);
+    // The field table marks moneda, cotizacion and idioma required, yet most of the vendor's own
+    // examples leave them out: the service takes pesos, 1 and Spanish (see withDefaults).
+    if (c.moneda !== undefined && (typeof c.moneda !== "string" || !/^[A-Za-z0-9]{3}$/.test(c.moneda.trim())))
+      add("El campo moneda debe ser un codigo de 3 caracteres.");
+    for (const field of ["cotizacion", "idioma"])
+      if (c[field] !== undefined && !isNumeric(c[field])) add(`El campo ${field} debe ser numerico.`);
+    if (c.idioma !== undefined && isNumeric(c.idioma) && ![1, 2].includes(Number(c.idioma)))
+      add("El campo idioma debe ser 1 (espanol) o 2 (ingles).");
+    if (!isNumeric(c.total)) add("El campo total es obligatorio y numerico.");
     if (!isNumeric(c.punto_venta)) add("El campo punto_venta es obligatorio.");
     else if (Number(c.punto_venta) !== pv.punto_venta) {
       add(
@@ -318,6 +325,8 @@ export class SandboxService {
         if (!isNumeric(d?.cantidad)) add(`Item ${i + 1}: la cantidad es obligatoria y numerica.`);
         if (typeof d?.producto?.descripcion !== "string" || d.producto.descripcion.trim() === "")
           add(`Item ${i + 1}: falta la descripcion del producto.`);
+        else if (d.producto.descripcion.trim().length < 4)
+          add(`Item ${i + 1}: la descripcion del producto debe tener entre 4 y 255 caracteres.`);
         if (!isNumeric(d?.producto?.precio_unitario_sin_iva))
           add(`Item ${i + 1}: el precio unitario es obligatorio y numerico.`);
         if (!isNumeric(d?.producto?.alicuota)) add(`Item ${i + 1}: la alicuota es obligatoria y numerica.`);
@@ -488,6 +497,9 @@ export class SandboxService {
     const party = v.party as Json;
     const docType = String(party.documento_tipo ?? "").toUpperCase() as DocumentType;
     const docNumber = String(party.documento_nro ?? "0").trim();
+    const moneda = String(c.moneda ?? "PES")
+      .trim()
+      .toUpperCase();
     return qrUrl({
       ver: 1,
       fecha: toIsoDate(v.fecha),
@@ -496,8 +508,9 @@ export class SandboxService {
       tipoCmp: voucherTypeInfo(v.tipo)?.code ?? 0,
       nroCmp: v.numero,
       importe: Number(c.total),
-      moneda: String(c.moneda ?? "PES"),
-      ctz: Number(c.cotizacion ?? 1),
+      moneda,
+      // A peso voucher's rate is 1, whatever cotizacion the request carried.
+      ctz: moneda === "PES" ? 1 : Number(c.cotizacion ?? 1),
       ...(docType in DOCUMENT_TYPE_CODES ? { tipoDocRec: DOCUMENT_TYPE_CODES[docType] } : {}),
       nroDocRec: docNumber.length > 15 ? docNumber : Number(docNumber),
       tipoCodAut: "E",

@@ -1013,7 +1013,13 @@ export class SandboxService {
   private fceRefusal(body: Json): string | undefined {
     const c = body?.comprobante;
     const info = voucherTypeInfo(c?.tipo);
-    if (c?.operacion !== "V" || !info || info.fce || info.kind !== "invoice" || (info.class !== "A" && info.class !== "B"))
+    if (
+      c?.operacion !== "V" ||
+      !info ||
+      info.fce ||
+      info.kind !== "invoice" ||
+      (info.class !== "A" && info.class !== "B")
+    )
       return undefined;
     const party = body.cliente ?? {};
     if (String(party.documento_tipo ?? "").toUpperCase() !== "CUIT" || !obligedToFce(String(party.documento_nro)))

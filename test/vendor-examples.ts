@@ -23,7 +23,6 @@ export function vendorExampleFiles(): string[] {
     : [];
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the vendor's JSON, as published
 export type VendorBody = any;
 
 export function readVendorExample(file: string): VendorBody {

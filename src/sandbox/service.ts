@@ -674,10 +674,12 @@ export class SandboxService {
       const problems = this.check(r, pv, false);
       const rateProblem = this.rateProblem(r.comprobante);
       if (rateProblem) problems.push({ code: "TFC-6661", text: rateProblem });
+      const fce = this.fceRefusal(r);
+      if (fce) problems.push({ code: "TFC-8004", text: fce });
       if (problems.length > 0)
         return fail(
           problems.map((p) => `Fila ${i} (comenzando en 0): ${p.text}`),
-          { response: [] },
+          { response: [], ...(fce ? { requiere_fec: "SI" } : {}) },
         );
       const numero = sentNumber(r.comprobante);
       if (numero !== undefined && numero !== first + i) {

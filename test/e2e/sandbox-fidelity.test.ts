@@ -150,6 +150,11 @@ describe("the sandbox's issuing methods, as strict and as lenient as the real se
       expect(r.body).toMatchObject({ error: "S", requiere_fec: "SI", external_reference: "FA-BIG" });
       expect(r.body.errores[0]).toMatch(/obligado a recibir Factura de Credito Electronica MiPyME/);
       expect(await next("FACTURA A")).toBe(before);
+      // The same in a batch: refused whole, for that row.
+      const batch = await sbx.call("facturacion/lotes", { requests: [large("FA-BIG-1", 1), large("FA-BIG-2", 6)] });
+      expect(batch.body).toMatchObject({ error: "S", requiere_fec: "SI", response: [] });
+      expect(batch.body.errores[0]).toMatch(/^Fila 1 \(comenzando en 0\): El receptor 30500010912 esta obligado/);
+      expect(await next("FACTURA A")).toBe(before);
       // Under the threshold, the same buyer takes an ordinary invoice.
       const small = await sbx.call("facturacion/nuevo", large("FA-SMALL", 1));
       expect(small.body).toMatchObject({ error: "N", requiere_fec: "NO " });
@@ -175,6 +180,17 @@ describe("the sandbox's issuing methods, as strict and as lenient as the real se
         status: "rejected",
         hint: expect.stringMatching(/FACTURA DE CREDITO ELECTRONICA MiPyME \(FCE\)/),
       });
+      // In a batch (lotes), the same voucher is refused with the same hint, and the other is issued.
+      const small = { ...raw, comprobante: { ...raw.comprobante, external_reference: "FA-SMALL" } };
+      small.comprobante.detalle = [{ ...raw.comprobante.detalle[0], cantidad: 1 }];
+      small.comprobante.total = 1_028_500;
+      const big = { ...raw, comprobante: { ...raw.comprobante, external_reference: "FA-BIG" } };
+      writeFileSync(join(cwd, "both.json"), JSON.stringify([small, big]));
+      const both = await runCli(["--json", "issue", "--no-pdf", "both.json"], { cwd, env });
+      expect(both.code, both.stderr).toBe(7);
+      const byRef = Object.fromEntries(ndjson(both.stdout).map((v) => [v.external_reference, v]));
+      expect(byRef["FA-SMALL"]).toMatchObject({ ok: true, status: "issued" });
+      expect(byRef["FA-BIG"]).toMatchObject({ status: "rejected", hint: expect.stringMatching(/MiPyME \(FCE\)/) });
     });
   });
 

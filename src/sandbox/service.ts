@@ -321,7 +321,7 @@ export class SandboxService {
       if (typeof c[field] !== "string" || c[field].trim() === "") add(`El campo ${field} es obligatorio.`);
     }
     // The field table marks moneda, cotizacion and idioma required, yet most of the vendor's own
-    // examples leave them out: the service takes pesos, 1 and Spanish (see withDefaults).
+    // examples leave them out: the service takes pesos, 1 and Spanish (queryItem and qr read them so).
     if (c.moneda !== undefined && (typeof c.moneda !== "string" || !/^[A-Za-z0-9]{3}$/.test(c.moneda.trim())))
       add("El campo moneda debe ser un codigo de 3 caracteres.");
     for (const field of ["cotizacion", "idioma"])

@@ -319,7 +319,10 @@ export interface Service {
   deleteQueued(reference: string, fecha?: string): Promise<QueueActionAnswer>;
   /** `cambiar_fecha_encolado`: its body carries both dates (reference §4.2). */
   reschedule(reference: string, fecha: string, vencimiento: string): Promise<QueueActionAnswer>;
-  /** `numeracion`: the number the point of sale's next voucher of this type gets. */
+  /**
+   * `numeracion`: the number the point of sale's next voucher of this type gets (the last issued
+   * plus one). Both versions of the method's page say "next" and show an example of it.
+   */
   nextNumber(tipo: string, puntoVenta: number): Promise<number>;
   requiresFce(cuit: string, fecha?: string): Promise<{ obligated: boolean; from: number }>;
   /** `topecf`: the final-consumer identification ceiling, as text with two decimals. */

@@ -115,6 +115,24 @@ function issueError(errores: string[], details: { code: string; text: string }[]
   };
 }
 
+/** The `numero` a request sends, undefined where it leaves the number to the service (absent or 0). */
+function sentNumber(c: Json): number | undefined {
+  if (c?.numero === undefined || c.numero === null || c.numero === "" || Number(c.numero) === 0) return undefined;
+  return Number(c.numero);
+}
+
+/** The development plan has no registry: legal entities (30, 33, 34) are treated as large companies. */
+function obligedToFce(cuit: string): boolean {
+  return isValidCuit(cuit.trim()) && ["30", "33", "34"].includes(cuit.trim().slice(0, 2));
+}
+
+/** Whether the voucher was e-mailed, and to whom: asked by `envia_por_mail: "S"`, to the party's addresses. */
+function mailing(party: Json): { envio_x_mail: "S" | "N"; envio_x_mail_direcciones: string } {
+  const addresses = typeof party?.email === "string" ? party.email.trim() : "";
+  const asked = String(party?.envia_por_mail ?? "").toUpperCase() === "S" && addresses !== "";
+  return { envio_x_mail: asked ? "S" : "N", envio_x_mail_direcciones: asked ? addresses : "" };
+}
+
 function isDate(value: unknown): boolean {
   if (typeof value !== "string") return false;
   const m = DATE.exec(value);
@@ -299,11 +317,18 @@ export class SandboxService {
       add(`Debe enviar el bloque ${operacion === "C" ? "proveedor" : "cliente"}.`);
     for (const field of ["fecha", "vencimiento"])
       if (!isDate(c[field])) add(`El campo ${field} debe tener el formato dd/mm/aaaa.`);
-    for (const field of ["moneda", "rubro", "rubro_grupo_contable"]) {
+    for (const field of ["rubro", "rubro_grupo_contable"]) {
       if (typeof c[field] !== "string" || c[field].trim() === "") add(`El campo ${field} es obligatorio.`);
     }
-    for (const field of ["cotizacion", "idioma", "total"])
-      if (!isNumeric(c[field])) add(`El campo ${field} es obligatorio y numerico.`);
+    // The field table marks moneda, cotizacion and idioma required, yet most of the vendor's own
+    // examples leave them out: the service takes pesos, 1 and Spanish (queryItem and qr read them so).
+    if (c.moneda !== undefined && (typeof c.moneda !== "string" || !/^[A-Za-z0-9]{3}$/.test(c.moneda.trim())))
+      add("El campo moneda debe ser un codigo de 3 caracteres.");
+    for (const field of ["cotizacion", "idioma"])
+      if (c[field] !== undefined && !isNumeric(c[field])) add(`El campo ${field} debe ser numerico.`);
+    if (c.idioma !== undefined && isNumeric(c.idioma) && ![1, 2].includes(Number(c.idioma)))
+      add("El campo idioma debe ser 1 (espanol) o 2 (ingles).");
+    if (!isNumeric(c.total)) add("El campo total es obligatorio y numerico.");
     if (!isNumeric(c.punto_venta)) add("El campo punto_venta es obligatorio.");
     else if (Number(c.punto_venta) !== pv.punto_venta) {
       add(
@@ -318,6 +343,8 @@ export class SandboxService {
         if (!isNumeric(d?.cantidad)) add(`Item ${i + 1}: la cantidad es obligatoria y numerica.`);
         if (typeof d?.producto?.descripcion !== "string" || d.producto.descripcion.trim() === "")
           add(`Item ${i + 1}: falta la descripcion del producto.`);
+        else if (d.producto.descripcion.trim().length < 4)
+          add(`Item ${i + 1}: la descripcion del producto debe tener entre 4 y 255 caracteres.`);
         if (!isNumeric(d?.producto?.precio_unitario_sin_iva))
           add(`Item ${i + 1}: el precio unitario es obligatorio y numerico.`);
         if (!isNumeric(d?.producto?.alicuota)) add(`Item ${i + 1}: la alicuota es obligatoria y numerica.`);
@@ -461,8 +488,7 @@ export class SandboxService {
       comprobante_ticket_url: links.ticket,
       afip_qr: `${this.qr(v)} `,
       afip_codigo_barras: `${this.store.account.cuit}${pad(voucherTypeInfo(v.tipo)?.code ?? 0, 3)}${pad(v.punto_venta, 5)} `,
-      envio_x_mail: "N",
-      envio_x_mail_direcciones: "",
+      ...mailing(v.party),
       external_reference: v.external_reference,
       comprobante_tipo: v.tipo,
       micrositios: { cliente: "", descarga: "" },
@@ -488,6 +514,9 @@ export class SandboxService {
     const party = v.party as Json;
     const docType = String(party.documento_tipo ?? "").toUpperCase() as DocumentType;
     const docNumber = String(party.documento_nro ?? "0").trim();
+    const moneda = String(c.moneda ?? "PES")
+      .trim()
+      .toUpperCase();
     return qrUrl({
       ver: 1,
       fecha: toIsoDate(v.fecha),
@@ -496,8 +525,9 @@ export class SandboxService {
       tipoCmp: voucherTypeInfo(v.tipo)?.code ?? 0,
       nroCmp: v.numero,
       importe: Number(c.total),
-      moneda: String(c.moneda ?? "PES"),
-      ctz: Number(c.cotizacion ?? 1),
+      moneda,
+      // A peso voucher's rate is 1, whatever cotizacion the request carried.
+      ctz: moneda === "PES" ? 1 : Number(c.cotizacion ?? 1),
       ...(docType in DOCUMENT_TYPE_CODES ? { tipoDocRec: DOCUMENT_TYPE_CODES[docType] } : {}),
       nroDocRec: docNumber.length > 15 ? docNumber : Number(docNumber),
       tipoCodAut: "E",
@@ -506,14 +536,14 @@ export class SandboxService {
     });
   }
 
-  private blockedByQueue(pv: PointOfSale): Reply | undefined {
+  private blockedByQueue(pv: PointOfSale, reference: unknown): Reply | undefined {
     if (!this.store.hasQueued(pv.punto_venta)) return undefined;
     return issueError(
       [
         `El punto de venta ${pv.punto_venta} tiene comprobantes encolados: no es posible emitir en modo instantaneo. Utilice el metodo nuevo_encola.`,
       ],
       [{ code: "TFC-8002", text: "Punto de venta con comprobantes encolados." }],
-      undefined,
+      reference,
     );
   }
 
@@ -570,8 +600,17 @@ export class SandboxService {
         problems,
         c?.external_reference,
       );
-    const blocked = this.blockedByQueue(pv);
+    const blocked = this.blockedByQueue(pv, c.external_reference);
     if (blocked) return blocked;
+    const fce = this.fceRefusal(body);
+    if (fce)
+      return {
+        status: 200,
+        body: {
+          ...issueError([fce], [{ code: "TFC-8004", text: fce }], c.external_reference).body,
+          requiere_fec: "SI",
+        },
+      };
     if (this.options.faults.authorityDown) return this.authorityDown(c.external_reference);
     const refused = this.authorityDateRefusal(c, pv.punto_venta);
     if (refused) return issueError([refused], [{ code: "TFC-6661", text: refused }], c.external_reference);
@@ -616,6 +655,14 @@ export class SandboxService {
       });
     }
     const tipo = requests[0]?.comprobante?.tipo;
+    const info = voucherTypeInfo(tipo);
+    // The lotes page: export and MiPyME vouchers go one by one (the authority's FCE and WSFEX rules).
+    if (info && (info.class === "E" || info.fce))
+      return fail([`No es posible enviar comprobantes de tipo ${tipo} por lotes; utilice el metodo nuevo.`], {
+        response: [],
+      });
+    // The numbers the lane will give, checked like nuevo's before anything reaches the authority.
+    const first = info ? this.store.nextNumber(pv.punto_venta, tipo) : 0;
     for (let i = 0; i < requests.length; i++) {
       const r = requests[i];
       if (r?.comprobante?.tipo !== tipo) {
@@ -627,18 +674,35 @@ export class SandboxService {
       const problems = this.check(r, pv, false);
       const rateProblem = this.rateProblem(r.comprobante);
       if (rateProblem) problems.push({ code: "TFC-6661", text: rateProblem });
+      const fce = this.fceRefusal(r);
+      if (fce) problems.push({ code: "TFC-8004", text: fce });
       if (problems.length > 0)
         return fail(
           problems.map((p) => `Fila ${i} (comenzando en 0): ${p.text}`),
+          { response: [], ...(fce ? { requiere_fec: "SI" } : {}) },
+        );
+      const numero = sentNumber(r.comprobante);
+      if (numero !== undefined && numero !== first + i) {
+        return fail(
+          [
+            `Fila ${i} (comenzando en 0): El numero de comprobante ${numero} no es el proximo a emitir: el proximo es ${first + i}.`,
+          ],
           { response: [] },
         );
-      if (i > 0 && dayNumber(r.comprobante.fecha) < dayNumber(requests[i - 1].comprobante.fecha)) {
-        return fail([`El comprobante enviado en la fila ${i} (comenzando en 0) no esta ordenado por fecha.`], {
-          response: [],
-        });
+      }
+      if (i > 0) {
+        const previous = requests[i - 1].comprobante;
+        const byDate = dayNumber(r.comprobante.fecha) - dayNumber(previous.fecha);
+        const before = sentNumber(previous);
+        if (byDate < 0 || (byDate === 0 && numero !== undefined && before !== undefined && numero <= before)) {
+          return fail(
+            [`El comprobante enviado en la fila ${i} (comenzando en 0) no esta ordenado por fecha y numero.`],
+            { response: [] },
+          );
+        }
       }
     }
-    const blocked = this.blockedByQueue(pv);
+    const blocked = this.blockedByQueue(pv, undefined);
     if (blocked) return { status: 200, body: { ...blocked.body, response: [] } };
     if (this.options.faults.authorityDown)
       return { status: 200, body: { ...this.authorityDown(undefined).body, response: [] } };
@@ -650,12 +714,6 @@ export class SandboxService {
       const c = r.comprobante;
       let text = failed ? "No procesado: fallo un comprobante anterior del lote." : undefined;
       let code = "TFC-8002";
-      const next = this.store.nextNumber(pv.punto_venta, c.tipo);
-      if (!failed && c.numero !== undefined && c.numero !== null && c.numero !== "" && Number(c.numero) !== 0) {
-        if (Number(c.numero) !== next)
-          text =
-            failed = `El numero de comprobante ${Number(c.numero)} no es el proximo a emitir: el proximo es ${next}.`;
-      }
       // The authority's date rules: the window, and no date before the lane's latest.
       const refused = text ? undefined : this.authorityDateRefusal(c, pv.punto_venta);
       if (refused) {
@@ -703,6 +761,7 @@ export class SandboxService {
       comprobante_tipo: v.tipo,
       afip_codigo_barras: "",
       afip_qr: "",
+      // The e-mail goes when the queue issues the voucher; until then nothing is sent.
       envio_x_mail: "N",
       envio_x_mail_direcciones: "",
       comprobante_pdf_url: "",
@@ -730,41 +789,54 @@ export class SandboxService {
     if (requests.length > QUEUEABLE_MAX) {
       return fail(
         [
-          `Esta enviando ${requests.length} requests, cuando el limite permitido es ${QUEUEABLE_MAX}. Divida el lote e intente nuevamente.`,
+          `Esta enviando ${requests.length} requests, cuando el limite permitido es ${QUEUEABLE_MAX}. El lote no se procesara.`,
         ],
-        { response: [] },
+        { error_cod: [], error_details: [], response: [] },
+      );
+    }
+    // Checked first: where every request fails, nothing is queued and the list comes back empty.
+    const problemsOf = requests.map((r: Json) => this.check(r, pv, true));
+    const accepted = problemsOf.filter((p: unknown[]) => p.length === 0).length;
+    if (accepted === 0) {
+      return fail(
+        [
+          `El lote no se procesara ya que contiene errores en todos sus requests. Se enviaron a procesar: ${requests.length} requests y se aceptaron procesar: 0. `,
+        ],
+        { error_cod: [], error_details: [], response: [] },
       );
     }
     const response: Record<string, unknown>[] = [];
     const durables: Promise<unknown>[] = [];
-    let accepted = 0;
-    for (const r of requests) {
-      const problems = this.check(r, pv, true);
+    requests.forEach((r: Json, i: number) => {
+      const problems: { code: string; text: string }[] = problemsOf[i] ?? [];
       if (problems.length > 0) {
         response.push({
           ...issueError(
-            problems.map((p) => p.text),
+            problems.map(
+              (p) => `El request enviado en el orden ${i} (comenzando en 0): ${p.text} Este request no se procesara.`,
+            ),
             problems,
             r?.comprobante?.external_reference,
           ).body,
+          rta: "Eror. No se procesara",
         });
-        continue;
+        return;
       }
       const { voucher, durable } = this.storeVoucher(r, pv, true, 0);
       durables.push(durable);
-      response.push({ ...this.queuedReply(voucher), tfc_generacion_tipo: 3 });
-      accepted++;
-    }
+      // The batch items carry cae_vencimiento (null until the queue issues them), as the page shows.
+      response.push({ ...this.queuedReply(voucher), cae_vencimiento: null, tfc_generacion_tipo: 3 });
+    });
     await Promise.all(durables);
     if (accepted < requests.length) {
       return fail(
         [
-          `El lote se procesara parcialmente. Comprobantes que se enviaron a procesar: ${requests.length}. Comprobantes que se aceptaron procesar: ${accepted}.`,
+          `El lote se procesara parcialmente ya que contiene errores en alguno de sus requests. Se enviaron a procesar: ${requests.length} requests y se aceptaron procesar: ${accepted}. `,
         ],
-        { response },
+        { error_cod: [], error_details: [], response },
       );
     }
-    return { status: 200, body: { error: "N", errores: [], response } };
+    return { status: 200, body: { error: "N", errores: [], error_cod: [], error_details: [], response } };
   }
 
   // --- queries ---
@@ -935,13 +1007,39 @@ export class SandboxService {
     };
   }
 
+  /**
+   * A MiPyME's ordinary invoice to a buyer obliged to receive FCE, at or above the threshold
+   * (tax-rules §4.11): the service refuses it with `requiere_fec: "SI"` (reference §6.4), and the
+   * sale must be sent again as the matching FCE type. Undefined when the voucher may go as it is.
+   */
+  private fceRefusal(body: Json): string | undefined {
+    const c = body?.comprobante;
+    const info = voucherTypeInfo(c?.tipo);
+    if (
+      c?.operacion !== "V" ||
+      !info ||
+      info.fce ||
+      info.kind !== "invoice" ||
+      (info.class !== "A" && info.class !== "B")
+    )
+      return undefined;
+    const party = body.cliente ?? {};
+    if (String(party.documento_tipo ?? "").toUpperCase() !== "CUIT" || !obligedToFce(String(party.documento_nro)))
+      return undefined;
+    const moneda = String(c.moneda ?? "PES")
+      .trim()
+      .toUpperCase();
+    const rate = moneda === "PES" ? 1 : Number(c.cotizacion ?? 1);
+    if (Number(c.total) * rate < FCE_THRESHOLD) return undefined;
+    return `El receptor ${String(party.documento_nro).trim()} esta obligado a recibir Factura de Credito Electronica MiPyME por importes desde ${FCE_THRESHOLD}: emita el comprobante como FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) ${info.class}.`;
+  }
+
   requiereFec(body: Json): Reply {
     const cuit = String(body?.cuit ?? "").trim();
     if (!isValidCuit(cuit)) return fail([`El CUIT enviado ${cuit} es invalido.`]);
     if (body?.fecha !== undefined && !isDate(body.fecha))
       return fail(["El campo fecha debe tener el formato dd/mm/aaaa."]);
-    // The development plan has no registry: legal entities (30, 33, 34) are treated as large companies.
-    const obligated = ["30", "33", "34"].includes(cuit.slice(0, 2));
+    const obligated = obligedToFce(cuit);
     return {
       status: 200,
       body: { error: "N", errores: [], rta: "", esta_obligado: obligated ? "S" : "N", importe_desde: FCE_THRESHOLD },

@@ -24,6 +24,8 @@ describe("the other service methods", () => {
     expect(JSON.parse((await u.run(["--json", "next-number", "--type", "FACTURA B"])).stdout)).toMatchObject({
       punto_venta: 679,
       numero: 2,
+      next: 2,
+      last: 1,
     });
     expect(JSON.parse((await u.run(["--json", "requires-fce", "--cuit", "30-50001091-2"])).stdout)).toMatchObject({
       esta_obligado: true,

@@ -4,6 +4,7 @@ import type { Product } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { unescapeText } from "../voucher/text.js";
 import { withConnection } from "./online.js";
 
 const SORTS = ["fecha_creacion", "descripcion", "codigo"] as const;
@@ -50,7 +51,7 @@ export async function productsCommand(
           [
             p.codigo,
             p.lista_precios || "-",
-            p.descripcion,
+            unescapeText(p.descripcion),
             `${p.moneda} ${p.precio_unitario_sin_iva}`,
             `IVA ${p.alicuota}`,
           ].join("  "),

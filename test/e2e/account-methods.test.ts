@@ -4,10 +4,12 @@
  * sandbox's answers as the vendor's pages show them.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cuitCheckDigit } from "../../src/voucher/ids.js";
 import { freshUser, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
+import { serveLoopback } from "../loopback.js";
 import { type RunningSandbox, sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
 
 const sample = (name: string) => JSON.parse(readFileSync(join(ROOT, "samples", `${name}.json`), "utf8"));
@@ -42,7 +44,7 @@ function purchase(reference: string, numero = 24) {
 }
 
 describe("purchases (operacion C)", () => {
-  it("keep the supplier's point of sale and number, out of the sales numbering; queried and reconciled as purchases", async () => {
+  it("keep the supplier's point of sale and number, out of the sales numbering; queried as purchases", async () => {
     const u = user();
     const bought = await u.run(["--json", "issue", "--no-pdf", u.write("compra.json", purchase("COMPRA-1"))]);
     expect(bought.code, bought.stderr).toBe(0);
@@ -87,10 +89,6 @@ describe("purchases (operacion C)", () => {
     const queued = await u.run(["--json", "issue-queued", u.write("cola.json", purchase("COMPRA-3", 25))]);
     expect(queued.code).toBe(4);
     expect(ndjson(queued.stdout)[0].errors.join(" ")).toMatch(/compra no se pueden encolar/);
-
-    // The journal's reconciliation finds a purchase at the service, though the journal keeps no operacion.
-    const reconcile = await u.run(["journal", "--reconcile"]);
-    expect(reconcile.code, reconcile.stderr).toBe(0);
   }, 60_000);
 
   it("a purchase whose answer was lost is found among purchases: issued once, not sent again", async () => {
@@ -343,5 +341,130 @@ describe("resend, pay, customer-ledger, products", () => {
     expect(missing.code).toBe(9);
     expect(missing.stderr).toMatch(/not found: NB-14/);
     expect((await u.run(["products", "--sort", "precio"])).code).toBe(2);
+  }, 30_000);
+});
+
+describe("against a scripted service: what the real one may answer", () => {
+  const servers: { close(): void }[] = [];
+  afterAll(() => {
+    for (const server of servers) server.close();
+  });
+
+  async function scripted(handle: (method: string, body: any, req: IncomingMessage, res: ServerResponse) => void) {
+    const server = await serveLoopback((req, res, text) => {
+      handle((req.url ?? "").replace(/^\/app\/api\/v2\//, ""), JSON.parse(text || "{}"), req, res);
+    });
+    servers.push(server);
+    const { cwd, env } = freshUser("facturar-account-scripted-");
+    const all = {
+      ...env,
+      FACTURAR_BASE_URL: server.baseUrl,
+      FACTURAR_PUNTO_VENTA: "679",
+      FACTURAR_USERTOKEN: "user-token",
+      FACTURAR_APIKEY: "4242",
+      FACTURAR_APITOKEN: "api-token",
+      FACTURAR_RETRY_BACKOFF: "0.01",
+      FACTURAR_SETTLE_WINDOW: "0.2",
+    };
+    return {
+      cwd,
+      run: (args: string[]) => runCli(args, { cwd, env: all }),
+      write(name: string, raw: unknown): string {
+        writeFileSync(join(cwd, name), JSON.stringify(raw));
+        return name;
+      },
+    };
+  }
+  const json = (res: ServerResponse, body: unknown) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(body));
+  };
+  const NOT_FOUND = { error: "S", errores: ["No se han encontrado comprobantes."] };
+
+  it("journal --reconcile finds a purchase whose outcome was unknown among purchases (operacion C)", async () => {
+    let stored = false;
+    let asking = false;
+    const asked: string[] = [];
+    const u = await scripted((method, body, req, res) => {
+      if (method === "facturacion/consulta_avanzada") {
+        if (stored && !asking) return req.socket.destroy();
+        asked.push(body.comprobante?.operacion);
+        if (!stored || body.comprobante?.operacion !== "C") return json(res, NOT_FOUND);
+        return json(res, {
+          error: "N",
+          errores: [],
+          total: 1,
+          comprobantes: [
+            {
+              proveedor: { documento_nro: "30711111111 ", razon_social: "Papelera Norte SRL" },
+              comprobante: {
+                tipo: "FACTURA A",
+                operacion: "C",
+                punto_venta: 15,
+                numero: 24,
+                status: "EMITIDO",
+                external_reference: "COMPRA-UNKNOWN",
+              },
+            },
+          ],
+        });
+      }
+      // Stored, and the answer lost.
+      stored = true;
+      req.socket.destroy();
+    });
+    const lost = await u.run(["--json", "issue", "--no-pdf", u.write("compra.json", purchase("COMPRA-UNKNOWN"))]);
+    expect(lost.code, lost.stderr).toBe(8);
+    asking = true;
+    const settled = await u.run(["--json", "journal", "--reconcile"]);
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(ndjson(settled.stdout).find((e) => e.ref === "COMPRA-UNKNOWN")).toMatchObject({
+      state: "issued",
+      numero: 24,
+    });
+    // Sales first (the journal keeps no operacion), then purchases.
+    expect(asked.slice(-2)).toEqual(["V", "C"]);
+  }, 30_000);
+
+  it("afip-info's data with error S (no VAT registration) is a record; consumo without the plan's end is read", async () => {
+    const u = await scripted((method, _body, _req, res) => {
+      if (method === "clientes/afip-info")
+        return json(res, {
+          error: "S",
+          razon_social: "PEREZ ANA ",
+          condicion_impositiva: "",
+          direccion: "MITRE 10",
+          localidad: "SALTA",
+          codigopostal: "4400",
+          estado: "ACTIVO",
+          provincia: "SALTA",
+          actividad: [],
+          errores: ["No inscripto en IVA ni Monotributo"],
+        });
+      if (method === "estado_servicios/alertas")
+        return json(res, { error: "N", errores: [""], facturacion: "OK", prox_mantenimientos_programados: [] });
+      if (method === "micuenta/consumo")
+        return json(res, {
+          error: "N",
+          errores: [],
+          abonos_pendientes: 21,
+          comprobantes_generados: "12",
+          comprobantes_cupo: 100,
+          comprobantes_disponibles: 79,
+        });
+      json(res, { error: "S", errores: [`El metodo ${method} no existe.`] });
+    });
+    const r = await u.run(["--json", "cuit", "27334445556"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      razon_social: "PEREZ ANA",
+      condicion_impositiva: "",
+      condicion_iva: null,
+      errors: ["No inscripto en IVA ni Monotributo"],
+    });
+    const status = await u.run(["status"]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/quota: 12 of 100 requests used, 79 left; 21 recurring vouchers scheduled/);
+    expect(status.stdout).not.toMatch(/plan ends/);
   }, 30_000);
 });

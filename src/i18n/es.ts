@@ -1277,4 +1277,8 @@ export const ES: Readonly<Record<string, string>> = {
   "{command} takes --ref R, or --type T --number N, not both":
     "{command} lleva --ref R, o --type T --number N, no ambos",
   "the voucher {ref} is not issued yet ({status})": "el comprobante {ref} todavía no está emitido ({status})",
+  "the answer to pagar was lost ({message}): the payment may be recorded":
+    "se perdió la respuesta a pagar ({message}): el pago puede haberse registrado",
+  "look at the client's ledger (facturar customer-ledger --cuit C) before paying again":
+    "mire la cuenta corriente del cliente (facturar customer-ledger --cuit C) antes de pagar otra vez",
 };

@@ -426,6 +426,30 @@ describe("against a scripted service: what the real one may answer", () => {
     expect(asked.slice(-2)).toEqual(["V", "C"]);
   }, 30_000);
 
+  it("pay whose answer is lost is not sent again: exit 8, and where to look", async () => {
+    const payments: unknown[] = [];
+    const u = await scripted((method, body, req, res) => {
+      if (method === "facturacion/pagar") {
+        payments.push(body.comprobante);
+        return req.socket.destroy();
+      }
+      json(res, NOT_FOUND);
+    });
+    const r = await u.run(["pay", "--type", "FACTURA B", "--number", "00679-00000007", "--amount", "100"]);
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/the payment may be recorded/);
+    expect(r.stderr).toMatch(/customer-ledger/);
+    expect(payments).toEqual([
+      {
+        tipo: "FACTURA B",
+        operacion: "V",
+        punto_venta: 679,
+        numero: 7,
+        pagos: { formas_pago: [{ descripcion: "Efectivo", importe: 100 }], total: 100 },
+      },
+    ]);
+  }, 30_000);
+
   it("afip-info's data with error S (no VAT registration) is a record; consumo without the plan's end is read", async () => {
     const u = await scripted((method, _body, _req, res) => {
       if (method === "clientes/afip-info")

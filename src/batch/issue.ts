@@ -855,6 +855,7 @@ export class Issuer {
       ...(result.comprobante_nro ? { comprobante_nro: result.comprobante_nro } : {}),
       // The lane's latest date: a later run refuses an earlier one before sending (date.order).
       ...(voucher ? { fecha: voucher.envelope.comprobante.fecha } : {}),
+      ...(voucher?.operacion === "C" ? { operacion: "C" as const } : {}),
       ...(result.cae ? { cae: result.cae } : {}),
       ...(result.vencimiento_cae ? { vencimiento_cae: result.vencimiento_cae } : {}),
       ...(result.vencimiento_pago ? { vencimiento_pago: result.vencimiento_pago } : {}),

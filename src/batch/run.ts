@@ -579,6 +579,8 @@ function rateResult(v: VoucherHeading, moneda: string, place: string, message: s
 
 /** Dated before the latest voucher the journal saw issued in its lane, and not itself sent before. */
 function beforeLane(journal: Journal, v: VoucherHeading): boolean {
+  // A purchase is the supplier's voucher: the authority's lane order is the supplier's concern.
+  if (v.operacion === "C") return false;
   const last = v.punto_venta === undefined ? undefined : journal.lastIssuedDay(v.punto_venta, v.tipo);
   return last !== undefined && dayNumber(v.fecha) < last && journal.get(v.reference) === undefined;
 }

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dayNumber, formatDay } from "../../src/voucher/dates.js";
 import { cuitCheckDigit } from "../../src/voucher/ids.js";
 import { freshUser, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
 import { serveLoopback } from "../loopback.js";
@@ -90,6 +91,20 @@ describe("purchases (operacion C)", () => {
     expect(queued.code).toBe(4);
     expect(ndjson(queued.stdout)[0].errors.join(" ")).toMatch(/compra no se pueden encolar/);
   }, 60_000);
+
+  it("a purchase is in none of this account's lanes: a sale dated before it at the same point of sale is issued", async () => {
+    const u = user();
+    // The supplier's point of sale happens to be the same number as ours.
+    const bought = purchase("COMPRA-SAME-PV");
+    bought.comprobante.punto_venta = 679;
+    expect((await u.run(["issue", "--no-pdf", u.write("compra.json", bought)])).code).toBe(0);
+    const sale = sample("factura-a-mixed-rates");
+    const yesterday = formatDay(dayNumber(TODAY) - 1);
+    Object.assign(sale.comprobante, { fecha: yesterday, vencimiento: TODAY });
+    const sold = await u.run(["--json", "issue", "--no-pdf", u.write("venta.json", sale)]);
+    expect(sold.code, sold.stdout).toBe(0);
+    expect(ndjson(sold.stdout)[0]).toMatchObject({ status: "issued", punto_venta: 679, numero: 1 });
+  }, 30_000);
 
   it("a purchase whose answer was lost is found among purchases: issued once, not sent again", async () => {
     const u = user();

@@ -611,12 +611,14 @@ function repeatOf(result: VoucherResult, repeat: VoucherHeading): VoucherResult 
 /**
  * Lanes: vouchers of one point of sale and type, in date order (input order for equal dates),
  * since numbering and dates run in sequence there. Queued vouchers get their numbers later, in
- * the service's queue, so in queued mode each point of sale is one lane.
+ * the service's queue, so in queued mode each point of sale is one lane. Purchases have lanes of
+ * their own.
  */
 export function lanes<V extends VoucherHeading>(vouchers: V[], mode: "instant" | "queued"): V[][] {
   const byLane = new Map<string, V[]>();
   for (const v of vouchers) {
-    const key = mode === "queued" ? `${v.punto_venta}` : `${v.punto_venta}|${v.tipo}`;
+    // A purchase's point of sale is its supplier's: purchases never share a lane with sales.
+    const key = `${v.operacion === "C" ? "C|" : ""}${mode === "queued" ? `${v.punto_venta}` : `${v.punto_venta}|${v.tipo}`}`;
     const lane = byLane.get(key) ?? [];
     lane.push(v);
     byLane.set(key, lane);

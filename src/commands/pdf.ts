@@ -1,6 +1,14 @@
 /** `facturar pdf`: fresh links for an issued voucher (regenerar_pdf), then its PDF and ticket saved. */
 
-import { type Links, preferred, type Service, ServiceRefusedError, type ServiceVoucher } from "../api/protocol.js";
+import {
+  findSaleOrPurchase,
+  type Links,
+  type Operacion,
+  preferred,
+  type Service,
+  ServiceRefusedError,
+  type ServiceVoucher,
+} from "../api/protocol.js";
 import { saveDocument } from "../batch/issue.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
@@ -38,7 +46,7 @@ export async function pdfCommand(ctx: Context, flags: PdfFlags): Promise<Outcome
     /** The voucher as a query gave it: its links are the fallback when regenerar_pdf is refused. */
     let queried: ServiceVoucher | undefined;
     if (ref) {
-      const found = preferred(await connection.service.findByReference(ref));
+      const found = preferred(await findSaleOrPurchase(connection.service, ref));
       if (!found)
         throw new FacturarError(t("no voucher with reference {ref}", { ref }), "notFound", "service.not-found");
       if (found.state !== "issued" || found.numero === null || found.punto_venta === null)
@@ -54,7 +62,12 @@ export async function pdfCommand(ctx: Context, flags: PdfFlags): Promise<Outcome
       puntoVenta = byNumber?.puntoVenta ?? connection.puntoVenta ?? profile.puntoVenta;
     }
     if (!puntoVenta) throw new UsageError(t("--pv is required: the profile names no point of sale"));
-    const links = await linksOf(ctx, connection.service, { tipo, puntoVenta, numero }, queried);
+    const links = await linksOf(
+      ctx,
+      connection.service,
+      { tipo, puntoVenta, numero, operacion: queried?.operacion ?? "V" },
+      queried,
+    );
     const dir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
     const regenerate = async () => {
       throw new Error(t("the fresh link did not work"));
@@ -91,14 +104,14 @@ export async function pdfCommand(ctx: Context, flags: PdfFlags): Promise<Outcome
 async function linksOf(
   ctx: Context,
   service: Service,
-  id: { tipo: string; puntoVenta: number; numero: number },
+  id: { tipo: string; puntoVenta: number; numero: number; operacion: Operacion },
   queried: ServiceVoucher | undefined,
 ): Promise<Links> {
   try {
-    return await service.freshLinks(id.tipo, id.puntoVenta, id.numero);
+    return await service.freshLinks(id.tipo, id.puntoVenta, id.numero, id.operacion);
   } catch (error) {
     if (!(error instanceof ServiceRefusedError)) throw error;
-    const held = queried ?? (await service.voucher(id.tipo, id.puntoVenta, id.numero));
+    const held = queried ?? (await service.voucher(id.tipo, id.puntoVenta, id.numero, id.operacion));
     if (!held?.pdf_url) throw error;
     if (!ctx.quiet)
       ctx.err(

@@ -1,6 +1,6 @@
 /** `facturar qr`: decodes a voucher's QR payload; with --ref, checks it against the voucher. */
 
-import { preferred, type ServiceVoucher } from "../api/protocol.js";
+import { findSaleOrPurchase, preferred, type ServiceVoucher } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
@@ -53,12 +53,19 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
       expect("importe", data.importe, c.total, !!total && !!importe && total.eq(importe));
       expect("moneda", data.moneda, c.moneda, data.moneda === c.moneda);
       expect("codAut", data.codAut, c.cae, String(c.cae) === String(data.codAut));
-      expect(
-        "nroDocRec",
-        data.nroDocRec,
-        voucher.cliente.documento_nro,
-        String(voucher.cliente.documento_nro ?? "").trim() === String(data.nroDocRec ?? ""),
-      );
+      if (voucher.proveedor) {
+        // A purchase's QR is its supplier's: the supplier issued it, and the receiver is this account.
+        const supplier = String(voucher.proveedor.documento_nro ?? "").trim();
+        expect("cuit", data.cuit, supplier, supplier === String(data.cuit ?? ""));
+      } else {
+        const receiver = voucher.cliente ?? {};
+        expect(
+          "nroDocRec",
+          data.nroDocRec,
+          receiver.documento_nro,
+          String(receiver.documento_nro ?? "").trim() === String(data.nroDocRec ?? ""),
+        );
+      }
     }
     const ok = checks.every((c) => c.ok);
     if (ctx.json) {
@@ -76,7 +83,7 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
   if (!flags.ref) return show(text as string);
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     const ref = flags.ref as string;
-    const found = preferred(await connection.service.findByReference(ref));
+    const found = preferred(await findSaleOrPurchase(connection.service, ref));
     if (!found)
       throw new FacturarError(
         t("no voucher with reference {ref}", { ref: String(flags.ref) }),

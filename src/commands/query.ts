@@ -2,7 +2,7 @@
 
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Service, ServiceVoucher } from "../api/protocol.js";
+import type { Operacion, Service, ServiceVoucher } from "../api/protocol.js";
 import { saveDocument } from "../batch/issue.js";
 import { type AccountKey, Journal } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
@@ -26,6 +26,8 @@ export interface QueryFlags {
   pv?: string;
   pdf?: boolean;
   out?: string;
+  /** Purchases (`operacion: "C"`) instead of sales. */
+  purchases?: boolean;
 }
 
 /** `puntoVenta`: the one --pv names, or the one printed in a number (`00679-00000002`). */
@@ -69,17 +71,20 @@ export async function* queryAll(
   service: Service,
   c: Criteria,
   puntoVenta: number | undefined,
+  operacion: Operacion = "V",
 ): AsyncGenerator<ServiceVoucher> {
   if (c.kind === "number") {
-    const found = await service.voucher(c.tipo, puntoVenta, c.numero);
+    const found = await service.voucher(c.tipo, puntoVenta, c.numero, operacion);
     if (found) yield found;
     return;
   }
   if (c.kind === "ref") {
-    yield* await service.findByReference(c.ref);
+    yield* await service.findByReference(c.ref, operacion);
     return;
   }
-  yield* c.kind === "date" ? service.listByDate(c.date) : service.listByNumbers(c.tipo, puntoVenta, c.from, c.to);
+  yield* c.kind === "date"
+    ? service.listByDate(c.date, operacion)
+    : service.listByNumbers(c.tipo, puntoVenta, c.from, c.to, operacion);
 }
 
 function pointOfSale(pv: string | undefined, ...numbers: VoucherNumberArg[]): { puntoVenta?: number } {
@@ -91,12 +96,14 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
   const wanted = criteria(flags);
   const pvFlag = "puntoVenta" in wanted ? wanted.puntoVenta : optionalInt("--pv", flags.pv, 1, 99999);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
-    const pv = pvFlag ?? connection.puntoVenta ?? profile.puntoVenta;
+    const operacion: Operacion = flags.purchases ? "C" : "V";
+    // A purchase's point of sale is its supplier's: never the profile's.
+    const pv = operacion === "C" ? pvFlag : (pvFlag ?? connection.puntoVenta ?? profile.puntoVenta);
     const outDir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
     const local = localDocuments(ctx, connection.account, profile.name, outDir);
     const rows: string[][] = [];
     let count = 0;
-    for await (const v of queryAll(connection.service, wanted, pv)) {
+    for await (const v of queryAll(connection.service, wanted, pv, operacion)) {
       count++;
       const issued = v.state === "issued" && v.numero !== null && v.punto_venta !== null;
       const number = issued ? voucherNumber(v.punto_venta as number, v.numero as number) : null;
@@ -116,7 +123,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
               outDir,
               `${documentName(tipo, puntoVenta, numero, which === "ticket" ? "-ticket" : "")}.pdf`,
               link,
-              async () => (await connection.service.freshLinks(tipo, puntoVenta, numero))[which],
+              async () => (await connection.service.freshLinks(tipo, puntoVenta, numero, v.operacion))[which],
             );
           } catch (error) {
             const message = (error as Error).message;
@@ -147,7 +154,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
           number ?? t("(queued)"),
           v.fecha ?? "",
           // A table cell holds one line: the service's line breaks (`#@#`) read as spaces there.
-          String(v.raw.cliente.razon_social ?? "").replace(/\s*\n\s*/g, " "),
+          String((v.raw.cliente ?? v.raw.proveedor)?.razon_social ?? "").replace(/\s*\n\s*/g, " "),
           v.total ? amount(v.total) : "",
           v.status,
           v.external_reference,

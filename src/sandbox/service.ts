@@ -23,6 +23,19 @@ import { qrUrl } from "../voucher/qr.js";
 import { envelopeSchema } from "../voucher/schema.js";
 import { unescapeText } from "../voucher/text.js";
 import { computeTotals, itemNet } from "../voucher/totals.js";
+import {
+  afipInfo,
+  comprobanteEliminar,
+  consumo,
+  cuentaCorriente,
+  ledgerStatus,
+  pagar,
+  productosConsultar,
+  productosListar,
+  REFERENCE_TABLES,
+  reenviar,
+  referenceTable,
+} from "./account.js";
 import type { DocumentView } from "./documents.js";
 import type { Faults } from "./faults.js";
 import { DEFAULT_RATES } from "./rates.js";
@@ -186,6 +199,24 @@ const METHOD_TABLE: Record<string, MethodEntry> = {
   "facturacion/reenviar_encolado": { handle: (s, b, pv) => s.reenviarEncolado(b, pv), changes: true, quota: "one" },
   "estado_servicios/alertas": { handle: (s) => s.alertas(), changes: false, quota: "free" },
   "tablas_referencia/cotizacion": { handle: (s, b) => s.cotizacion(b), changes: false, quota: "one" },
+  "facturacion/reenviar": { handle: (s, b, pv) => reenviar(s, b, pv), changes: false, quota: "one" },
+  "facturacion/pagar": { handle: (s, b, pv) => pagar(s, b, pv), changes: true, quota: "one" },
+  "facturacion/comprobante_eliminar": {
+    handle: (s, b, pv) => comprobanteEliminar(s, b, pv),
+    changes: true,
+    quota: "one",
+  },
+  "clientes/afip-info": { handle: (s, b) => afipInfo(s, b), changes: false, quota: "one" },
+  "clientes/cuenta-corriente": { handle: (s, b) => cuentaCorriente(s, b), changes: false, quota: "one" },
+  "productos/listar": { handle: (s, b) => productosListar(s, b), changes: false, quota: "one" },
+  "productos/consultar": { handle: (s, b) => productosConsultar(s, b), changes: false, quota: "one" },
+  "micuenta/consumo": { handle: (s) => consumo(s), changes: false, quota: "one" },
+  ...Object.fromEntries(
+    Object.keys(REFERENCE_TABLES).map((name): [string, MethodEntry] => [
+      `tablas_referencia/${name}`,
+      { handle: () => referenceTable(name), changes: false, quota: "one" },
+    ]),
+  ),
 };
 
 export class SandboxService {
@@ -196,6 +227,11 @@ export class SandboxService {
 
   private today(): number {
     return argentinaToday(this.options.now());
+  }
+
+  /** Today in Argentina, as a day number. */
+  todayNumber(): number {
+    return this.today();
   }
 
   /** The point of sale whose three credentials the body carries; a reply when they do not match. */
@@ -330,7 +366,17 @@ export class SandboxService {
       add("El campo idioma debe ser 1 (espanol) o 2 (ingles).");
     if (!isNumeric(c.total)) add("El campo total es obligatorio y numerico.");
     if (!isNumeric(c.punto_venta)) add("El campo punto_venta es obligatorio.");
-    else if (Number(c.punto_venta) !== pv.punto_venta) {
+    else if (operacion === "C") {
+      // A purchase carries the supplier's point of sale and number, not the credentials' (the
+      // vendor's purchase example: 15 and 24); only their form is checked (reference §5.2, §9).
+      const supplierPv = Number(c.punto_venta);
+      if (!Number.isInteger(supplierPv) || supplierPv < 1 || supplierPv > 99_999)
+        add("El campo punto_venta debe ser un entero de hasta 5 digitos.");
+      const numero = Number(c.numero);
+      if (!queued && !(Number.isInteger(numero) && numero >= 1 && numero <= 99_999_999))
+        add("En los comprobantes de compra el campo numero es obligatorio: el numero del comprobante del proveedor.");
+      if (queued) add("Los comprobantes de compra no se pueden encolar; utilice el metodo nuevo.");
+    } else if (Number(c.punto_venta) !== pv.punto_venta) {
       add(
         `El punto de venta ${Number(c.punto_venta)} no corresponde a las credenciales enviadas (punto de venta ${pv.punto_venta}).`,
       );
@@ -440,8 +486,11 @@ export class SandboxService {
       party: { kind: partyKey, ...body[partyKey] },
       comprobante: c,
       created: this.options.now().toISOString(),
+      ...(c.operacion === "C" ? { operacion: "C" as const } : {}),
     });
-    return { voucher, durable: Promise.all([durable, this.saveCustomer(body[partyKey]), this.saveProducts(c)]) };
+    // Clients are the sales' (§5.3); a supplier is no client.
+    const customer = c.operacion === "C" ? Promise.resolve() : this.saveCustomer(body[partyKey]);
+    return { voucher, durable: Promise.all([durable, customer, this.saveProducts(c)]) };
   }
 
   /** Spec 2.2 rule 2: an existing customer is updated, except its document and VAT condition. */
@@ -591,6 +640,46 @@ export class SandboxService {
     );
   }
 
+  /**
+   * A purchase: recorded, not authorised (the supplier's voucher already is). It keeps the
+   * supplier's point of sale and number, out of the sales numbering; the same supplier's voucher
+   * is refused a second time.
+   */
+  private recordPurchase(
+    body: Json,
+    pv: PointOfSale,
+  ): { refused: string } | { voucher: StoredVoucher; fields: Record<string, unknown>; durable: Promise<unknown> } {
+    const c = body.comprobante;
+    const supplierPv = Number(c.punto_venta);
+    const numero = Number(c.numero);
+    const supplier = String(body.proveedor?.documento_nro ?? "").trim();
+    const number = voucherNumber(supplierPv, numero);
+    const twice = this.store
+      .findPurchases(pv.punto_venta, c.tipo, supplierPv, numero)
+      .some((v) => String((v.party as Json).documento_nro ?? "").trim() === supplier);
+    if (twice)
+      return { refused: `El comprobante de compra ${c.tipo} ${number} del proveedor ${supplier} ya fue ingresado.` };
+    const { voucher, durable } = this.storeVoucher(body, pv, false, numero);
+    const links = this.freshLinks(voucher);
+    const fields = {
+      cae: "",
+      requiere_fec: "NO ",
+      vencimiento_cae: "",
+      vencimiento_pago: voucher.vencimiento,
+      comprobante_pdf_url: links.pdf,
+      comprobante_ticket_url: links.ticket,
+      afip_qr: "",
+      afip_codigo_barras: "",
+      envio_x_mail: "N",
+      envio_x_mail_direcciones: "",
+      external_reference: voucher.external_reference,
+      comprobante_tipo: voucher.tipo,
+      micrositios: { cliente: "", descarga: "" },
+      comprobante_nro: number,
+    };
+    return { voucher, fields, durable: Promise.all([durable, links.durable]) };
+  }
+
   async nuevo(body: Json, pv: PointOfSale): Promise<Reply> {
     const c = body?.comprobante;
     const problems = this.check(body, pv, false);
@@ -600,6 +689,22 @@ export class SandboxService {
         problems,
         c?.external_reference,
       );
+    if (c.operacion === "C") {
+      const purchase = this.recordPurchase(body, pv);
+      if ("refused" in purchase)
+        return issueError([purchase.refused], [{ code: "TFC-8002", text: purchase.refused }], c.external_reference);
+      await purchase.durable;
+      const partyName = (purchase.voucher.party as Json).razon_social ?? "";
+      return {
+        status: 200,
+        body: {
+          error: "N",
+          errores: NO_ERRORS,
+          rta: `El comprobante ${purchase.voucher.tipo} ${purchase.fields.comprobante_nro} (${partyName}) se ha guardado correctamente`,
+          ...purchase.fields,
+        },
+      };
+    }
     const blocked = this.blockedByQueue(pv, c.external_reference);
     if (blocked) return blocked;
     const fce = this.fceRefusal(body);
@@ -712,6 +817,24 @@ export class SandboxService {
     let failed: string | undefined;
     for (const r of requests) {
       const c = r.comprobante;
+      if (c.operacion === "C" && !failed) {
+        const purchase = this.recordPurchase(r, pv);
+        if ("refused" in purchase) {
+          failed = purchase.refused;
+          response.push(issueError([failed], [{ code: "TFC-8002", text: failed }], c.external_reference).body);
+        } else {
+          durables.push(purchase.durable);
+          response.push({
+            error: "N",
+            errores: [],
+            ...purchase.fields,
+            cae_vencimiento: "",
+            observaciones: "",
+            rta: `El comprobante ${c.tipo} ${purchase.fields.comprobante_nro} se ha guardado correctamente`,
+          });
+        }
+        continue;
+      }
       let text = failed ? "No procesado: fallo un comprobante anterior del lote." : undefined;
       let code = "TFC-8002";
       // The authority's date rules: the window, and no date before the lane's latest.
@@ -848,8 +971,9 @@ export class SandboxService {
     const links = this.latestLinks(v);
     const issued = v.status === "EMITIDO";
     const reference = /^\d{1,15}$/.test(v.external_reference) ? Number(v.external_reference) : v.external_reference;
+    const purchase = v.operacion === "C";
     return {
-      cliente: {
+      [purchase ? "proveedor" : "cliente"]: {
         documento_tipo: party.documento_tipo ?? "",
         documento_nro: `${party.documento_nro ?? ""} `,
         razon_social: party.razon_social ?? "",
@@ -863,7 +987,7 @@ export class SandboxService {
         idioma: Number(c.idioma ?? 1),
         cotizacion: Number(c.cotizacion ?? 1),
         operacion: c.operacion ?? "V",
-        punto_venta: v.punto_venta,
+        punto_venta: shownPointOfSale(v),
         numero: v.numero,
         periodo_facturado_desde: c.periodo_facturado_desde ?? "",
         periodo_facturado_hasta: c.periodo_facturado_hasta ?? "",
@@ -908,9 +1032,9 @@ export class SandboxService {
         vencimiento_pago: v.vencimiento,
         afip_codigo_barras: "",
         afip_observaciones: "",
-        afip_qr: issued ? `${this.qr(v)} ` : "",
+        afip_qr: issued && !purchase ? `${this.qr(v)} ` : "",
         status: v.status === "APROBADO Y EN COLA" ? `APROBADO Y EN COLA. SE EMITE EL ${v.fecha}` : v.status,
-        ctacte_status: "IMPAGA",
+        ctacte_status: ledgerStatus(this, v),
         errores: v.errors,
         external_reference: reference,
         micrositios: { cliente: "", descarga: "" },
@@ -933,7 +1057,12 @@ export class SandboxService {
     };
   }
 
-  private findVoucher(c: Json, pv: PointOfSale): StoredVoucher | undefined {
+  /** The voucher `{tipo, operacion, punto_venta, numero}` names: a sale of this point of sale, or a purchase recorded at it. */
+  findVoucher(c: Json, pv: PointOfSale): StoredVoucher | undefined {
+    if (c?.operacion === "C")
+      return this.store
+        .findPurchases(pv.punto_venta, String(c.tipo ?? ""), Number(c.punto_venta), Number(c.numero))
+        .at(-1);
     if (!c || Number(c.punto_venta) !== pv.punto_venta) return undefined;
     return this.store.findByNumber(pv.punto_venta, String(c.tipo ?? ""), Number(c.numero));
   }
@@ -954,14 +1083,35 @@ export class SandboxService {
       return fail(["El campo limite debe estar entre 1 y 1000."]);
     let filter: (v: StoredVoucher) => boolean;
     let candidates: Iterable<StoredVoucher> | undefined;
+    // Sales and purchases are listed apart; a body without operacion gets both.
+    const operacion = c.operacion === "C" || c.operacion === "V" ? c.operacion : undefined;
+    const ofOperacion = (v: StoredVoucher) => operacion === undefined || (v.operacion ?? "V") === operacion;
     if (kind === "EXT_REF") {
       const reference = String(c.external_reference ?? "");
       if (reference === "") return fail(["Debe enviar el external_reference a buscar."]);
-      candidates = this.store.findByReference(pv.punto_venta, reference).reverse();
+      candidates = this.store.findByReference(pv.punto_venta, reference).reverse().filter(ofOperacion);
       filter = () => true;
     } else if (kind === "F") {
       if (!isDate(c.fecha)) return fail(["El campo fecha debe tener el formato dd/mm/aaaa."]);
-      filter = (v) => v.fecha === c.fecha;
+      filter = (v) => v.fecha === c.fecha && ofOperacion(v);
+    } else if (kind === "TN" && operacion === "C") {
+      const from = Number(c.numero_desde);
+      const to = Number(c.numero_hasta);
+      if (!voucherTypeInfo(c.tipo) || !Number.isInteger(from) || !Number.isInteger(to)) {
+        return fail(["La busqueda TN necesita tipo, numero_desde y numero_hasta."]);
+      }
+      candidates = [
+        ...this.store.newestFirst(
+          pv.punto_venta,
+          (v) =>
+            v.operacion === "C" &&
+            v.tipo === c.tipo &&
+            (c.punto_venta === undefined || shownPointOfSale(v) === Number(c.punto_venta)) &&
+            v.numero >= from &&
+            v.numero <= to,
+        ),
+      ].sort((a, b) => b.numero - a.numero);
+      filter = () => true;
     } else if (kind === "TN") {
       const from = Number(c.numero_desde);
       const to = Number(c.numero_hasta);
@@ -1203,7 +1353,7 @@ export class SandboxService {
     return {
       issuer: { razon_social: this.store.account.razon_social, cuit: this.store.account.cuit },
       tipo: v.tipo,
-      punto_venta: v.punto_venta,
+      punto_venta: shownPointOfSale(v),
       numero: v.numero,
       fecha: v.fecha,
       vencimiento: v.vencimiento,
@@ -1245,6 +1395,11 @@ export class SandboxService {
       qr: this.qr(v),
     };
   }
+}
+
+/** The point of sale a voucher shows: a purchase's is the supplier's. */
+function shownPointOfSale(v: StoredVoucher): number {
+  return v.operacion === "C" ? Number((v.comprobante as Json).punto_venta) : v.punto_venta;
 }
 
 function stripKind(party: Json): Json {

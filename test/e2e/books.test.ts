@@ -6,8 +6,9 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { freshUser, inTerminal, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
+import { type Loopback, serveLoopback } from "../loopback.js";
 
 const SAMPLES = join(ROOT, "samples");
 const ENTER = "\r";
@@ -573,5 +574,133 @@ describe("query --from D --to D", () => {
       // With --json the error is a JSON document on stdout.
       expect(r.stderr + r.stdout, args.join(" ")).toMatch(message);
     }
+  }, 60_000);
+});
+
+describe("vat-book --purchases, against a service that answers as the reference shows", () => {
+  const servers: Loopback[] = [];
+  afterEach(() => {
+    for (const s of servers.splice(0)) s.close();
+  });
+
+  it('asks each day for operacion "C", books what is issued, in pesos, a credit note negative, and flags a line that does not add up', async () => {
+    const asked: any[] = [];
+    const item = (cantidad: number, precio: number, alicuota: number) => ({
+      cantidad,
+      producto: { descripcion: "Insumo", precio_unitario: precio, alicuota, precio_total: cantidad * precio },
+    });
+    const voucher = (comprobante: Record<string, unknown>) => ({
+      cliente: { documento_tipo: "CUIT", documento_nro: "30712293841 ", razon_social: "Proveedor SA " },
+      comprobante: {
+        fecha: "19/11/2026",
+        moneda: "PES",
+        cotizacion: 1,
+        operacion: "C",
+        punto_venta: 2,
+        bonificacion: 0,
+        percepciones_iibb: "0",
+        percepciones_iva: "0",
+        exentos: "0",
+        nogravados: 0,
+        impuestos_internos: "0",
+        tributos: [],
+        status: "EMITIDO",
+        ...comprobante,
+      },
+    });
+    // Newest first, as the service lists a day.
+    const day = [
+      voucher({ tipo: "FACTURA B", numero: 7, external_reference: "C-3", detalle: [item(1, 100, 21)], total: 200 }),
+      voucher({
+        tipo: "NOTA DE CREDITO A",
+        numero: 4,
+        external_reference: "C-2",
+        moneda: "DOL",
+        cotizacion: 1000.5,
+        detalle: [item(1, 10, 21)],
+        total: 12.1,
+      }),
+      voucher({ tipo: "FACTURA A", numero: 0, external_reference: "C-Q", status: "ENVIADO A PROCESAR", total: 5 }),
+      voucher({ tipo: "PRESUPUESTO", numero: 1, external_reference: "C-P", detalle: [item(1, 1, 21)], total: 1.21 }),
+      voucher({
+        tipo: "FACTURA A",
+        numero: 12,
+        external_reference: "C-1",
+        detalle: [item(2, 1000, 21), item(1, 500, 10.5)],
+        tributos: [{ tipo: 7, regimen: 5, base_imponible: 2500, alicuota: 2, total: 50 }],
+        percepciones_iibb: "50.00",
+        exentos: "100",
+        total: "3122.50 ",
+      }),
+    ];
+    const server = await serveLoopback((req, res, text) => {
+      const body = JSON.parse(text);
+      asked.push({ url: req.url, ...body });
+      const found = body.comprobante?.fecha === "19/11/2026";
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify(
+          found
+            ? { rta: "OK", error: "N", total: day.length, errores: [], comprobantes: day }
+            : { error: "S", errores: ["No se han encontrado comprobantes."] },
+        ),
+      );
+    });
+    servers.push(server);
+    const u = freshUser("facturar-books-");
+    const env = {
+      ...u.env,
+      FACTURAR_BASE_URL: server.baseUrl,
+      FACTURAR_USERTOKEN: "ut-books",
+      FACTURAR_APIKEY: "1234",
+      FACTURAR_APITOKEN: "at-books",
+      FACTURAR_PUNTO_VENTA: "2",
+    };
+    const r = await runCli(["--json", "vat-book", "--purchases", "--from", "18/11/2026", "--to", "20/11/2026"], {
+      cwd: u.cwd,
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(asked.map((b) => [b.url, b.busqueda_tipo, b.comprobante.fecha, b.comprobante.operacion])).toEqual(
+      ["18/11/2026", "19/11/2026", "20/11/2026"].map((d) => ["/app/api/v2/facturacion/consulta_avanzada", "F", d, "C"]),
+    );
+    const book = JSON.parse(r.stdout);
+    expect(book).toMatchObject({ libro: "compras", no_emitidos: 1 });
+    const rates = (net21: string, vat21: string, net105 = "0.00", vat105 = "0.00") =>
+      RATES.map((alicuota) => ({
+        alicuota,
+        neto_gravado: alicuota === "21" ? net21 : alicuota === "10.5" ? net105 : "0.00",
+        iva: alicuota === "21" ? vat21 : alicuota === "10.5" ? vat105 : "0.00",
+      }));
+    // By type code: FACTURA A (1), NOTA DE CREDITO A (3), FACTURA B (6); the quote and the queued one left out.
+    expect(book.comprobantes).toEqual([
+      expect.objectContaining({
+        tipo: "FACTURA A",
+        comprobante_nro: "00002-00000012",
+        razon_social: "Proveedor SA",
+        documento_nro: "30712293841",
+        alicuotas: rates("2000.00", "420.00", "500.00", "52.50"),
+        exentos: "100.00",
+        percepciones_iibb: "50.00",
+        total: "3122.50",
+      }),
+      expect.objectContaining({
+        tipo: "NOTA DE CREDITO A",
+        moneda: "DOL",
+        cotizacion: "1000.5",
+        alicuotas: rates("-10005.00", "-2101.05"),
+        total: "-12106.05",
+      }),
+      expect.objectContaining({ tipo: "FACTURA B", alicuotas: rates("100.00", "21.00"), total: "200.00" }),
+    ]);
+    expect(book.totales).toMatchObject({
+      alicuotas: rates("-7905.00", "-1660.05", "500.00", "52.50"),
+      exentos: "100.00",
+      percepciones_iibb: "50.00",
+      total: "-8783.55",
+    });
+    // The FACTURA B's columns make 121.00 of its 200.00: the book says so.
+    expect(r.stderr).toMatch(/FACTURA B 00002-00000007: its columns add up to 79\.00 less than its total \(PES\)/);
+    expect(r.stderr).not.toMatch(/FACTURA A 00002-00000012/);
   }, 60_000);
 });

@@ -19,12 +19,12 @@ export const define: Define = (program, run) => {
         .choices(["point", "comma"]),
     )
     .action(run(async () => (await import("./vat-book.js")).vatBookCommand));
-  command.addHelpText(
-    "after",
-    () =>
-      `\n${t(
+  command.addHelpText("after", () =>
+    wrapped(
+      t(
         "Only issued vouchers count (not queued nor failed ones). Amounts are in pesos: a voucher in another currency is converted at its own cotizacion, each figure rounded to the cent. Credit notes are negative. Net and VAT per rate come from the voucher's items, its discount shared among the rates; the table shows the rates that appear, CSV and JSON all of the authority's (21, 10.5, 27, 5, 2.5, 0). Vouchers of classes C and E carry no VAT: their net is at 0 %. Lines go by date, then type, point of sale and number. --json writes one document: the lines and the totals.",
-      )}`,
+      ),
+    ),
   );
   examples(command, [
     [t("November's sales book"), "facturar vat-book --from 01/11/2026 --to 30/11/2026"],
@@ -35,3 +35,16 @@ export const define: Define = (program, run) => {
     [t("the purchases book, as JSON"), "facturar --json vat-book --purchases --from 01/11/2026 --to 30/11/2026"],
   ]);
 };
+
+/** A paragraph of help in lines of at most 80 characters, after a blank line (commander wraps only options). */
+function wrapped(text: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > 80) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  return `\n${[...lines, line].join("\n")}`;
+}

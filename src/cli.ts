@@ -40,6 +40,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<{ define: Define }>>> = {
   issue: () => import("./commands/issue.command.js"),
   "issue-queued": () => import("./commands/issue-queued.command.js"),
   query: () => import("./commands/query.command.js"),
+  "vat-book": () => import("./commands/vat-book.command.js"),
   journal: () => import("./commands/journal.command.js"),
   ceiling: () => import("./commands/ceiling.command.js"),
   status: () => import("./commands/status.command.js"),

@@ -2,18 +2,40 @@
 import { t } from "../i18n/index.js";
 import { type Define, examples } from "./define.js";
 
+/** A flag given again adds to the list (`--type A --type B`). */
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
 export const define: Define = (program, run) => {
   const command = program
     .command("query")
-    .description(t("find vouchers: --ref R | --date D | --type T --number N | --type T --from N --to M"))
+    .description(
+      t("find vouchers: --ref R | --date D | --from D --to D | --type T --number N | --type T --from N --to M"),
+    )
     .option(`--ref ${t("<reference>")}`, t("by external_reference"))
-    .option(`--date ${t("<dd/mm/yyyy>")}`, t("by voucher date"))
-    .option(`--type ${t("<tipo>")}`, t('voucher type, as the service writes it ("FACTURA B")'))
+    .option(`--date ${t("<dd/mm/yyyy>")}`, t("by voucher date (newest first, as the service lists them)"))
+    .option(
+      `--from ${t("<from>")}`,
+      t(
+        "start of a range: a date dd/mm/yyyy (the vouchers of every day, oldest day first; at most 366 days, one request or more a day), or a number with --type",
+      ),
+    )
+    .option(`--to ${t("<to>")}`, t("end of the range (a date, or a number), included"))
+    .option(
+      `--type ${t("<tipo>")}`,
+      t(
+        'voucher type, as the service writes it ("FACTURA B"); with --date or a date range a filter, repeatable or a comma list',
+      ),
+      collect,
+    )
     .option(`--number ${t("<n>")}`, t("with --type: one voucher (N, or as printed: 00679-00000002)"))
-    .option(`--from ${t("<n>")}`, t("with --type and --to: a number range"))
-    .option(`--to ${t("<n>")}`, t("end of the range"))
+    .option(
+      `--status ${t("<state>")}`,
+      t("with --date or a date range: only issued, queued or queue-error (error) vouchers; repeatable or a comma list"),
+      collect,
+    )
     .option(`--pv ${t("<n>")}`, t("point of sale (default: the profile's)"))
     .option("--purchases", t("purchases (operacion C): --pv and numbers are the supplier's"))
+    .option("--csv", t("a CSV header, then one row per voucher (instead of the table)"))
     .option("--pdf", t("save the PDFs of the issued vouchers found (fresh links when the old ones expired)"))
     .option(`--out ${t("<dir>")}`, t("folder for --pdf"))
     .action(run(async () => (await import("./query.js")).queryCommand));
@@ -24,6 +46,10 @@ export const define: Define = (program, run) => {
     [
       t("a supplier's invoice recorded as a purchase"),
       'facturar query --purchases --type "FACTURA A" --number 00015-00000024',
+    ],
+    [
+      t("a month's issued invoices B and credit notes B, as CSV"),
+      'facturar query --from 01/11/2026 --to 30/11/2026 --type "FACTURA B,NOTA DE CREDITO B" --status issued --csv > noviembre.csv',
     ],
     [
       t("a range of numbers, as NDJSON (with the local PDF path when it is there)"),

@@ -2,7 +2,7 @@
 
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Operacion, Service, ServiceVoucher } from "../api/protocol.js";
+import type { HeldState, Operacion, Service, ServiceVoucher } from "../api/protocol.js";
 import { saveDocument } from "../batch/issue.js";
 import { type AccountKey, Journal } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
@@ -10,8 +10,10 @@ import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
 import { amount } from "../output/amount.js";
+import { csvRow } from "../output/csv.js";
 import { documentName } from "../output/files.js";
 import { voucherNumber } from "../voucher/codes.js";
+import { dayNumber, formatDay } from "../voucher/dates.js";
 import { date } from "../voucher/schema.js";
 import { optionalInt, pointOfSaleArg, type VoucherNumberArg, voucherNumberArg, voucherTypeArg } from "./flags.js";
 import { withConnection } from "./online.js";
@@ -19,29 +21,118 @@ import { withConnection } from "./online.js";
 export interface QueryFlags {
   ref?: string;
   date?: string;
-  type?: string;
+  /** Repeatable, each a type or a comma list of types. */
+  type?: string[];
   number?: string;
   from?: string;
   to?: string;
+  status?: string[];
   pv?: string;
   pdf?: boolean;
   out?: string;
   /** Purchases (`operacion: "C"`) instead of sales. */
   purchases?: boolean;
+  csv?: boolean;
+}
+
+/** Which vouchers to keep of a listing: by type and by state (none given: all). */
+export interface Filters {
+  tipos?: string[];
+  states?: HeldState[];
 }
 
 /** `puntoVenta`: the one --pv names, or the one printed in a number (`00679-00000002`). */
 type Criteria =
   | { kind: "ref"; ref: string }
-  | { kind: "date"; date: string }
+  | ({ kind: "date"; date: string } & Filters)
+  | ({ kind: "dates"; from: string; to: string } & Filters)
   | { kind: "number"; tipo: string; numero: number; puntoVenta?: number }
   | { kind: "range"; tipo: string; from: number; to: number; puntoVenta?: number };
 
+/** Each day costs at least one request, 100 ms apart: a year is the most one run reads. */
+export const MAX_DAYS = 366;
+
+const LOOKS_LIKE_DATE = /^\s*\d{1,2}\/\d{1,2}\/\d{4}\s*$/;
+
+/** `--status` words, and the states `classifyStatus` gives that they stand for. */
+const STATUS_WORDS: Record<string, HeldState> = {
+  issued: "issued",
+  queued: "queued",
+  "queue-error": "queue-error",
+  error: "queue-error",
+};
+
+/** `--type A --type "B,C"`: the service's names, each once. */
+export function typeList(values: string[]): string[] {
+  const names = values.flatMap((v) => v.split(",")).map((v) => v.trim());
+  if (names.some((n) => n === "")) throw new UsageError(t("--type needs a voucher type"));
+  return [...new Set(names.map(voucherTypeArg))];
+}
+
+export function statusList(values: string[] | undefined): HeldState[] | undefined {
+  if (values === undefined) return undefined;
+  const words = values.flatMap((v) => v.split(",")).map((v) => v.trim().toLowerCase());
+  return [
+    ...new Set(
+      words.map((w) => {
+        const state = STATUS_WORDS[w];
+        if (!state)
+          throw new UsageError(
+            t("--status takes issued, queued or queue-error (error), not {value}", { value: JSON.stringify(w) }),
+          );
+        return state;
+      }),
+    ),
+  ];
+}
+
+/** Two dates dd/mm/yyyy, `from` not after `to`, at most MAX_DAYS apart. */
+export function dateRange(from: string | undefined, to: string | undefined): { from: string; to: string } {
+  if (from === undefined || to === undefined) throw new UsageError(t("a date range needs --from D and --to D"));
+  const parse = (flag: string, value: string) => {
+    const parsed = date().safeParse(value);
+    if (!parsed.success)
+      throw new UsageError(t("{flag} takes a date dd/mm/yyyy, not {value}", { flag, value: JSON.stringify(value) }));
+    return parsed.data;
+  };
+  const range = { from: parse("--from", from), to: parse("--to", to) };
+  const days = dayNumber(range.to) - dayNumber(range.from) + 1;
+  if (days < 1) throw new UsageError(t("--from {from} is after --to {to}", { from: range.from, to: range.to }));
+  if (days > MAX_DAYS)
+    throw new UsageError(
+      t("the range covers {days} days; one run reads at most {max} (each day costs a request)", {
+        days,
+        max: MAX_DAYS,
+      }),
+      t("split it, e.g. one run a month"),
+    );
+  return range;
+}
+
 export function criteria(flags: QueryFlags): Criteria {
-  const chosen = [flags.ref !== undefined, flags.date !== undefined, flags.type !== undefined].filter(Boolean).length;
-  if (chosen !== 1)
-    throw new UsageError(t("query takes one of: --ref R | --date D | --type T --number N | --type T --from N --to M"));
+  const { from, to } = flags;
+  const datesGiven = [from, to].some((v) => v !== undefined && LOOKS_LIKE_DATE.test(v));
+  if (datesGiven) {
+    if ([from, to].some((v) => v !== undefined && !LOOKS_LIKE_DATE.test(v)))
+      throw new UsageError(
+        t("--from and --to take two dates (a date range) or two numbers with --type (a number range), not one of each"),
+      );
+    if (flags.ref !== undefined || flags.date !== undefined || flags.number !== undefined)
+      throw new UsageError(t("a date range (--from D --to D) does not go with --ref, --date or --number"));
+    return {
+      kind: "dates",
+      ...dateRange(from, to),
+      ...filters(flags),
+    };
+  }
+  const types = flags.type === undefined ? undefined : typeList(flags.type);
+  const chosen = [flags.ref !== undefined, flags.date !== undefined, types !== undefined && flags.date === undefined];
+  if (chosen.filter(Boolean).length !== 1)
+    throw new UsageError(
+      t("query takes one of: --ref R | --date D | --from D --to D | --type T --number N | --type T --from N --to M"),
+    );
   if (flags.ref !== undefined) {
+    if (flags.status !== undefined) throw new UsageError(t("--status goes with --date or --from D --to D"));
     if (flags.ref.trim() === "") throw new UsageError(t("--ref needs a reference"));
     return { kind: "ref", ref: flags.ref.trim() };
   }
@@ -49,24 +140,55 @@ export function criteria(flags: QueryFlags): Criteria {
     const parsed = date().safeParse(flags.date);
     if (!parsed.success)
       throw new UsageError(t("--date takes dd/mm/yyyy, not {date}", { date: JSON.stringify(flags.date) }));
-    return { kind: "date", date: parsed.data };
+    if (flags.number !== undefined || from !== undefined || to !== undefined)
+      throw new UsageError(t("--date does not go with --number, --from or --to"));
+    return { kind: "date", date: parsed.data, ...filters(flags) };
   }
-  const tipo = voucherTypeArg(String(flags.type));
+  if (flags.status !== undefined) throw new UsageError(t("--status goes with --date or --from D --to D"));
+  if (types?.length !== 1) throw new UsageError(t("--number and a number range take one --type"));
+  const tipo = types[0] as string;
   if (flags.number !== undefined) {
-    if (flags.from !== undefined || flags.to !== undefined)
-      throw new UsageError(t("--number does not go with --from/--to"));
+    if (from !== undefined || to !== undefined) throw new UsageError(t("--number does not go with --from/--to"));
     const number = voucherNumberArg("--number", flags.number) as VoucherNumberArg;
     return { kind: "number", tipo, numero: number.numero, ...pointOfSale(flags.pv, number) };
   }
-  if (flags.from === undefined || flags.to === undefined)
+  if (from === undefined || to === undefined)
     throw new UsageError(t("--type needs --number N, or --from N and --to M"));
-  const from = voucherNumberArg("--from", flags.from) as VoucherNumberArg;
-  const to = voucherNumberArg("--to", flags.to) as VoucherNumberArg;
-  if (from.numero > to.numero) throw new UsageError(t("--from is after --to"));
-  return { kind: "range", tipo, from: from.numero, to: to.numero, ...pointOfSale(flags.pv, from, to) };
+  const first = voucherNumberArg("--from", from) as VoucherNumberArg;
+  const last = voucherNumberArg("--to", to) as VoucherNumberArg;
+  if (first.numero > last.numero) throw new UsageError(t("--from is after --to"));
+  return { kind: "range", tipo, from: first.numero, to: last.numero, ...pointOfSale(flags.pv, first, last) };
 }
 
-/** Every voucher the criteria match, newest first, page after page. */
+function filters(flags: QueryFlags): Filters {
+  const tipos = flags.type === undefined ? undefined : typeList(flags.type);
+  const states = statusList(flags.status);
+  return { ...(tipos ? { tipos } : {}), ...(states ? { states } : {}) };
+}
+
+function kept(v: ServiceVoucher, f: Filters): boolean {
+  return (!f.tipos || f.tipos.includes(v.tipo)) && (!f.states || f.states.includes(v.state));
+}
+
+/**
+ * Every voucher dated from `from` to `to`, day after day, oldest day first; within a day in the
+ * order they were stored (the service lists a day newest first, so each day is read whole, then
+ * turned round).
+ */
+export async function* listDates(
+  service: Service,
+  from: string,
+  to: string,
+  operacion: Operacion = "V",
+): AsyncGenerator<ServiceVoucher> {
+  for (let day = dayNumber(from); day <= dayNumber(to); day++) {
+    const vouchers: ServiceVoucher[] = [];
+    for await (const v of service.listByDate(formatDay(day), operacion)) vouchers.push(v);
+    yield* vouchers.reverse();
+  }
+}
+
+/** Every voucher the criteria match, newest first (a date range: oldest first), page after page. */
 export async function* queryAll(
   service: Service,
   c: Criteria,
@@ -82,9 +204,13 @@ export async function* queryAll(
     yield* await service.findByReference(c.ref, operacion);
     return;
   }
-  yield* c.kind === "date"
-    ? service.listByDate(c.date, operacion)
-    : service.listByNumbers(c.tipo, puntoVenta, c.from, c.to, operacion);
+  if (c.kind === "range") {
+    yield* service.listByNumbers(c.tipo, puntoVenta, c.from, c.to, operacion);
+    return;
+  }
+  const listed =
+    c.kind === "date" ? service.listByDate(c.date, operacion) : listDates(service, c.from, c.to, operacion);
+  for await (const v of listed) if (kept(v, c)) yield v;
 }
 
 function pointOfSale(pv: string | undefined, ...numbers: VoucherNumberArg[]): { puntoVenta?: number } {
@@ -94,6 +220,7 @@ function pointOfSale(pv: string | undefined, ...numbers: VoucherNumberArg[]): { 
 
 export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Outcome> {
   const wanted = criteria(flags);
+  if (flags.csv && ctx.json) throw new UsageError(t("--csv and --json: choose one"));
   const pvFlag = "puntoVenta" in wanted ? wanted.puntoVenta : optionalInt("--pv", flags.pv, 1, 99999);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const operacion: Operacion = flags.purchases ? "C" : "V";
@@ -103,6 +230,11 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
     const local = localDocuments(ctx, connection.account, profile.name, outDir);
     const rows: string[][] = [];
     let count = 0;
+    if (wanted.kind === "dates" && !ctx.quiet) {
+      const days = dayNumber(wanted.to) - dayNumber(wanted.from) + 1;
+      if (days > 31) ctx.err(ctx.errColor.dim(t("reading {days} days, one request or more each…", { days })));
+    }
+    if (flags.csv) await ctx.out(csvRow(CSV_COLUMNS, ","));
     for await (const v of queryAll(connection.service, wanted, pv, operacion)) {
       count++;
       const issued = v.state === "issued" && v.numero !== null && v.punto_venta !== null;
@@ -136,7 +268,9 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
         pdf = await save("pdf");
         ticket = await save("ticket");
       }
-      if (ctx.json) {
+      if (flags.csv) {
+        await ctx.out(csvRow(csvCells(v, number, pdf), ","));
+      } else if (ctx.json) {
         await ctx.out(
           JSON.stringify({
             ...v.raw,
@@ -163,7 +297,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
       }
     }
     await local.close();
-    if (!ctx.json) {
+    if (!ctx.json && !flags.csv) {
       const withPdf = flags.pdf === true || rows.some((r) => r[7] !== "");
       if (rows.length === 0) ctx.err(t("no voucher found"));
       else
@@ -183,12 +317,54 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
         ))
           await ctx.out(line);
     }
-    if (!ctx.quiet && !ctx.json && count > 0) ctx.err(tn(count, "{n} voucher", "{n} vouchers"));
+    if (!ctx.quiet && !ctx.json && (count > 0 || flags.csv)) ctx.err(tn(count, "{n} voucher", "{n} vouchers"));
     if (count > 0) return "done";
     // A script asking about a reference learns "not there" from the exit code, or from JSON.
     if (ctx.json) await ctx.out(JSON.stringify({ ok: false, status: "not-found", query: wanted }));
     return "notFound";
   });
+}
+
+/** `query --csv`: one row per voucher; new columns go at the end (scripts read them by position). */
+const CSV_COLUMNS = [
+  "fecha",
+  "tipo",
+  "punto_venta",
+  "numero",
+  "comprobante_nro",
+  "documento_tipo",
+  "documento_nro",
+  "razon_social",
+  "moneda",
+  "total",
+  "state",
+  "status",
+  "external_reference",
+  "cae",
+  "pdf",
+];
+
+function csvCells(v: ServiceVoucher, number: string | null, pdf: string | null): (string | null)[] {
+  const { comprobante } = v.raw;
+  // A purchase's party is its supplier.
+  const cliente = v.raw.cliente ?? v.raw.proveedor ?? {};
+  return [
+    v.fecha,
+    v.tipo,
+    v.punto_venta === null ? null : String(v.punto_venta),
+    v.numero === null ? null : String(v.numero),
+    number,
+    String(cliente.documento_tipo ?? ""),
+    String(cliente.documento_nro ?? ""),
+    String(cliente.razon_social ?? ""),
+    String(comprobante.moneda ?? ""),
+    v.total,
+    v.state,
+    v.status,
+    v.external_reference,
+    v.cae,
+    pdf,
+  ];
 }
 
 /**

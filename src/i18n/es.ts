@@ -170,14 +170,16 @@ export const ES: Readonly<Record<string, string>> = {
     "con --wait: deja de esperar después de este tiempo (por defecto 300)",
   "vouchers per queued batch call (lotes_encola), 1 to 100 (default 100); 1 sends them one by one":
     "comprobantes por llamada de lote encolado (lotes_encola), de 1 a 100 (por omisión 100); 1 los envía de a uno",
-  "find vouchers: --ref R | --date D | --type T --number N | --type T --from N --to M":
-    "busca comprobantes: --ref R | --date F | --type T --number N | --type T --from N --to M",
+  "find vouchers: --ref R | --date D | --from D --to D | --type T --number N | --type T --from N --to M":
+    "busca comprobantes: --ref R | --date F | --from F --to F | --type T --number N | --type T --from N --to M",
   "by external_reference": "por external_reference",
-  "by voucher date": "por fecha del comprobante",
-  'voucher type, as the service writes it ("FACTURA B")':
-    'tipo de comprobante, como lo escribe el servicio ("FACTURA B")',
-  "with --type and --to: a number range": "con --type y --to: un rango de números",
-  "end of the range": "fin del rango",
+  "by voucher date (newest first, as the service lists them)":
+    "por fecha del comprobante (los más nuevos primero, como los lista el servicio)",
+  'voucher type, as the service writes it ("FACTURA B"); with --date or a date range a filter, repeatable or a comma list':
+    'tipo de comprobante, como lo escribe el servicio ("FACTURA B"); con --date o un rango de fechas es un filtro, repetible o una lista separada por comas',
+  "start of a range: a date dd/mm/yyyy (the vouchers of every day, oldest day first; at most 366 days, one request or more a day), or a number with --type":
+    "comienzo de un rango: una fecha dd/mm/aaaa (los comprobantes de cada día, el día más antiguo primero; como máximo 366 días, una consulta o más por día), o un número con --type",
+  "end of the range (a date, or a number), included": "fin del rango (una fecha, o un número), incluido",
   "point of sale (default: the profile's)": "punto de venta (por defecto: el del perfil)",
   "save the PDFs of the issued vouchers found (fresh links when the old ones expired)":
     "guarda los PDF de los comprobantes emitidos encontrados (con enlaces nuevos si los anteriores vencieron)",
@@ -416,8 +418,8 @@ export const ES: Readonly<Record<string, string>> = {
   Yes: "Sí",
   No: "No",
   // commands/query.ts
-  "query takes one of: --ref R | --date D | --type T --number N | --type T --from N --to M":
-    "query acepta uno de: --ref R | --date F | --type T --number N | --type T --from N --to M",
+  "query takes one of: --ref R | --date D | --from D --to D | --type T --number N | --type T --from N --to M":
+    "query acepta uno de: --ref R | --date F | --from F --to F | --type T --number N | --type T --from N --to M",
   "--ref needs a reference": "--ref necesita una referencia",
   "--date takes dd/mm/yyyy, not {date}": "--date acepta dd/mm/aaaa, no {date}",
   "unknown voucher type {tipo}": "tipo de comprobante desconocido {tipo}",
@@ -1282,4 +1284,69 @@ export const ES: Readonly<Record<string, string>> = {
     "se perdió la respuesta a pagar ({message}): el pago puede haberse registrado",
   "look at the client's ledger (facturar customer-ledger --cuit C) before paying again":
     "mire la cuenta corriente del cliente (facturar customer-ledger --cuit C) antes de pagar otra vez",
+  // commands/query.ts: date ranges and filters
+  "<from>": "<desde>",
+  "<to>": "<hasta>",
+  "<state>": "<estado>",
+  "with --date or a date range: only issued, queued or queue-error (error) vouchers; repeatable or a comma list":
+    "con --date o un rango de fechas: solo los comprobantes issued (emitidos), queued (encolados) o queue-error (error en la cola); repetible o una lista separada por comas",
+  "a CSV header, then one row per voucher (instead of the table)":
+    "un encabezado CSV y una fila por comprobante (en vez de la tabla)",
+  "a month's issued invoices B and credit notes B, as CSV":
+    "las facturas B y notas de crédito B emitidas en un mes, en CSV",
+  "--type needs a voucher type": "--type necesita un tipo de comprobante",
+  "--status takes issued, queued or queue-error (error), not {value}":
+    "--status acepta issued, queued o queue-error (error), no {value}",
+  "a date range needs --from D and --to D": "un rango de fechas necesita --from F y --to F",
+  "{flag} takes a date dd/mm/yyyy, not {value}": "{flag} acepta una fecha dd/mm/aaaa, no {value}",
+  "--from {from} is after --to {to}": "--from {from} es posterior a --to {to}",
+  "the range covers {days} days; one run reads at most {max} (each day costs a request)":
+    "el rango abarca {days} días; una ejecución lee como máximo {max} (cada día cuesta una consulta)",
+  "split it, e.g. one run a month": "divídalo, por ejemplo una ejecución por mes",
+  "--from and --to take two dates (a date range) or two numbers with --type (a number range), not one of each":
+    "--from y --to aceptan dos fechas (un rango de fechas) o dos números con --type (un rango de números), no uno de cada uno",
+  "a date range (--from D --to D) does not go with --ref, --date or --number":
+    "un rango de fechas (--from F --to F) no va con --ref, --date ni --number",
+  "--status goes with --date or --from D --to D": "--status va con --date o con --from F --to F",
+  "--date does not go with --number, --from or --to": "--date no va con --number, --from ni --to",
+  "--number and a number range take one --type": "--number y un rango de números llevan un solo --type",
+  "--csv and --json: choose one": "--csv y --json: elija uno",
+  "reading {days} days, one request or more each…": "leyendo {days} días, una consulta o más por día…",
+  // commands/vat-book.ts
+  "the VAT book (libro IVA ventas, or compras) of a date range, with its totals":
+    "el libro IVA ventas (o compras) de un rango de fechas, con sus totales",
+  "first day": "primer día",
+  "last day, included (at most 366 days; one request or more a day)":
+    "último día, incluido (como máximo 366 días; una consulta o más por día)",
+  'the purchases book (libro IVA compras: operacion "C") instead of sales':
+    'el libro IVA compras (operacion "C") en vez del de ventas',
+  "a CSV header, one row per voucher and a TOTAL row (instead of the table)":
+    "un encabezado CSV, una fila por comprobante y una fila TOTAL (en vez de la tabla)",
+  "decimal mark of --csv numbers: point (default, with , between fields) or comma (with ;)":
+    "separador decimal de los números de --csv: point, punto (por defecto, con , entre campos) o comma, coma (con ;)",
+  "Only issued vouchers count (not queued nor failed ones). Amounts are in pesos: a voucher in another currency is converted at its own cotizacion, each figure rounded to the cent. Credit notes are negative. Net and VAT per rate come from the voucher's items, its discount shared among the rates; the table shows the rates that appear, CSV and JSON all of the authority's (21, 10.5, 27, 5, 2.5, 0). Vouchers of classes C and E carry no VAT: their net is at 0 %. Lines go by date, then type, point of sale and number. --json writes one document: the lines and the totals.":
+    "Cuentan solo los comprobantes emitidos (no los encolados ni los fallidos). Los importes están en pesos: un comprobante en otra moneda se convierte a su propia cotizacion, cada importe redondeado al centavo. Las notas de crédito son negativas. El neto y el IVA por alícuota salen de los ítems del comprobante, con su bonificación repartida entre las alícuotas; la tabla muestra las alícuotas que aparecen, CSV y JSON todas las de la autoridad (21, 10.5, 27, 5, 2.5, 0). Los comprobantes de clase C y E no llevan IVA: su neto va al 0 %. Las líneas van por fecha, luego tipo, punto de venta y número. --json escribe un documento: las líneas y los totales.",
+  "November's sales book": "el libro IVA ventas de noviembre",
+  "for a spreadsheet in Spanish: ; between fields and a decimal comma":
+    "para una planilla en castellano: ; entre campos y coma decimal",
+  "the purchases book, as JSON": "el libro IVA compras, en JSON",
+  "--decimal goes with --csv": "--decimal va con --csv",
+  "{tipo} {number}: its columns add up to {difference} less than its total ({moneda})":
+    "{tipo} {number}: sus columnas suman {difference} menos que su total ({moneda})",
+  "{count}, {from} to {to}; amounts in pesos (other currencies at each voucher's cotizacion), credit notes negative":
+    "{count}, del {from} al {to}; importes en pesos (otras monedas a la cotizacion de cada comprobante), notas de crédito en negativo",
+  exempt: "exento",
+  "non-taxed": "no gravado",
+  "perc. IIBB": "perc. IIBB",
+  "perc. IVA": "perc. IVA",
+  "other tributos": "otros tributos",
+  "internal taxes": "imp. internos",
+  document: "documento",
+  name: "nombre",
+  "net {rate}%": "neto {rate}%",
+  "VAT {rate}%": "IVA {rate}%",
+  TOTAL: "TOTAL",
+  "{n} voucher queued or failed in the queue left out": "{n} comprobante encolado o fallido en la cola quedó afuera",
+  "{n} vouchers queued or failed in the queue left out":
+    "{n} comprobantes encolados o fallidos en la cola quedaron afuera",
 };

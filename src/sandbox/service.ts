@@ -10,6 +10,8 @@ import {
   type DocumentType,
   isNote,
   PAYMENT_CONDITIONS,
+  TRIBUTO_REGIMES,
+  TRIBUTO_TYPES,
   VAT_CONDITIONS_BY_CLASS,
   type VatCondition,
   voucherNumber,
@@ -22,7 +24,7 @@ import { isValidCuit } from "../voucher/ids.js";
 import { qrUrl } from "../voucher/qr.js";
 import { envelopeSchema } from "../voucher/schema.js";
 import { unescapeText } from "../voucher/text.js";
-import { computeTotals, itemNet } from "../voucher/totals.js";
+import { computeTotals, itemNet, type Totals } from "../voucher/totals.js";
 import {
   afipInfo,
   comprobanteEliminar,
@@ -220,6 +222,8 @@ const METHOD_TABLE: Record<string, MethodEntry> = {
 };
 
 export class SandboxService {
+  private readonly amountsCache = new Map<number, Totals | undefined>();
+
   constructor(
     readonly store: Store,
     readonly options: ServiceOptions,
@@ -972,6 +976,9 @@ export class SandboxService {
     const issued = v.status === "EMITIDO";
     const reference = /^\d{1,15}$/.test(v.external_reference) ? Number(v.external_reference) : v.external_reference;
     const purchase = v.operacion === "C";
+    const detalle: Json[] = Array.isArray(c.detalle) ? c.detalle : [];
+    const tributos: Json[] = Array.isArray(c.tributos) ? c.tributos : [];
+    const amounts = this.amounts(v);
     return {
       [purchase ? "proveedor" : "cliente"]: {
         documento_tipo: party.documento_tipo ?? "",
@@ -993,39 +1000,48 @@ export class SandboxService {
         periodo_facturado_hasta: c.periodo_facturado_hasta ?? "",
         rubro: c.rubro ?? "",
         rubro_grupo_contable: c.rubro_grupo_contable ?? "",
-        detalle: (Array.isArray(c.detalle) ? c.detalle : []).map((d: Json) => ({
-          cantidad: Number(d.cantidad),
-          producto: {
-            descripcion: d.producto?.descripcion ?? "",
-            precio_unitario: Number(d.producto?.precio_unitario_sin_iva ?? 0),
-            alicuota: Number(d.producto?.alicuota ?? 0),
-            bonificacion: 0,
-            impuestos_internos_alicuota: Number(d.producto?.impuestos_internos_alicuota ?? 0),
-            precio_total: Number(
-              itemNet(
-                String(d.cantidad),
-                String(d.producto?.precio_unitario_sin_iva ?? 0),
-                d.bonificacion_porcentaje === undefined ? undefined : String(d.bonificacion_porcentaje),
-              ).toFixed(2),
-            ),
-          },
-          bonificacion_porcentaje: Number(d.bonificacion_porcentaje ?? 0),
-          leyenda: d.leyenda ?? "",
-        })),
+        detalle: detalle.map((d: Json, i: number) => {
+          const net =
+            amounts?.itemNets[i] ??
+            itemNet(
+              String(d.cantidad),
+              String(d.producto?.precio_unitario_sin_iva ?? 0),
+              d.bonificacion_porcentaje === undefined ? undefined : String(d.bonificacion_porcentaje),
+            );
+          const gross = Dec.tryParse(String(d.cantidad))
+            ?.mul(Dec.tryParse(String(d.producto?.precio_unitario_sin_iva ?? 0)) ?? Dec.ZERO)
+            .roundHalfEven(2);
+          return {
+            cantidad: Number(d.cantidad),
+            producto: {
+              descripcion: d.producto?.descripcion ?? "",
+              precio_unitario: Number(d.producto?.precio_unitario_sin_iva ?? 0),
+              alicuota: Number(d.producto?.alicuota ?? 0),
+              // An amount, the item's discount (its percentage is `bonificacion_porcentaje`).
+              bonificacion: gross ? Number(gross.sub(net).toFixed(2)) : 0,
+              impuestos_internos_alicuota: Number(d.producto?.impuestos_internos_alicuota ?? 0),
+              // The item's net after its own discount, before the voucher's.
+              precio_total: Number(net.toFixed(2)),
+            },
+            bonificacion_porcentaje: Number(d.bonificacion_porcentaje ?? 0),
+            leyenda: d.leyenda ?? "",
+          };
+        }),
         bonificacion: Number(c.bonificacion ?? 0),
         leyenda_gral: c.leyenda_gral ?? "",
-        percepciones_iibb: 0,
-        percepciones_iva: Number(c.percepciones_iva ?? 0),
-        exentos: Number(c.exentos ?? 0),
-        nogravados: 0,
-        impuestos_internos: Number(c.impuestos_internos ?? 0),
+        percepciones_iibb: tributoSum(tributos, 7),
+        percepciones_iva: tributoSum(tributos, 6),
+        // Items at -1 and -2 (after their share of the voucher's discount), and the `exentos` sent.
+        exentos: Number((amounts?.exempt ?? Dec.ZERO).toFixed(2)),
+        nogravados: Number((amounts?.nonTaxed ?? Dec.ZERO).toFixed(2)),
+        impuestos_internos: Number((amounts?.internalTaxes ?? Dec.ZERO).toFixed(2)),
         impuestos_internos_base: Number(c.impuestos_internos_base ?? 0),
         impuestos_internos_alicuota: Number(c.impuestos_internos_alicuota ?? 0),
         total: Number(c.total),
-        tributos: (Array.isArray(c.tributos) ? c.tributos : []).map((t: Json) => ({
+        tributos: tributos.map((t: Json) => ({
           ...t,
-          tipo_descripcion: "",
-          regimen_descripcion: "",
+          tipo_descripcion: TRIBUTO_TYPES[Number(t.tipo)] ?? "",
+          regimen_descripcion: TRIBUTO_REGIMES[Number(t.regimen)]?.name ?? "",
         })),
         cae: issued ? "" : " ",
         vencimiento_cae: issued ? "" : "01/01/2000",
@@ -1045,6 +1061,22 @@ export class SandboxService {
         comprobantes_asociados_periodos: c.comprobantes_asociados_periodo ?? { fecha_desde: "", fecha_hasta: "" },
       },
     };
+  }
+
+  /**
+   * The voucher's amounts as the authority computes them, worked out once per voucher (a listing
+   * shows thousands, and a stored voucher does not change); undefined if it does not parse.
+   */
+  private amounts(v: StoredVoucher): Totals | undefined {
+    if (this.amountsCache.has(v.id)) return this.amountsCache.get(v.id);
+    const party = v.party as Json;
+    const parsed = envelopeSchema.safeParse({
+      [party.kind === "proveedor" ? "proveedor" : "cliente"]: stripKind(party),
+      comprobante: v.comprobante,
+    });
+    const totals = parsed.success ? computeTotals(parsed.data.comprobante) : undefined;
+    this.amountsCache.set(v.id, totals);
+    return totals;
   }
 
   /** The links handed out when the voucher was issued or last regenerated (they may have expired). */
@@ -1400,6 +1432,14 @@ export class SandboxService {
 /** The point of sale a voucher shows: a purchase's is the supplier's. */
 function shownPointOfSale(v: StoredVoucher): number {
   return v.operacion === "C" ? Number((v.comprobante as Json).punto_venta) : v.punto_venta;
+}
+
+/** The sum of a voucher's tributos of one type (6 IVA, 7 IIBB), as `consulta` reports it. */
+function tributoSum(tributos: Json[], tipo: number): number {
+  const totals = tributos
+    .filter((t) => Number(t?.tipo) === tipo)
+    .map((t) => Dec.tryParse(String(t?.total ?? 0)) ?? Dec.ZERO);
+  return Number(Dec.sum(totals).toFixed(2));
 }
 
 function stripKind(party: Json): Json {

@@ -1,0 +1,50 @@
+/** `facturar vat-book`: flags, help and examples; the action is ./vat-book.ts. */
+import { t } from "../i18n/index.js";
+import { type Define, examples } from "./define.js";
+
+export const define: Define = (program, run) => {
+  const command = program
+    .command("vat-book")
+    .description(t("the VAT book (libro IVA ventas, or compras) of a date range, with its totals"))
+    .requiredOption(`--from ${t("<dd/mm/yyyy>")}`, t("first day"))
+    .requiredOption(`--to ${t("<dd/mm/yyyy>")}`, t("last day, included (at most 366 days; one request or more a day)"))
+    .option("--purchases", t('the purchases book (libro IVA compras: operacion "C") instead of sales'))
+    .option("--csv", t("a CSV header, one row per voucher and a TOTAL row (instead of the table)"))
+    .addOption(
+      program
+        .createOption(
+          `--decimal ${t("<mark>")}`,
+          t("decimal mark of --csv numbers: point (default, with , between fields) or comma (with ;)"),
+        )
+        .choices(["point", "comma"]),
+    )
+    .action(run(async () => (await import("./vat-book.js")).vatBookCommand));
+  command.addHelpText("after", () =>
+    wrapped(
+      t(
+        "Only issued vouchers count (not queued nor failed ones). Amounts are in pesos: a voucher in another currency is converted at its own cotizacion, each figure rounded to the cent. Credit notes are negative. Net and VAT per rate come from the voucher's items, its discount shared among the rates; the table shows the rates that appear, CSV and JSON all of the authority's (21, 10.5, 27, 5, 2.5, 0). Vouchers of classes C and E carry no VAT: their net is at 0 %. Lines go by date, then type, point of sale and number. --json writes one document: the lines and the totals.",
+      ),
+    ),
+  );
+  examples(command, [
+    [t("November's sales book"), "facturar vat-book --from 01/11/2026 --to 30/11/2026"],
+    [
+      t("for a spreadsheet in Spanish: ; between fields and a decimal comma"),
+      "facturar vat-book --from 01/11/2026 --to 30/11/2026 --csv --decimal comma > iva-ventas-2026-11.csv",
+    ],
+    [t("the purchases book, as JSON"), "facturar --json vat-book --purchases --from 01/11/2026 --to 30/11/2026"],
+  ]);
+};
+
+/** A paragraph of help in lines of at most 80 characters, after a blank line (commander wraps only options). */
+function wrapped(text: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > 80) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  return `\n${[...lines, line].join("\n")}`;
+}

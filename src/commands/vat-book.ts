@@ -1,0 +1,234 @@
+/** `facturar vat-book --from D --to D [--purchases] [--csv [--decimal comma]]`: the VAT book of a date range. */
+
+import type { Context } from "../context.js";
+import { type Outcome, UsageError } from "../errors.js";
+import { t, tn } from "../i18n/index.js";
+import { amount } from "../output/amount.js";
+import { csvRow } from "../output/csv.js";
+import { dayNumber } from "../voucher/dates.js";
+import type { Dec } from "../voucher/decimal.js";
+import {
+  BOOK_AMOUNTS,
+  BOOK_RATES,
+  type BookAmount,
+  type BookFigures,
+  type BookLine,
+  bookLine,
+  bookRates,
+  bookTotals,
+  compareLines,
+  lineNumber,
+  outOfBalance,
+} from "../voucher/vat-book.js";
+import { withConnection } from "./online.js";
+import { dateRange, listDates } from "./query.js";
+
+export interface VatBookFlags {
+  from?: string;
+  to?: string;
+  purchases?: boolean;
+  csv?: boolean;
+  decimal?: "point" | "comma";
+}
+
+export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise<Outcome> {
+  const { from, to } = dateRange(flags.from, flags.to);
+  if (flags.csv && ctx.json) throw new UsageError(t("--csv and --json: choose one"));
+  if (flags.decimal !== undefined && !flags.csv) throw new UsageError(t("--decimal goes with --csv"));
+  const operacion = flags.purchases ? "C" : "V";
+  return withConnection(ctx, async (connection): Promise<Outcome> => {
+    const days = dayNumber(to) - dayNumber(from) + 1;
+    if (days > 31 && !ctx.quiet)
+      ctx.err(ctx.errColor.dim(t("reading {days} days, one request or more each…", { days })));
+    const lines: BookLine[] = [];
+    let notIssued = 0;
+    for await (const v of listDates(connection.service, from, to, operacion)) {
+      const line = bookLine(v);
+      if (line === "not-issued") notIssued++;
+      else if (line !== "not-fiscal") lines.push(line);
+    }
+    lines.sort(compareLines);
+    const totals = bookTotals(lines);
+    for (const line of lines) {
+      if (outOfBalance(line))
+        ctx.err(
+          `${ctx.errColor.yellow(t("warning:"))} ${t(
+            "{tipo} {number}: its columns add up to {difference} less than its total ({moneda})",
+            { tipo: line.tipo, number: lineNumber(line), difference: line.difference.toFixed(2), moneda: line.moneda },
+          )}`,
+        );
+    }
+
+    if (ctx.json) {
+      const rates = bookRates(totals);
+      const figures = (f: BookFigures) => ({
+        // A list, not an object keyed by rate: JSON readers would reorder "21" before "10.5".
+        alicuotas: rates.map((r) => ({
+          alicuota: r,
+          neto_gravado: (f.net.get(r) as Dec).toFixed(2),
+          iva: (f.vat.get(r) as Dec).toFixed(2),
+        })),
+        ...Object.fromEntries(BOOK_AMOUNTS.map((k) => [k, f.amounts[k].toFixed(2)])),
+      });
+      await ctx.out(
+        JSON.stringify({
+          ok: true,
+          libro: flags.purchases ? "compras" : "ventas",
+          desde: from,
+          hasta: to,
+          moneda: "PES",
+          comprobantes: lines.map((line) => ({
+            fecha: line.fecha,
+            tipo: line.tipo,
+            punto_venta: line.punto_venta,
+            numero: line.numero,
+            comprobante_nro: lineNumber(line),
+            documento_tipo: line.documento_tipo,
+            documento_nro: line.documento_nro,
+            razon_social: line.razon_social,
+            moneda: line.moneda,
+            cotizacion: line.cotizacion,
+            external_reference: line.external_reference,
+            ...figures(line),
+          })),
+          totales: figures(totals),
+          no_emitidos: notIssued,
+        }),
+      );
+      return "done";
+    }
+
+    if (flags.csv) {
+      const comma = flags.decimal === "comma";
+      const delimiter = comma ? ";" : ",";
+      const number = (x: Dec) => (comma ? x.toFixed(2).replace(".", ",") : x.toFixed(2));
+      const rates = bookRates(totals);
+      const figures = (f: BookFigures) => [
+        ...rates.flatMap((r) => [number(f.net.get(r) as Dec), number(f.vat.get(r) as Dec)]),
+        ...BOOK_AMOUNTS.map((k) => number(f.amounts[k])),
+      ];
+      await ctx.out(
+        csvRow(
+          [
+            "fecha",
+            "tipo",
+            "punto_venta",
+            "numero",
+            "documento_tipo",
+            "documento_nro",
+            "razon_social",
+            "moneda",
+            "cotizacion",
+            ...rates.flatMap((r) => [`neto_${r}`, `iva_${r}`]),
+            ...BOOK_AMOUNTS,
+          ],
+          delimiter,
+        ),
+      );
+      for (const line of lines)
+        await ctx.out(
+          csvRow(
+            [
+              line.fecha,
+              line.tipo,
+              String(line.punto_venta),
+              String(line.numero),
+              line.documento_tipo,
+              line.documento_nro,
+              line.razon_social,
+              line.moneda,
+              comma ? line.cotizacion.replace(".", ",") : line.cotizacion,
+              ...figures(line),
+            ],
+            delimiter,
+          ),
+        );
+      await ctx.out(csvRow(["", "TOTAL", "", "", "", "", "", "", "", ...figures(totals)], delimiter));
+    } else {
+      for (const row of humanTable(lines, totals)) await ctx.out(row);
+    }
+    if (!ctx.quiet) {
+      ctx.err(
+        ctx.errColor.dim(
+          t(
+            "{count}, {from} to {to}; amounts in pesos (other currencies at each voucher's cotizacion), credit notes negative",
+            { count: tn(lines.length, "{n} voucher", "{n} vouchers"), from, to },
+          ),
+        ),
+      );
+      if (notIssued > 0)
+        ctx.err(
+          ctx.errColor.dim(
+            tn(
+              notIssued,
+              "{n} voucher queued or failed in the queue left out",
+              "{n} vouchers queued or failed in the queue left out",
+            ),
+          ),
+        );
+    }
+    return "done";
+  });
+}
+
+/** Human column titles of the amounts after the rates. */
+function amountTitle(k: BookAmount): string {
+  const titles: Record<BookAmount, string> = {
+    exentos: t("exempt"),
+    nogravados: t("non-taxed"),
+    percepciones_iibb: t("perc. IIBB"),
+    percepciones_iva: t("perc. IVA"),
+    otros_tributos: t("other tributos"),
+    impuestos_internos: t("internal taxes"),
+    total: t("total"),
+  };
+  return titles[k];
+}
+
+/**
+ * The table: the rates that appear and the amount columns that are not all zero (the total
+ * always), the totals last; names cut at 30 characters.
+ */
+function humanTable(lines: BookLine[], totals: BookFigures): string[] {
+  const rates = bookRates(totals).filter((r) =>
+    lines.some((l) => !(l.net.get(r) as Dec).isZero() || !(l.vat.get(r) as Dec).isZero()),
+  );
+  if (rates.length === 0 && lines.length === 0) rates.push(...BOOK_RATES.slice(0, 1));
+  const amounts = BOOK_AMOUNTS.filter((k) => k === "total" || lines.some((l) => !l.amounts[k].isZero()));
+  const head = [
+    t("date"),
+    t("type"),
+    t("number"),
+    t("document"),
+    t("name"),
+    ...rates.flatMap((r) => [t("net {rate}%", { rate: r }), t("VAT {rate}%", { rate: r })]),
+    ...amounts.map(amountTitle),
+  ];
+  const figures = (f: BookFigures) => [
+    ...rates.flatMap((r) => [amount(f.net.get(r) as Dec), amount(f.vat.get(r) as Dec)]),
+    ...amounts.map((k) => amount(f.amounts[k])),
+  ];
+  const rows = lines.map((l) => [
+    l.fecha,
+    l.tipo,
+    lineNumber(l),
+    `${l.documento_tipo} ${l.documento_nro}`.trim(),
+    l.razon_social,
+    ...figures(l),
+  ]);
+  const total = [t("TOTAL"), "", "", "", "", ...figures(totals)];
+  const all = [head, ...rows, total];
+  const firstAmount = 5;
+  const widths = head.map((_, i) => Math.min(i === 4 ? 30 : 44, Math.max(...all.map((r) => (r[i] ?? "").length))));
+  const fmt = (r: string[]) =>
+    r
+      .map((cell, i) => {
+        const width = widths[i] ?? 0;
+        const text = cell.length > width ? `${cell.slice(0, width - 1)}…` : cell;
+        return i >= firstAmount ? text.padStart(width) : text.padEnd(width);
+      })
+      .join("  ")
+      .trimEnd();
+  const rule = widths.map((w) => "-".repeat(w)).join("  ");
+  return [fmt(head), ...rows.map(fmt), rule, fmt(total)];
+}

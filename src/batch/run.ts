@@ -14,6 +14,7 @@ import { t } from "../i18n/index.js";
 import { checkSource, type PlacedFinding, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions, SourceVoucher } from "../input/source.js";
+import { voucherTypeInfo } from "../voucher/codes.js";
 import { argentinaToday, clockFrom, dayNumber, formatDay } from "../voucher/dates.js";
 import type { Dec } from "../voucher/decimal.js";
 import { anonymousAmount, ceilingMessage, unidentifiedConsumer } from "../voucher/rules.js";
@@ -646,6 +647,15 @@ interface LaneRunner<V extends VoucherHeading> {
   emit: (r: VoucherResult, voucher: V) => Promise<void>;
 }
 
+/**
+ * Whether a lane of this type may go in batches: the lotes page refuses export (E) and MiPyME
+ * (FCE) vouchers, which the authority takes one by one (and neither can be queued).
+ */
+function batchable(tipo: string | undefined): boolean {
+  const info = voucherTypeInfo(tipo ?? "");
+  return info !== undefined && info.class !== "E" && !info.fce;
+}
+
 /** Documents downloading at once across lanes, before a lane waits for one to land. */
 const DOWNLOADS_IN_FLIGHT = 8;
 
@@ -689,8 +699,9 @@ export async function runLanes<V extends VoucherHeading>(
     for (let lane = queue.shift(); lane; lane = queue.shift()) {
       let heldBy: { ref: string; why: "sequence" | "unsettled" } | undefined;
       let ahead: Promise<Begun> | undefined;
+      const batchSize = batchable(lane[0]?.tipo) ? run.batchSize : 1;
       for (let i = 0; i < lane.length; ) {
-        const group = lane.slice(i, i + run.batchSize);
+        const group = lane.slice(i, i + batchSize);
         i += group.length;
         if (heldBy !== undefined || stopped()) {
           const why =

@@ -223,6 +223,29 @@ describe("export notes", () => {
 });
 
 describe("batches", () => {
+  it("export and FCE lanes go one voucher at a time: the lotes page refuses both, so a default run never batches them", async () => {
+    const u = user();
+    const twice = (name: string) => {
+      const raw = JSON.parse(readFileSync(sample(name), "utf8"));
+      const other = structuredClone(raw);
+      other.comprobante.external_reference = `${raw.comprobante.external_reference}-BIS`;
+      writeFileSync(join(u.cwd, `${name}-2.json`), JSON.stringify([raw, other]));
+      return `${name}-2.json`;
+    };
+    const r = await u.run(["--json", "--verbose", "issue", "--no-pdf", twice("factura-e-goods"), twice("fce-a")]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ndjson(r.stdout).map((x) => [x.comprobante_tipo, x.status, x.numero])).toEqual(
+      expect.arrayContaining([
+        ["FACTURA E", "issued", 1],
+        ["FACTURA E", "issued", 2],
+        ["FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) A", "issued", 1],
+        ["FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) A", "issued", 2],
+      ]),
+    );
+    expect(r.stderr).not.toMatch(/facturacion\/lotes/);
+    expect(r.stderr.match(/POST \S+\/facturacion\/nuevo\b/g)).toHaveLength(4);
+  });
+
   it("--skip-invalid issues the valid vouchers and reports the invalid ones (exit 7); without it nothing is sent (exit 3)", async () => {
     const u = freshUser("facturar-skip-");
     const good = JSON.parse(readFileSync(join(ROOT, "samples/factura-b-dni.json"), "utf8"));

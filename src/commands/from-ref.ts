@@ -3,7 +3,7 @@ import { preferred, type Service, type ServiceVoucher } from "../api/protocol.js
 import type { Context } from "../context.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { NoteSourceError } from "../voucher/notes.js";
+import { type NoteKind, type NoteSource, NoteSourceError, noteReference } from "../voucher/notes.js";
 import { withConnection } from "./online.js";
 
 /** The voucher the service issued under `reference`; a typed error when there is none. */
@@ -35,4 +35,15 @@ export function issuedUnder(ctx: Context, reference: string): Promise<ServiceVou
     const found = preferred(await connection.service.findByReference(reference));
     return found?.state === "issued" ? found : undefined;
   });
+}
+
+/**
+ * The highest n for which the service holds the note `noteReference(source, kind, n)`, in any
+ * state (issued, queued, failed); 0 when it holds none. The notes of a voucher are numbered in
+ * order, so the first one missing ends the search.
+ */
+export async function latestNoteSequence(service: Service, source: NoteSource, kind: NoteKind): Promise<number> {
+  let sequence = 0;
+  while ((await service.findByReference(noteReference(source, kind, sequence + 1))).length > 0) sequence++;
+  return sequence;
 }

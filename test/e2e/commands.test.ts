@@ -303,7 +303,7 @@ describe("batches", () => {
     });
     const text = readFileSync(join(u.cwd, "r.csv"), "utf8");
     expect(text.split("\n")[0]).toBe(
-      "source;external_reference;status;comprobante_tipo;comprobante_nro;cae;pdf;ticket;errors;total;warnings",
+      "source;external_reference;status;comprobante_tipo;comprobante_nro;cae;pdf;ticket;errors;total;warnings;observations",
     );
     const report: string[][] = parse(text, { delimiter: ";" });
     expect(report).toHaveLength(3);

@@ -21,7 +21,7 @@ import {
 import { Dec } from "./decimal.js";
 import { decodeQr } from "./qr.js";
 import { LIMITS } from "./rules.js";
-import { envelopeSchema } from "./schema.js";
+import { comprobanteSchema, envelopeSchema } from "./schema.js";
 import { allocate, computeTotals } from "./totals.js";
 
 export type NoteKind = "credit" | "debit";
@@ -365,9 +365,10 @@ function netFor(gross: Dec, rate: string): Dec {
   );
 }
 
+/** The note's totals from its comprobante alone: a customer the schema questions is validation's to tell. */
 function totalsOf(envelope: BuiltNote["envelope"]) {
-  const parsed = envelopeSchema.safeParse(envelope);
-  return parsed.success ? computeTotals(parsed.data.comprobante) : undefined;
+  const parsed = comprobanteSchema.safeParse(envelope.comprobante);
+  return parsed.success ? computeTotals(parsed.data) : undefined;
 }
 
 /**

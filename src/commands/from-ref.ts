@@ -29,21 +29,21 @@ export function fetchIssued(ctx: Context, reference: string): Promise<ServiceVou
   return withConnection(ctx, (connection) => issuedVoucher(connection.service, reference));
 }
 
-/** The voucher issued under `reference`, if the service holds one (a note made before). */
-export function issuedUnder(ctx: Context, reference: string): Promise<ServiceVoucher | undefined> {
-  return withConnection(ctx, async (connection) => {
-    const found = preferred(await connection.service.findByReference(reference));
-    return found?.state === "issued" ? found : undefined;
-  });
-}
-
 /**
- * The highest n for which the service holds the note `noteReference(source, kind, n)`, in any
- * state (issued, queued, failed); 0 when it holds none. The notes of a voucher are numbered in
- * order, so the first one missing ends the search.
+ * The latest note of `kind` the service holds for the voucher `source`: its sequence n (0 when
+ * none) and the note itself, in any state (issued, queued, failed). The notes of a voucher are
+ * numbered in order, so the first one missing ends the search. What `issue --from-ref` and the
+ * note commands both ask before choosing the note's reference.
  */
-export async function latestNoteSequence(service: Service, source: NoteSource, kind: NoteKind): Promise<number> {
-  let sequence = 0;
-  while ((await service.findByReference(noteReference(source, kind, sequence + 1))).length > 0) sequence++;
-  return sequence;
+export async function latestNote(
+  service: Service,
+  source: NoteSource,
+  kind: NoteKind,
+): Promise<{ sequence: number; note?: ServiceVoucher }> {
+  let latest: { sequence: number; note?: ServiceVoucher } = { sequence: 0 };
+  for (;;) {
+    const note = preferred(await service.findByReference(noteReference(source, kind, latest.sequence + 1)));
+    if (!note) return latest;
+    latest = { sequence: latest.sequence + 1, note };
+  }
 }

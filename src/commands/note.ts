@@ -13,7 +13,7 @@ import { VAT_CONDITIONS, type VatCondition } from "../voucher/codes.js";
 import { argentinaToday, clockFrom, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import { type NoteKind, type NotePart, noteFromVoucher } from "../voucher/notes.js";
-import { issuedVoucher, latestNoteSequence } from "./from-ref.js";
+import { issuedVoucher, latestNote } from "./from-ref.js";
 import { type IssueFlags, issueVouchers } from "./issue.js";
 import { withConnection } from "./online.js";
 
@@ -103,7 +103,7 @@ function noteCommand(kind: NoteKind) {
       const first = noteFromVoucher(found.raw, options);
       if (flags.annul && !first.envelope.comprobante.rg_especiales)
         throw new UsageError(t("--annul is for the notes of an FCE invoice; {tipo} is not one", { tipo: found.tipo }));
-      const existing = await latestNoteSequence(connection.service, first.source, kind);
+      const existing = (await latestNote(connection.service, first.source, kind)).sequence;
       // Without --new, the latest note again: settled from the journal or the service, or sent
       // if it never was (a lost answer). With it, one more.
       const sequence = flags.new ? existing + 1 : Math.max(existing, 1);

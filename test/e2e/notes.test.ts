@@ -224,6 +224,8 @@ describe("observations", () => {
       .map((line) => JSON.parse(line))
       .find((e) => e.ref === "OBS-1" && e.state === "issued");
     expect(entry.observations).toEqual([expect.stringMatching(/^10217: /)]);
+    const journal = await u.run(["journal"]);
+    expect(journal.stdout).toMatch(/issued\s+OBS-1 .*\n\s+observed by the authority: 10217: /);
 
     // A batch (lotes): each item's own observations, in --json.
     const files = [sampleAs(u, "factura-b-dni", "OBS-2"), sampleAs(u, "factura-b-dni", "OBS-3")];

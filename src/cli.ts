@@ -50,6 +50,13 @@ const COMMANDS: Readonly<Record<string, () => Promise<{ define: Define }>>> = {
   "next-number": () => import("./commands/next-number.command.js"),
   "requires-fce": () => import("./commands/requires-fce.command.js"),
   "exchange-rate": () => import("./commands/exchange-rate.command.js"),
+  cuit: () => import("./commands/cuit.command.js"),
+  resend: () => import("./commands/resend.command.js"),
+  pay: () => import("./commands/pay.command.js"),
+  "customer-ledger": () => import("./commands/customer-ledger.command.js"),
+  products: () => import("./commands/products.command.js"),
+  table: () => import("./commands/table.command.js"),
+  "delete-purchase": () => import("./commands/delete-purchase.command.js"),
   queue: () => import("./commands/queue.command.js"),
   qr: () => import("./commands/qr.command.js"),
   schema: () => import("./commands/schema.command.js"),
@@ -69,20 +76,40 @@ const VALUED = new Set(["-p", "--profile", "-c", "--config", "--lang"]);
 function definitionsFor(argv: string[]): (() => Promise<{ define: Define }>)[] {
   const all = Object.values(COMMANDS);
   const words = argv.slice(2);
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i] as string;
-    if (word === "--") break;
-    if (word.startsWith("-")) {
-      if (VALUED.has(word)) i++;
-      continue;
-    }
+  const at = commandWordAt(words);
+  if (at >= 0) {
+    const word = words[at] as string;
     // `help issue` needs issue's alone, as `issue --help` does.
-    const name = word === "help" && i + 1 < words.length ? (words[i + 1] as string) : word;
+    const name = word === "help" && at + 1 < words.length ? (words[at + 1] as string) : word;
     const only = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     return only ? [only] : all;
   }
   const version = words.includes("-V") || words.includes("--version");
   return version && !words.includes("-h") && !words.includes("--help") ? [] : all;
+}
+
+/** Where the command's name is among the words after `facturar`, past global options; -1: none. */
+function commandWordAt(words: string[]): number {
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    if (word === "--") return -1;
+    if (!word.startsWith("-")) return i;
+    if (VALUED.has(word)) i++;
+  }
+  return -1;
+}
+
+/**
+ * `help isue` is the mistake `isue` is: commander would print the whole program's help on stderr
+ * with no word of what was wrong; without `help`, it says "unknown command" and suggests `issue`.
+ */
+function withoutHelpOfUnknown(argv: string[]): string[] {
+  const words = argv.slice(2);
+  const at = commandWordAt(words);
+  const next = words[at + 1];
+  if (at < 0 || words[at] !== "help" || next === undefined || next.startsWith("-") || Object.hasOwn(COMMANDS, next))
+    return argv;
+  return [...argv.slice(0, 2 + at), ...argv.slice(3 + at)];
 }
 
 function buildProgram(
@@ -286,6 +313,7 @@ export async function run(argv: string[], io: Io = processIo(), stop: StopToken 
   if (lang === undefined)
     return EXIT_CODES[reportError(io, new UsageError(`--lang ${JSON.stringify(asked)}: es or en`), json, verbose)];
   let outcome: Outcome = "done";
+  argv = withoutHelpOfUnknown(argv);
   const definitions = await Promise.all(definitionsFor(argv).map(async (load) => (await load()).define));
   const program = buildProgram(
     definitions,

@@ -10,6 +10,7 @@
 import * as z from "zod";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { unescapeText } from "../voucher/text.js";
 import { type ApiClient, errorTexts, parseVoucherNumber, printable, UnavailableError } from "./client.js";
 import type { HttpResponse } from "./http.js";
 import { TransportError } from "./http.js";
@@ -47,8 +48,10 @@ export interface ServiceVoucher extends Authorization {
   total: string | null;
   /** Why a queued voucher failed, where the service says. */
   errors: string[];
-  /** The item as the service sent it (strings trimmed), for display. */
-  raw: { cliente: Record<string, unknown>; comprobante: Record<string, unknown> };
+  /** A purchase's party is its supplier (`proveedor`). */
+  operacion: Operacion;
+  /** The item as the service sent it (strings trimmed), for display: `proveedor` instead of `cliente` on a purchase. */
+  raw: { cliente?: Record<string, unknown>; proveedor?: Record<string, unknown>; comprobante: Record<string, unknown> };
 }
 
 /** The answer to an issuing call for one voucher (`nuevo`, `nuevo_encola`, an item of a batch). */
@@ -136,12 +139,23 @@ function trimmed(value: unknown): Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (typeof v === "string") out[key] = printable(v).trim();
-    else if (Array.isArray(v)) out[key] = v.map((x) => (typeof x === "string" ? printable(x).trim() : x));
+    if (typeof v === "string") out[key] = shownText(v);
+    else if (Array.isArray(v))
+      out[key] = v.map((x) =>
+        typeof x === "string" ? shownText(x) : x !== null && typeof x === "object" ? trimmed(x) : x,
+      );
     else if (v !== null && typeof v === "object") out[key] = trimmed(v);
     else out[key] = v;
   }
   return out;
+}
+
+/**
+ * A text of the service's answer as people read it: control sequences out first (a server's own
+ * line breaks included), then the service's escapes undone (`#&#` is %, `#@#` a line break).
+ */
+function shownText(value: string): string {
+  return unescapeText(printable(value).trim());
 }
 
 /** The queued placeholders (`cae: " "`, `01/01/2000`, `…-00000000`) mean "not yet". */
@@ -170,6 +184,11 @@ function isNotFound(errors: string[]): boolean {
   return /no se (han )?encontr/i.test(errors.join(" "));
 }
 
+/** `00679-00000074`, for messages. */
+function voucherNumberText(puntoVenta: number, numero: number): string {
+  return `${String(puntoVenta).padStart(5, "0")}-${String(numero).padStart(8, "0")}`;
+}
+
 // --- the one classifier ---------------------------------------------------------------------
 
 /**
@@ -196,6 +215,7 @@ export function preferred(list: ServiceVoucher[]): ServiceVoucher | undefined {
 
 const queryItem = z.looseObject({
   cliente: z.unknown().optional(),
+  proveedor: z.unknown().optional(),
   comprobante: z.looseObject({}),
 });
 
@@ -225,9 +245,12 @@ export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
     errors:
       state === "queue-error" ? [...errorTexts(c.errores), ...(errorTexts(c.errores).length ? [] : [status])] : [],
     observations: errorTexts(c.afip_observaciones ?? c.observaciones),
+    operacion: text(c.operacion).toUpperCase() === "C" ? "C" : "V",
     // Trimmed only when shown: a date's listing reads thousands of vouchers for their references.
     get raw() {
-      return { cliente: trimmed(parsed.data.cliente), comprobante: trimmed(c) };
+      return parsed.data.proveedor !== undefined && parsed.data.cliente === undefined
+        ? { proveedor: trimmed(parsed.data.proveedor), comprobante: trimmed(c) }
+        : { cliente: trimmed(parsed.data.cliente), comprobante: trimmed(c) };
     },
   };
 }
@@ -265,6 +288,15 @@ export function issueAnswer(method: string, answer: Record<string, unknown>, mod
   };
 }
 
+/**
+ * A reference's vouchers among the sales, else among the purchases: for lookups that do not know
+ * which the reference is (the journal keeps no `operacion`; `qr --ref`, `pdf --ref`).
+ */
+export async function findSaleOrPurchase(service: Service, reference: string): Promise<ServiceVoucher[]> {
+  const sales = await service.findByReference(reference, "V");
+  return sales.length > 0 ? sales : service.findByReference(reference, "C");
+}
+
 // --- the interface the core depends on ------------------------------------------------------
 
 export interface ServiceStatus {
@@ -284,6 +316,92 @@ export interface QueueActionAnswer {
   errors: string[];
 }
 
+export interface PaymentMethod {
+  descripcion: string;
+  /** Two decimals, dot ("1200.50"). */
+  importe: string;
+}
+
+/** The registry's record of a CUIT (`clientes/afip-info`), its VAT condition also as a voucher's code. */
+export interface RegistryRecord {
+  cuit: string;
+  razon_social: string;
+  /** `RESPONSABLE INSCRIPTO`, `MONOTRIBUTO`, `EXENTO`; empty when registered in neither. */
+  condicion_impositiva: string;
+  /** The same as `condicion_iva` takes it (RI, M, E); null when it has none of them. */
+  condicion_iva: "RI" | "M" | "E" | null;
+  direccion: string;
+  localidad: string;
+  codigopostal: string;
+  provincia: string;
+  estado: string;
+  actividad: { id: string; descripcion: string; periodo: string }[];
+  /** What the service said beside the data (a CUIT registered in neither VAT nor monotributo). */
+  errors: string[];
+}
+
+export interface PlanUsage {
+  abonos_pendientes: number;
+  comprobantes_generados: number;
+  comprobantes_cupo: number;
+  comprobantes_disponibles: number;
+  /** dd/mm/yyyy the plan ends, where the service says (the development sandbox does). */
+  plan_vencimiento: string | null;
+}
+
+export interface LedgerRow {
+  fecha: string;
+  concepto: string;
+  debe: string;
+  haber: string;
+  resta_abonar_de_este_comprobante: string;
+  saldo: string;
+}
+
+export interface ProductPage {
+  pagina: number;
+  limite: number;
+  orden_criterio?: "fecha_creacion" | "descripcion" | "codigo";
+  orden?: "ASC" | "DESC";
+}
+
+export interface Product {
+  codigo: string;
+  lista_precios: string;
+  descripcion: string;
+  precio_unitario_sin_iva: string;
+  alicuota: string;
+  moneda: string;
+  unidad_medida: string;
+  [field: string]: unknown;
+}
+
+const REGISTRY_CONDITIONS: Record<string, "RI" | "M" | "E"> = {
+  "RESPONSABLE INSCRIPTO": "RI",
+  MONOTRIBUTO: "M",
+  EXENTO: "E",
+};
+
+/** An amount the service sends as a number or text, with two decimals; "0.00" when missing. */
+function money(value: unknown): string {
+  const n = numberOrNull(value);
+  return (n ?? 0).toFixed(2);
+}
+
+function product(p: Record<string, unknown>): Product {
+  const { error: _error, errores: _errores, ...out } = trimmed(p);
+  return {
+    ...out,
+    codigo: text(p.codigo),
+    lista_precios: text(p.lista_precios),
+    descripcion: text(p.descripcion),
+    precio_unitario_sin_iva: text(p.precio_unitario_sin_iva),
+    alicuota: text(p.alicuota),
+    moneda: text(p.moneda) || "PES",
+    unidad_medida: text(p.unidad_medida),
+  };
+}
+
 export interface Service {
   readonly baseUrl: URL;
   /**
@@ -297,16 +415,49 @@ export interface Service {
   findByReference(reference: string, operacion?: Operacion): Promise<ServiceVoucher[]>;
   /** Every voucher dated `fecha` (dd/mm/yyyy), page after page, newest first. */
   listByDate(fecha: string, operacion?: Operacion): AsyncGenerator<ServiceVoucher>;
-  listByNumbers(tipo: string, puntoVenta: number | undefined, from: number, to: number): AsyncGenerator<ServiceVoucher>;
-  /** `consulta`: one voucher by type, point of sale and number. */
-  voucher(tipo: string, puntoVenta: number | undefined, numero: number): Promise<ServiceVoucher | undefined>;
+  listByNumbers(
+    tipo: string,
+    puntoVenta: number | undefined,
+    from: number,
+    to: number,
+    operacion?: Operacion,
+  ): AsyncGenerator<ServiceVoucher>;
+  /** `consulta`: one voucher by type, point of sale and number (a purchase's: the supplier's). */
+  voucher(
+    tipo: string,
+    puntoVenta: number | undefined,
+    numero: number,
+    operacion?: Operacion,
+  ): Promise<ServiceVoucher | undefined>;
   /** `regenerar_pdf`: fresh document links of an issued voucher. */
-  freshLinks(tipo: string, puntoVenta: number, numero: number): Promise<Links>;
+  freshLinks(tipo: string, puntoVenta: number, numero: number, operacion?: Operacion): Promise<Links>;
+  /** `reenviar`: e-mails an issued voucher again (only one e-mailed when issued). */
+  resend(tipo: string, puntoVenta: number, numero: number, operacion?: Operacion): Promise<void>;
+  /** `pagar`: records a payment of an issued sale in the client's ledger (amounts with 2 decimals). */
+  pay(tipo: string, puntoVenta: number, numero: number, formas: PaymentMethod[], total: string): Promise<void>;
+  /** `comprobante_eliminar`: deletes a purchase (the supplier's point of sale and number); the service's text. */
+  deletePurchase(tipo: string, puntoVenta: number, numero: number): Promise<string>;
+  /** `clientes/afip-info`: the registry's record of a CUIT. */
+  registry(cuit: string): Promise<RegistryRecord>;
+  /** `micuenta/consumo`: the plan's quota and its use. */
+  usage(): Promise<PlanUsage>;
+  /** `clientes/cuenta-corriente`: a client's ledger, oldest first. */
+  customerLedger(cuit: string): Promise<LedgerRow[]>;
+  /** `productos/listar`: one page of the price lists' products. */
+  products(page: ProductPage): Promise<{ total: number; productos: Product[] }>;
+  /** `productos/consultar`: products by price list and code (at most 50), in the order asked; null where unknown. */
+  productsByCode(wanted: { lista_precios: string; codigo: string }[]): Promise<(Product | { error: string })[]>;
+  /** `tablas_referencia/<name>`: a reference list. */
+  referenceTable(name: string): Promise<{ id: string; descripcion: string }[]>;
   /** `reenviar_encolado`: an errored queued voucher back in the queue. */
   requeue(reference: string): Promise<QueueActionAnswer>;
   deleteQueued(reference: string, fecha?: string): Promise<QueueActionAnswer>;
-  reschedule(reference: string, fecha: string, vencimiento?: string): Promise<QueueActionAnswer>;
-  /** `numeracion`: the number the point of sale's next voucher of this type gets. */
+  /** `cambiar_fecha_encolado`: its body carries both dates (reference §4.2). */
+  reschedule(reference: string, fecha: string, vencimiento: string): Promise<QueueActionAnswer>;
+  /**
+   * `numeracion`: the number the point of sale's next voucher of this type gets (the last issued
+   * plus one). Both versions of the method's page say "next" and show an example of it.
+   */
   nextNumber(tipo: string, puntoVenta: number): Promise<number>;
   requiresFce(cuit: string, fecha?: string): Promise<{ obligated: boolean; from: number }>;
   /** `topecf`: the final-consumer identification ceiling, as text with two decimals. */
@@ -392,34 +543,43 @@ export class HttpService implements Service {
     puntoVenta: number | undefined,
     from: number,
     to: number,
+    operacion: Operacion = "V",
   ): AsyncGenerator<ServiceVoucher> {
     return this.advanced({
       busqueda_tipo: "TN",
-      comprobante: { tipo, operacion: "V", punto_venta: puntoVenta, numero_desde: from, numero_hasta: to },
+      comprobante: { tipo, operacion, punto_venta: puntoVenta, numero_desde: from, numero_hasta: to },
     });
   }
 
-  async voucher(tipo: string, puntoVenta: number | undefined, numero: number): Promise<ServiceVoucher | undefined> {
+  async voucher(
+    tipo: string,
+    puntoVenta: number | undefined,
+    numero: number,
+    operacion: Operacion = "V",
+  ): Promise<ServiceVoucher | undefined> {
     const method = "facturacion/consulta";
     const answer = parseEnvelope(
       method,
-      await this.client.read(method, { comprobante: { tipo, operacion: "V", punto_venta: puntoVenta, numero } }),
+      await this.client.read(method, { comprobante: { tipo, operacion, punto_venta: puntoVenta, numero } }),
     );
     if (answer.error !== "N") {
       const errors = errorTexts(answer.errores);
       if (isNotFound(errors)) return undefined;
       throw new ServiceRefusedError(t("consulta failed"), errors);
     }
-    const found = serviceVoucher({ cliente: answer.cliente, comprobante: answer.comprobante });
+    const found = serviceVoucher({
+      ...(answer.proveedor !== undefined ? { proveedor: answer.proveedor } : { cliente: answer.cliente }),
+      comprobante: answer.comprobante,
+    });
     if (!found) throw new MalformedAnswerError(method, t("it has no comprobante"));
     return found;
   }
 
-  async freshLinks(tipo: string, puntoVenta: number, numero: number): Promise<Links> {
+  async freshLinks(tipo: string, puntoVenta: number, numero: number, operacion: Operacion = "V"): Promise<Links> {
     const method = "facturacion/regenerar_pdf";
     const answer = parseEnvelope(
       method,
-      await this.client.read(method, { comprobante: { tipo, operacion: "V", punto_venta: puntoVenta, numero } }),
+      await this.client.read(method, { comprobante: { tipo, operacion, punto_venta: puntoVenta, numero } }),
     );
     if (answer.error !== "N")
       throw new ServiceRefusedError(
@@ -427,6 +587,169 @@ export class HttpService implements Service {
         errorTexts(answer.errores),
       );
     return { pdf: textOrNull(answer.comprobante_pdf_url), ticket: textOrNull(answer.comprobante_ticket_url) };
+  }
+
+  async resend(tipo: string, puntoVenta: number, numero: number, operacion: Operacion = "V"): Promise<void> {
+    const method = "facturacion/reenviar";
+    // Sends an e-mail: one attempt, as the queue's actions (a lost answer is the caller's to report).
+    const answer = parseEnvelope(
+      method,
+      await this.client.issue(method, { comprobante: { tipo, operacion, punto_venta: puntoVenta, numero } }),
+    );
+    if (answer.error !== "N")
+      throw new ServiceRefusedError(
+        t("{tipo} {number} was not e-mailed again", { tipo, number: voucherNumberText(puntoVenta, numero) }),
+        errorTexts(answer.errores),
+      );
+  }
+
+  async pay(tipo: string, puntoVenta: number, numero: number, formas: PaymentMethod[], total: string): Promise<void> {
+    const method = "facturacion/pagar";
+    const answer = parseEnvelope(
+      method,
+      await this.client.issue(method, {
+        comprobante: {
+          tipo,
+          operacion: "V",
+          punto_venta: puntoVenta,
+          numero,
+          pagos: {
+            formas_pago: formas.map((f) => ({ descripcion: f.descripcion, importe: Number(f.importe) })),
+            total: Number(total),
+          },
+        },
+      }),
+    );
+    if (answer.error !== "N")
+      throw new ServiceRefusedError(
+        t("the payment of {tipo} {number} was not recorded", { tipo, number: voucherNumberText(puntoVenta, numero) }),
+        errorTexts(answer.errores),
+      );
+  }
+
+  async deletePurchase(tipo: string, puntoVenta: number, numero: number): Promise<string> {
+    const method = "facturacion/comprobante_eliminar";
+    const answer = parseEnvelope(
+      method,
+      await this.client.issue(method, { comprobante: { tipo, operacion: "C", punto_venta: puntoVenta, numero } }),
+    );
+    if (answer.error !== "N")
+      throw new ServiceRefusedError(
+        t("the purchase {tipo} {number} was not deleted", { tipo, number: voucherNumberText(puntoVenta, numero) }),
+        errorTexts(answer.errores),
+      );
+    return text(answer.rta);
+  }
+
+  async registry(cuit: string): Promise<RegistryRecord> {
+    const method = "clientes/afip-info";
+    const answer = parseEnvelope(
+      method,
+      await this.client.read(method, { cliente: { documento_tipo: "CUIT", documento_nro: cuit } }),
+    );
+    const errors = errorTexts(answer.errores);
+    const razon_social = text(answer.razon_social);
+    // A CUIT registered in neither VAT nor monotributo comes with its data and error "S" (§6.10).
+    if (answer.error !== "N" && razon_social === "")
+      throw new ServiceRefusedError(t("no registry record for CUIT {cuit}", { cuit }), errors);
+    if (razon_social === "") throw new MalformedAnswerError(method, t("it has no razon_social"));
+    const condicion = text(answer.condicion_impositiva).toUpperCase();
+    return {
+      cuit,
+      razon_social,
+      condicion_impositiva: condicion,
+      condicion_iva: REGISTRY_CONDITIONS[condicion] ?? null,
+      direccion: text(answer.direccion),
+      localidad: text(answer.localidad),
+      codigopostal: text(answer.codigopostal),
+      provincia: text(answer.provincia),
+      estado: text(answer.estado),
+      actividad: (Array.isArray(answer.actividad) ? answer.actividad : [])
+        .filter((a): a is Record<string, unknown> => a !== null && typeof a === "object")
+        .map((a) => ({ id: text(a.id), descripcion: text(a.descripcion), periodo: text(a.periodo) })),
+      errors: answer.error === "N" ? [] : errors,
+    };
+  }
+
+  async usage(): Promise<PlanUsage> {
+    const method = "micuenta/consumo";
+    const answer = parseEnvelope(method, await this.client.read(method));
+    if (answer.error !== "N") throw new ServiceRefusedError(t("consumo failed"), errorTexts(answer.errores));
+    const count = (field: string) => {
+      const n = numberOrNull(answer[field]);
+      if (n === null) throw new MalformedAnswerError(method, t("it has no {field}", { field }));
+      return n;
+    };
+    return {
+      abonos_pendientes: numberOrNull(answer.abonos_pendientes) ?? 0,
+      comprobantes_generados: count("comprobantes_generados"),
+      comprobantes_cupo: count("comprobantes_cupo"),
+      comprobantes_disponibles: count("comprobantes_disponibles"),
+      plan_vencimiento: textOrNull(answer.plan_vencimiento),
+    };
+  }
+
+  async customerLedger(cuit: string): Promise<LedgerRow[]> {
+    const method = "clientes/cuenta-corriente";
+    const answer = parseEnvelope(
+      method,
+      await this.client.read(method, { cliente: { documento_tipo: "CUIT", documento_nro: cuit } }),
+    );
+    if (answer.error !== "N")
+      throw new ServiceRefusedError(t("no ledger for CUIT {cuit}", { cuit }), errorTexts(answer.errores));
+    // The page shows `resultados`; it also calls the answer "a list".
+    const list = Array.isArray(answer.resultados)
+      ? answer.resultados
+      : Array.isArray(answer.response)
+        ? answer.response
+        : [];
+    return list
+      .filter((r): r is Record<string, unknown> => r !== null && typeof r === "object")
+      .map((r) => ({
+        fecha: text(r.fecha),
+        concepto: text(r.concepto),
+        debe: money(r.debe),
+        haber: money(r.haber),
+        resta_abonar_de_este_comprobante: money(r.resta_abonar_de_este_comprobante),
+        saldo: money(r.saldo),
+      }));
+  }
+
+  async products(page: ProductPage): Promise<{ total: number; productos: Product[] }> {
+    const method = "productos/listar";
+    const answer = parseEnvelope(method, await this.client.read(method, { ...page }));
+    if (answer.error !== "N") throw new ServiceRefusedError(t("productos/listar failed"), errorTexts(answer.errores));
+    const list = (Array.isArray(answer.productos) ? answer.productos : []).filter(
+      (p): p is Record<string, unknown> => p !== null && typeof p === "object",
+    );
+    return { total: numberOrNull(answer.total) ?? list.length, productos: list.map(product) };
+  }
+
+  async productsByCode(wanted: { lista_precios: string; codigo: string }[]): Promise<(Product | { error: string })[]> {
+    const method = "productos/consultar";
+    const answer = parseEnvelope(method, await this.client.read(method, { productos: wanted }));
+    const list = Array.isArray(answer.productos) ? answer.productos : [];
+    if (answer.error !== "N" && list.length === 0)
+      throw new ServiceRefusedError(t("productos/consultar failed"), errorTexts(answer.errores));
+    return wanted.map((_, i) => {
+      const p = list[i];
+      if (p === null || typeof p !== "object") return { error: t("the service returned no item for it") };
+      const item = p as Record<string, unknown>;
+      if (text(item.error).toUpperCase() === "S")
+        return { error: errorTexts(item.errores).join("; ") || t("the service said no") };
+      return product(item);
+    });
+  }
+
+  async referenceTable(name: string): Promise<{ id: string; descripcion: string }[]> {
+    const method = `tablas_referencia/${name}`;
+    const answer = parseEnvelope(method, await this.client.read(method));
+    if (answer.error !== "N")
+      throw new ServiceRefusedError(t("{method} failed", { method }), errorTexts(answer.errores));
+    if (!Array.isArray(answer.items)) throw new MalformedAnswerError(method, t("it has no items"));
+    return answer.items
+      .filter((r): r is Record<string, unknown> => r !== null && typeof r === "object")
+      .map((r) => ({ id: text(r.id), descripcion: text(r.descripcion) }));
   }
 
   requeue(reference: string): Promise<QueueActionAnswer> {
@@ -440,11 +763,11 @@ export class HttpService implements Service {
     });
   }
 
-  reschedule(reference: string, fecha: string, vencimiento?: string): Promise<QueueActionAnswer> {
+  reschedule(reference: string, fecha: string, vencimiento: string): Promise<QueueActionAnswer> {
     return this.queueAction("facturacion/cambiar_fecha_encolado", {
       external_reference: reference,
       fecha,
-      ...(vencimiento ? { vencimiento } : {}),
+      vencimiento,
     });
   }
 

@@ -18,6 +18,7 @@ import {
   type BatchAnswer,
   type IssueAnswer,
   type IssueMode,
+  type Operacion,
   preferred,
   type Service,
   type ServiceVoucher,
@@ -304,7 +305,9 @@ export class Issuer {
         if (!duplicateWanted) {
           const numberless = (entry as JournalEntry).state === "issued" && (entry as JournalEntry).numero === undefined;
           // Issued, but its number never came back: the service knows it, and the documents need it.
-          const found = numberless ? await this.lookup(reference).catch(ignoreLookupFailure) : undefined;
+          const found = numberless
+            ? await this.lookup(reference, voucher.operacion).catch(ignoreLookupFailure)
+            : undefined;
           if (found?.state === "issued") return { result: await this.settleFound(voucher, reference, found, false) };
           return { result: await this.fromJournal(voucher, entry as JournalEntry) };
         }
@@ -313,7 +316,7 @@ export class Issuer {
       }
       let found: ServiceVoucher | undefined;
       try {
-        found = await this.ask(reference, entry);
+        found = await this.ask(reference, entry, voucher.operacion);
       } catch (error) {
         if (!(error instanceof LookupFailed)) throw error;
         if (inFlight(entry)) return { result: await this.unknown(voucher, reference, error.cause) };
@@ -340,17 +343,22 @@ export class Issuer {
    * What the service holds under a reference. A voucher that may be in flight (sent, no answer)
    * is asked about until the settle window after its send has passed.
    */
-  private async ask(reference: string, entry: JournalEntry | undefined): Promise<ServiceVoucher | undefined> {
-    if (inFlight(entry)) return this.awaitSettled(reference, sentAt(entry as JournalEntry));
+  private async ask(
+    reference: string,
+    entry: JournalEntry | undefined,
+    operacion: Operacion,
+  ): Promise<ServiceVoucher | undefined> {
+    if (inFlight(entry)) return this.awaitSettled(reference, sentAt(entry as JournalEntry), operacion);
     if (this.listedAbsent.has(reference)) return undefined;
     const listed = this.listed.get(reference);
     if (listed) return preferred(listed);
-    return this.lookup(reference);
+    return this.lookup(reference, operacion);
   }
 
-  private async lookup(reference: string): Promise<ServiceVoucher | undefined> {
+  /** A purchase is looked up among purchases (`operacion: "C"`), a sale among sales. */
+  private async lookup(reference: string, operacion: Operacion): Promise<ServiceVoucher | undefined> {
     try {
-      const found = await this.service.findByReference(reference);
+      const found = await this.service.findByReference(reference, operacion);
       const issued = found.filter((v) => v.state === "issued");
       if (issued.length > 1)
         this.warn(
@@ -368,10 +376,14 @@ export class Issuer {
   }
 
   /** Asks until the voucher shows up or the settle window after `since` has passed. */
-  private async awaitSettled(reference: string, since: number): Promise<ServiceVoucher | undefined> {
+  private async awaitSettled(
+    reference: string,
+    since: number,
+    operacion: Operacion,
+  ): Promise<ServiceVoucher | undefined> {
     let wait = 500;
     for (;;) {
-      const found = await this.lookup(reference);
+      const found = await this.lookup(reference, operacion);
       if (found) return found;
       const left = since + this.settings.settleWindowMs - this.now();
       if (left <= 0) return undefined;
@@ -450,7 +462,7 @@ export class Issuer {
         for (const [k, p] of pending.entries()) {
           let result: VoucherResult;
           try {
-            const found = await this.awaitSettled(p.reference, since);
+            const found = await this.awaitSettled(p.reference, since, p.voucher.operacion);
             // Behind one that did not settle, a voucher the service does not hold is not sent
             // again (the lane's order); one it holds was sent in the batch, and is settled.
             result = found
@@ -565,7 +577,7 @@ export class Issuer {
       );
       let found: ServiceVoucher | undefined;
       try {
-        found = await this.awaitSettled(reference, since);
+        found = await this.awaitSettled(reference, since, voucher.operacion);
       } catch (lookupError) {
         if (!(lookupError instanceof LookupFailed)) throw lookupError;
         return this.unknown(voucher, reference, lookupError.cause);
@@ -645,7 +657,7 @@ export class Issuer {
     if (answer.numero === null) {
       // Issued, but the answer gave no number: the service's own record has it.
       try {
-        const found = await this.lookup(reference);
+        const found = await this.lookup(reference, voucher.operacion);
         if (found?.state === "issued") {
           result = this.fromService(voucher, reference, found, "issued");
           links = { pdf: found.pdf_url, ticket: found.ticket_url };
@@ -778,7 +790,7 @@ export class Issuer {
     for (;;) {
       let found: ServiceVoucher | undefined;
       try {
-        found = await this.lookup(reference);
+        found = await this.lookup(reference, voucher.operacion);
       } catch (error) {
         if (!(error instanceof LookupFailed)) throw error;
         const still = this.result(voucher, reference, "queued");
@@ -843,6 +855,7 @@ export class Issuer {
       ...(result.comprobante_nro ? { comprobante_nro: result.comprobante_nro } : {}),
       // The lane's latest date: a later run refuses an earlier one before sending (date.order).
       ...(voucher ? { fecha: voucher.envelope.comprobante.fecha } : {}),
+      ...(voucher?.operacion === "C" ? { operacion: "C" as const } : {}),
       ...(result.cae ? { cae: result.cae } : {}),
       ...(result.vencimiento_cae ? { vencimiento_cae: result.vencimiento_cae } : {}),
       ...(result.vencimiento_pago ? { vencimiento_pago: result.vencimiento_pago } : {}),

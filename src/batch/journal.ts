@@ -64,6 +64,8 @@ export interface JournalEntry {
   sent_at?: string;
   /** Read from a journal of the time journals were kept per profile name: a hint, to be checked with the service. */
   legacy?: boolean;
+  /** A purchase: its point of sale is its supplier's, so it says nothing of this account's lanes. */
+  operacion?: "C";
 }
 
 /** Who the journal belongs to. */
@@ -368,7 +370,14 @@ export class Journal {
     const state = STATES.indexOf(record.state as JournalState);
     const legacy = this.legacyView || record.legacy === true;
     this.lines.add(ref, at, length, state < 0 ? undefined : state + 1 + (legacy ? LEGACY : 0));
-    if (record.state === "issued" && record.fecha && record.tipo && record.punto_venta !== undefined && !legacy) {
+    if (
+      record.state === "issued" &&
+      record.fecha &&
+      record.tipo &&
+      record.punto_venta !== undefined &&
+      record.operacion !== "C" &&
+      !legacy
+    ) {
       const lane = `${record.punto_venta}|${record.tipo}`;
       const day = dayNumber(record.fecha);
       if (!((this.laneDays.get(lane) ?? Number.NEGATIVE_INFINITY) >= day)) this.laneDays.set(lane, day);

@@ -579,6 +579,8 @@ function rateResult(v: VoucherHeading, moneda: string, place: string, message: s
 
 /** Dated before the latest voucher the journal saw issued in its lane, and not itself sent before. */
 function beforeLane(journal: Journal, v: VoucherHeading): boolean {
+  // A purchase is the supplier's voucher: the authority's lane order is the supplier's concern.
+  if (v.operacion === "C") return false;
   const last = v.punto_venta === undefined ? undefined : journal.lastIssuedDay(v.punto_venta, v.tipo);
   return last !== undefined && dayNumber(v.fecha) < last && journal.get(v.reference) === undefined;
 }
@@ -609,12 +611,14 @@ function repeatOf(result: VoucherResult, repeat: VoucherHeading): VoucherResult 
 /**
  * Lanes: vouchers of one point of sale and type, in date order (input order for equal dates),
  * since numbering and dates run in sequence there. Queued vouchers get their numbers later, in
- * the service's queue, so in queued mode each point of sale is one lane.
+ * the service's queue, so in queued mode each point of sale is one lane. Purchases have lanes of
+ * their own.
  */
 export function lanes<V extends VoucherHeading>(vouchers: V[], mode: "instant" | "queued"): V[][] {
   const byLane = new Map<string, V[]>();
   for (const v of vouchers) {
-    const key = mode === "queued" ? `${v.punto_venta}` : `${v.punto_venta}|${v.tipo}`;
+    // A purchase's point of sale is its supplier's: purchases never share a lane with sales.
+    const key = `${v.operacion === "C" ? "C|" : ""}${mode === "queued" ? `${v.punto_venta}` : `${v.punto_venta}|${v.tipo}`}`;
     const lane = byLane.get(key) ?? [];
     lane.push(v);
     byLane.set(key, lane);

@@ -6,8 +6,10 @@
  * consumers, a period after the date) sends the user back to the prompt of the field at fault,
  * keeping every other answer. `--from-ref R` starts from an issued voucher: its note, pre-filled.
  */
+
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type { RegistryRecord } from "../api/protocol.js";
 import { accountId, derivedReference } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
@@ -98,6 +100,8 @@ class Guide {
     private readonly p: Prompts,
     readonly draft: Draft,
     private readonly fetchCeiling: () => Promise<Dec>,
+    /** The registry's record of a CUIT, to offer its name and VAT condition; undefined when it cannot say. */
+    private readonly lookupCuit: (cuit: string) => Promise<RegistryRecord | undefined> = async () => undefined,
   ) {}
 
   /** The clock (FACTURAR_TODAY moves it in tests). */
@@ -190,10 +194,26 @@ class Guide {
         },
       }),
     );
+    // A CUIT typed anew: the registry's name and condition are offered (an answer kept from before wins).
+    const sameAsBefore = old.documento_tipo === documento_tipo && String(old.documento_nro) === documento_nro;
+    const record = documento_tipo === "CUIT" && !sameAsBefore ? await this.lookupCuit(documento_nro) : undefined;
+    if (record)
+      this.ctx.err(
+        this.ctx.errColor.dim(
+          t("registry: {name}, {condition}", {
+            name: record.razon_social,
+            condition: record.condicion_impositiva || t("registered in neither VAT nor the monotributo"),
+          }),
+        ),
+      );
+    const nameByDefault =
+      old.razon_social && old.documento_tipo !== "OTRO" && (sameAsBefore || !record)
+        ? String(old.razon_social)
+        : record?.razon_social;
     const razon_social = (
       await this.p.input({
         message: t("Customer's name"),
-        ...(old.razon_social && old.documento_tipo !== "OTRO" ? { default: String(old.razon_social) } : {}),
+        ...(nameByDefault ? { default: nameByDefault } : {}),
         validate: (v) => v.trim() !== "" || t("required"),
       })
     ).trim();
@@ -205,10 +225,17 @@ class Guide {
         }) === undefined,
     );
     const allowed = fits.length > 0 ? fits : VAT_CONDITIONS_BY_CLASS[cls];
+    const registered = record?.condicion_iva ?? undefined;
+    const conditionByDefault =
+      registered && allowed.includes(registered) && !sameAsBefore
+        ? registered
+        : allowed.includes(old.condicion_iva as VatCondition)
+          ? (old.condicion_iva as VatCondition)
+          : undefined;
     const condicion_iva = await this.p.select({
       message: t("Customer's VAT condition"),
       choices: allowed.map((c) => ({ name: `${c} — ${VAT_CONDITION_NAMES[c]}`, value: c })),
-      ...(allowed.includes(old.condicion_iva as VatCondition) ? { default: old.condicion_iva as VatCondition } : {}),
+      ...(conditionByDefault ? { default: conditionByDefault } : {}),
     });
     this.draft.cliente = {
       ...pick(old, ["domicilio", "email"]),
@@ -527,7 +554,8 @@ export async function askVoucher(
     },
   };
   const fetchCeiling = () => liveCeiling(ctx);
-  let guide = new Guide(ctx, p, draft, fetchCeiling);
+  const lookupCuit = registryLookup(ctx);
+  let guide = new Guide(ctx, p, draft, fetchCeiling, lookupCuit);
 
   if (opts.fromRef !== undefined) {
     const { fetchIssued } = await import("./from-ref.js");
@@ -537,8 +565,8 @@ export async function askVoucher(
         tipo: ctx.errColor.bold(found.tipo),
         number: `${String(found.punto_venta).padStart(5, "0")}-${String(found.numero).padStart(8, "0")}`,
         fecha: String(found.fecha),
-        name: String(found.raw.cliente.razon_social ?? ""),
-        document: `${found.raw.cliente.documento_tipo ?? ""} ${found.raw.cliente.documento_nro ?? ""}`,
+        name: String(found.raw.cliente?.razon_social ?? ""),
+        document: `${found.raw.cliente?.documento_tipo ?? ""} ${found.raw.cliente?.documento_nro ?? ""}`,
         total: amount(String(found.total)),
       }),
     );
@@ -579,7 +607,7 @@ export async function askVoucher(
     } else if (latest.sequence > 1)
       note = noteFromVoucher(found.raw, { kind, fecha: today, sequence: latest.sequence });
     const built = structuredClone(note.envelope) as Draft;
-    guide = new Guide(ctx, p, built, fetchCeiling);
+    guide = new Guide(ctx, p, built, fetchCeiling, lookupCuit);
     ctx.err(
       t("{tipo} from it: lower a quantity or a price for a partial one", {
         tipo: ctx.errColor.bold(String(built.comprobante.tipo)),
@@ -633,6 +661,31 @@ export async function askVoucher(
 }
 
 /** The service's ceiling for unidentified consumers (cached for the day), asked once the sale needs it. */
+/**
+ * The registry's record of a CUIT (clientes/afip-info, one request of the quota), each CUIT asked
+ * once; undefined when the lookup fails for any reason: the guide then just asks, as without it.
+ */
+function registryLookup(ctx: Context): (cuit: string) => Promise<RegistryRecord | undefined> {
+  const asked = new Map<string, Promise<RegistryRecord | undefined>>();
+  return (cuit) => {
+    let answer = asked.get(cuit);
+    if (!answer) {
+      answer = (async () => {
+        try {
+          const { withConnection } = await import("./online.js");
+          return await withConnection(ctx, (connection) => connection.service.registry(cuit));
+        } catch (error) {
+          if (ctx.verbose)
+            ctx.err(ctx.errColor.dim(t("registry lookup failed: {message}", { message: (error as Error).message })));
+          return undefined;
+        }
+      })();
+      asked.set(cuit, answer);
+    }
+    return answer;
+  };
+}
+
 async function liveCeiling(ctx: Context): Promise<Dec> {
   const [{ withConnection }, { currentCeiling }] = await Promise.all([
     import("./online.js"),

@@ -1,7 +1,7 @@
 /** `facturar journal`: what the journal holds for a profile (or for some input files), unknown outcomes first. */
 
 import { accountOf } from "../api/connect.js";
-import { preferred } from "../api/protocol.js";
+import { findSaleOrPurchase, preferred } from "../api/protocol.js";
 import { entryFromService, inFlight, Journal, type JournalEntry, sentAt } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile } from "../config/profile.js";
@@ -60,7 +60,8 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
         .filter((e) => (e.state !== "issued" || e.legacy) && e.state !== "deleted" && matches(e, files));
       await withConnection(ctx, async (connection) => {
         for (const entry of open) {
-          const found = preferred(await connection.service.findByReference(entry.ref));
+          // The journal does not keep whether a reference is a sale or a purchase: sales first.
+          const found = preferred(await findSaleOrPurchase(connection.service, entry.ref));
           if (found) {
             await journal.record(entryFromService(found, entry.mode));
             continue;

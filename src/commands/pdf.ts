@@ -1,6 +1,14 @@
 /** `facturar pdf`: fresh links for an issued voucher (regenerar_pdf), then its PDF and ticket saved. */
 
-import { preferred } from "../api/protocol.js";
+import {
+  findSaleOrPurchase,
+  type Links,
+  type Operacion,
+  preferred,
+  type Service,
+  ServiceRefusedError,
+  type ServiceVoucher,
+} from "../api/protocol.js";
 import { saveDocument } from "../batch/issue.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
@@ -35,8 +43,10 @@ export async function pdfCommand(ctx: Context, flags: PdfFlags): Promise<Outcome
     let tipo: string;
     let puntoVenta: number | undefined;
     let numero: number;
+    /** The voucher as a query gave it: its links are the fallback when regenerar_pdf is refused. */
+    let queried: ServiceVoucher | undefined;
     if (ref) {
-      const found = preferred(await connection.service.findByReference(ref));
+      const found = preferred(await findSaleOrPurchase(connection.service, ref));
       if (!found)
         throw new FacturarError(t("no voucher with reference {ref}", { ref }), "notFound", "service.not-found");
       if (found.state !== "issued" || found.numero === null || found.punto_venta === null)
@@ -46,12 +56,18 @@ export async function pdfCommand(ctx: Context, flags: PdfFlags): Promise<Outcome
           "pdf.not-issued",
         );
       ({ tipo, punto_venta: puntoVenta, numero } = found as typeof found & { punto_venta: number; numero: number });
+      queried = found;
     } else {
       ({ tipo, numero } = byNumber as { tipo: string; numero: number });
       puntoVenta = byNumber?.puntoVenta ?? connection.puntoVenta ?? profile.puntoVenta;
     }
     if (!puntoVenta) throw new UsageError(t("--pv is required: the profile names no point of sale"));
-    const links = await connection.service.freshLinks(tipo, puntoVenta, numero);
+    const links = await linksOf(
+      ctx,
+      connection.service,
+      { tipo, puntoVenta, numero, operacion: queried?.operacion ?? "V" },
+      queried,
+    );
     const dir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
     const regenerate = async () => {
       throw new Error(t("the fresh link did not work"));
@@ -78,4 +94,29 @@ export async function pdfCommand(ctx: Context, flags: PdfFlags): Promise<Outcome
     ]);
     return "done";
   });
+}
+
+/**
+ * Fresh links from `regenerar_pdf`; where the service refuses it (it counts against the quota,
+ * and may be refused for a voucher the query still shows), the links `consulta` gives, which
+ * cost nothing and are what the service shows in its own listing.
+ */
+async function linksOf(
+  ctx: Context,
+  service: Service,
+  id: { tipo: string; puntoVenta: number; numero: number; operacion: Operacion },
+  queried: ServiceVoucher | undefined,
+): Promise<Links> {
+  try {
+    return await service.freshLinks(id.tipo, id.puntoVenta, id.numero, id.operacion);
+  } catch (error) {
+    if (!(error instanceof ServiceRefusedError)) throw error;
+    const held = queried ?? (await service.voucher(id.tipo, id.puntoVenta, id.numero, id.operacion));
+    if (!held?.pdf_url) throw error;
+    if (!ctx.quiet)
+      ctx.err(
+        `${ctx.errColor.yellow(t("warning:"))} ${t("regenerar_pdf was refused ({reason}): saving the links the voucher's query gives", { reason: error.errors.join("; ") || error.message })}`,
+      );
+    return { pdf: held.pdf_url, ticket: held.ticket_url };
+  }
 }

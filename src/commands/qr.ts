@@ -1,6 +1,6 @@
 /** `facturar qr`: decodes a voucher's QR payload; with --ref, checks it against the voucher. */
 
-import { preferred, type ServiceVoucher } from "../api/protocol.js";
+import { findSaleOrPurchase, preferred, type ServiceVoucher } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
@@ -15,6 +15,13 @@ interface QrCheck {
   qr: unknown;
   voucher: unknown;
   ok: boolean;
+  /** false where the service's answer leaves the field out: nothing to compare, not a mismatch. */
+  compared: boolean;
+}
+
+/** A field the service's answer leaves out (the real service omits or blanks some, e.g. cae in DEV). */
+function absent(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
 }
 
 /**
@@ -32,7 +39,11 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
     if (voucher) {
       const c = voucher.comprobante;
       const expect = (field: string, qr: unknown, value: unknown, same: boolean) =>
-        checks.push({ field, qr, voucher: value, ok: same });
+        checks.push(
+          absent(value)
+            ? { field, qr, voucher: null, ok: true, compared: false }
+            : { field, qr, voucher: value, ok: same, compared: true },
+        );
       expect("tipoCmp", data.tipoCmp, c.tipo, voucherTypeInfo(String(c.tipo))?.code === data.tipoCmp);
       expect("ptoVta", data.ptoVta, c.punto_venta, Number(c.punto_venta) === data.ptoVta);
       expect("nroCmp", data.nroCmp, c.numero, Number(c.numero) === data.nroCmp);
@@ -41,13 +52,20 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
       const importe = Dec.fromNumber(data.importe);
       expect("importe", data.importe, c.total, !!total && !!importe && total.eq(importe));
       expect("moneda", data.moneda, c.moneda, data.moneda === c.moneda);
-      expect("codAut", data.codAut, c.cae || "(none)", String(c.cae || "0") === String(data.codAut));
-      expect(
-        "nroDocRec",
-        data.nroDocRec,
-        voucher.cliente.documento_nro,
-        String(voucher.cliente.documento_nro ?? "").trim() === String(data.nroDocRec ?? ""),
-      );
+      expect("codAut", data.codAut, c.cae, String(c.cae) === String(data.codAut));
+      if (voucher.proveedor) {
+        // A purchase's QR is its supplier's: the supplier issued it, and the receiver is this account.
+        const supplier = String(voucher.proveedor.documento_nro ?? "").trim();
+        expect("cuit", data.cuit, supplier, supplier === String(data.cuit ?? ""));
+      } else {
+        const receiver = voucher.cliente ?? {};
+        expect(
+          "nroDocRec",
+          data.nroDocRec,
+          receiver.documento_nro,
+          String(receiver.documento_nro ?? "").trim() === String(data.nroDocRec ?? ""),
+        );
+      }
     }
     const ok = checks.every((c) => c.ok);
     if (ctx.json) {
@@ -55,9 +73,9 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
     } else {
       for (const [key, value] of Object.entries(data)) await ctx.out(`${key.padEnd(11)} ${value}`);
       for (const c of checks) {
-        await ctx.out(
-          `${c.ok ? ctx.color.green("✔") : ctx.color.red("✖")} ${c.field.padEnd(10)} QR ${String(c.qr)}  ${t("voucher")} ${String(c.voucher)}`,
-        );
+        const mark = !c.compared ? ctx.color.dim("–") : c.ok ? ctx.color.green("✔") : ctx.color.red("✖");
+        const held = c.compared ? String(c.voucher) : t("(not in the service's answer)");
+        await ctx.out(`${mark} ${c.field.padEnd(10)} QR ${String(c.qr)}  ${t("voucher")} ${held}`);
       }
     }
     return ok ? "done" : "invalid";
@@ -65,7 +83,7 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
   if (!flags.ref) return show(text as string);
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     const ref = flags.ref as string;
-    const found = preferred(await connection.service.findByReference(ref));
+    const found = preferred(await findSaleOrPurchase(connection.service, ref));
     if (!found)
       throw new FacturarError(
         t("no voucher with reference {ref}", { ref: String(flags.ref) }),

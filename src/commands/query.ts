@@ -2,7 +2,7 @@
 
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Service, ServiceVoucher } from "../api/protocol.js";
+import type { Operacion, Service, ServiceVoucher } from "../api/protocol.js";
 import { saveDocument } from "../batch/issue.js";
 import { type AccountKey, Journal } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
@@ -26,6 +26,8 @@ export interface QueryFlags {
   pv?: string;
   pdf?: boolean;
   out?: string;
+  /** Purchases (`operacion: "C"`) instead of sales. */
+  purchases?: boolean;
 }
 
 /** `puntoVenta`: the one --pv names, or the one printed in a number (`00679-00000002`). */
@@ -69,17 +71,20 @@ export async function* queryAll(
   service: Service,
   c: Criteria,
   puntoVenta: number | undefined,
+  operacion: Operacion = "V",
 ): AsyncGenerator<ServiceVoucher> {
   if (c.kind === "number") {
-    const found = await service.voucher(c.tipo, puntoVenta, c.numero);
+    const found = await service.voucher(c.tipo, puntoVenta, c.numero, operacion);
     if (found) yield found;
     return;
   }
   if (c.kind === "ref") {
-    yield* await service.findByReference(c.ref);
+    yield* await service.findByReference(c.ref, operacion);
     return;
   }
-  yield* c.kind === "date" ? service.listByDate(c.date) : service.listByNumbers(c.tipo, puntoVenta, c.from, c.to);
+  yield* c.kind === "date"
+    ? service.listByDate(c.date, operacion)
+    : service.listByNumbers(c.tipo, puntoVenta, c.from, c.to, operacion);
 }
 
 function pointOfSale(pv: string | undefined, ...numbers: VoucherNumberArg[]): { puntoVenta?: number } {
@@ -91,33 +96,45 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
   const wanted = criteria(flags);
   const pvFlag = "puntoVenta" in wanted ? wanted.puntoVenta : optionalInt("--pv", flags.pv, 1, 99999);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
-    const pv = pvFlag ?? connection.puntoVenta ?? profile.puntoVenta;
+    const operacion: Operacion = flags.purchases ? "C" : "V";
+    // A purchase's point of sale is its supplier's: never the profile's.
+    const pv = operacion === "C" ? pvFlag : (pvFlag ?? connection.puntoVenta ?? profile.puntoVenta);
     const outDir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
     const local = localDocuments(ctx, connection.account, profile.name, outDir);
     const rows: string[][] = [];
     let count = 0;
-    for await (const v of queryAll(connection.service, wanted, pv)) {
+    for await (const v of queryAll(connection.service, wanted, pv, operacion)) {
       count++;
       const issued = v.state === "issued" && v.numero !== null && v.punto_venta !== null;
       const number = issued ? voucherNumber(v.punto_venta as number, v.numero as number) : null;
       let pdf: string | null = null;
-      if (issued && !flags.pdf) pdf = await local.pdf(v);
+      let ticket: string | null = null;
+      if (issued && !flags.pdf) ({ pdf, ticket } = await local.documents(v));
       else if (flags.pdf && issued) {
         const { tipo } = v;
         const [puntoVenta, numero] = [v.punto_venta as number, v.numero as number];
-        try {
-          pdf = await saveDocument(
-            connection.service,
-            outDir,
-            `${documentName(tipo, puntoVenta, numero)}.pdf`,
-            v.pdf_url,
-            async () => (await connection.service.freshLinks(tipo, puntoVenta, numero)).pdf,
-          );
-        } catch (error) {
-          ctx.err(
-            `${ctx.errColor.yellow(t("warning:"))} ${tipo} ${number}: ${t("PDF not saved: {message}", { message: (error as Error).message })}`,
-          );
-        }
+        // Both documents, as `issue` saves them: the PDF and, where the service has one, the ticket.
+        const save = async (which: "pdf" | "ticket"): Promise<string | null> => {
+          const link = which === "pdf" ? v.pdf_url : v.ticket_url;
+          if (which === "ticket" && !link) return null;
+          try {
+            return await saveDocument(
+              connection.service,
+              outDir,
+              `${documentName(tipo, puntoVenta, numero, which === "ticket" ? "-ticket" : "")}.pdf`,
+              link,
+              async () => (await connection.service.freshLinks(tipo, puntoVenta, numero, v.operacion))[which],
+            );
+          } catch (error) {
+            const message = (error as Error).message;
+            ctx.err(
+              `${ctx.errColor.yellow(t("warning:"))} ${tipo} ${number}: ${which === "pdf" ? t("PDF not saved: {message}", { message }) : t("ticket not saved: {message}", { message })}`,
+            );
+            return null;
+          }
+        };
+        pdf = await save("pdf");
+        ticket = await save("ticket");
       }
       if (ctx.json) {
         await ctx.out(
@@ -128,6 +145,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
             external_reference: v.external_reference,
             ...(v.observations.length ? { observations: v.observations } : {}),
             pdf,
+            ticket,
           }),
         );
       } else {
@@ -135,7 +153,8 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
           v.tipo,
           number ?? t("(queued)"),
           v.fecha ?? "",
-          String(v.raw.cliente.razon_social ?? ""),
+          // A table cell holds one line: the service's line breaks (`#@#`) read as spaces there.
+          String((v.raw.cliente ?? v.raw.proveedor)?.razon_social ?? "").replace(/\s*\n\s*/g, " "),
           v.total ? amount(v.total) : "",
           v.status,
           v.external_reference,
@@ -173,22 +192,30 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
 }
 
 /**
- * Where an issued voucher's PDF already is on this machine: in the output folder under the name
+ * Where an issued voucher's PDF and ticket already are on this machine: in the output folder under the name
  * the tool gives it, else where the journal says it was saved. The journal is read only if asked.
  */
 function localDocuments(ctx: Context, account: AccountKey, profile: string, outDir: string) {
   let journal: Promise<Journal | undefined> | undefined;
+  const named = (v: ServiceVoucher, suffix = "") => {
+    const path = join(
+      resolve(outDir),
+      `${documentName(v.tipo, v.punto_venta as number, v.numero as number, suffix)}.pdf`,
+    );
+    return existsSync(path) ? path : null;
+  };
   return {
-    async pdf(v: ServiceVoucher): Promise<string | null> {
-      const [puntoVenta, numero] = [v.punto_venta as number, v.numero as number];
-      const named = join(resolve(outDir), `${documentName(v.tipo, puntoVenta, numero)}.pdf`);
-      if (existsSync(named)) return named;
+    async documents(v: ServiceVoucher): Promise<{ pdf: string | null; ticket: string | null }> {
+      const [pdf, ticket] = [named(v), named(v, "-ticket")];
+      if (pdf) return { pdf, ticket };
       journal ??= Journal.open(stateDir(ctx.io.env), account, { lock: false, readOnly: true, profile }).catch(
         () => undefined,
       );
       const entry = (await journal)?.get(v.external_reference);
-      const same = entry?.tipo === v.tipo && entry.punto_venta === puntoVenta && entry.numero === numero;
-      return same && entry.pdf && existsSync(entry.pdf) ? resolve(entry.pdf) : null;
+      const same = entry?.tipo === v.tipo && entry.punto_venta === v.punto_venta && entry.numero === v.numero;
+      if (!same) return { pdf: null, ticket };
+      const saved = (path: string | null | undefined) => (path && existsSync(path) ? resolve(path) : null);
+      return { pdf: saved(entry.pdf), ticket: ticket ?? saved(entry.ticket) };
     },
     async close(): Promise<void> {
       await (await journal)?.close();

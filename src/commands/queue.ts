@@ -7,6 +7,7 @@ import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { dayNumber } from "../voucher/dates.js";
 import { requiredDate } from "./flags.js";
 import { printAnswer, withConnection } from "./online.js";
 
@@ -28,7 +29,9 @@ export async function queueCommand(
   } else if (action === "reschedule") {
     const fecha = requiredDate("--date", flags.date);
     const due = flags.due ? requiredDate("--due", flags.due) : undefined;
-    call = (service) => service.reschedule(ref, fecha, due);
+    if (due && dayNumber(due) < dayNumber(fecha))
+      throw new UsageError(t("--due {due} is before --date {fecha}", { due, fecha }));
+    call = async (service) => service.reschedule(ref, fecha, due ?? (await keptDueDate(service, ref, fecha)));
     after = "queued";
   } else if (action === "retry") {
     call = (service) => service.requeue(ref);
@@ -68,6 +71,21 @@ export async function queueCommand(
     );
     return partial ? "partial" : "done";
   });
+}
+
+/**
+ * The due date a rescheduled voucher keeps when `--due` is not given: its own, unless the new date
+ * passes it, then the new date. The method's body carries `vencimiento` (reference §4.2), and a
+ * due date before the voucher's date is one the authority refuses.
+ */
+async function keptDueDate(service: Service, ref: string, fecha: string): Promise<string> {
+  const queued = (await service.findByReference(ref)).find((v) => v.state !== "issued");
+  const own = queued?.vencimiento_pago ?? undefined;
+  return own && isDayText(own) && dayNumber(own) >= dayNumber(fecha) ? own : fecha;
+}
+
+function isDayText(text: string): boolean {
+  return /^\d{2}\/\d{2}\/\d{4}$/.test(text);
 }
 
 /**

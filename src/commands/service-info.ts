@@ -1,12 +1,16 @@
 /** `facturar ceiling` and `facturar status`: what the service says about itself. */
 
+import { TransportError } from "../api/http.js";
+import type { PlanUsage, Service } from "../api/protocol.js";
 import { fetchCeiling } from "../batch/ceiling.js";
 import { accountId } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
-import type { Outcome } from "../errors.js";
+import { FacturarError, type Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { amount } from "../output/amount.js";
+import { argentinaToday, clockFrom, dayNumber } from "../voucher/dates.js";
+import { date } from "../voucher/schema.js";
 import { withConnection } from "./online.js";
 
 export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean }): Promise<Outcome> {
@@ -39,10 +43,29 @@ export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean })
   });
 }
 
+/** The plan's use, or why it could not be read: status still answers without it. */
+async function planUsage(service: Service): Promise<{ usage: PlanUsage | null; problem: string | null }> {
+  try {
+    return { usage: await service.usage(), problem: null };
+  } catch (error) {
+    if (!(error instanceof FacturarError || error instanceof TransportError)) throw error;
+    return { usage: null, problem: error.message };
+  }
+}
+
+/** Days from today (Argentina) to a dd/mm/yyyy date; negative when it has passed. */
+function daysUntil(fecha: string, env: NodeJS.ProcessEnv): number | null {
+  const parsed = date().safeParse(fecha);
+  return parsed.success ? dayNumber(parsed.data) - argentinaToday(clockFrom(env)()) : null;
+}
+
 export async function statusCommand(ctx: Context): Promise<Outcome> {
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const answer = await connection.service.status();
     const { ok, maintenance } = answer;
+    // micuenta/consumo costs one request of the quota, as every method but the queries does.
+    const { usage, problem } = await planUsage(connection.service);
+    const daysLeft = usage?.plan_vencimiento ? daysUntil(usage.plan_vencimiento, ctx.io.env) : null;
     if (ctx.json) {
       await ctx.out(
         JSON.stringify({
@@ -53,6 +76,8 @@ export async function statusCommand(ctx: Context): Promise<Outcome> {
           maintenance,
           novedades: answer.novedades,
           errors: answer.errors,
+          usage: usage ? { ...usage, dias_restantes: daysLeft } : null,
+          ...(problem ? { usage_error: problem } : {}),
         }),
       );
     } else {
@@ -73,6 +98,27 @@ export async function statusCommand(ctx: Context): Promise<Outcome> {
           `  ${t("maintenance {from} to {to}:", { from: String(m.desde ?? "?"), to: String(m.hasta ?? "?") })} ${m.titulo ?? ""} ${m.texto ?? ""}`.trimEnd(),
         );
       if (answer.novedades) await ctx.out(`  ${t("news:")} ${answer.novedades}`);
+      if (usage) {
+        await ctx.out(
+          `  ${t("quota: {used} of {quota} requests used, {left} left", {
+            used: usage.comprobantes_generados,
+            quota: usage.comprobantes_cupo,
+            left: usage.comprobantes_disponibles,
+          })}${usage.abonos_pendientes ? `; ${t("{n} recurring vouchers scheduled", { n: usage.abonos_pendientes })}` : ""}`,
+        );
+        if (usage.plan_vencimiento)
+          await ctx.out(
+            `  ${
+              daysLeft !== null && daysLeft < 0
+                ? c.red(t("the plan ended on {fecha}", { fecha: usage.plan_vencimiento }))
+                : t("the plan ends on {fecha} ({days} days left)", {
+                    fecha: usage.plan_vencimiento,
+                    days: daysLeft ?? "?",
+                  })
+            }`,
+          );
+      } else if (problem)
+        ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${t("quota use not read: {problem}", { problem })}`);
     }
     return ok ? "done" : "unavailable";
   });

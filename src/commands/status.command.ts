@@ -5,7 +5,11 @@ import { type Define, examples } from "./define.js";
 export const define: Define = (program, run) => {
   const command = program
     .command("status")
-    .description(t("service status, scheduled maintenance and news; exit 6 when invoicing is not OK"))
+    .description(
+      t(
+        "service status, scheduled maintenance, news, and the plan's quota use (micuenta/consumo, one request); exit 6 when invoicing is not OK",
+      ),
+    )
     .action(run(async () => (await import("./service-info.js")).statusCommand));
   examples(command, [
     [t("is the service up, and is maintenance scheduled?"), "facturar status"],

@@ -190,8 +190,8 @@ export const ES: Readonly<Record<string, string>> = {
   "the final-consumer identification ceiling (topecf), cached for the day":
     "el tope de identificación del consumidor final (topecf), guardado por el día",
   "ask the service even if today's answer is cached": "consulta al servicio aunque la respuesta de hoy esté guardada",
-  "service status, scheduled maintenance and news; exit 6 when invoicing is not OK":
-    "estado del servicio, mantenimientos programados y novedades; sale con 6 si la facturación no está OK",
+  "service status, scheduled maintenance, news, and the plan's quota use (micuenta/consumo, one request); exit 6 when invoicing is not OK":
+    "estado del servicio, mantenimientos programados, novedades y el consumo del plan (micuenta/consumo, un request); sale con 6 si la facturación no está OK",
   "create or edit a profile (asks on a terminal; every answer also a flag), then check it":
     "crea o edita un perfil (pregunta en la terminal; cada respuesta también es una opción) y lo verifica",
   "profile name (default sandbox)": "nombre del perfil (por defecto sandbox)",
@@ -1227,4 +1227,113 @@ export const ES: Readonly<Record<string, string>> = {
   "the items of {tipo} cannot be read back": "no se pueden leer los ítems de {tipo}",
   "the note's total is {total}, not {amount}: with VAT rounded to the cent no net makes {amount} exactly":
     "el total de la nota es {total}, no {amount}: con el IVA redondeado al centavo ningún neto da {amount} exacto",
+  "--due {due} is before --date {fecha}": "--due {due} es anterior a --date {fecha}",
+  "regenerar_pdf was refused ({reason}): saving the links the voucher's query gives":
+    "regenerar_pdf fue rechazado ({reason}): se guardan los enlaces que da la consulta del comprobante",
+  "(not in the service's answer)": "(no está en la respuesta del servicio)",
+  "{tipo} {number} was not e-mailed again": "{tipo} {number} no se reenvió por e-mail",
+  "the payment of {tipo} {number} was not recorded": "el pago de {tipo} {number} no se registró",
+  "the purchase {tipo} {number} was not deleted": "la compra {tipo} {number} no se eliminó",
+  "no registry record for CUIT {cuit}": "el padrón no tiene datos del CUIT {cuit}",
+  "it has no razon_social": "no tiene razon_social",
+  "consumo failed": "falló consumo",
+  "it has no {field}": "no tiene {field}",
+  "no ledger for CUIT {cuit}": "no hay cuenta corriente del CUIT {cuit}",
+  "productos/listar failed": "falló productos/listar",
+  "productos/consultar failed": "falló productos/consultar",
+  "the service returned no item for it": "el servicio no devolvió un ítem para él",
+  "{method} failed": "falló {method}",
+  "it has no items": "no tiene items",
+  "look a CUIT up in the authority's registry (clientes/afip-info): name, VAT condition, address":
+    "consulta un CUIT en el padrón de ARCA (clientes/afip-info): nombre, condición frente al IVA, domicilio",
+  "11 digits; dashes and dots are ignored": "11 dígitos; se ignoran guiones y puntos",
+  "who is this customer?": "¿quién es este cliente?",
+  "as JSON, for a script": "en JSON, para un script",
+  "registered in neither VAT nor the monotributo": "no inscripto en el IVA ni en el monotributo",
+  "VAT condition:": "condición frente al IVA:",
+  "address:": "domicilio:",
+  "status:": "estado:",
+  "activity:": "actividad:",
+  "a client's ledger (clientes/cuenta-corriente): the vouchers issued to it, its payments, the balance":
+    "la cuenta corriente de un cliente (clientes/cuenta-corriente): los comprobantes que se le emitieron, sus pagos, el saldo",
+  "the client's CUIT": "el CUIT del cliente",
+  "what a client owes": "cuánto debe un cliente",
+  concept: "concepto",
+  debit: "debe",
+  credit: "haber",
+  "left to pay": "resta abonar",
+  balance: "saldo",
+  "balance: $ {amount}": "saldo: $ {amount}",
+  "delete a recorded purchase (comprobante_eliminar); sales cannot be deleted":
+    "elimina una compra registrada (comprobante_eliminar); las ventas no se pueden eliminar",
+  'voucher type ("FACTURA A")': 'tipo de comprobante ("FACTURA A")',
+  "the supplier's point of sale": "el punto de venta del proveedor",
+  "the supplier's voucher number (N, or as printed: 00015-00000024)":
+    "el número del comprobante del proveedor (N, o como figura impreso: 00015-00000024)",
+  "a supplier's invoice entered by mistake": "una factura de proveedor cargada por error",
+  "the same, its number as printed": "lo mismo, con el número como figura impreso",
+  "--pv is required: the supplier's point of sale (or write the number as 00015-00000024)":
+    "falta --pv: el punto de venta del proveedor (o escriba el número como 00015-00000024)",
+  "purchase {tipo} {number} deleted": "compra {tipo} {number} eliminada",
+  "registry: {name}, {condition}": "padrón: {name}, {condition}",
+  "registry lookup failed: {message}": "falló la consulta al padrón: {message}",
+  "record a payment of an issued sale in the client's ledger (pagar); the PDF does not change":
+    "registra un pago de una venta emitida en la cuenta corriente del cliente (pagar); el PDF no cambia",
+  "the amount paid, up to 2 decimals (at most what is left to pay)":
+    "el importe pagado, con hasta 2 decimales (como mucho lo que resta abonar)",
+  'how it was paid, as the platform names it (default "Efectivo")':
+    'cómo se pagó, como lo llama la plataforma (por omisión "Efectivo")',
+  "a payment in cash of an order's invoice": "un pago en efectivo de la factura de un pedido",
+  "part of it by card": "una parte con tarjeta",
+  "--amount takes a positive amount with up to 2 decimals and a dot (1210.50), not {value}":
+    "--amount lleva un importe positivo con hasta 2 decimales y punto (1210.50), no {value}",
+  "--method takes the name of a means of payment (up to 255 characters)":
+    "--method lleva el nombre de un medio de pago (hasta 255 caracteres)",
+  "pay records payments of sales; {ref} is a purchase": "pay registra pagos de ventas; {ref} es una compra",
+  "{tipo} {number}: payment of $ {amount} ({method}) recorded":
+    "{tipo} {number}: pago de $ {amount} ({method}) registrado",
+  "the products of the price lists (productos/listar), or some by code (productos/consultar)":
+    "los productos de las listas de precios (productos/listar), o algunos por código (productos/consultar)",
+  "only these codes (repeat it, at most 50)": "solo estos códigos (se repite, hasta 50)",
+  "<price list>": "<lista de precios>",
+  "the price list of --code (default: none)": "la lista de precios de --code (por omisión: ninguna)",
+  "<field>": "<campo>",
+  "fecha_creacion, descripcion or codigo (default fecha_creacion)":
+    "fecha_creacion, descripcion o codigo (por omisión fecha_creacion)",
+  "newest (or last) first": "los más nuevos (o los últimos) primero",
+  "every product the vouchers carried": "todos los productos que llevaron los comprobantes",
+  "one product's price": "el precio de un producto",
+  "--sort takes one of: {names}": "--sort lleva uno de: {names}",
+  "--code takes a product code (up to 50 characters)": "--code lleva un código de producto (hasta 50 caracteres)",
+  "at most 50 --code in one call": "como mucho 50 --code en una llamada",
+  "--list goes with --code": "--list va con --code",
+  "no products yet: they are stored from the items of issued vouchers that have a codigo":
+    "todavía no hay productos: se guardan de los ítems con codigo de los comprobantes emitidos",
+  "not found:": "no encontrado:",
+  "purchases (operacion C): --pv and numbers are the supplier's":
+    "compras (operacion C): --pv y los números son los del proveedor",
+  "a supplier's invoice recorded as a purchase": "una factura de proveedor registrada como compra",
+  "e-mail an issued voucher to its client again (reenviar); only one e-mailed when it was issued":
+    "reenvía por e-mail un comprobante emitido a su cliente (reenviar); solo uno que se envió por e-mail al emitirlo",
+  "the voucher of an order, e-mailed again": "el comprobante de un pedido, reenviado por e-mail",
+  "{tipo} {number} e-mailed to its client again": "{tipo} {number} reenviado por e-mail a su cliente",
+  "quota: {used} of {quota} requests used, {left} left": "cupo: {used} de {quota} requests usados, quedan {left}",
+  "{n} recurring vouchers scheduled": "{n} abonos programados",
+  "the plan ended on {fecha}": "el plan venció el {fecha}",
+  "the plan ends on {fecha} ({days} days left)": "el plan vence el {fecha} (quedan {days} días)",
+  "quota use not read: {problem}": "no se pudo leer el consumo: {problem}",
+  "a reference table of the service (tablas_referencia/<name>): codes and what they mean":
+    "una tabla de referencia del servicio (tablas_referencia/<nombre>): los códigos y lo que significan",
+  "one of: {names}": "uno de: {names}",
+  "the province codes a client block takes": "los códigos de provincia que lleva el bloque cliente",
+  "the payment conditions, as JSON": "las condiciones de venta, en JSON",
+  "unknown table {name}": "tabla desconocida {name}",
+  "did you mean {name}?": "¿quiso decir {name}?",
+  "{command} takes --ref R, or --type T --number N, not both":
+    "{command} lleva --ref R, o --type T --number N, no ambos",
+  "the voucher {ref} is not issued yet ({status})": "el comprobante {ref} todavía no está emitido ({status})",
+  "the answer to pagar was lost ({message}): the payment may be recorded":
+    "se perdió la respuesta a pagar ({message}): el pago puede haberse registrado",
+  "look at the client's ledger (facturar customer-ledger --cuit C) before paying again":
+    "mire la cuenta corriente del cliente (facturar customer-ledger --cuit C) antes de pagar otra vez",
 };

@@ -23,6 +23,19 @@ import { qrUrl } from "../voucher/qr.js";
 import { envelopeSchema } from "../voucher/schema.js";
 import { unescapeText } from "../voucher/text.js";
 import { computeTotals, itemNet } from "../voucher/totals.js";
+import {
+  afipInfo,
+  comprobanteEliminar,
+  consumo,
+  cuentaCorriente,
+  ledgerStatus,
+  pagar,
+  productosConsultar,
+  productosListar,
+  REFERENCE_TABLES,
+  reenviar,
+  referenceTable,
+} from "./account.js";
 import type { DocumentView } from "./documents.js";
 import type { Faults } from "./faults.js";
 import { DEFAULT_RATES } from "./rates.js";
@@ -122,6 +135,24 @@ function issueError(errores: string[], details: { code: string; text: string }[]
   };
 }
 
+/** The `numero` a request sends, undefined where it leaves the number to the service (absent or 0). */
+function sentNumber(c: Json): number | undefined {
+  if (c?.numero === undefined || c.numero === null || c.numero === "" || Number(c.numero) === 0) return undefined;
+  return Number(c.numero);
+}
+
+/** The development plan has no registry: legal entities (30, 33, 34) are treated as large companies. */
+function obligedToFce(cuit: string): boolean {
+  return isValidCuit(cuit.trim()) && ["30", "33", "34"].includes(cuit.trim().slice(0, 2));
+}
+
+/** Whether the voucher was e-mailed, and to whom: asked by `envia_por_mail: "S"`, to the party's addresses. */
+function mailing(party: Json): { envio_x_mail: "S" | "N"; envio_x_mail_direcciones: string } {
+  const addresses = typeof party?.email === "string" ? party.email.trim() : "";
+  const asked = String(party?.envia_por_mail ?? "").toUpperCase() === "S" && addresses !== "";
+  return { envio_x_mail: asked ? "S" : "N", envio_x_mail_direcciones: asked ? addresses : "" };
+}
+
 function isDate(value: unknown): boolean {
   if (typeof value !== "string") return false;
   const m = DATE.exec(value);
@@ -175,6 +206,24 @@ const METHOD_TABLE: Record<string, MethodEntry> = {
   "facturacion/reenviar_encolado": { handle: (s, b, pv) => s.reenviarEncolado(b, pv), changes: true, quota: "one" },
   "estado_servicios/alertas": { handle: (s) => s.alertas(), changes: false, quota: "free" },
   "tablas_referencia/cotizacion": { handle: (s, b) => s.cotizacion(b), changes: false, quota: "one" },
+  "facturacion/reenviar": { handle: (s, b, pv) => reenviar(s, b, pv), changes: false, quota: "one" },
+  "facturacion/pagar": { handle: (s, b, pv) => pagar(s, b, pv), changes: true, quota: "one" },
+  "facturacion/comprobante_eliminar": {
+    handle: (s, b, pv) => comprobanteEliminar(s, b, pv),
+    changes: true,
+    quota: "one",
+  },
+  "clientes/afip-info": { handle: (s, b) => afipInfo(s, b), changes: false, quota: "one" },
+  "clientes/cuenta-corriente": { handle: (s, b) => cuentaCorriente(s, b), changes: false, quota: "one" },
+  "productos/listar": { handle: (s, b) => productosListar(s, b), changes: false, quota: "one" },
+  "productos/consultar": { handle: (s, b) => productosConsultar(s, b), changes: false, quota: "one" },
+  "micuenta/consumo": { handle: (s) => consumo(s), changes: false, quota: "one" },
+  ...Object.fromEntries(
+    Object.keys(REFERENCE_TABLES).map((name): [string, MethodEntry] => [
+      `tablas_referencia/${name}`,
+      { handle: () => referenceTable(name), changes: false, quota: "one" },
+    ]),
+  ),
 };
 
 export class SandboxService {
@@ -185,6 +234,11 @@ export class SandboxService {
 
   private today(): number {
     return argentinaToday(this.options.now());
+  }
+
+  /** Today in Argentina, as a day number. */
+  todayNumber(): number {
+    return this.today();
   }
 
   /** The point of sale whose three credentials the body carries; a reply when they do not match. */
@@ -306,13 +360,30 @@ export class SandboxService {
       add(`Debe enviar el bloque ${operacion === "C" ? "proveedor" : "cliente"}.`);
     for (const field of ["fecha", "vencimiento"])
       if (!isDate(c[field])) add(`El campo ${field} debe tener el formato dd/mm/aaaa.`);
-    for (const field of ["moneda", "rubro", "rubro_grupo_contable"]) {
+    for (const field of ["rubro", "rubro_grupo_contable"]) {
       if (typeof c[field] !== "string" || c[field].trim() === "") add(`El campo ${field} es obligatorio.`);
     }
-    for (const field of ["cotizacion", "idioma", "total"])
-      if (!isNumeric(c[field])) add(`El campo ${field} es obligatorio y numerico.`);
+    // The field table marks moneda, cotizacion and idioma required, yet most of the vendor's own
+    // examples leave them out: the service takes pesos, 1 and Spanish (queryItem and qr read them so).
+    if (c.moneda !== undefined && (typeof c.moneda !== "string" || !/^[A-Za-z0-9]{3}$/.test(c.moneda.trim())))
+      add("El campo moneda debe ser un codigo de 3 caracteres.");
+    for (const field of ["cotizacion", "idioma"])
+      if (c[field] !== undefined && !isNumeric(c[field])) add(`El campo ${field} debe ser numerico.`);
+    if (c.idioma !== undefined && isNumeric(c.idioma) && ![1, 2].includes(Number(c.idioma)))
+      add("El campo idioma debe ser 1 (espanol) o 2 (ingles).");
+    if (!isNumeric(c.total)) add("El campo total es obligatorio y numerico.");
     if (!isNumeric(c.punto_venta)) add("El campo punto_venta es obligatorio.");
-    else if (Number(c.punto_venta) !== pv.punto_venta) {
+    else if (operacion === "C") {
+      // A purchase carries the supplier's point of sale and number, not the credentials' (the
+      // vendor's purchase example: 15 and 24); only their form is checked (reference §5.2, §9).
+      const supplierPv = Number(c.punto_venta);
+      if (!Number.isInteger(supplierPv) || supplierPv < 1 || supplierPv > 99_999)
+        add("El campo punto_venta debe ser un entero de hasta 5 digitos.");
+      const numero = Number(c.numero);
+      if (!queued && !(Number.isInteger(numero) && numero >= 1 && numero <= 99_999_999))
+        add("En los comprobantes de compra el campo numero es obligatorio: el numero del comprobante del proveedor.");
+      if (queued) add("Los comprobantes de compra no se pueden encolar; utilice el metodo nuevo.");
+    } else if (Number(c.punto_venta) !== pv.punto_venta) {
       add(
         `El punto de venta ${Number(c.punto_venta)} no corresponde a las credenciales enviadas (punto de venta ${pv.punto_venta}).`,
       );
@@ -325,6 +396,8 @@ export class SandboxService {
         if (!isNumeric(d?.cantidad)) add(`Item ${i + 1}: la cantidad es obligatoria y numerica.`);
         if (typeof d?.producto?.descripcion !== "string" || d.producto.descripcion.trim() === "")
           add(`Item ${i + 1}: falta la descripcion del producto.`);
+        else if (d.producto.descripcion.trim().length < 4)
+          add(`Item ${i + 1}: la descripcion del producto debe tener entre 4 y 255 caracteres.`);
         if (!isNumeric(d?.producto?.precio_unitario_sin_iva))
           add(`Item ${i + 1}: el precio unitario es obligatorio y numerico.`);
         if (!isNumeric(d?.producto?.alicuota)) add(`Item ${i + 1}: la alicuota es obligatoria y numerica.`);
@@ -417,12 +490,18 @@ export class SandboxService {
       deleted: false,
       attempts: 0,
       errors: [],
-      ...(!queued && this.options.random() < this.options.faults.observe ? { observations: OBSERVATION } : {}),
+      // The authority observes what it authorises: a sale issued at once, not a purchase recorded.
+      ...(!queued && c.operacion !== "C" && this.options.random() < this.options.faults.observe
+        ? { observations: OBSERVATION }
+        : {}),
       party: { kind: partyKey, ...body[partyKey] },
       comprobante: c,
       created: this.options.now().toISOString(),
+      ...(c.operacion === "C" ? { operacion: "C" as const } : {}),
     });
-    return { voucher, durable: Promise.all([durable, this.saveCustomer(body[partyKey]), this.saveProducts(c)]) };
+    // Clients are the sales' (§5.3); a supplier is no client.
+    const customer = c.operacion === "C" ? Promise.resolve() : this.saveCustomer(body[partyKey]);
+    return { voucher, durable: Promise.all([durable, customer, this.saveProducts(c)]) };
   }
 
   /** Spec 2.2 rule 2: an existing customer is updated, except its document and VAT condition. */
@@ -469,8 +548,7 @@ export class SandboxService {
       comprobante_ticket_url: links.ticket,
       afip_qr: `${this.qr(v)} `,
       afip_codigo_barras: `${this.store.account.cuit}${pad(voucherTypeInfo(v.tipo)?.code ?? 0, 3)}${pad(v.punto_venta, 5)} `,
-      envio_x_mail: "N",
-      envio_x_mail_direcciones: "",
+      ...mailing(v.party),
       external_reference: v.external_reference,
       comprobante_tipo: v.tipo,
       micrositios: { cliente: "", descarga: "" },
@@ -498,6 +576,9 @@ export class SandboxService {
     const party = v.party as Json;
     const docType = String(party.documento_tipo ?? "").toUpperCase() as DocumentType;
     const docNumber = String(party.documento_nro ?? "0").trim();
+    const moneda = String(c.moneda ?? "PES")
+      .trim()
+      .toUpperCase();
     return qrUrl({
       ver: 1,
       fecha: toIsoDate(v.fecha),
@@ -506,8 +587,9 @@ export class SandboxService {
       tipoCmp: voucherTypeInfo(v.tipo)?.code ?? 0,
       nroCmp: v.numero,
       importe: Number(c.total),
-      moneda: String(c.moneda ?? "PES"),
-      ctz: Number(c.cotizacion ?? 1),
+      moneda,
+      // A peso voucher's rate is 1, whatever cotizacion the request carried.
+      ctz: moneda === "PES" ? 1 : Number(c.cotizacion ?? 1),
       ...(docType in DOCUMENT_TYPE_CODES ? { tipoDocRec: DOCUMENT_TYPE_CODES[docType] } : {}),
       nroDocRec: docNumber.length > 15 ? docNumber : Number(docNumber),
       tipoCodAut: "E",
@@ -516,14 +598,14 @@ export class SandboxService {
     });
   }
 
-  private blockedByQueue(pv: PointOfSale): Reply | undefined {
+  private blockedByQueue(pv: PointOfSale, reference: unknown): Reply | undefined {
     if (!this.store.hasQueued(pv.punto_venta)) return undefined;
     return issueError(
       [
         `El punto de venta ${pv.punto_venta} tiene comprobantes encolados: no es posible emitir en modo instantaneo. Utilice el metodo nuevo_encola.`,
       ],
       [{ code: "TFC-8002", text: "Punto de venta con comprobantes encolados." }],
-      undefined,
+      reference,
     );
   }
 
@@ -571,6 +653,46 @@ export class SandboxService {
     );
   }
 
+  /**
+   * A purchase: recorded, not authorised (the supplier's voucher already is). It keeps the
+   * supplier's point of sale and number, out of the sales numbering; the same supplier's voucher
+   * is refused a second time.
+   */
+  private recordPurchase(
+    body: Json,
+    pv: PointOfSale,
+  ): { refused: string } | { voucher: StoredVoucher; fields: Record<string, unknown>; durable: Promise<unknown> } {
+    const c = body.comprobante;
+    const supplierPv = Number(c.punto_venta);
+    const numero = Number(c.numero);
+    const supplier = String(body.proveedor?.documento_nro ?? "").trim();
+    const number = voucherNumber(supplierPv, numero);
+    const twice = this.store
+      .findPurchases(pv.punto_venta, c.tipo, supplierPv, numero)
+      .some((v) => String((v.party as Json).documento_nro ?? "").trim() === supplier);
+    if (twice)
+      return { refused: `El comprobante de compra ${c.tipo} ${number} del proveedor ${supplier} ya fue ingresado.` };
+    const { voucher, durable } = this.storeVoucher(body, pv, false, numero);
+    const links = this.freshLinks(voucher);
+    const fields = {
+      cae: "",
+      requiere_fec: "NO ",
+      vencimiento_cae: "",
+      vencimiento_pago: voucher.vencimiento,
+      comprobante_pdf_url: links.pdf,
+      comprobante_ticket_url: links.ticket,
+      afip_qr: "",
+      afip_codigo_barras: "",
+      envio_x_mail: "N",
+      envio_x_mail_direcciones: "",
+      external_reference: voucher.external_reference,
+      comprobante_tipo: voucher.tipo,
+      micrositios: { cliente: "", descarga: "" },
+      comprobante_nro: number,
+    };
+    return { voucher, fields, durable: Promise.all([durable, links.durable]) };
+  }
+
   async nuevo(body: Json, pv: PointOfSale): Promise<Reply> {
     const c = body?.comprobante;
     const problems = this.check(body, pv, false);
@@ -580,8 +702,33 @@ export class SandboxService {
         problems,
         c?.external_reference,
       );
-    const blocked = this.blockedByQueue(pv);
+    if (c.operacion === "C") {
+      const purchase = this.recordPurchase(body, pv);
+      if ("refused" in purchase)
+        return issueError([purchase.refused], [{ code: "TFC-8002", text: purchase.refused }], c.external_reference);
+      await purchase.durable;
+      const partyName = (purchase.voucher.party as Json).razon_social ?? "";
+      return {
+        status: 200,
+        body: {
+          error: "N",
+          errores: NO_ERRORS,
+          rta: `El comprobante ${purchase.voucher.tipo} ${purchase.fields.comprobante_nro} (${partyName}) se ha guardado correctamente`,
+          ...purchase.fields,
+        },
+      };
+    }
+    const blocked = this.blockedByQueue(pv, c.external_reference);
     if (blocked) return blocked;
+    const fce = this.fceRefusal(body);
+    if (fce)
+      return {
+        status: 200,
+        body: {
+          ...issueError([fce], [{ code: "TFC-8004", text: fce }], c.external_reference).body,
+          requiere_fec: "SI",
+        },
+      };
     if (this.options.faults.authorityDown) return this.authorityDown(c.external_reference);
     const refused = this.authorityDateRefusal(c, pv.punto_venta);
     if (refused) return issueError([refused], [{ code: "TFC-6661", text: refused }], c.external_reference);
@@ -626,6 +773,14 @@ export class SandboxService {
       });
     }
     const tipo = requests[0]?.comprobante?.tipo;
+    const info = voucherTypeInfo(tipo);
+    // The lotes page: export and MiPyME vouchers go one by one (the authority's FCE and WSFEX rules).
+    if (info && (info.class === "E" || info.fce))
+      return fail([`No es posible enviar comprobantes de tipo ${tipo} por lotes; utilice el metodo nuevo.`], {
+        response: [],
+      });
+    // The numbers the lane will give, checked like nuevo's before anything reaches the authority.
+    const first = info ? this.store.nextNumber(pv.punto_venta, tipo) : 0;
     for (let i = 0; i < requests.length; i++) {
       const r = requests[i];
       if (r?.comprobante?.tipo !== tipo) {
@@ -637,18 +792,35 @@ export class SandboxService {
       const problems = this.check(r, pv, false);
       const rateProblem = this.rateProblem(r.comprobante);
       if (rateProblem) problems.push({ code: "TFC-6661", text: rateProblem });
+      const fce = this.fceRefusal(r);
+      if (fce) problems.push({ code: "TFC-8004", text: fce });
       if (problems.length > 0)
         return fail(
           problems.map((p) => `Fila ${i} (comenzando en 0): ${p.text}`),
+          { response: [], ...(fce ? { requiere_fec: "SI" } : {}) },
+        );
+      const numero = sentNumber(r.comprobante);
+      if (numero !== undefined && numero !== first + i) {
+        return fail(
+          [
+            `Fila ${i} (comenzando en 0): El numero de comprobante ${numero} no es el proximo a emitir: el proximo es ${first + i}.`,
+          ],
           { response: [] },
         );
-      if (i > 0 && dayNumber(r.comprobante.fecha) < dayNumber(requests[i - 1].comprobante.fecha)) {
-        return fail([`El comprobante enviado en la fila ${i} (comenzando en 0) no esta ordenado por fecha.`], {
-          response: [],
-        });
+      }
+      if (i > 0) {
+        const previous = requests[i - 1].comprobante;
+        const byDate = dayNumber(r.comprobante.fecha) - dayNumber(previous.fecha);
+        const before = sentNumber(previous);
+        if (byDate < 0 || (byDate === 0 && numero !== undefined && before !== undefined && numero <= before)) {
+          return fail(
+            [`El comprobante enviado en la fila ${i} (comenzando en 0) no esta ordenado por fecha y numero.`],
+            { response: [] },
+          );
+        }
       }
     }
-    const blocked = this.blockedByQueue(pv);
+    const blocked = this.blockedByQueue(pv, undefined);
     if (blocked) return { status: 200, body: { ...blocked.body, response: [] } };
     if (this.options.faults.authorityDown)
       return { status: 200, body: { ...this.authorityDown(undefined).body, response: [] } };
@@ -658,14 +830,26 @@ export class SandboxService {
     let failed: string | undefined;
     for (const r of requests) {
       const c = r.comprobante;
+      if (c.operacion === "C" && !failed) {
+        const purchase = this.recordPurchase(r, pv);
+        if ("refused" in purchase) {
+          failed = purchase.refused;
+          response.push(issueError([failed], [{ code: "TFC-8002", text: failed }], c.external_reference).body);
+        } else {
+          durables.push(purchase.durable);
+          response.push({
+            error: "N",
+            errores: [],
+            ...purchase.fields,
+            cae_vencimiento: "",
+            observaciones: "",
+            rta: `El comprobante ${c.tipo} ${purchase.fields.comprobante_nro} se ha guardado correctamente`,
+          });
+        }
+        continue;
+      }
       let text = failed ? "No procesado: fallo un comprobante anterior del lote." : undefined;
       let code = "TFC-8002";
-      const next = this.store.nextNumber(pv.punto_venta, c.tipo);
-      if (!failed && c.numero !== undefined && c.numero !== null && c.numero !== "" && Number(c.numero) !== 0) {
-        if (Number(c.numero) !== next)
-          text =
-            failed = `El numero de comprobante ${Number(c.numero)} no es el proximo a emitir: el proximo es ${next}.`;
-      }
       // The authority's date rules: the window, and no date before the lane's latest.
       const refused = text ? undefined : this.authorityDateRefusal(c, pv.punto_venta);
       if (refused) {
@@ -713,6 +897,7 @@ export class SandboxService {
       comprobante_tipo: v.tipo,
       afip_codigo_barras: "",
       afip_qr: "",
+      // The e-mail goes when the queue issues the voucher; until then nothing is sent.
       envio_x_mail: "N",
       envio_x_mail_direcciones: "",
       comprobante_pdf_url: "",
@@ -740,41 +925,54 @@ export class SandboxService {
     if (requests.length > QUEUEABLE_MAX) {
       return fail(
         [
-          `Esta enviando ${requests.length} requests, cuando el limite permitido es ${QUEUEABLE_MAX}. Divida el lote e intente nuevamente.`,
+          `Esta enviando ${requests.length} requests, cuando el limite permitido es ${QUEUEABLE_MAX}. El lote no se procesara.`,
         ],
-        { response: [] },
+        { error_cod: [], error_details: [], response: [] },
+      );
+    }
+    // Checked first: where every request fails, nothing is queued and the list comes back empty.
+    const problemsOf = requests.map((r: Json) => this.check(r, pv, true));
+    const accepted = problemsOf.filter((p: unknown[]) => p.length === 0).length;
+    if (accepted === 0) {
+      return fail(
+        [
+          `El lote no se procesara ya que contiene errores en todos sus requests. Se enviaron a procesar: ${requests.length} requests y se aceptaron procesar: 0. `,
+        ],
+        { error_cod: [], error_details: [], response: [] },
       );
     }
     const response: Record<string, unknown>[] = [];
     const durables: Promise<unknown>[] = [];
-    let accepted = 0;
-    for (const r of requests) {
-      const problems = this.check(r, pv, true);
+    requests.forEach((r: Json, i: number) => {
+      const problems: { code: string; text: string }[] = problemsOf[i] ?? [];
       if (problems.length > 0) {
         response.push({
           ...issueError(
-            problems.map((p) => p.text),
+            problems.map(
+              (p) => `El request enviado en el orden ${i} (comenzando en 0): ${p.text} Este request no se procesara.`,
+            ),
             problems,
             r?.comprobante?.external_reference,
           ).body,
+          rta: "Eror. No se procesara",
         });
-        continue;
+        return;
       }
       const { voucher, durable } = this.storeVoucher(r, pv, true, 0);
       durables.push(durable);
-      response.push({ ...this.queuedReply(voucher), tfc_generacion_tipo: 3 });
-      accepted++;
-    }
+      // The batch items carry cae_vencimiento (null until the queue issues them), as the page shows.
+      response.push({ ...this.queuedReply(voucher), cae_vencimiento: null, tfc_generacion_tipo: 3 });
+    });
     await Promise.all(durables);
     if (accepted < requests.length) {
       return fail(
         [
-          `El lote se procesara parcialmente. Comprobantes que se enviaron a procesar: ${requests.length}. Comprobantes que se aceptaron procesar: ${accepted}.`,
+          `El lote se procesara parcialmente ya que contiene errores en alguno de sus requests. Se enviaron a procesar: ${requests.length} requests y se aceptaron procesar: ${accepted}. `,
         ],
-        { response },
+        { error_cod: [], error_details: [], response },
       );
     }
-    return { status: 200, body: { error: "N", errores: [], response } };
+    return { status: 200, body: { error: "N", errores: [], error_cod: [], error_details: [], response } };
   }
 
   // --- queries ---
@@ -786,8 +984,9 @@ export class SandboxService {
     const links = this.latestLinks(v);
     const issued = v.status === "EMITIDO";
     const reference = /^\d{1,15}$/.test(v.external_reference) ? Number(v.external_reference) : v.external_reference;
+    const purchase = v.operacion === "C";
     return {
-      cliente: {
+      [purchase ? "proveedor" : "cliente"]: {
         documento_tipo: party.documento_tipo ?? "",
         documento_nro: `${party.documento_nro ?? ""} `,
         razon_social: party.razon_social ?? "",
@@ -801,7 +1000,7 @@ export class SandboxService {
         idioma: Number(c.idioma ?? 1),
         cotizacion: Number(c.cotizacion ?? 1),
         operacion: c.operacion ?? "V",
-        punto_venta: v.punto_venta,
+        punto_venta: shownPointOfSale(v),
         numero: v.numero,
         periodo_facturado_desde: c.periodo_facturado_desde ?? "",
         periodo_facturado_hasta: c.periodo_facturado_hasta ?? "",
@@ -846,9 +1045,9 @@ export class SandboxService {
         vencimiento_pago: v.vencimiento,
         afip_codigo_barras: "",
         afip_observaciones: v.observations ?? "",
-        afip_qr: issued ? `${this.qr(v)} ` : "",
+        afip_qr: issued && !purchase ? `${this.qr(v)} ` : "",
         status: v.status === "APROBADO Y EN COLA" ? `APROBADO Y EN COLA. SE EMITE EL ${v.fecha}` : v.status,
-        ctacte_status: "IMPAGA",
+        ctacte_status: ledgerStatus(this, v),
         errores: v.errors,
         external_reference: reference,
         micrositios: { cliente: "", descarga: "" },
@@ -874,7 +1073,12 @@ export class SandboxService {
     };
   }
 
-  private findVoucher(c: Json, pv: PointOfSale): StoredVoucher | undefined {
+  /** The voucher `{tipo, operacion, punto_venta, numero}` names: a sale of this point of sale, or a purchase recorded at it. */
+  findVoucher(c: Json, pv: PointOfSale): StoredVoucher | undefined {
+    if (c?.operacion === "C")
+      return this.store
+        .findPurchases(pv.punto_venta, String(c.tipo ?? ""), Number(c.punto_venta), Number(c.numero))
+        .at(-1);
     if (!c || Number(c.punto_venta) !== pv.punto_venta) return undefined;
     return this.store.findByNumber(pv.punto_venta, String(c.tipo ?? ""), Number(c.numero));
   }
@@ -895,14 +1099,35 @@ export class SandboxService {
       return fail(["El campo limite debe estar entre 1 y 1000."]);
     let filter: (v: StoredVoucher) => boolean;
     let candidates: Iterable<StoredVoucher> | undefined;
+    // Sales and purchases are listed apart; a body without operacion gets both.
+    const operacion = c.operacion === "C" || c.operacion === "V" ? c.operacion : undefined;
+    const ofOperacion = (v: StoredVoucher) => operacion === undefined || (v.operacion ?? "V") === operacion;
     if (kind === "EXT_REF") {
       const reference = String(c.external_reference ?? "");
       if (reference === "") return fail(["Debe enviar el external_reference a buscar."]);
-      candidates = this.store.findByReference(pv.punto_venta, reference).reverse();
+      candidates = this.store.findByReference(pv.punto_venta, reference).reverse().filter(ofOperacion);
       filter = () => true;
     } else if (kind === "F") {
       if (!isDate(c.fecha)) return fail(["El campo fecha debe tener el formato dd/mm/aaaa."]);
-      filter = (v) => v.fecha === c.fecha;
+      filter = (v) => v.fecha === c.fecha && ofOperacion(v);
+    } else if (kind === "TN" && operacion === "C") {
+      const from = Number(c.numero_desde);
+      const to = Number(c.numero_hasta);
+      if (!voucherTypeInfo(c.tipo) || !Number.isInteger(from) || !Number.isInteger(to)) {
+        return fail(["La busqueda TN necesita tipo, numero_desde y numero_hasta."]);
+      }
+      candidates = [
+        ...this.store.newestFirst(
+          pv.punto_venta,
+          (v) =>
+            v.operacion === "C" &&
+            v.tipo === c.tipo &&
+            (c.punto_venta === undefined || shownPointOfSale(v) === Number(c.punto_venta)) &&
+            v.numero >= from &&
+            v.numero <= to,
+        ),
+      ].sort((a, b) => b.numero - a.numero);
+      filter = () => true;
     } else if (kind === "TN") {
       const from = Number(c.numero_desde);
       const to = Number(c.numero_hasta);
@@ -948,13 +1173,39 @@ export class SandboxService {
     };
   }
 
+  /**
+   * A MiPyME's ordinary invoice to a buyer obliged to receive FCE, at or above the threshold
+   * (tax-rules §4.11): the service refuses it with `requiere_fec: "SI"` (reference §6.4), and the
+   * sale must be sent again as the matching FCE type. Undefined when the voucher may go as it is.
+   */
+  private fceRefusal(body: Json): string | undefined {
+    const c = body?.comprobante;
+    const info = voucherTypeInfo(c?.tipo);
+    if (
+      c?.operacion !== "V" ||
+      !info ||
+      info.fce ||
+      info.kind !== "invoice" ||
+      (info.class !== "A" && info.class !== "B")
+    )
+      return undefined;
+    const party = body.cliente ?? {};
+    if (String(party.documento_tipo ?? "").toUpperCase() !== "CUIT" || !obligedToFce(String(party.documento_nro)))
+      return undefined;
+    const moneda = String(c.moneda ?? "PES")
+      .trim()
+      .toUpperCase();
+    const rate = moneda === "PES" ? 1 : Number(c.cotizacion ?? 1);
+    if (Number(c.total) * rate < FCE_THRESHOLD) return undefined;
+    return `El receptor ${String(party.documento_nro).trim()} esta obligado a recibir Factura de Credito Electronica MiPyME por importes desde ${FCE_THRESHOLD}: emita el comprobante como FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) ${info.class}.`;
+  }
+
   requiereFec(body: Json): Reply {
     const cuit = String(body?.cuit ?? "").trim();
     if (!isValidCuit(cuit)) return fail([`El CUIT enviado ${cuit} es invalido.`]);
     if (body?.fecha !== undefined && !isDate(body.fecha))
       return fail(["El campo fecha debe tener el formato dd/mm/aaaa."]);
-    // The development plan has no registry: legal entities (30, 33, 34) are treated as large companies.
-    const obligated = ["30", "33", "34"].includes(cuit.slice(0, 2));
+    const obligated = obligedToFce(cuit);
     return {
       status: 200,
       body: { error: "N", errores: [], rta: "", esta_obligado: obligated ? "S" : "N", importe_desde: FCE_THRESHOLD },
@@ -999,7 +1250,9 @@ export class SandboxService {
     const v = this.firstQueued(body, pv, (x) => x.queued);
     if (!v) return fail([NOT_FOUND]);
     if (!isDate(body?.fecha)) return fail(["El campo fecha debe tener el formato dd/mm/aaaa."]);
-    const vencimiento = isDate(body?.vencimiento) ? body.vencimiento : v.vencimiento;
+    // The method's body lists both dates (reference §4.2): the due date moves with the voucher.
+    if (!isDate(body?.vencimiento)) return fail(["El campo vencimiento debe tener el formato dd/mm/aaaa."]);
+    const vencimiento = body.vencimiento;
     const comprobante = { ...v.comprobante, fecha: body.fecha, vencimiento };
     // Changing the date also puts an errored voucher back in the queue.
     await this.store.update(v, {
@@ -1116,7 +1369,7 @@ export class SandboxService {
     return {
       issuer: { razon_social: this.store.account.razon_social, cuit: this.store.account.cuit },
       tipo: v.tipo,
-      punto_venta: v.punto_venta,
+      punto_venta: shownPointOfSale(v),
       numero: v.numero,
       fecha: v.fecha,
       vencimiento: v.vencimiento,
@@ -1158,6 +1411,11 @@ export class SandboxService {
       qr: this.qr(v),
     };
   }
+}
+
+/** The point of sale a voucher shows: a purchase's is the supplier's. */
+function shownPointOfSale(v: StoredVoucher): number {
+  return v.operacion === "C" ? Number((v.comprobante as Json).punto_venta) : v.punto_venta;
 }
 
 function stripKind(party: Json): Json {

@@ -65,6 +65,21 @@ export interface StoredVoucher {
   party: Record<string, unknown>;
   comprobante: Record<string, unknown>;
   created: string;
+  /**
+   * "C" for a purchase: it carries the supplier's point of sale and number (`comprobante`), stays
+   * out of the sales numbering, and `punto_venta`/`numero` here are the credentials' point of
+   * sale and the supplier's number. Absent on sales (logs written before purchases replay as such).
+   */
+  operacion?: "C";
+}
+
+/** A payment recorded against a voucher (`facturacion/pagar`). */
+export interface StoredPayment {
+  voucherId: number;
+  /** dd/mm/yyyy, the day it was recorded. */
+  fecha: string;
+  formas_pago: { descripcion: string; importe: number }[];
+  total: number;
 }
 
 export interface StoredLink {
@@ -82,7 +97,8 @@ type LogRecord =
   | { t: "customer"; key: string; customer: Record<string, unknown> }
   | { t: "product"; key: string; product: Record<string, unknown> }
   | { t: "link"; link: StoredLink }
-  | { t: "quota"; used: number };
+  | { t: "quota"; used: number }
+  | { t: "payment"; payment: StoredPayment };
 
 const LOG = "sandbox.log";
 const LOCK = "sandbox.lock";
@@ -120,6 +136,9 @@ export class Store {
   account!: Account;
   private readonly vouchers = new Map<number, StoredVoucher>();
   private readonly byNumber = new Map<string, number>();
+  /** Purchases by the credentials' point of sale, type, supplier's point of sale and number (suppliers may share them). */
+  private readonly purchasesByNumber = new Map<string, number[]>();
+  private readonly payments = new Map<number, StoredPayment[]>();
   private readonly byReference = new Map<string, number[]>();
   /** Per point of sale, voucher ids in creation order (queries page newest first). */
   private readonly byPointOfSale = new Map<number, number[]>();
@@ -241,6 +260,9 @@ export class Store {
       case "quota":
         this.quotaUsed = record.used;
         break;
+      case "payment":
+        this.rememberPayment(record.payment);
+        break;
     }
   }
 
@@ -253,7 +275,10 @@ export class Store {
     const list = this.byPointOfSale.get(v.punto_venta) ?? [];
     list.push(v.id);
     this.byPointOfSale.set(v.punto_venta, list);
-    if (v.numero > 0) this.numbered(v);
+    if (v.operacion === "C") {
+      const key = purchaseKey(v.punto_venta, v.tipo, Number(v.comprobante.punto_venta), v.numero);
+      this.purchasesByNumber.set(key, [...(this.purchasesByNumber.get(key) ?? []), v.id]);
+    } else if (v.numero > 0) this.numbered(v);
     this.trackQueue(v);
   }
 
@@ -276,7 +301,7 @@ export class Store {
 
   private patch(v: StoredVoucher, patch: Partial<StoredVoucher>): void {
     Object.assign(v, patch);
-    if (patch.numero !== undefined && patch.numero > 0) this.numbered(v);
+    if (patch.numero !== undefined && patch.numero > 0 && v.operacion !== "C") this.numbered(v);
     this.trackQueue(v);
   }
 
@@ -354,6 +379,19 @@ export class Store {
     return this.commit([{ t: "product", key, product }]);
   }
 
+  addPayment(payment: StoredPayment): Promise<void> {
+    this.rememberPayment(payment);
+    return this.commit([{ t: "payment", payment }]);
+  }
+
+  private rememberPayment(payment: StoredPayment): void {
+    this.payments.set(payment.voucherId, [...(this.payments.get(payment.voucherId) ?? []), payment]);
+  }
+
+  paymentsOf(voucherId: number): StoredPayment[] {
+    return this.payments.get(voucherId) ?? [];
+  }
+
   addLink(voucherId: number, kind: "pdf" | "ticket", day: number): { link: StoredLink; durable: Promise<void> } {
     const link = { token: token(12), voucherId, kind, day };
     this.remember(link);
@@ -393,6 +431,13 @@ export class Store {
   findByNumber(pointOfSale: number, tipo: string, numero: number): StoredVoucher | undefined {
     const id = this.byNumber.get(`${pointOfSale}|${tipo}|${numero}`);
     return id === undefined ? undefined : this.live(id);
+  }
+
+  /** The live purchases recorded at a point of sale under a supplier's type, point of sale and number. */
+  findPurchases(pointOfSale: number, tipo: string, supplierPointOfSale: number, numero: number): StoredVoucher[] {
+    return (this.purchasesByNumber.get(purchaseKey(pointOfSale, tipo, supplierPointOfSale, numero)) ?? [])
+      .map((id) => this.live(id))
+      .filter((v): v is StoredVoucher => v !== undefined);
   }
 
   findByReference(pointOfSale: number, reference: string): StoredVoucher[] {
@@ -454,6 +499,10 @@ export class Store {
       this.lock = undefined;
     }
   }
+}
+
+function purchaseKey(pointOfSale: number, tipo: string, supplierPointOfSale: number, numero: number): string {
+  return `C|${pointOfSale}|${tipo}|${supplierPointOfSale}|${numero}`;
 }
 
 export interface LockHolder {

@@ -9,7 +9,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Store } from "../../src/sandbox/store.js";
-import { freshUser, journalStates, journalText, ndjson, ROOT, startCli } from "../helpers.js";
+import { dayNumber, formatDay } from "../../src/voucher/dates.js";
+import { freshUser, journalStates, journalText, ndjson, ROOT, startCli, TODAY } from "../helpers.js";
 import { tempDir } from "../sandbox-process.js";
 
 const LANES = [
@@ -309,20 +310,30 @@ describe("cron batches", () => {
 });
 
 describe("lanes", () => {
+  // Six days ahead: past the authority's window (N+5), which only the authority checks (--no-validate).
+  const late = formatDay(dayNumber(TODAY) + 6);
   it.each([
-    ["one by one", ["--batch-size", "1"], /SEQ-1 failed in this lane/],
+    ["one by one", ["--batch-size", "1"], /SEQ-1 failed in this lane/, { numero: 99 }, {}],
+    // lotes checks numero before anything, as nuevo does: the batch is refused for that row alone.
+    ["batched (the default)", [], /SEQ-1 failed in this lane/, { numero: 99 }, {}],
     // §6.8: the authority rejects the failing voucher of a batch and every later one.
-    ["batched (the default)", [], /not processed by the service: SEQ-1, earlier in its batch, failed/],
+    [
+      "batched, failing at the authority",
+      ["--no-validate"],
+      /not processed by the service: SEQ-1, earlier in its batch, failed/,
+      { fecha: late },
+      { fecha: late },
+    ],
   ])(
-    "holds back the rest of a lane after a numbering error, and reports them as not sent (exit 7): %s",
-    async (_, flags, why) => {
+    "holds back the rest of a lane after a numbering or date error, and reports them as not sent (exit 7): %s",
+    async (_, flags, why, first, rest) => {
       const home = tempDir("facturar-held-");
       const cwd = join(home, "work");
       mkdirSync(cwd);
       const raw = JSON.parse(readFileSync(join(ROOT, "samples", "factura-b-dni.json"), "utf8"));
       const vouchers = [1, 2, 3].map((n) => ({
         ...raw,
-        comprobante: { ...raw.comprobante, external_reference: `SEQ-${n}`, ...(n === 1 ? { numero: 99 } : {}) },
+        comprobante: { ...raw.comprobante, external_reference: `SEQ-${n}`, ...(n === 1 ? first : rest) },
       }));
       const other = JSON.parse(readFileSync(join(ROOT, "samples", "factura-m.json"), "utf8"));
       writeFileSync(join(cwd, "seq.json"), JSON.stringify([...vouchers, other]));

@@ -405,12 +405,41 @@ describe("batches", () => {
     expect(existsSync(join(u.cwd, "comprobantes"))).toBe(false);
     const q = await u.run(["--json", "query", "--ref", "FB-2026-0001", "--pdf", "--out", "docs"]);
     expect(q.code).toBe(0);
-    expect(ndjson(q.stdout)[0].pdf).toBe(join(u.cwd, "docs", "FACTURA_B-00679-00000001.pdf"));
-    expect(
-      readFileSync(join(u.cwd, "docs", "FACTURA_B-00679-00000001.pdf"))
-        .subarray(0, 5)
-        .toString(),
-    ).toBe("%PDF-");
+    expect(ndjson(q.stdout)[0]).toMatchObject({
+      pdf: join(u.cwd, "docs", "FACTURA_B-00679-00000001.pdf"),
+      ticket: join(u.cwd, "docs", "FACTURA_B-00679-00000001-ticket.pdf"),
+    });
+    for (const name of ["FACTURA_B-00679-00000001.pdf", "FACTURA_B-00679-00000001-ticket.pdf"])
+      expect(
+        readFileSync(join(u.cwd, "docs", name))
+          .subarray(0, 5)
+          .toString(),
+        name,
+      ).toBe("%PDF-");
+    // Asked again without --pdf, query tells where both already are.
+    const again = await u.run(["--json", "query", "--ref", "FB-2026-0001", "--out", "docs"]);
+    expect(ndjson(again.stdout)[0]).toMatchObject({
+      pdf: join(u.cwd, "docs", "FACTURA_B-00679-00000001.pdf"),
+      ticket: join(u.cwd, "docs", "FACTURA_B-00679-00000001-ticket.pdf"),
+    });
+  });
+
+  it("query shows the service's texts unescaped: #&# is %, #@# a line break (one line in the table)", async () => {
+    const u = user();
+    const raw = JSON.parse(readFileSync(sample("factura-b-dni"), "utf8"));
+    raw.cliente.razon_social = "Gomez\nHermanos";
+    raw.comprobante.detalle[0].producto.descripcion = "Descuento 10% pronto pago";
+    raw.comprobante.leyenda_gral = "Gracias\nVuelva pronto";
+    writeFileSync(join(u.cwd, "texts.json"), JSON.stringify(raw));
+    const issued = await u.run(["issue", "--no-pdf", "texts.json"]);
+    expect(issued.code, issued.stderr).toBe(0);
+    const [found] = ndjson((await u.run(["--json", "query", "--ref", raw.comprobante.external_reference])).stdout);
+    expect(found.cliente.razon_social).toBe("Gomez\nHermanos");
+    expect(found.comprobante.detalle[0].producto.descripcion).toBe("Descuento 10% pronto pago");
+    expect(found.comprobante.leyenda_gral).toBe("Gracias\nVuelva pronto");
+    const table = await u.run(["query", "--ref", raw.comprobante.external_reference]);
+    expect(table.stdout).toMatch(/ Gomez Hermanos /);
+    expect(table.stdout).not.toMatch(/#&#|#@#/);
   });
 });
 

@@ -91,6 +91,56 @@ describe("facturar issue --interactive", () => {
     expect(journal).not.toMatch(/voucher\.json/);
   }, 60_000);
 
+  it("a CUIT typed: the registry's name and VAT condition are offered; a failing lookup just asks", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    // The sandbox's registry: this CUIT is a monotributo taxpayer, GOMEZ PABLO.
+    const steps = (cuit: string, name: string): [RegExp, string][] => [
+      [/Voucher type/, `${DOWN}${ENTER}`],
+      [/CUIT number/, `${cuit}${ENTER}`],
+      [/Customer's name/, `${name}${ENTER}`],
+      [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
+      [/Item 1: description/, `Cafe 1 kg${ENTER}`],
+      [/Quantity/, `1${ENTER}`],
+      [/Unit price without VAT/, `100${ENTER}`],
+      [/VAT rate/, ENTER],
+      [/Add another item\?/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, `${cuit}${ENTER}`],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, `y${ENTER}`],
+      [/\? File/, `${cuit}.json${ENTER}`],
+    ];
+    const screen = await inTerminal(
+      ["issue", "--interactive", "--no-pdf"],
+      { cwd: u.cwd, env },
+      steps("27334445556", ""),
+    );
+    expect(screen).toMatch(/registry: GOMEZ PABLO, MONOTRIBUTO/);
+    expect(screen).toMatch(/EXIT=0/);
+    // Both defaults taken with Enter: the name, and M (not RI, the first choice of a FACTURA A).
+    const saved = JSON.parse(readFileSync(screen.match(/saved to (\S+\.json)/)?.[1] as string, "utf8"));
+    expect(saved.cliente).toMatchObject({ razon_social: "GOMEZ PABLO", condicion_iva: "M" });
+    const [issued] = ndjson(
+      (await runCli(["--json", "query", "--ref", "27334445556"], { cwd: u.cwd, env: u.env })).stdout,
+    );
+    expect(issued).toMatchObject({ state: "issued", cliente: { razon_social: "GOMEZ PABLO" } });
+    // The lookup fails (the registry has no such person): asked as before, nothing offered.
+    const unknown = await inTerminal(
+      ["issue", "--interactive", "--no-pdf"],
+      { cwd: u.cwd, env },
+      steps("55000000018", "Foreign Co"),
+    );
+    expect(unknown).not.toMatch(/registry:/);
+    expect(unknown).toMatch(/EXIT=0/);
+    expect(JSON.parse(readFileSync(join(u.cwd, "55000000018.json"), "utf8")).cliente).toMatchObject({
+      razon_social: "Foreign Co",
+      condicion_iva: "RI",
+    });
+  }, 60_000);
+
   it("Ctrl-C at a prompt cancels: nothing sent, exit 130", async () => {
     const u = freshUser("facturar-guided-");
     const env = { ...process.env, ...u.env, CI: "" };

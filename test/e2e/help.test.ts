@@ -38,6 +38,9 @@ describe("help", () => {
     const wrong = await run(["help", "isue"]);
     expect(wrong.code).toBe(2);
     expect(wrong.stdout).toBe("");
+    // It says what was wrong and what was meant, not the whole program's help.
+    expect(wrong.stderr).toMatch(/unknown command 'isue'[\s\S]*Did you mean issue\?/);
+    expect(wrong.stderr).not.toMatch(/Commands:/);
   });
 
   it("every command's help has examples that run facturar with that command, in English and Spanish", async () => {

@@ -601,4 +601,120 @@ describe("hostile servers", () => {
       expect(r.stderr).not.toContain(secret);
     }
   }, 60_000);
+
+  it("pdf saves the links the voucher's query gives where regenerar_pdf is refused, by reference and by number", async () => {
+    const item = {
+      cliente: { razon_social: "Maria Gomez" },
+      comprobante: {
+        tipo: "FACTURA B",
+        punto_venta: 679,
+        numero: 7,
+        fecha: "20/11/2026",
+        total: 60500,
+        status: "EMITIDO",
+        cae: "76451234567890",
+        external_reference: "FB-7",
+        comprobante_pdf_url: "",
+        comprobante_ticket_url: "",
+      },
+    };
+    let regenerate = 0;
+    const server = await hostile((method, _b, _q, res) => {
+      const links = {
+        comprobante_pdf_url: `${server.baseUrl}/docs/7.pdf`,
+        comprobante_ticket_url: `${server.baseUrl}/docs/7-ticket.pdf`,
+      };
+      const held = { ...item, comprobante: { ...item.comprobante, ...links } };
+      if (method === "facturacion/regenerar_pdf") {
+        regenerate++;
+        return json(res, { error: "S", errores: ["El metodo no esta habilitado para su plan."] });
+      }
+      if (method === "facturacion/consulta_avanzada")
+        return json(res, { error: "N", errores: [], total: 1, comprobantes: [held] });
+      if (method === "facturacion/consulta") return json(res, { error: "N", errores: [], ...held });
+      res.writeHead(200, { "content-type": "application/pdf" });
+      res.end(`%PDF-1.4 ${method}`);
+    });
+    for (const args of [
+      ["--ref", "FB-7"],
+      ["--type", "FACTURA B", "--number", "00679-00000007"],
+    ]) {
+      const { cwd, result } = run(server.baseUrl, ["--json", "pdf", "--out", "docs", ...args]);
+      const r = await result;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(
+        /regenerar_pdf was refused \(El metodo no esta habilitado para su plan\.\): saving the links/,
+      );
+      expect(JSON.parse(r.stdout)).toEqual({
+        ok: true,
+        pdf: join(cwd, "docs", "FACTURA_B-00679-00000007.pdf"),
+        ticket: join(cwd, "docs", "FACTURA_B-00679-00000007-ticket.pdf"),
+      });
+      expect(readFileSync(join(cwd, "docs", "FACTURA_B-00679-00000007-ticket.pdf"), "utf8")).toBe(
+        "%PDF-1.4 docs/7-ticket.pdf",
+      );
+    }
+    expect(regenerate).toBe(2);
+  }, 60_000);
+
+  it("pdf tells the service's refusal when the query has no links either (exit 4)", async () => {
+    const server = await hostile((method, _b, _q, res) =>
+      method === "facturacion/regenerar_pdf"
+        ? json(res, { error: "S", errores: ["No se encontro el comprobante solicitado."] })
+        : json(res, NOT_FOUND),
+    );
+    const r = await run(server.baseUrl, ["pdf", "--type", "FACTURA B", "--number", "7"]).result;
+    expect([r.code, r.stderr]).toEqual([4, expect.stringContaining("No se encontro el comprobante solicitado.")]);
+  }, 60_000);
+
+  it("qr --ref does not count what the service's answer leaves out as a mismatch, and still catches what differs", async () => {
+    const qr = {
+      ver: 1,
+      fecha: "2026-11-20",
+      cuit: 30712345678,
+      ptoVta: 679,
+      tipoCmp: 6,
+      nroCmp: 7,
+      importe: 60500,
+      moneda: "PES",
+      ctz: 1,
+      tipoDocRec: 96,
+      nroDocRec: 20123456,
+      tipoCodAut: "E",
+      codAut: 76451234567890,
+    };
+    let total = 60500;
+    const server = await hostile((method, _b, _q, res) => {
+      if (method !== "facturacion/consulta_avanzada") return json(res, NOT_FOUND);
+      // No moneda, no customer document, no CAE: the real service leaves fields out or blank.
+      const comprobante = {
+        tipo: "FACTURA B",
+        punto_venta: 679,
+        numero: 7,
+        fecha: "20/11/2026",
+        total,
+        cae: "",
+        status: "EMITIDO",
+        external_reference: "FB-7",
+        afip_qr: `https://www.afip.gob.ar/fe/qr/?p=${Buffer.from(JSON.stringify(qr)).toString("base64")}`,
+      };
+      json(res, { error: "N", errores: [], total: 1, comprobantes: [{ cliente: {}, comprobante }] });
+    });
+    const r = await run(server.baseUrl, ["--json", "qr", "--ref", "FB-7"]).result;
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.ok).toBe(true);
+    expect(out.checks.filter((c: { compared: boolean }) => !c.compared).map((c: { field: string }) => c.field)).toEqual(
+      ["moneda", "codAut", "nroDocRec"],
+    );
+    const human = await run(server.baseUrl, ["qr", "--ref", "FB-7"]).result;
+    expect(human.stdout).toMatch(/– moneda +QR PES {2}voucher \(not in the service's answer\)/);
+    total = 60000;
+    const wrong = await run(server.baseUrl, ["--json", "qr", "--ref", "FB-7"]).result;
+    expect(wrong.code).toBe(3);
+    expect(JSON.parse(wrong.stdout).checks.find((c: { field: string }) => c.field === "importe")).toMatchObject({
+      ok: false,
+      compared: true,
+    });
+  }, 60_000);
 });

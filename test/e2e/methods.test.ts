@@ -24,6 +24,8 @@ describe("the other service methods", () => {
     expect(JSON.parse((await u.run(["--json", "next-number", "--type", "FACTURA B"])).stdout)).toMatchObject({
       punto_venta: 679,
       numero: 2,
+      next: 2,
+      last: 1,
     });
     expect(JSON.parse((await u.run(["--json", "requires-fce", "--cuit", "30-50001091-2"])).stdout)).toMatchObject({
       esta_obligado: true,
@@ -40,9 +42,16 @@ describe("the other service methods", () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.qr).toMatchObject({ ver: 1, tipoCmp: 6, ptoVta: 679, nroCmp: 1, importe: 133463 });
-    // Every field checked, and each one agrees.
-    expect(out.checks.map((c: { field: string; ok: boolean }) => [c.field, c.ok])).toEqual(
-      ["tipoCmp", "ptoVta", "nroCmp", "fecha", "importe", "moneda", "codAut", "nroDocRec"].map((f) => [f, true]),
+    // Every field checked, and each one agrees; the development service leaves the CAE empty
+    // (reference §2): not compared, not a mismatch.
+    expect(
+      out.checks.map((c: { field: string; ok: boolean; compared: boolean }) => [c.field, c.ok, c.compared]),
+    ).toEqual(
+      ["tipoCmp", "ptoVta", "nroCmp", "fecha", "importe", "moneda", "codAut", "nroDocRec"].map((f) => [
+        f,
+        true,
+        f !== "codAut",
+      ]),
     );
     // The QR of another voucher does not match this one.
     const wrong = `https://www.afip.gob.ar/fe/qr/?p=${Buffer.from(JSON.stringify({ ...out.qr, importe: 1 })).toString("base64")}`;
@@ -98,10 +107,36 @@ describe("the other service methods", () => {
       0,
     );
     const [queued] = ndjson((await u.run(["--json", "query", "--ref", "FM-2026-0001"])).stdout);
+    // Without --due the voucher keeps its own due date, still after the new date.
     expect(queued.comprobante).toMatchObject({
       fecha: "02/01/2099",
+      vencimiento_pago: "31/12/2099",
       status: "APROBADO Y EN COLA. SE EMITE EL 02/01/2099",
     });
+    // A new date past the due date takes the due date along: the authority refuses one before it.
+    expect((await u.run(["queue", "reschedule", "--ref", "FM-2026-0001", "--date", "05/01/2100"])).code).toBe(0);
+    const [later] = ndjson((await u.run(["--json", "query", "--ref", "FM-2026-0001"])).stdout);
+    expect(later.comprobante).toMatchObject({ fecha: "05/01/2100", vencimiento_pago: "05/01/2100" });
+    const backwards = await u.run([
+      "queue",
+      "reschedule",
+      "--ref",
+      "FM-2026-0001",
+      "--date",
+      "06/01/2100",
+      "--due",
+      "01/01/2100",
+    ]);
+    expect([backwards.code, backwards.stderr]).toEqual([
+      2,
+      expect.stringContaining("--due 01/01/2100 is before --date 06/01/2100"),
+    ]);
+    expect(
+      (await u.run(["queue", "reschedule", "--ref", "FM-2026-0001", "--date", "06/01/2100", "--due", "20/01/2100"]))
+        .code,
+    ).toBe(0);
+    const [due] = ndjson((await u.run(["--json", "query", "--ref", "FM-2026-0001"])).stdout);
+    expect(due.comprobante).toMatchObject({ fecha: "06/01/2100", vencimiento_pago: "20/01/2100" });
     expect((await u.run(["queue", "retry", "--ref", "FM-2026-0001"])).code).toBe(4); // nothing failed
     const deleted = JSON.parse((await u.run(["--json", "queue", "delete", "--ref", "FM-2026-0001"])).stdout);
     expect(deleted).toMatchObject({ ok: true, procesados: [expect.stringMatching(/se ha eliminado correctamente/)] });

@@ -1,0 +1,17 @@
+/** `facturar customer-ledger`: flags, help and examples; the action is ./customer-ledger.ts. */
+import { t } from "../i18n/index.js";
+import { type Define, examples } from "./define.js";
+
+export const define: Define = (program, run) => {
+  const command = program
+    .command("customer-ledger")
+    .description(
+      t("a client's ledger (clientes/cuenta-corriente): the vouchers issued to it, its payments, the balance"),
+    )
+    .option(`--cuit ${t("<cuit>")}`, t("the client's CUIT"))
+    .action(run(async () => (await import("./customer-ledger.js")).customerLedgerCommand));
+  examples(command, [
+    [t("what a client owes"), "facturar customer-ledger --cuit 30712345678"],
+    [t("as JSON, for a script"), "facturar --json customer-ledger --cuit 30712345678"],
+  ]);
+};

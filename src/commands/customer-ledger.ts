@@ -1,0 +1,39 @@
+/** `facturar customer-ledger --cuit C`: a client's ledger (clientes/cuenta-corriente). */
+
+import type { Context } from "../context.js";
+import { type Outcome, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
+import { amount } from "../output/amount.js";
+import { cuitArg } from "./cuit.js";
+import { withConnection } from "./online.js";
+
+export async function customerLedgerCommand(ctx: Context, flags: { cuit?: string }): Promise<Outcome> {
+  if (flags.cuit === undefined) throw new UsageError(t("{flag} is required", { flag: "--cuit" }));
+  const cuit = cuitArg(flags.cuit);
+  return withConnection(ctx, async (connection): Promise<Outcome> => {
+    const rows = await connection.service.customerLedger(cuit);
+    const saldo = rows.at(-1)?.saldo ?? "0.00";
+    if (ctx.json) {
+      await ctx.out(JSON.stringify({ ok: true, cuit, saldo, resultados: rows }));
+      return "done";
+    }
+    const table = [
+      [t("date"), t("concept"), t("debit"), t("credit"), t("left to pay"), t("balance")],
+      ...rows.map((r) => [
+        r.fecha,
+        r.concepto,
+        amount(r.debe),
+        amount(r.haber),
+        amount(r.resta_abonar_de_este_comprobante),
+        amount(r.saldo),
+      ]),
+    ];
+    const widths = (table[0] as string[]).map((_, i) => Math.max(...table.map((row) => (row[i] ?? "").length)));
+    for (const row of table)
+      await ctx.out(
+        row.map((cell, i) => (i >= 2 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join("  "),
+      );
+    await ctx.out(t("balance: $ {amount}", { amount: amount(saldo) }));
+    return "done";
+  });
+}

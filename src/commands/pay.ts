@@ -1,0 +1,71 @@
+/** `facturar pay --ref R | --type T --number N --amount X [--method M]`: a payment recorded (pagar). */
+
+import { TransportError } from "../api/http.js";
+import type { Context } from "../context.js";
+import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
+import { amount as shown } from "../output/amount.js";
+import { voucherNumber } from "../voucher/codes.js";
+import { Dec } from "../voucher/decimal.js";
+import { printAnswer, withConnection } from "./online.js";
+import { resolveTarget, type TargetFlags, targetArg } from "./voucher-target.js";
+
+export async function payCommand(
+  ctx: Context,
+  flags: TargetFlags & { amount?: string; method?: string },
+): Promise<Outcome> {
+  const arg = targetArg("pay", flags);
+  if (flags.amount === undefined) throw new UsageError(t("{flag} is required", { flag: "--amount" }));
+  const paid = /^\s*\d+(\.\d{1,2})?\s*$/.test(flags.amount) ? Dec.tryParse(flags.amount.trim()) : undefined;
+  if (!paid || paid.sign() <= 0)
+    throw new UsageError(
+      t("--amount takes a positive amount with up to 2 decimals and a dot (1210.50), not {value}", {
+        value: JSON.stringify(flags.amount),
+      }),
+    );
+  const method = (flags.method ?? "Efectivo").trim();
+  if (method === "" || method.length > 255)
+    throw new UsageError(t("--method takes the name of a means of payment (up to 255 characters)"));
+  const importe = paid.toFixed(2);
+  return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
+    const v = await resolveTarget(connection.service, arg, connection.puntoVenta ?? profile.puntoVenta);
+    if (v.operacion !== "V")
+      throw new UsageError(
+        t("pay records payments of sales; {ref} is a purchase", { ref: "ref" in arg ? arg.ref : v.tipo }),
+      );
+    try {
+      await connection.service.pay(v.tipo, v.puntoVenta, v.numero, [{ descripcion: method, importe }], importe);
+    } catch (error) {
+      // A payment sent twice is recorded twice: a lost answer is not retried, and says so.
+      if (error instanceof TransportError && error.maybeDelivered)
+        throw new FacturarError(
+          t("the answer to pagar was lost ({message}): the payment may be recorded", { message: error.message }),
+          "unknown",
+          "pay.unknown",
+          t("look at the client's ledger (facturar customer-ledger --cuit C) before paying again"),
+        );
+      throw error;
+    }
+    const number = voucherNumber(v.puntoVenta, v.numero);
+    await printAnswer(
+      ctx,
+      {
+        ok: true,
+        tipo: v.tipo,
+        punto_venta: v.puntoVenta,
+        numero: v.numero,
+        total: importe,
+        formas_pago: [{ descripcion: method, importe }],
+      },
+      [
+        t("{tipo} {number}: payment of $ {amount} ({method}) recorded", {
+          tipo: v.tipo,
+          number,
+          amount: shown(paid),
+          method,
+        }),
+      ],
+    );
+    return "done";
+  });
+}

@@ -1,0 +1,21 @@
+/** `facturar products`: flags, help and examples; the action is ./products.ts. */
+import { t } from "../i18n/index.js";
+import { type Define, examples } from "./define.js";
+
+export const define: Define = (program, run) => {
+  const command = program
+    .command("products")
+    .description(t("the products of the price lists (productos/listar), or some by code (productos/consultar)"))
+    .option(`--code ${t("<code>")}`, t("only these codes (repeat it, at most 50)"), (v: string, all: string[] = []) => [
+      ...all,
+      v,
+    ])
+    .option(`--list ${t("<price list>")}`, t("the price list of --code (default: none)"))
+    .option(`--sort ${t("<field>")}`, t("fecha_creacion, descripcion or codigo (default fecha_creacion)"))
+    .option("--desc", t("newest (or last) first"))
+    .action(run(async () => (await import("./products.js")).productsCommand));
+  examples(command, [
+    [t("every product the vouchers carried"), "facturar products --sort descripcion"],
+    [t("one product's price"), "facturar products --code SKU-001 --list Mayorista"],
+  ]);
+};

@@ -1,0 +1,65 @@
+/** `facturar products [--code X] [--list L]`: products of the price lists (productos/listar, productos/consultar). */
+
+import type { Product } from "../api/protocol.js";
+import type { Context } from "../context.js";
+import { type Outcome, UsageError } from "../errors.js";
+import { t } from "../i18n/index.js";
+import { unescapeText } from "../voucher/text.js";
+import { withConnection } from "./online.js";
+
+const SORTS = ["fecha_creacion", "descripcion", "codigo"] as const;
+/** The most `productos/listar` gives a page; each page costs a request of the quota. */
+const PAGE = 1000;
+
+export async function productsCommand(
+  ctx: Context,
+  flags: { code?: string[]; list?: string; sort?: string; desc?: boolean },
+): Promise<Outcome> {
+  const sort = flags.sort ?? "fecha_creacion";
+  if (!(SORTS as readonly string[]).includes(sort))
+    throw new UsageError(t("--sort takes one of: {names}", { names: SORTS.join(", ") }));
+  const codes = (flags.code ?? []).map((c) => c.trim());
+  if (codes.some((c) => c === "" || c.length > 50))
+    throw new UsageError(t("--code takes a product code (up to 50 characters)"));
+  if (codes.length > 50) throw new UsageError(t("at most 50 --code in one call"));
+  if (flags.list !== undefined && codes.length === 0) throw new UsageError(t("--list goes with --code"));
+  return withConnection(ctx, async (connection): Promise<Outcome> => {
+    let products: Product[] = [];
+    let missing: { codigo: string; error: string }[] = [];
+    if (codes.length > 0) {
+      const lista = flags.list?.trim() ?? "";
+      const found = await connection.service.productsByCode(codes.map((codigo) => ({ lista_precios: lista, codigo })));
+      products = found.filter((p): p is Product => "codigo" in p);
+      missing = found.flatMap((p, i) => ("codigo" in p ? [] : [{ codigo: codes[i] as string, error: p.error }]));
+    } else {
+      for (let pagina = 0; ; pagina++) {
+        const page = await connection.service.products({
+          pagina,
+          limite: PAGE,
+          orden_criterio: sort as (typeof SORTS)[number],
+          orden: flags.desc ? "DESC" : "ASC",
+        });
+        products.push(...page.productos);
+        if (page.productos.length < PAGE || products.length >= page.total) break;
+      }
+    }
+    if (ctx.json) {
+      await ctx.out(JSON.stringify({ ok: missing.length === 0, productos: products, missing }));
+    } else {
+      for (const p of products)
+        await ctx.out(
+          [
+            p.codigo,
+            p.lista_precios || "-",
+            unescapeText(p.descripcion),
+            `${p.moneda} ${p.precio_unitario_sin_iva}`,
+            `IVA ${p.alicuota}`,
+          ].join("  "),
+        );
+      if (products.length === 0 && missing.length === 0)
+        ctx.err(t("no products yet: they are stored from the items of issued vouchers that have a codigo"));
+      for (const m of missing) ctx.err(`${ctx.errColor.yellow(t("not found:"))} ${m.codigo}: ${m.error}`);
+    }
+    return missing.length === 0 ? "done" : "notFound";
+  });
+}

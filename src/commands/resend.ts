@@ -1,0 +1,23 @@
+/** `facturar resend --ref R | --type T --number N [--pv P]`: the voucher e-mailed again (reenviar). */
+
+import type { Context } from "../context.js";
+import type { Outcome } from "../errors.js";
+import { t } from "../i18n/index.js";
+import { voucherNumber } from "../voucher/codes.js";
+import { printAnswer, withConnection } from "./online.js";
+import { resolveTarget, type TargetFlags, targetArg } from "./voucher-target.js";
+
+export async function resendCommand(ctx: Context, flags: TargetFlags): Promise<Outcome> {
+  const arg = targetArg("resend", flags);
+  return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
+    const v = await resolveTarget(connection.service, arg, connection.puntoVenta ?? profile.puntoVenta);
+    await connection.service.resend(v.tipo, v.puntoVenta, v.numero, v.operacion);
+    const number = voucherNumber(v.puntoVenta, v.numero);
+    await printAnswer(
+      ctx,
+      { ok: true, tipo: v.tipo, punto_venta: v.puntoVenta, numero: v.numero, operacion: v.operacion },
+      [t("{tipo} {number} e-mailed to its client again", { tipo: v.tipo, number })],
+    );
+    return "done";
+  });
+}

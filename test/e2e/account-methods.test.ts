@@ -1,0 +1,509 @@
+/**
+ * Purchases (operacion C) and the service's methods beyond issuing: delete-purchase, cuit, resend,
+ * pay, customer-ledger, products, table and the quota in status, as users run them, and the
+ * sandbox's answers as the vendor's pages show them.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dayNumber, formatDay } from "../../src/voucher/dates.js";
+import { cuitCheckDigit } from "../../src/voucher/ids.js";
+import { freshUser, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
+import { serveLoopback } from "../loopback.js";
+import { type RunningSandbox, sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
+
+const sample = (name: string) => JSON.parse(readFileSync(join(ROOT, "samples", `${name}.json`), "utf8"));
+
+function user(extra: Record<string, string> = {}) {
+  const { cwd, env } = freshUser("facturar-account-");
+  const all = { ...env, ...extra };
+  return {
+    cwd,
+    env: all,
+    run: (args: string[], more: Record<string, string> = {}) => runCli(args, { cwd, env: { ...all, ...more } }),
+    write(name: string, raw: unknown): string {
+      writeFileSync(join(cwd, name), JSON.stringify(raw));
+      return name;
+    },
+  };
+}
+
+/** A valid CUIT with this prefix and body (the check digit computed; bodies needing 10 are skipped). */
+function cuit(prefix: string, body: number): string {
+  for (let b = body; ; b++) {
+    const ten = `${prefix}${String(b).padStart(8, "0")}`;
+    const digit = cuitCheckDigit(ten);
+    if (digit < 10) return `${ten}${digit}`;
+  }
+}
+
+function purchase(reference: string, numero = 24) {
+  const raw = sample("purchase-proveedor");
+  Object.assign(raw.comprobante, { external_reference: reference, numero, fecha: TODAY, vencimiento: TODAY });
+  return raw;
+}
+
+describe("purchases (operacion C)", () => {
+  it("keep the supplier's point of sale and number, out of the sales numbering; queried as purchases", async () => {
+    const u = user();
+    const bought = await u.run(["--json", "issue", "--no-pdf", u.write("compra.json", purchase("COMPRA-1"))]);
+    expect(bought.code, bought.stderr).toBe(0);
+    expect(ndjson(bought.stdout)[0]).toMatchObject({ status: "issued", punto_venta: 15, numero: 24 });
+    // A sale of the same type still gets the first number of its own point of sale.
+    const sale = sample("factura-a-mixed-rates");
+    Object.assign(sale.comprobante, { fecha: TODAY, vencimiento: TODAY });
+    const sold = await u.run(["--json", "issue", "--no-pdf", u.write("venta.json", sale)]);
+    expect(ndjson(sold.stdout)[0]).toMatchObject({ status: "issued", punto_venta: 679, numero: 1 });
+
+    // Queried among purchases, with its supplier; not among sales.
+    const found = await u.run(["--json", "query", "--purchases", "--ref", "COMPRA-1"]);
+    expect(found.code, found.stderr).toBe(0);
+    const [item] = ndjson(found.stdout);
+    expect(item).toMatchObject({
+      state: "issued",
+      proveedor: { documento_nro: "30711111111", razon_social: "Papelera Norte SRL" },
+      comprobante: { operacion: "C", punto_venta: 15, numero: 24 },
+    });
+    expect(item.cliente).toBeUndefined();
+    expect((await u.run(["query", "--ref", "COMPRA-1"])).code).toBe(9);
+    const byNumber = await u.run([
+      "--json",
+      "query",
+      "--purchases",
+      "--type",
+      "FACTURA A",
+      "--number",
+      "00015-00000024",
+    ]);
+    expect(ndjson(byNumber.stdout).map((v) => v.external_reference)).toEqual(["COMPRA-1"]);
+    const day = await u.run(["--json", "query", "--purchases", "--date", TODAY]);
+    expect(ndjson(day.stdout).map((v) => v.external_reference)).toEqual(["COMPRA-1"]);
+    const sales = await u.run(["--json", "query", "--date", TODAY]);
+    expect(ndjson(sales.stdout).map((v) => v.external_reference)).toEqual(["FA-2026-0001"]);
+
+    // The same supplier's voucher again, under another reference: refused (exit 4).
+    const twice = await u.run(["--json", "issue", "--no-pdf", u.write("otra.json", purchase("COMPRA-2"))]);
+    expect(twice.code).toBe(4);
+    expect(ndjson(twice.stdout)[0].errors.join(" ")).toMatch(/ya fue ingresado/);
+    // A purchase in the queue: refused, the queue is for vouchers the authority authorises.
+    const queued = await u.run(["--json", "issue-queued", u.write("cola.json", purchase("COMPRA-3", 25))]);
+    expect(queued.code).toBe(4);
+    expect(ndjson(queued.stdout)[0].errors.join(" ")).toMatch(/compra no se pueden encolar/);
+  }, 60_000);
+
+  it("a purchase is in none of this account's lanes: a sale dated before it at the same point of sale is issued", async () => {
+    const u = user();
+    // The supplier's point of sale happens to be the same number as ours.
+    const bought = purchase("COMPRA-SAME-PV");
+    bought.comprobante.punto_venta = 679;
+    expect((await u.run(["issue", "--no-pdf", u.write("compra.json", bought)])).code).toBe(0);
+    const sale = sample("factura-a-mixed-rates");
+    const yesterday = formatDay(dayNumber(TODAY) - 1);
+    Object.assign(sale.comprobante, { fecha: yesterday, vencimiento: TODAY });
+    const sold = await u.run(["--json", "issue", "--no-pdf", u.write("venta.json", sale)]);
+    expect(sold.code, sold.stdout).toBe(0);
+    expect(ndjson(sold.stdout)[0]).toMatchObject({ status: "issued", punto_venta: 679, numero: 1 });
+  }, 30_000);
+
+  it("a purchase whose answer was lost is found among purchases: issued once, not sent again", async () => {
+    const u = user();
+    const r = await u.run(["--json", "issue", "--no-pdf", u.write("compra.json", purchase("COMPRA-LOST"))], {
+      FACTURAR_SANDBOX_FAULTS: "drop-after-commit=1",
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "issued", reconciled: true, punto_venta: 15, numero: 24 });
+    expect(ndjson((await u.run(["--json", "query", "--purchases", "--ref", "COMPRA-LOST"])).stdout)).toHaveLength(1);
+  }, 30_000);
+
+  it("delete-purchase deletes a purchase; the sandbox refuses a sale, and one that has payments", async () => {
+    const u = user();
+    expect((await u.run(["issue", "--no-pdf", u.write("compra.json", purchase("COMPRA-DEL"))])).code).toBe(0);
+    // The supplier's point of sale is needed: never the profile's.
+    const noPv = await u.run(["delete-purchase", "--type", "FACTURA A", "--number", "24"]);
+    expect(noPv.code).toBe(2);
+    expect(noPv.stderr).toMatch(/--pv is required: the supplier's point of sale/);
+    expect((await u.run(["delete-purchase", "--type", "FACTURA Z", "--pv", "15", "--number", "24"])).code).toBe(2);
+    const gone = await u.run(["--json", "delete-purchase", "--type", "FACTURA A", "--pv", "15", "--number", "24"]);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(JSON.parse(gone.stdout)).toEqual({
+      ok: true,
+      tipo: "FACTURA A",
+      punto_venta: 15,
+      numero: 24,
+      rta: "El comprobante se ha eliminado.",
+    });
+    expect((await u.run(["query", "--purchases", "--ref", "COMPRA-DEL"])).code).toBe(9);
+    const again = await u.run(["delete-purchase", "--type", "FACTURA A", "--number", "00015-00000024"]);
+    expect(again.code).toBe(4);
+    expect(again.stderr).toMatch(/No se encontro el comprobante/);
+  }, 30_000);
+});
+
+describe("the sandbox's answers, as the vendor's pages show them", () => {
+  let s: RunningSandbox;
+  beforeAll(async () => {
+    s = await startSandboxProcess();
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it("comprobante_eliminar refuses a sale; afip-info, consumo and the tables answer their documented shapes", async () => {
+    const u = user();
+    const env = sandboxEnv(s, u.env);
+    const sale = sample("factura-b-dni");
+    Object.assign(sale.comprobante, { fecha: TODAY, vencimiento: TODAY, external_reference: "SHAPES-1" });
+    writeFileSync(join(u.cwd, "venta.json"), JSON.stringify(sale));
+    const issued = await runCli(["--json", "issue", "--no-pdf", "venta.json"], { cwd: u.cwd, env });
+    const { punto_venta, numero } = ndjson(issued.stdout)[0];
+    const refused = await s.call("facturacion/comprobante_eliminar", {
+      comprobante: { tipo: "FACTURA B", operacion: "V", punto_venta, numero },
+    });
+    expect(refused.body).toMatchObject({ error: "S", errores: [expect.stringMatching(/comprobantes de compra/)] });
+
+    // A registry record, the same for the same CUIT, with every field of the page.
+    const company = cuit("30", 71234567);
+    const info = await s.call("clientes/afip-info", { cliente: { documento_tipo: "CUIT", documento_nro: company } });
+    expect(info.body).toEqual({
+      error: "N",
+      razon_social: expect.any(String),
+      condicion_impositiva: expect.stringMatching(/^(RESPONSABLE INSCRIPTO|EXENTO)$/),
+      direccion: expect.any(String),
+      localidad: expect.any(String),
+      codigopostal: expect.stringMatching(/^\d{4}$/),
+      estado: "ACTIVO",
+      provincia: expect.any(String),
+      actividad: [
+        { descripcion: expect.any(String), id: expect.any(String), nomenclador: "883", periodo: expect.any(String) },
+      ],
+      errores: [""],
+    });
+    const twice = await s.call("clientes/afip-info", { cliente: { documento_tipo: "CUIT", documento_nro: company } });
+    expect(twice.body).toEqual(info.body);
+    const wrongDigit = `${company.slice(0, 10)}${(Number(company[10]) + 1) % 10}`;
+    expect(
+      (await s.call("clientes/afip-info", { cliente: { documento_tipo: "CUIT", documento_nro: wrongDigit } })).body,
+    ).toMatchObject({ error: "S", errores: [`El CUIT enviado ${wrongDigit} es invalido.`] });
+    // A foreign entity's CUIT (prefix 50) is valid, but the registry has no such person.
+    expect(
+      (await s.call("clientes/afip-info", { cliente: { documento_tipo: "CUIT", documento_nro: cuit("50", 1) } })).body,
+    ).toMatchObject({ error: "S", errores: [expect.stringMatching(/No existe persona/)] });
+
+    // Consumption counts per method: afip-info one each, queries none, consumo itself one.
+    const before = (await s.call("micuenta/consumo")).body;
+    expect(before).toMatchObject({
+      error: "N",
+      errores: [],
+      abonos_pendientes: 0,
+      comprobantes_cupo: 1500,
+      plan_vencimiento: expect.stringMatching(/^\d{2}\/\d{2}\/\d{4}$/),
+    });
+    expect(before.comprobantes_disponibles).toBe(before.comprobantes_cupo - before.comprobantes_generados);
+    await s.call("facturacion/consulta", { comprobante: { tipo: "FACTURA B", operacion: "V", punto_venta, numero } });
+    await s.call("clientes/afip-info", { cliente: { documento_tipo: "CUIT", documento_nro: company } });
+    await s.call("tablas_referencia/provincias");
+    const after = (await s.call("micuenta/consumo")).body;
+    expect(after.comprobantes_generados - before.comprobantes_generados).toBe(3);
+
+    const table = (await s.call("tablas_referencia/condiciones_iva")).body;
+    expect(table).toMatchObject({ error: "N", errores: [""] });
+    expect(table.items).toContainEqual({ id: "RI", descripcion: "Responsable inscripto" });
+    expect((await s.call("tablas_referencia/no_existe")).status).toBe(404);
+  }, 30_000);
+});
+
+describe("cuit, status, table", () => {
+  it("cuit prints the registry's record; a mistyped CUIT is refused before asking, an unknown one by the service", async () => {
+    const u = user();
+    const person = cuit("20", 12345678);
+    const r = await u.run(["--json", "cuit", `${person.slice(0, 2)}-${person.slice(2, 10)}-${person.slice(10)}`]);
+    expect(r.code, r.stderr).toBe(0);
+    const record = JSON.parse(r.stdout);
+    expect(record).toMatchObject({ ok: true, cuit: person, estado: "ACTIVO", errors: [] });
+    expect(record.razon_social).toMatch(/^[A-Z ]+$/);
+    expect([null, "RI", "M", "E"]).toContain(record.condicion_iva);
+    const human = await u.run(["cuit", person]);
+    expect(human.stdout).toContain(record.razon_social);
+    expect(human.stdout).toMatch(/VAT condition: /);
+    const typo = await u.run(["cuit", `${person.slice(0, 10)}${(Number(person[10]) + 1) % 10}`]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/wrong check digit/);
+    const unknown = await u.run(["cuit", cuit("55", 1)]);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toMatch(/no registry record for CUIT/);
+  }, 30_000);
+
+  it("status shows the plan's quota use and its end; table lists a reference table", async () => {
+    const u = user();
+    const human = await u.run(["status"]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/quota: \d+ of 1500 requests used, \d+ left/);
+    expect(human.stdout).toMatch(/the plan ends on \d{2}\/\d{2}\/\d{4} \(\d+ days left\)/);
+    const json = JSON.parse((await u.run(["--json", "status"])).stdout);
+    expect(json.usage).toMatchObject({ comprobantes_cupo: 1500, abonos_pendientes: 0 });
+    expect(json.usage.comprobantes_generados + json.usage.comprobantes_disponibles).toBe(1500);
+    expect(json.usage.dias_restantes).toBeGreaterThan(0);
+
+    const provinces = await u.run(["table", "provincias"]);
+    expect(provinces.code).toBe(0);
+    expect(provinces.stdout).toMatch(/^2 +Buenos Aires$/m);
+    const types = JSON.parse((await u.run(["--json", "table", "comprobantes-tipos"])).stdout);
+    expect(types.items).toContainEqual({ id: "FACTURA B", descripcion: "FACTURA B" });
+    const wrong = await u.run(["table", "provincia"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/did you mean provincias\?/);
+  }, 30_000);
+});
+
+describe("resend, pay, customer-ledger, products", () => {
+  it("resend e-mails a voucher again only where it was e-mailed when issued", async () => {
+    const u = user();
+    const mailed = sample("factura-a-mixed-rates");
+    Object.assign(mailed.cliente, { envia_por_mail: "S" });
+    Object.assign(mailed.comprobante, { fecha: TODAY, vencimiento: TODAY, external_reference: "MAIL-1" });
+    const unmailed = structuredClone(mailed);
+    Object.assign(unmailed.cliente, { envia_por_mail: "N" });
+    unmailed.comprobante.external_reference = "NOMAIL-1";
+    expect((await u.run(["issue", "--no-pdf", u.write("a.json", mailed), u.write("b.json", unmailed)])).code).toBe(0);
+    const ok = await u.run(["--json", "resend", "--ref", "MAIL-1"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual({ ok: true, tipo: "FACTURA A", punto_venta: 679, numero: 1, operacion: "V" });
+    expect((await u.run(["resend", "--type", "FACTURA A", "--number", "00679-00000001"])).stdout).toMatch(
+      /FACTURA A 00679-00000001 e-mailed to its client again/,
+    );
+    const refused = await u.run(["resend", "--ref", "NOMAIL-1"]);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/no fue enviado por e-mail/);
+    expect((await u.run(["resend", "--ref", "NOPE"])).code).toBe(9);
+    expect((await u.run(["resend", "--ref", "MAIL-1", "--type", "FACTURA A"])).code).toBe(2);
+  }, 30_000);
+
+  it("pay records payments in the ledger, never more than the voucher; customer-ledger shows the balance", async () => {
+    const u = user();
+    const sale = sample("factura-a-mixed-rates");
+    Object.assign(sale.comprobante, { fecha: TODAY, vencimiento: TODAY, external_reference: "PAY-1" });
+    const buyer = sale.cliente.documento_nro;
+    expect((await u.run(["issue", "--no-pdf", u.write("a.json", sale)])).code).toBe(0);
+    const total = Number(sale.comprobante.total);
+    const paid = await u.run(["--json", "pay", "--ref", "PAY-1", "--amount", "1000.50", "--method", "VISA"]);
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(JSON.parse(paid.stdout)).toMatchObject({
+      ok: true,
+      total: "1000.50",
+      formas_pago: [{ descripcion: "VISA" }],
+    });
+    // The voucher follows its payments.
+    expect(ndjson((await u.run(["--json", "query", "--ref", "PAY-1"])).stdout)[0].comprobante.ctacte_status).toBe(
+      "PAGO PARCIAL",
+    );
+    const tooMuch = await u.run(["pay", "--ref", "PAY-1", "--amount", String(total)]);
+    expect(tooMuch.code).toBe(4);
+    expect(tooMuch.stderr).toMatch(/supera el importe total/);
+    for (const bad of ["0", "-5", "10.999", "diez"])
+      expect((await u.run(["pay", "--ref", "PAY-1", "--amount", bad])).code).toBe(2);
+    expect((await u.run(["pay", "--ref", "PAY-1"])).code).toBe(2);
+    const rest = (Math.round(total * 100) - 100050) / 100;
+    expect((await u.run(["pay", "--type", "FACTURA A", "--number", "1", "--amount", rest.toFixed(2)])).code).toBe(0);
+    expect(ndjson((await u.run(["--json", "query", "--ref", "PAY-1"])).stdout)[0].comprobante.ctacte_status).toBe(
+      "PAGADA",
+    );
+
+    const ledger = await u.run(["--json", "customer-ledger", "--cuit", buyer]);
+    expect(ledger.code, ledger.stderr).toBe(0);
+    const { resultados, saldo } = JSON.parse(ledger.stdout);
+    expect(resultados).toEqual([
+      {
+        fecha: TODAY,
+        concepto: `FACTURA A 0679-00000001 (${sale.cliente.razon_social})`,
+        debe: total.toFixed(2),
+        haber: "0.00",
+        resta_abonar_de_este_comprobante: "0.00",
+        saldo: total.toFixed(2),
+      },
+      expect.objectContaining({ haber: "1000.50", saldo: ((Math.round(total * 100) - 100050) / 100).toFixed(2) }),
+      expect.objectContaining({ haber: rest.toFixed(2), saldo: "0.00" }),
+    ]);
+    expect(saldo).toBe("0.00");
+    const human = await u.run(["customer-ledger", "--cuit", buyer]);
+    expect(human.stdout).toMatch(/balance: \$ 0\.00/);
+    expect((await u.run(["customer-ledger", "--cuit", cuit("30", 70000001)])).code).toBe(4);
+    expect((await u.run(["customer-ledger"])).code).toBe(2);
+  }, 60_000);
+
+  it("products lists what issued vouchers carried, and finds them by price list and code", async () => {
+    const u = user();
+    const sale = sample("factura-a-mixed-rates");
+    Object.assign(sale.comprobante, { fecha: TODAY, vencimiento: TODAY, external_reference: "PROD-1" });
+    Object.assign(sale.comprobante.detalle[0].producto, { codigo: "NB-14", lista_precios: "Mayorista" });
+    expect((await u.run(["issue", "--no-pdf", u.write("a.json", sale)])).code).toBe(0);
+    const all = JSON.parse((await u.run(["--json", "products", "--sort", "codigo"])).stdout);
+    expect(all.productos.map((p: { codigo: string }) => p.codigo)).toContain("NB-14");
+    const codes = all.productos.map((p: { codigo: string }) => p.codigo);
+    expect(codes).toEqual([...codes].sort());
+    const one = await u.run(["--json", "products", "--code", "NB-14", "--list", "Mayorista"]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout).productos).toEqual([
+      expect.objectContaining({
+        codigo: "NB-14",
+        lista_precios: "Mayorista",
+        descripcion: sale.comprobante.detalle[0].producto.descripcion,
+        precio_unitario_sin_iva: String(sale.comprobante.detalle[0].producto.precio_unitario_sin_iva),
+        alicuota: "21",
+      }),
+    ]);
+    const missing = await u.run(["products", "--code", "NB-14", "--code", "NADA"]);
+    expect(missing.code).toBe(9);
+    expect(missing.stderr).toMatch(/not found: NB-14/);
+    expect((await u.run(["products", "--sort", "precio"])).code).toBe(2);
+  }, 30_000);
+});
+
+describe("against a scripted service: what the real one may answer", () => {
+  const servers: { close(): void }[] = [];
+  afterAll(() => {
+    for (const server of servers) server.close();
+  });
+
+  async function scripted(handle: (method: string, body: any, req: IncomingMessage, res: ServerResponse) => void) {
+    const server = await serveLoopback((req, res, text) => {
+      handle((req.url ?? "").replace(/^\/app\/api\/v2\//, ""), JSON.parse(text || "{}"), req, res);
+    });
+    servers.push(server);
+    const { cwd, env } = freshUser("facturar-account-scripted-");
+    const all = {
+      ...env,
+      FACTURAR_BASE_URL: server.baseUrl,
+      FACTURAR_PUNTO_VENTA: "679",
+      FACTURAR_USERTOKEN: "user-token",
+      FACTURAR_APIKEY: "4242",
+      FACTURAR_APITOKEN: "api-token",
+      FACTURAR_RETRY_BACKOFF: "0.01",
+      FACTURAR_SETTLE_WINDOW: "0.2",
+    };
+    return {
+      cwd,
+      run: (args: string[]) => runCli(args, { cwd, env: all }),
+      write(name: string, raw: unknown): string {
+        writeFileSync(join(cwd, name), JSON.stringify(raw));
+        return name;
+      },
+    };
+  }
+  const json = (res: ServerResponse, body: unknown) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(body));
+  };
+  const NOT_FOUND = { error: "S", errores: ["No se han encontrado comprobantes."] };
+
+  it("journal --reconcile finds a purchase whose outcome was unknown among purchases (operacion C)", async () => {
+    let stored = false;
+    let asking = false;
+    const asked: string[] = [];
+    const u = await scripted((method, body, req, res) => {
+      if (method === "facturacion/consulta_avanzada") {
+        if (stored && !asking) return req.socket.destroy();
+        asked.push(body.comprobante?.operacion);
+        if (!stored || body.comprobante?.operacion !== "C") return json(res, NOT_FOUND);
+        return json(res, {
+          error: "N",
+          errores: [],
+          total: 1,
+          comprobantes: [
+            {
+              proveedor: { documento_nro: "30711111111 ", razon_social: "Papelera Norte SRL" },
+              comprobante: {
+                tipo: "FACTURA A",
+                operacion: "C",
+                punto_venta: 15,
+                numero: 24,
+                status: "EMITIDO",
+                external_reference: "COMPRA-UNKNOWN",
+              },
+            },
+          ],
+        });
+      }
+      // Stored, and the answer lost.
+      stored = true;
+      req.socket.destroy();
+    });
+    const lost = await u.run(["--json", "issue", "--no-pdf", u.write("compra.json", purchase("COMPRA-UNKNOWN"))]);
+    expect(lost.code, lost.stderr).toBe(8);
+    asking = true;
+    const settled = await u.run(["--json", "journal", "--reconcile"]);
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(ndjson(settled.stdout).find((e) => e.ref === "COMPRA-UNKNOWN")).toMatchObject({
+      state: "issued",
+      numero: 24,
+    });
+    // Sales first (the journal keeps no operacion), then purchases.
+    expect(asked.slice(-2)).toEqual(["V", "C"]);
+  }, 30_000);
+
+  it("pay whose answer is lost is not sent again: exit 8, and where to look", async () => {
+    const payments: unknown[] = [];
+    const u = await scripted((method, body, req, res) => {
+      if (method === "facturacion/pagar") {
+        payments.push(body.comprobante);
+        return req.socket.destroy();
+      }
+      json(res, NOT_FOUND);
+    });
+    const r = await u.run(["pay", "--type", "FACTURA B", "--number", "00679-00000007", "--amount", "100"]);
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/the payment may be recorded/);
+    expect(r.stderr).toMatch(/customer-ledger/);
+    expect(payments).toEqual([
+      {
+        tipo: "FACTURA B",
+        operacion: "V",
+        punto_venta: 679,
+        numero: 7,
+        pagos: { formas_pago: [{ descripcion: "Efectivo", importe: 100 }], total: 100 },
+      },
+    ]);
+  }, 30_000);
+
+  it("afip-info's data with error S (no VAT registration) is a record; consumo without the plan's end is read", async () => {
+    const u = await scripted((method, _body, _req, res) => {
+      if (method === "clientes/afip-info")
+        return json(res, {
+          error: "S",
+          razon_social: "PEREZ ANA ",
+          condicion_impositiva: "",
+          direccion: "MITRE 10",
+          localidad: "SALTA",
+          codigopostal: "4400",
+          estado: "ACTIVO",
+          provincia: "SALTA",
+          actividad: [],
+          errores: ["No inscripto en IVA ni Monotributo"],
+        });
+      if (method === "estado_servicios/alertas")
+        return json(res, { error: "N", errores: [""], facturacion: "OK", prox_mantenimientos_programados: [] });
+      if (method === "micuenta/consumo")
+        return json(res, {
+          error: "N",
+          errores: [],
+          abonos_pendientes: 21,
+          comprobantes_generados: "12",
+          comprobantes_cupo: 100,
+          comprobantes_disponibles: 79,
+        });
+      json(res, { error: "S", errores: [`El metodo ${method} no existe.`] });
+    });
+    const r = await u.run(["--json", "cuit", "27334445556"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      razon_social: "PEREZ ANA",
+      condicion_impositiva: "",
+      condicion_iva: null,
+      errors: ["No inscripto en IVA ni Monotributo"],
+    });
+    const status = await u.run(["status"]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/quota: 12 of 100 requests used, 79 left; 21 recurring vouchers scheduled/);
+    expect(status.stdout).not.toMatch(/plan ends/);
+  }, 30_000);
+});

@@ -39,6 +39,8 @@ const COMMANDS: Readonly<Record<string, () => Promise<{ define: Define }>>> = {
   validate: () => import("./commands/validate.command.js"),
   issue: () => import("./commands/issue.command.js"),
   "issue-queued": () => import("./commands/issue-queued.command.js"),
+  "credit-note": async () => ({ define: (await import("./commands/note.command.js")).defineCreditNote }),
+  "debit-note": async () => ({ define: (await import("./commands/note.command.js")).defineDebitNote }),
   query: () => import("./commands/query.command.js"),
   "vat-book": () => import("./commands/vat-book.command.js"),
   journal: () => import("./commands/journal.command.js"),

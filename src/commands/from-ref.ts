@@ -3,7 +3,7 @@ import { preferred, type Service, type ServiceVoucher } from "../api/protocol.js
 import type { Context } from "../context.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { NoteSourceError } from "../voucher/notes.js";
+import { type NoteKind, type NoteSource, NoteSourceError, noteReference } from "../voucher/notes.js";
 import { withConnection } from "./online.js";
 
 /** The voucher the service issued under `reference`; a typed error when there is none. */
@@ -29,10 +29,21 @@ export function fetchIssued(ctx: Context, reference: string): Promise<ServiceVou
   return withConnection(ctx, (connection) => issuedVoucher(connection.service, reference));
 }
 
-/** The voucher issued under `reference`, if the service holds one (a note made before). */
-export function issuedUnder(ctx: Context, reference: string): Promise<ServiceVoucher | undefined> {
-  return withConnection(ctx, async (connection) => {
-    const found = preferred(await connection.service.findByReference(reference));
-    return found?.state === "issued" ? found : undefined;
-  });
+/**
+ * The latest note of `kind` the service holds for the voucher `source`: its sequence n (0 when
+ * none) and the note itself, in any state (issued, queued, failed). The notes of a voucher are
+ * numbered in order, so the first one missing ends the search. What `issue --from-ref` and the
+ * note commands both ask before choosing the note's reference.
+ */
+export async function latestNote(
+  service: Service,
+  source: NoteSource,
+  kind: NoteKind,
+): Promise<{ sequence: number; note?: ServiceVoucher }> {
+  let latest: { sequence: number; note?: ServiceVoucher } = { sequence: 0 };
+  for (;;) {
+    const note = preferred(await service.findByReference(noteReference(source, kind, latest.sequence + 1)));
+    if (!note) return latest;
+    latest = { sequence: latest.sequence + 1, note };
+  }
 }

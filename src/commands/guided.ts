@@ -587,23 +587,25 @@ export async function askVoucher(
             });
     let note = noteFromVoucher(found.raw, { kind, fecha: today });
     // Asked before any question: a second run must not walk every prompt to learn the note exists.
-    const { issuedUnder } = await import("./from-ref.js");
-    for (let sequence = 2; ; sequence++) {
-      const ref = String(note.envelope.comprobante.external_reference);
-      const held = await issuedUnder(ctx, ref);
-      if (!held) break;
+    // The latest note of the voucher is the one to make (the issue path settles one in flight);
+    // once issued, another is made only when asked for.
+    const { latestNote } = await import("./from-ref.js");
+    const { withConnection } = await import("./online.js");
+    const latest = await withConnection(ctx, (connection) => latestNote(connection.service, note.source, kind));
+    if (latest.note?.state === "issued") {
       ctx.err(
         t("{ref} is issued already: {tipo} {number}", {
-          ref,
-          tipo: held.tipo,
-          number: `${String(held.punto_venta).padStart(5, "0")}-${String(held.numero).padStart(8, "0")}`,
+          ref: latest.note.external_reference,
+          tipo: latest.note.tipo,
+          number: `${String(latest.note.punto_venta).padStart(5, "0")}-${String(latest.note.numero).padStart(8, "0")}`,
         }),
       );
       // Declined: nothing to do, and nothing went wrong.
       if (!(await p.confirm({ message: t("Make another note of this voucher?"), default: false })))
         return { envelope: {} };
-      note = noteFromVoucher(found.raw, { kind, fecha: today, sequence });
-    }
+      note = noteFromVoucher(found.raw, { kind, fecha: today, sequence: latest.sequence + 1 });
+    } else if (latest.sequence > 1)
+      note = noteFromVoucher(found.raw, { kind, fecha: today, sequence: latest.sequence });
     const built = structuredClone(note.envelope) as Draft;
     guide = new Guide(ctx, p, built, fetchCeiling, lookupCuit);
     ctx.err(

@@ -130,135 +130,152 @@ function issueCommand(mode: "instant" | "queued") {
           : t("give the voucher files to issue (.json, .csv, or - for standard input)"),
       );
     }
-    const read = readOptions(ctx, flags);
-    if (files.filter((f) => f === "-").length > 1) throw new UsageError(t("standard input (-) can be read only once"));
-    const timeout = flags.timeout === undefined ? 300 : Number(flags.timeout);
-    if (!Number.isFinite(timeout) || timeout <= 0)
-      throw new UsageError(t("--timeout takes seconds, not {value}", { value: JSON.stringify(flags.timeout) }));
-    if (flags.timeout !== undefined && !flags.wait) throw new UsageError(t("--timeout goes with --wait"));
-    const maxBatch = mode === "queued" ? QUEUED_BATCH_MAX : INSTANT_BATCH_MAX;
-    const batchSize = flags.batchSize === undefined ? undefined : Number(flags.batchSize);
-    if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > maxBatch)) {
-      throw new UsageError(
-        t("--batch-size takes 1 to {max} here, not {value}", { max: maxBatch, value: JSON.stringify(flags.batchSize) }),
-      );
-    }
-    const concurrency = optionalInt("--concurrency", flags.concurrency, 1, 64);
-    const rateMs = optionalInt("--rate", flags.rate, 0, 60_000);
-    // Paths known up front are checked before anything is sent.
-    if (flags.qr && flags.qr !== "terminal") checkWritableFolder(flags.qr, "--qr");
-    let report: Report | undefined;
-    if (flags.report) {
-      const delimiter = await inputDelimiter(files, read);
-      report = Report.create(flags.report, { delimiter, decimalComma: read.decimalComma ?? delimiter === ";" });
-    }
-    const cwd = process.cwd();
-    let results = 0;
-    let progress: Progress | undefined;
-    ctx.stop.graceful = true;
-    void ctx.stop.requestedPromise.then(() =>
-      ctx.err(t("stopping: the vouchers in flight settle, nothing new is sent (again to stop at once)")),
+    return issueVouchers(ctx, mode, files, sources, flags);
+  };
+}
+
+/**
+ * The vouchers of `files` and `sources` validated, then each sent exactly once, with the results
+ * told as they settle: what `issue`, `issue --from-ref` and the note commands share.
+ * `settled` may reword a result before it is told (a note's own hint).
+ */
+export async function issueVouchers(
+  ctx: Context,
+  mode: "instant" | "queued",
+  files: string[],
+  sources: SourceVoucher[],
+  flags: IssueFlags,
+  settled: (result: VoucherResult) => VoucherResult = (result) => result,
+): Promise<Outcome> {
+  const read = readOptions(ctx, flags);
+  if (files.filter((f) => f === "-").length > 1) throw new UsageError(t("standard input (-) can be read only once"));
+  const timeout = flags.timeout === undefined ? 300 : Number(flags.timeout);
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw new UsageError(t("--timeout takes seconds, not {value}", { value: JSON.stringify(flags.timeout) }));
+  if (flags.timeout !== undefined && !flags.wait) throw new UsageError(t("--timeout goes with --wait"));
+  const maxBatch = mode === "queued" ? QUEUED_BATCH_MAX : INSTANT_BATCH_MAX;
+  const batchSize = flags.batchSize === undefined ? undefined : Number(flags.batchSize);
+  if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > maxBatch)) {
+    throw new UsageError(
+      t("--batch-size takes 1 to {max} here, not {value}", { max: maxBatch, value: JSON.stringify(flags.batchSize) }),
     );
-    const summary = await issueFiles(
-      {
-        files,
-        sources,
-        read,
-        validate: flags.validate !== false,
-        mode,
-        allowDuplicate: flags.allowDuplicate ?? false,
-        skipInvalid: flags.skipInvalid ?? false,
-        savePdf: flags.pdf !== false,
-        ...(flags.out ? { outDir: flags.out } : {}),
-        wait: flags.wait ?? false,
-        waitTimeoutMs: timeout * 1000,
-        requeue: flags.requeue ?? false,
-        ...(batchSize !== undefined ? { batchSize } : {}),
-        ...(concurrency ? { concurrency } : {}),
-        ...(rateMs !== undefined ? { rateMs } : {}),
-        stop: ctx.stop,
-        // A production profile asks first, on a terminal only (--yes skips; without one it never asks).
-        ...(ctx.interactive && !ctx.yes
-          ? { confirm: (profile, vouchers) => confirmProduction(ctx, profile, vouchers) }
-          : {}),
-        onStart: (total: number) => {
-          // A bar only for people watching a batch: never off a terminal, under --json or --quiet.
-          if (total > 1 && ctx.io.stderrIsTTY && !ctx.json && !ctx.quiet) progress = new Progress(ctx.io.stderr, total);
-        },
-        profile: {
-          ...(ctx.profile ? { profile: ctx.profile } : {}),
-          ...(ctx.configPath ? { config: ctx.configPath } : {}),
-          env: ctx.io.env,
-          cwd,
-        },
+  }
+  const concurrency = optionalInt("--concurrency", flags.concurrency, 1, 64);
+  const rateMs = optionalInt("--rate", flags.rate, 0, 60_000);
+  // Paths known up front are checked before anything is sent.
+  if (flags.qr && flags.qr !== "terminal") checkWritableFolder(flags.qr, "--qr");
+  let report: Report | undefined;
+  if (flags.report) {
+    const delimiter = await inputDelimiter(files, read);
+    report = Report.create(flags.report, { delimiter, decimalComma: read.decimalComma ?? delimiter === ";" });
+  }
+  const cwd = process.cwd();
+  let results = 0;
+  let progress: Progress | undefined;
+  ctx.stop.graceful = true;
+  void ctx.stop.requestedPromise.then(() =>
+    ctx.err(t("stopping: the vouchers in flight settle, nothing new is sent (again to stop at once)")),
+  );
+  const summary = await issueFiles(
+    {
+      files,
+      sources,
+      read,
+      validate: flags.validate !== false,
+      mode,
+      allowDuplicate: flags.allowDuplicate ?? false,
+      skipInvalid: flags.skipInvalid ?? false,
+      savePdf: flags.pdf !== false,
+      ...(flags.out ? { outDir: flags.out } : {}),
+      wait: flags.wait ?? false,
+      waitTimeoutMs: timeout * 1000,
+      requeue: flags.requeue ?? false,
+      ...(batchSize !== undefined ? { batchSize } : {}),
+      ...(concurrency ? { concurrency } : {}),
+      ...(rateMs !== undefined ? { rateMs } : {}),
+      stop: ctx.stop,
+      // A production profile asks first, on a terminal only (--yes skips; without one it never asks).
+      ...(ctx.interactive && !ctx.yes
+        ? { confirm: (profile, vouchers) => confirmProduction(ctx, profile, vouchers) }
+        : {}),
+      onStart: (total: number) => {
+        // A bar only for people watching a batch: never off a terminal, under --json or --quiet.
+        if (total > 1 && ctx.io.stderrIsTTY && !ctx.json && !ctx.quiet) progress = new Progress(ctx.io.stderr, total);
+      },
+      profile: {
+        ...(ctx.profile ? { profile: ctx.profile } : {}),
+        ...(ctx.configPath ? { config: ctx.configPath } : {}),
         env: ctx.io.env,
         cwd,
-        ...(ctx.verbose ? { log: (line: string) => ctx.err(ctx.errColor.dim(line)) } : {}),
-        warn: (line) => {
-          if (!ctx.quiet) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${line}`);
-        },
       },
-      async (result) => {
-        results++;
-        if (report && !report.failure && !report.write(result))
+      env: ctx.io.env,
+      cwd,
+      ...(ctx.verbose ? { log: (line: string) => ctx.err(ctx.errColor.dim(line)) } : {}),
+      warn: (line) => {
+        if (!ctx.quiet) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${line}`);
+      },
+    },
+    async (given) => {
+      const result = settled(given);
+      results++;
+      if (report && !report.failure && !report.write(result))
+        ctx.err(
+          `${ctx.errColor.yellow(t("warning:"))} ${t("the report {path} cannot take more rows ({message}); the run goes on", { path: report.path, message: (report.failure as Error | undefined)?.message ?? "" })}`,
+        );
+      progress?.tick(result);
+      if (ctx.json) await ctx.out(JSON.stringify(resultJson(result)));
+      else if (!ctx.quiet || !result.ok) {
+        // One write per voucher: lanes run at once, and a voucher's lines must stay together.
+        // Results always go to stdout; on the terminal the bar is drawn on, above the bar.
+        // Paths relative to the working folder on a terminal; whole ones for a script reading them.
+        const text = resultHuman(result, ctx.color, ctx.io.stdoutIsTTY ? cwd : undefined).join("\n");
+        if (progress && ctx.io.stdoutIsTTY) await progress.above(() => ctx.out(text));
+        else await ctx.out(text);
+      }
+      if (flags.qr && (result.status === "issued" || result.status === "skipped-duplicate"))
+        await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) =>
           ctx.err(
-            `${ctx.errColor.yellow(t("warning:"))} ${t("the report {path} cannot take more rows ({message}); the run goes on", { path: report.path, message: (report.failure as Error | undefined)?.message ?? "" })}`,
-          );
-        progress?.tick(result);
-        if (ctx.json) await ctx.out(JSON.stringify(resultJson(result)));
-        else if (!ctx.quiet || !result.ok) {
-          // One write per voucher: lanes run at once, and a voucher's lines must stay together.
-          // Results always go to stdout; on the terminal the bar is drawn on, above the bar.
-          // Paths relative to the working folder on a terminal; whole ones for a script reading them.
-          const text = resultHuman(result, ctx.color, ctx.io.stdoutIsTTY ? cwd : undefined).join("\n");
-          if (progress && ctx.io.stdoutIsTTY) await progress.above(() => ctx.out(text));
-          else await ctx.out(text);
-        }
-        if (flags.qr && (result.status === "issued" || result.status === "skipped-duplicate"))
-          await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) =>
-            ctx.err(
-              `${ctx.errColor.yellow(t("warning:"))} ${t("QR of {ref} not written: {message}", { ref: result.external_reference, message: error.message })}`,
-            ),
-          );
-      },
-    );
-    progress?.stop();
-    report?.sync();
-    if (!ctx.quiet && !ctx.json) {
-      const parts = [
-        summary.invalid &&
-          (summary.skippedInvalid
-            ? t("{n} invalid (skipped)", { n: summary.invalid })
-            : summary.validNotSent
-              ? t("{n} invalid, so nothing sent: {valid} valid not sent either (--skip-invalid sends them)", {
-                  n: summary.invalid,
-                  valid: summary.validNotSent,
-                })
-              : t("{n} invalid (nothing sent)", { n: summary.invalid })),
-        summary.issued && t("{n} issued", { n: summary.issued }),
-        summary.queued && t("{n} queued", { n: summary.queued }),
-        summary.skipped && t("{n} already issued", { n: summary.skipped }),
-        summary.rejected && t("{n} rejected", { n: summary.rejected }),
-        summary.unknown && t("{n} unknown", { n: summary.unknown }),
-        summary.held && t("{n} not sent", { n: summary.held }),
-        summary.documentsMissing &&
-          t("{n} without their documents (the next run fetches them)", { n: summary.documentsMissing }),
-        summary.interrupted && t("interrupted"),
-        summary.cancelled && t("cancelled, nothing sent"),
-      ].filter(Boolean);
-      ctx.err(parts.join(", ") || t("nothing to do"));
-    }
-    if (summary.stoppedBy) {
-      const e = summary.stoppedBy;
-      ctx.err(`${ctx.errColor.red(t("stopped:"))} ${e.message}${e.hint ? `\n  ${t("hint:")} ${e.hint}` : ""}`);
-    }
-    // Stopped because stdout could not be written (a full disk): the run's results are lost to
-    // the reader, which is no interruption by the user.
-    if (ctx.outputFailure && ctx.outputFailure.code !== "EPIPE") return "unavailable";
-    // The report was asked for, and is incomplete: a cron job must not read it as the whole truth.
-    if (report?.failure) return "unavailable";
-    return summary.cancelled ? "done" : summaryOutcome(summary);
-  };
+            `${ctx.errColor.yellow(t("warning:"))} ${t("QR of {ref} not written: {message}", { ref: result.external_reference, message: error.message })}`,
+          ),
+        );
+    },
+  );
+  progress?.stop();
+  report?.sync();
+  if (!ctx.quiet && !ctx.json) {
+    const parts = [
+      summary.invalid &&
+        (summary.skippedInvalid
+          ? t("{n} invalid (skipped)", { n: summary.invalid })
+          : summary.validNotSent
+            ? t("{n} invalid, so nothing sent: {valid} valid not sent either (--skip-invalid sends them)", {
+                n: summary.invalid,
+                valid: summary.validNotSent,
+              })
+            : t("{n} invalid (nothing sent)", { n: summary.invalid })),
+      summary.issued && t("{n} issued", { n: summary.issued }),
+      summary.queued && t("{n} queued", { n: summary.queued }),
+      summary.skipped && t("{n} already issued", { n: summary.skipped }),
+      summary.rejected && t("{n} rejected", { n: summary.rejected }),
+      summary.unknown && t("{n} unknown", { n: summary.unknown }),
+      summary.held && t("{n} not sent", { n: summary.held }),
+      summary.documentsMissing &&
+        t("{n} without their documents (the next run fetches them)", { n: summary.documentsMissing }),
+      summary.interrupted && t("interrupted"),
+      summary.cancelled && t("cancelled, nothing sent"),
+    ].filter(Boolean);
+    ctx.err(parts.join(", ") || t("nothing to do"));
+  }
+  if (summary.stoppedBy) {
+    const e = summary.stoppedBy;
+    ctx.err(`${ctx.errColor.red(t("stopped:"))} ${e.message}${e.hint ? `\n  ${t("hint:")} ${e.hint}` : ""}`);
+  }
+  // Stopped because stdout could not be written (a full disk): the run's results are lost to
+  // the reader, which is no interruption by the user.
+  if (ctx.outputFailure && ctx.outputFailure.code !== "EPIPE") return "unavailable";
+  // The report was asked for, and is incomplete: a cron job must not read it as the whole truth.
+  if (report?.failure) return "unavailable";
+  return summary.cancelled ? "done" : summaryOutcome(summary);
 }
 
 export const issueInstant = issueCommand("instant");

@@ -139,6 +139,9 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
           ? (e.errors ?? [])
           : [])
           await ctx.out(`          ${c.dim(error)}`);
+        if (e.state === "issued")
+          for (const observation of e.observations ?? [])
+            await ctx.out(`          ${c.yellow(`${t("observed by the authority:")} ${observation}`)}`);
         if (e.state === "issued" && e.documents_missing)
           await ctx.out(`          ${c.yellow(t("documents not saved yet: the next issue run fetches them"))}`);
         if (e.legacy)

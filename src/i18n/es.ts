@@ -1175,6 +1175,60 @@ export const ES: Readonly<Record<string, string>> = {
     "{name} lleva un número entero desde 1, por ejemplo {name}=2; se recibió {part}",
   "issued, but the service gave no readable voucher number for {ref}: `facturar query --ref {ref}` tells it later":
     "emitido, pero el servicio no dio un número de comprobante legible para {ref}: `facturar query --ref {ref}` lo dice más tarde",
+  "issue the credit note of an issued voucher, built from what the service holds; once":
+    "emite la nota de crédito de un comprobante emitido, armada con lo que guarda el servicio; una sola vez",
+  "issue the debit note of an issued voucher, built from what the service holds; once":
+    "emite la nota de débito de un comprobante emitido, armada con lo que guarda el servicio; una sola vez",
+  "the reference of the issued voucher the note adjusts": "la referencia del comprobante emitido que la nota ajusta",
+  "<total>": "<total>",
+  "a partial note of this total, VAT included, split over the voucher's VAT rates as it had them":
+    "una nota parcial por este total, IVA incluido, repartido entre las alícuotas del comprobante como él las tenía",
+  "<list>": "<lista>",
+  "a partial note of these items of the voucher, whole (1,3: the first and third)":
+    "una nota parcial de estos ítems del comprobante, enteros (1,3: el primero y el tercero)",
+  "issue one more note of the voucher (R-NC2…); without it a note issued before is not repeated":
+    "emite una nota más del comprobante (R-NC2…); sin esto, una nota ya emitida no se repite",
+  "FCE: the note annuls the invoice (opcional 22 = S); by default it does not (N)":
+    "FCE: la nota anula la factura (opcional 22 = S); por omisión no la anula (N)",
+  "the customer's VAT condition (RI, CF, M, E…); the service does not say it, so the class's usual one is assumed":
+    "la condición frente al IVA del cliente (RI, CF, M, E…); el servicio no la informa, así que se supone la habitual de la clase",
+  "cancel the whole voucher VENTA-0001 (its note is VENTA-0001-NC1)":
+    "anula el comprobante VENTA-0001 entero (su nota es VENTA-0001-NC1)",
+  "give back 1500.50 of it, VAT included": "devuelve 1500.50 de él, IVA incluido",
+  "credit its first and third items": "acredita sus ítems primero y tercero",
+  "a second credit note of the same voucher": "una segunda nota de crédito del mismo comprobante",
+  "charge 350 more on the voucher VENTA-0001, VAT included":
+    "cobra 350 más sobre el comprobante VENTA-0001, IVA incluido",
+  "undo the credit note VENTA-0001-NC1": "deshace la nota de crédito VENTA-0001-NC1",
+  "--items takes item numbers counted from 1, comma separated (1,3), not {value}":
+    "--items lleva números de ítem contados desde 1, separados por comas (1,3), no {value}",
+  "--amount takes the note's total with VAT, positive, with a decimal point and cents at most (1500.50), not {value}":
+    "--amount lleva el total de la nota con IVA, positivo, con punto decimal y a lo sumo centavos (1500.50), no {value}",
+  "--amount and --items exclude each other: a note adjusts an amount, or some items":
+    "--amount y --items se excluyen: una nota ajusta un importe, o algunos ítems",
+  "--vat-condition takes one of {list}, not {value}": "--vat-condition lleva uno de {list}, no {value}",
+  "--ref is required: the reference of the issued voucher the note adjusts":
+    "falta --ref: la referencia del comprobante emitido que la nota ajusta",
+  "--annul annuls the whole invoice: it takes no --amount or --items":
+    "--annul anula la factura entera: no lleva --amount ni --items",
+  "--annul is for the notes of an FCE invoice; {tipo} is not one":
+    "--annul es para las notas de una factura FCE; {tipo} no lo es",
+  "the service does not say the customer's VAT condition: {condition} assumed (--vat-condition says it)":
+    "el servicio no informa la condición frente al IVA del cliente: se supone {condition} (--vat-condition la indica)",
+  "this note of {ref} is issued already: not sent again; --new issues another":
+    "esta nota de {ref} ya está emitida: no se envía de nuevo; --new emite otra",
+  "observed by the authority:": "observado por la autoridad:",
+  "{tipo} {numero} has items 1 to {count}, not {items}": "{tipo} {numero} tiene los ítems 1 a {count}, no {items}",
+  "{tipo} {numero} has a discount or perceptions over all its items: a note of some items cannot say its share":
+    "{tipo} {numero} tiene un descuento o percepciones sobre todos sus ítems: una nota de algunos ítems no puede decir qué parte le toca",
+  "give the amount to adjust instead (--amount)": "indique en cambio el importe a ajustar (--amount)",
+  "the amount must be positive, in cents at most, not {amount}":
+    "el importe debe ser positivo, con centavos a lo sumo, no {amount}",
+  "a credit note of {amount} is more than {tipo} {numero} was worth ({total})":
+    "una nota de crédito de {amount} supera lo que valía {tipo} {numero} ({total})",
+  "the items of {tipo} cannot be read back": "no se pueden leer los ítems de {tipo}",
+  "the note's total is {total}, not {amount}: with VAT rounded to the cent no net makes {amount} exactly":
+    "el total de la nota es {total}, no {amount}: con el IVA redondeado al centavo ningún neto da {amount} exacto",
   "--due {due} is before --date {fecha}": "--due {due} es anterior a --date {fecha}",
   "regenerar_pdf was refused ({reason}): saving the links the voucher's query gives":
     "regenerar_pdf fue rechazado ({reason}): se guardan los enlaces que da la consulta del comprobante",

@@ -22,6 +22,7 @@ const COLUMNS = [
   "errors",
   "total",
   "warnings",
+  "observations",
 ] as const;
 
 type Column = (typeof COLUMNS)[number];
@@ -40,6 +41,7 @@ function joined(lines: string[]): string {
 function value(result: VoucherResult, column: Column, format: ReportFormat): string | null {
   if (column === "errors") return joined(errorObjects(result).map(problemText));
   if (column === "warnings") return joined(warningTexts(result));
+  if (column === "observations") return joined(result.observations ?? []);
   if (column === "total") {
     const total = result.total === null ? undefined : Dec.tryParse(result.total);
     if (!total) return result.total;

@@ -27,6 +27,8 @@ export function resultJson(result: VoucherResult): Record<string, unknown> {
     error_details: errorObjects(result),
     warnings: warningTexts(result),
     warning_details: warningObjects(result),
+    // Always there, empty where the authority said nothing: scripts need not test for it.
+    observations: result.observations ?? [],
   };
 }
 
@@ -63,6 +65,7 @@ export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd?: string
     );
     if (r.pdf) detail(`PDF: ${relative(r.pdf, cwd)}${r.ticket ? `   ${t("ticket:")} ${relative(r.ticket, cwd)}` : ""}`);
   }
+  for (const o of r.observations ?? []) detail(color.yellow(`${t("observed by the authority:")} ${o}`));
   for (const e of r.errors) detail(color.red(e));
   for (const d of r.error_details)
     if (!r.errors.some((e) => e.includes(d.text))) detail(color.red(`${d.code}: ${d.text}`));

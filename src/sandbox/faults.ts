@@ -35,6 +35,11 @@ export interface Faults {
   /** Share of queued vouchers whose processing ends in error (to exercise re-queueing). */
   queueError: number;
   /**
+   * Share of vouchers issued at once (`nuevo`, `lotes`) that the authority approves with an
+   * observation (`afip_observaciones`, `observaciones` on `lotes` items; reference §6.9).
+   */
+  observe: number;
+  /**
    * Most vouchers a listing page holds, whatever `limite` asks (0: as asked). Test-only: it gives
    * a few vouchers the pages that only thousands would take.
    */
@@ -52,6 +57,7 @@ export const NO_FAULTS: Faults = {
   maintenance: false,
   authorityDown: false,
   queueError: 0,
+  observe: 0,
   pageSize: 0,
 };
 
@@ -61,6 +67,7 @@ const RATES = {
   "drop-before": "dropBefore",
   "drop-after-commit": "dropAfterCommit",
   "queue-error": "queueError",
+  observe: "observe",
 } as const;
 
 export const FAULT_NAMES = [

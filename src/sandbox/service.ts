@@ -74,6 +74,13 @@ const DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 /** `errores: [""]` is how several successes say "no error" (reference §6.3). */
 const NO_ERRORS = [""];
 
+/**
+ * The observation of the `observe` fault: one the authority attaches to a FACTURA A whose buyer
+ * may not compute its VAT (a text as ARCA's web service gives it, with its code).
+ */
+const OBSERVATION =
+  "10217: El credito fiscal discriminado en el presente comprobante solo podra ser computado a efectos del Procedimiento permanente de transicion al Regimen General.";
+
 function fail(errores: string[], extra: Record<string, unknown> = {}): Reply {
   return { status: 200, body: { error: "S", errores, rta: "", ...extra } };
 }
@@ -487,6 +494,10 @@ export class SandboxService {
       deleted: false,
       attempts: 0,
       errors: [],
+      // The authority observes what it authorises: a sale issued at once, not a purchase recorded.
+      ...(!queued && c.operacion !== "C" && this.options.random() < this.options.faults.observe
+        ? { observations: OBSERVATION }
+        : {}),
       party: { kind: partyKey, ...body[partyKey] },
       comprobante: c,
       created: this.options.now().toISOString(),
@@ -545,6 +556,8 @@ export class SandboxService {
       external_reference: v.external_reference,
       comprobante_tipo: v.tipo,
       micrositios: { cliente: "", descarga: "" },
+      // Only when there is one: the documented answer (reference §6.1) does not list the field.
+      ...(v.observations ? { afip_observaciones: v.observations } : {}),
     };
     return { fields, durable: links.durable };
   }
@@ -860,7 +873,7 @@ export class SandboxService {
         errores: [],
         ...fields,
         cae_vencimiento: "",
-        observaciones: "",
+        observaciones: voucher.observations ?? "",
         rta: `El comprobante ${voucher.tipo} ${voucherNumber(voucher.punto_venta, numero)} se ha guardado correctamente`,
         comprobante_nro: voucherNumber(voucher.punto_venta, numero),
       });
@@ -1047,7 +1060,7 @@ export class SandboxService {
         vencimiento_cae: issued ? "" : "01/01/2000",
         vencimiento_pago: v.vencimiento,
         afip_codigo_barras: "",
-        afip_observaciones: "",
+        afip_observaciones: v.observations ?? "",
         afip_qr: issued && !purchase ? `${this.qr(v)} ` : "",
         status: v.status === "APROBADO Y EN COLA" ? `APROBADO Y EN COLA. SE EMITE EL ${v.fecha}` : v.status,
         ctacte_status: ledgerStatus(this, v),
@@ -1059,6 +1072,9 @@ export class SandboxService {
         comprobante_ticket_url: issued ? links.ticket : "",
         abono: c.abono ?? "N",
         comprobantes_asociados_periodos: c.comprobantes_asociados_periodo ?? { fecha_desde: "", fecha_hasta: "" },
+        // Not in reference §6.9's table, which shows only the periods: the vouchers a note names,
+        // as it was issued with them, so that what the service stored can be read back.
+        ...(Array.isArray(c.comprobantes_asociados) ? { comprobantes_asociados: c.comprobantes_asociados } : {}),
       },
     };
   }

@@ -58,6 +58,8 @@ export interface StoredVoucher {
   queued: boolean;
   deleted: boolean;
   attempts: number;
+  /** The authority approved it with this observation (the `observe` fault). */
+  observations?: string;
   errors: string[];
   /** The request's `cliente` or `proveedor` and `comprobante`, as received. */
   party: Record<string, unknown>;

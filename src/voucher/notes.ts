@@ -11,6 +11,8 @@ import {
   FCE_REGIME,
   VAT_CONDITIONS,
   VAT_CONDITIONS_BY_CLASS,
+  VAT_EXEMPT,
+  VAT_NON_TAXED,
   type VatCondition,
   VOUCHER_TYPE_NAMES,
   type VoucherTypeInfo,
@@ -19,8 +21,8 @@ import {
 import { Dec } from "./decimal.js";
 import { decodeQr } from "./qr.js";
 import { LIMITS } from "./rules.js";
-import { envelopeSchema } from "./schema.js";
-import { computeTotals } from "./totals.js";
+import { comprobanteSchema, envelopeSchema } from "./schema.js";
+import { allocate, computeTotals } from "./totals.js";
 
 export type NoteKind = "credit" | "debit";
 
@@ -36,7 +38,15 @@ export interface NoteOptions {
   annulment?: "S" | "N";
   /** The n-th note of this kind for the voucher: part of its reference (`R-NC1`, `R-NC2`). */
   sequence?: number;
+  /** A partial note; by default the note adjusts the whole voucher. */
+  part?: NotePart;
 }
+
+/**
+ * What a partial note adjusts: some of the voucher's items (counted from 1), whole; or an amount,
+ * the note's total with VAT, split over the voucher's VAT rates in the proportion it had them.
+ */
+export type NotePart = { items: number[] } | { amount: string };
 
 /** The voucher a note adjusts, as its association names it. */
 export interface NoteSource {
@@ -53,6 +63,13 @@ export interface BuiltNote {
   source: NoteSource;
   /** Fields the answer did not give and the builder chose (the caller may ask for them). */
   assumed: "condicion_iva"[];
+}
+
+/** The part asked for does not fit the voucher (an item it lacks, more than it was worth). */
+export class NotePartError extends FacturarError {
+  constructor(message: string, hint?: string) {
+    super(message, "invalid", "notes.part", hint);
+  }
 }
 
 /** The voucher cannot be adjusted by a note built from it. */
@@ -224,7 +241,134 @@ export function noteFromVoucher(answer: { cliente?: unknown; comprobante?: unkno
   const envelope = { cliente, comprobante };
   const total = noteTotal(envelope, source);
   if (total) comprobante.total = total;
+  if (opts.part) partOf(envelope, source, kind, opts.part);
   return { envelope, source, assumed: given ? [] : ["condicion_iva"] };
+}
+
+/** The printed number of the voucher a note adjusts: `00679-00000012`. */
+function printedNumber(source: NoteSource): string {
+  return `${String(source.punto_venta).padStart(5, "0")}-${String(source.numero).padStart(8, "0")}`;
+}
+
+/** Narrows the whole note to the part asked for, in place; its total computed anew. */
+function partOf(envelope: BuiltNote["envelope"], source: NoteSource, kind: NoteKind, part: NotePart): void {
+  const c = envelope.comprobante;
+  const whole = c.detalle as Json[];
+  if ("items" in part) {
+    const outside = part.items.filter((n) => !Number.isInteger(n) || n < 1 || n > whole.length);
+    if (outside.length > 0)
+      throw new NotePartError(
+        t("{tipo} {numero} has items 1 to {count}, not {items}", {
+          tipo: source.tipo,
+          numero: printedNumber(source),
+          count: whole.length,
+          items: outside.join(", "),
+        }),
+      );
+    // A voucher-wide discount or perception belongs to no item: which share of it a few items
+    // carry is the issuer's decision, not a guess of this builder.
+    if (c.bonificacion !== undefined || c.tributos !== undefined)
+      throw new NotePartError(
+        t(
+          "{tipo} {numero} has a discount or perceptions over all its items: a note of some items cannot say its share",
+          {
+            tipo: source.tipo,
+            numero: printedNumber(source),
+          },
+        ),
+        t("give the amount to adjust instead (--amount)"),
+      );
+    c.detalle = [...new Set(part.items)].sort((a, b) => a - b).map((n) => whole[n - 1]);
+  } else {
+    const wanted = Dec.tryParse(part.amount);
+    if (!wanted || wanted.sign() <= 0 || wanted.roundHalfEven(2).cmp(wanted) !== 0)
+      throw new NotePartError(
+        t("the amount must be positive, in cents at most, not {amount}", { amount: part.amount }),
+      );
+    const voucherTotal = Dec.parse(String(c.total ?? source.total ?? "0"));
+    // A credit note gives back at most what the voucher charged; a debit note charges more, unbounded.
+    if (kind === "credit" && wanted.cmp(voucherTotal) > 0)
+      throw new NotePartError(
+        t("a credit note of {amount} is more than {tipo} {numero} was worth ({total})", {
+          amount: wanted.toFixed(2),
+          tipo: source.tipo,
+          numero: printedNumber(source),
+          total: voucherTotal.toFixed(2),
+        }),
+      );
+    c.detalle = amountLines(envelope, source, wanted);
+    delete c.bonificacion;
+    delete c.tributos;
+  }
+  const totals = totalsOf(envelope);
+  if (totals) c.total = totals.total.toFixed(2);
+}
+
+/**
+ * One line per VAT rate of the voucher (exempt and non-taxed count as rates), its share of `amount`
+ * in proportion to what the voucher charged at that rate, VAT included; each line's price is the
+ * net that, with its VAT, makes the share, to the cent where the rate allows it (where it does
+ * not, a cent below). Perceptions and internal taxes are not adjusted.
+ */
+function amountLines(envelope: BuiltNote["envelope"], source: NoteSource, amount: Dec): Json[] {
+  const totals = totalsOf(envelope);
+  const detalle = envelope.comprobante.detalle as { producto: { alicuota: string } }[];
+  if (!totals) throw new NoteSourceError(t("the items of {tipo} cannot be read back", { tipo: source.tipo }));
+  const groups: { rate: string; gross: Dec; taxed: boolean }[] = totals.vatApplies
+    ? [
+        ...totals.rates.map((r) => ({ rate: r.rate, gross: r.net.add(r.vat), taxed: true })),
+        { rate: VAT_EXEMPT, gross: totals.exempt, taxed: false },
+        { rate: VAT_NON_TAXED, gross: totals.nonTaxed, taxed: false },
+      ].filter((g) => g.gross.sign() > 0)
+    : // Without VAT (class C) every item is plain net: one line, at the rate its items carry.
+      [
+        {
+          rate: detalle[0]?.producto.alicuota ?? "0",
+          gross: totals.net.add(totals.exempt).add(totals.nonTaxed),
+          taxed: false,
+        },
+      ];
+  const shares = allocate(
+    amount,
+    groups.map((g) => g.gross),
+  );
+  const label = `Ajuste s/ ${source.tipo} ${printedNumber(source)}`;
+  return groups.map((g, i) => {
+    const share = shares[i] ?? Dec.ZERO;
+    return {
+      cantidad: "1",
+      producto: {
+        descripcion: groups.length > 1 ? `${label} (${rateLabel(g.rate)})` : label,
+        precio_unitario_sin_iva: (g.taxed ? netFor(share, g.rate) : share).toFixed(2),
+        alicuota: g.rate,
+      },
+    };
+  });
+}
+
+/** A line's rate in its description; no `%`, which the service takes as an escape. */
+function rateLabel(rate: string): string {
+  return rate === VAT_EXEMPT ? "exento" : rate === VAT_NON_TAXED ? "no gravado" : `IVA ${rate}`;
+}
+
+/** The net that, with its VAT at `rate` rounded as the authority does, adds up to `gross`. */
+function netFor(gross: Dec, rate: string): Dec {
+  const vatOf = (net: Dec) => net.mul(Dec.parse(rate)).shift(2).roundHalfEven(2);
+  const estimate = Dec.parse(((gross.toNumber() * 100) / (100 + Number(rate))).toFixed(2));
+  const cent = Dec.parse("0.01");
+  const candidates = [estimate, estimate.sub(cent), estimate.add(cent)];
+  const exact = candidates.find((net) => net.add(vatOf(net)).eq(gross));
+  // No net makes it to the cent (at 21 % none gives 100.00): the nearest below, so a credit note
+  // never gives back more than was asked.
+  return (
+    exact ?? candidates.filter((net) => net.add(vatOf(net)).cmp(gross) < 0).sort((a, b) => b.cmp(a))[0] ?? estimate
+  );
+}
+
+/** The note's totals from its comprobante alone: a customer the schema questions is validation's to tell. */
+function totalsOf(envelope: BuiltNote["envelope"]) {
+  const parsed = comprobanteSchema.safeParse(envelope.comprobante);
+  return parsed.success ? computeTotals(parsed.data) : undefined;
 }
 
 /**

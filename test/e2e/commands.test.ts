@@ -326,7 +326,7 @@ describe("batches", () => {
     });
     const text = readFileSync(join(u.cwd, "r.csv"), "utf8");
     expect(text.split("\n")[0]).toBe(
-      "source;external_reference;status;comprobante_tipo;comprobante_nro;cae;pdf;ticket;errors;total;warnings",
+      "source;external_reference;status;comprobante_tipo;comprobante_nro;cae;pdf;ticket;errors;total;warnings;observations",
     );
     const report: string[][] = parse(text, { delimiter: ";" });
     expect(report).toHaveLength(3);
@@ -344,7 +344,7 @@ describe("batches", () => {
     const json = await u.run(["issue", "--no-pdf", "--report", "j.csv", sample("factura-c")]);
     expect(json.code, json.stderr).toBe(0);
     expect(readFileSync(join(u.cwd, "j.csv"), "utf8").split("\n")[0]).toBe(
-      "source,external_reference,status,comprobante_tipo,comprobante_nro,cae,pdf,ticket,errors,total,warnings",
+      "source,external_reference,status,comprobante_tipo,comprobante_nro,cae,pdf,ticket,errors,total,warnings,observations",
     );
   });
 

@@ -1,7 +1,7 @@
 /** The note built from an issued voucher as the service answers it (reference §6.9), checked by the rules. */
 import { describe, expect, it } from "vitest";
 import { FCE_REGIME } from "../../src/voucher/codes.js";
-import { NoteSourceError, noteFromVoucher, noteReference, noteType } from "../../src/voucher/notes.js";
+import { NotePartError, NoteSourceError, noteFromVoucher, noteReference, noteType } from "../../src/voucher/notes.js";
 import { qrUrl } from "../../src/voucher/qr.js";
 import { check, codes, TODAY } from "../helpers.js";
 
@@ -173,5 +173,62 @@ describe("a note from an issued voucher", () => {
     expect(noteReference({ ...source, external_reference: "" })).toBe("6-3-7-NC1");
     expect(noteReference({ ...source, external_reference: "a.b c" }, "debit")).toBe("a_b_c-ND1");
     expect(noteReference({ ...source, external_reference: "x".repeat(300) })).toHaveLength(255);
+  });
+
+  describe("a partial note", () => {
+    // 2 × 1000 at 21 %, 1 × 500 at 10.5 %, 1 × 300 exempt: 2420 + 552.50 + 300 = 3272.50.
+    const mixed = () =>
+      answer(
+        "FACTURA A",
+        COMPANY,
+        [
+          [2, 1000, 21],
+          [1, 500, 10.5],
+          [1, 300, -1],
+        ],
+        3272.5,
+      );
+
+    it("--items: those items, whole, the total theirs", () => {
+      const note = noteFromVoucher(mixed(), { fecha: TODAY, part: { items: [3, 1] } });
+      expect(note.envelope.comprobante.detalle).toEqual([
+        expect.objectContaining({ cantidad: "2", producto: expect.objectContaining({ descripcion: "Producto 1" }) }),
+        expect.objectContaining({ cantidad: "1", producto: expect.objectContaining({ descripcion: "Producto 3" }) }),
+      ]);
+      expect(note.envelope.comprobante.total).toBe("2720.00");
+      expect(codes(check(note.envelope))).toEqual([]);
+      expect(() => noteFromVoucher(mixed(), { fecha: TODAY, part: { items: [4] } })).toThrow(
+        new NotePartError("FACTURA A 00679-00000012 has items 1 to 3, not 4"),
+      );
+    });
+
+    it("--amount: a line per rate, in the voucher's proportion, each to the cent; the total asked for", () => {
+      const note = noteFromVoucher(mixed(), { fecha: TODAY, part: { amount: "327.25" } });
+      const lines = note.envelope.comprobante.detalle as { producto: Record<string, string> }[];
+      // A tenth of each: 242.00 (200 net), 55.25 (50 net), 30 exempt.
+      expect(lines.map((l) => [l.producto.alicuota, l.producto.precio_unitario_sin_iva])).toEqual([
+        ["21", "200.00"],
+        ["10.5", "50.00"],
+        ["-1", "30.00"],
+      ]);
+      expect(lines[0]?.producto.descripcion).toBe("Ajuste s/ FACTURA A 00679-00000012 (IVA 21)");
+      expect(note.envelope.comprobante.total).toBe("327.25");
+      expect(codes(check(note.envelope))).toEqual([]);
+    });
+
+    it("--amount no net makes to the cent: a cent less, never more", () => {
+      const single = answer("FACTURA B", { documento_tipo: "DNI", documento_nro: "30123456" }, [[1, 1000, 21]], 1210);
+      // 82.64 + 17.35 = 99.99; 82.65 + 17.36 = 100.01.
+      const note = noteFromVoucher(single, { fecha: TODAY, part: { amount: "100" } });
+      expect(note.envelope.comprobante.total).toBe("99.99");
+    });
+
+    it("a credit note worth more than the voucher is refused; a debit note is not capped", () => {
+      expect(() => noteFromVoucher(mixed(), { fecha: TODAY, part: { amount: "3272.51" } })).toThrow(
+        /a credit note of 3272\.51 is more than FACTURA A 00679-00000012 was worth \(3272\.50\)/,
+      );
+      const debit = noteFromVoucher(mixed(), { kind: "debit", fecha: TODAY, part: { amount: "5000" } });
+      expect(debit.envelope.comprobante).toMatchObject({ tipo: "NOTA DE DEBITO A", total: "5000.00" });
+    });
   });
 });

@@ -1,0 +1,250 @@
+/**
+ * `facturar credit-note` and `debit-note` against the embedded sandbox: the note of each class
+ * from an issued voucher, its association read back from the service, issued once; partial by
+ * amount and by items; the mistakes a user makes. And observations, where results are told.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { decodeQr } from "../../src/voucher/qr.js";
+import { freshUser, journalStates, journalText, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
+
+function user() {
+  const { cwd, env } = freshUser("facturar-notes-");
+  return {
+    cwd,
+    env,
+    run: (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd, env: { ...env, ...extra } }),
+  };
+}
+type User = ReturnType<typeof user>;
+
+/** A sample dated today under `reference`, written to the user's folder: its path. */
+function sampleAs(u: User, sample: string, reference: string): string {
+  const raw = JSON.parse(readFileSync(join(ROOT, "samples", `${sample}.json`), "utf8"));
+  Object.assign(raw.comprobante, { fecha: TODAY, vencimiento: TODAY, external_reference: reference });
+  const path = join(u.cwd, `${reference}.json`);
+  writeFileSync(path, JSON.stringify(raw));
+  return path;
+}
+
+/** What the service holds under a reference, as `query --json` gives it. */
+async function held(u: User, reference: string): Promise<any[]> {
+  const query = await u.run(["--json", "query", "--ref", reference]);
+  return ndjson(query.stdout);
+}
+
+async function issueSample(u: User, sample: string, reference: string): Promise<any> {
+  const issued = await u.run(["issue", "--no-pdf", sampleAs(u, sample, reference)]);
+  expect(issued.code, issued.stderr).toBe(0);
+  const [invoice] = await held(u, reference);
+  expect(invoice).toMatchObject({ state: "issued" });
+  return invoice;
+}
+
+/** The note's association, read back from the service, names the invoice as the service holds it. */
+function expectAssociated(note: any, invoice: any): void {
+  expect(note.comprobante.comprobantes_asociados).toEqual([
+    {
+      tipo_comprobante: invoice.comprobante.tipo,
+      punto_venta: invoice.comprobante.punto_venta,
+      numero: invoice.comprobante.numero,
+      comprobante_fecha: invoice.comprobante.fecha,
+      cuit: String(decodeQr(invoice.comprobante.afip_qr)?.cuit),
+    },
+  ]);
+  expect(note.cliente).toMatchObject({
+    documento_tipo: invoice.cliente.documento_tipo,
+    documento_nro: invoice.cliente.documento_nro,
+    razon_social: invoice.cliente.razon_social,
+  });
+}
+
+describe("facturar credit-note and debit-note", () => {
+  it("a whole credit note of FACTURA A, B, M and FCE A, each associated with its invoice at the service", async () => {
+    const u = user();
+    const cases = [
+      ["factura-a-mixed-rates", "VA-1", "NOTA DE CREDITO A"],
+      ["factura-b-dni", "VB-1", "NOTA DE CREDITO B"],
+      ["factura-m", "VM-1", "NOTA DE CREDITO M"],
+      ["fce-a", "VF-1", "NOTA DE CREDITO ELECTRONICA MiPyME (FCE) A"],
+    ] as const;
+    for (const [sample, reference, noteType] of cases) {
+      const invoice = await issueSample(u, sample, reference);
+      const run = await u.run(["--json", "credit-note", "--ref", reference, "--no-pdf"]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(ndjson(run.stdout)).toEqual([
+        expect.objectContaining({
+          status: "issued",
+          external_reference: `${reference}-NC1`,
+          comprobante_tipo: noteType,
+          observations: [],
+        }),
+      ]);
+      const [note] = await held(u, `${reference}-NC1`);
+      expect(note).toMatchObject({
+        state: "issued",
+        comprobante: { tipo: noteType, total: invoice.comprobante.total },
+      });
+      expectAssociated(note, invoice);
+    }
+  }, 120_000);
+
+  it("issues a note once: a second run sends nothing, --new makes the next one, then that one is kept", async () => {
+    const u = user();
+    await issueSample(u, "factura-b-dni", "VENTA-7");
+    const first = await u.run(["credit-note", "--ref", "VENTA-7", "--no-pdf"]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/✔ NOTA DE CREDITO B 00679-00000001 .*ref VENTA-7-NC1 .*issued/);
+
+    const again = await u.run(["--json", "credit-note", "--ref", "VENTA-7", "--no-pdf"]);
+    expect(again.code, again.stderr).toBe(0);
+    const [result] = ndjson(again.stdout);
+    expect(result).toMatchObject({ status: "skipped-duplicate", external_reference: "VENTA-7-NC1", numero: 1 });
+    expect(result.hint).toMatch(/--new issues another/);
+    expect(journalStates(u.env.XDG_STATE_HOME).get("VENTA-7-NC1")).toBe("issued");
+    const notes = async () =>
+      ndjson((await u.run(["--json", "query", "--type", "NOTA DE CREDITO B", "--from", "1", "--to", "9"])).stdout);
+    expect(await notes()).toHaveLength(1);
+
+    const another = await u.run(["credit-note", "--ref", "VENTA-7", "--new", "--amount", "121", "--no-pdf"]);
+    expect(another.code, another.stderr).toBe(0);
+    expect(another.stdout).toMatch(/✔ NOTA DE CREDITO B 00679-00000002 .*ref VENTA-7-NC2 .*issued/);
+    // Without --new, the latest note is the one kept: nothing more is sent.
+    const third = await u.run(["credit-note", "--ref", "VENTA-7", "--amount", "121", "--no-pdf"]);
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stdout).toMatch(/VENTA-7-NC2 .*already issued, not sent again/);
+    expect((await notes()).map((n) => n.external_reference)).toEqual(["VENTA-7-NC2", "VENTA-7-NC1"]);
+  }, 90_000);
+
+  it("partial notes: --amount over the voucher's VAT rates, --items whole, with their totals", async () => {
+    const u = user();
+    const invoice = await issueSample(u, "factura-b-dni", "VENTA-P");
+    // 1210.00 with VAT at 21 %: one line of 1000.00 net.
+    const byAmount = await u.run(["--json", "credit-note", "--ref", "VENTA-P", "--amount", "1210", "--no-pdf"]);
+    expect(byAmount.code, byAmount.stderr).toBe(0);
+    const [amountNote] = await held(u, "VENTA-P-NC1");
+    expect(amountNote.comprobante).toMatchObject({ tipo: "NOTA DE CREDITO B", total: 1210 });
+    expect(amountNote.comprobante.detalle).toEqual([
+      expect.objectContaining({
+        cantidad: 1,
+        producto: expect.objectContaining({ precio_unitario: 1000, alicuota: 21 }),
+      }),
+    ]);
+    expectAssociated(amountNote, invoice);
+
+    // Item 2 of the sample: 2 × 8500.00 less 10 % = 15300.00 net, plus 21 % VAT.
+    const raw = JSON.parse(readFileSync(join(ROOT, "samples", "factura-b-dni.json"), "utf8"));
+    const item = raw.comprobante.detalle[1];
+    const net = item.cantidad * item.producto.precio_unitario_sin_iva * (1 - item.bonificacion_porcentaje / 100);
+    const expected = Math.round(net * (1 + item.producto.alicuota / 100) * 100) / 100;
+    expect(expected).toBe(18513);
+    const byItems = await u.run(["credit-note", "--ref", "VENTA-P", "--new", "--items", "2", "--no-pdf"]);
+    expect(byItems.code, byItems.stderr).toBe(0);
+    const [itemsNote] = await held(u, "VENTA-P-NC2");
+    expect(itemsNote.comprobante.total).toBe(expected);
+    expect(itemsNote.comprobante.detalle.map((d: any) => d.producto.descripcion)).toEqual([item.producto.descripcion]);
+    expectAssociated(itemsNote, invoice);
+
+    // Several rates: the amount split in their proportion, a line per rate, to the cent.
+    const mixed = await issueSample(u, "factura-a-mixed-rates", "VENTA-X");
+    const split = await u.run(["credit-note", "--ref", "VENTA-X", "--amount", "10000", "--no-pdf"]);
+    expect(split.code, split.stderr).toBe(0);
+    const [splitNote] = await held(u, "VENTA-X-NC1");
+    expect(splitNote.comprobante.total).toBe(10000);
+    expect(splitNote.comprobante.detalle.map((d: any) => d.producto.alicuota).sort()).toEqual(
+      [-1, -2, 10.5, 21, 27].sort(),
+    );
+    expectAssociated(splitNote, mixed);
+  }, 90_000);
+
+  it("a debit note charges more on the voucher, associated with it", async () => {
+    const u = user();
+    const invoice = await issueSample(u, "factura-b-dni", "VENTA-D");
+    const run = await u.run(["--json", "debit-note", "--ref", "VENTA-D", "--amount", "242", "--no-pdf"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(ndjson(run.stdout)[0]).toMatchObject({ status: "issued", external_reference: "VENTA-D-ND1" });
+    const [note] = await held(u, "VENTA-D-ND1");
+    expect(note.comprobante).toMatchObject({ tipo: "NOTA DE DEBITO B", total: 242 });
+    expectAssociated(note, invoice);
+  }, 60_000);
+
+  it("mistakes end before anything is sent, each with its exit code", async () => {
+    const u = user();
+    await issueSample(u, "factura-b-dni", "VENTA-E");
+    const unknown = await u.run(["credit-note", "--ref", "NO-EXISTE"]);
+    expect(unknown.code).toBe(9);
+    expect(unknown.stderr).toMatch(/the service holds no voucher with reference NO-EXISTE/);
+    const outside = await u.run(["credit-note", "--ref", "VENTA-E", "--items", "9"]);
+    expect(outside.code).toBe(3);
+    expect(outside.stderr).toMatch(/FACTURA B 00679-00000001 has items 1 to 2, not 9/);
+    const tooMuch = await u.run(["credit-note", "--ref", "VENTA-E", "--amount", "133463.01"]);
+    expect(tooMuch.code).toBe(3);
+    expect(tooMuch.stderr).toMatch(
+      /a credit note of 133463\.01 is more than FACTURA B 00679-00000001 was worth \(133463\.00\)/,
+    );
+    const both = await u.run(["credit-note", "--ref", "VENTA-E", "--amount", "10", "--items", "1"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--amount and --items exclude each other/);
+    const noRef = await u.run(["debit-note"]);
+    expect(noRef.code).toBe(2);
+    expect(await held(u, "VENTA-E-NC1")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+
+    // Queued, not issued yet: the authority is down, the service's queue waits.
+    const down = { FACTURAR_SANDBOX_FAULTS: "authority-down" };
+    const queued = await u.run(["issue-queued", "--no-pdf", sampleAs(u, "factura-b-dni", "VENTA-Q")], down);
+    expect(queued.code, queued.stderr).toBe(0);
+    const notIssued = await u.run(["credit-note", "--ref", "VENTA-Q"], down);
+    expect(notIssued.code).toBe(3);
+    expect(notIssued.stderr).toMatch(/VENTA-Q is not issued/);
+  }, 90_000);
+});
+
+describe("observations", () => {
+  it("the authority's observations in the human output, --json, the report and the journal", async () => {
+    const u = user();
+    const observe = { FACTURAR_SANDBOX_FAULTS: "observe=1" };
+    const human = await u.run(
+      ["issue", "--no-pdf", "--report", "r.csv", sampleAs(u, "factura-b-dni", "OBS-1")],
+      observe,
+    );
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(
+      /✔ FACTURA B 00679-00000001 .*\n.*CAE.*\n\s+observed by the authority: 10217: El credito fiscal/,
+    );
+    const [header, row] = readFileSync(join(u.cwd, "r.csv"), "utf8").split("\n");
+    expect(header?.split(",").at(-1)).toBe("observations");
+    expect(header?.split(",").slice(0, 11).join(",")).toBe(
+      "source,external_reference,status,comprobante_tipo,comprobante_nro,cae,pdf,ticket,errors,total,warnings",
+    );
+    expect(row).toMatch(/,10217: El credito fiscal[^,]*$/);
+    const entry = journalText(u.env.XDG_STATE_HOME)
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .find((e) => e.ref === "OBS-1" && e.state === "issued");
+    expect(entry.observations).toEqual([expect.stringMatching(/^10217: /)]);
+    const journal = await u.run(["journal"]);
+    expect(journal.stdout).toMatch(/issued\s+OBS-1 .*\n\s+observed by the authority: 10217: /);
+
+    // A batch (lotes): each item's own observations, in --json.
+    const files = [sampleAs(u, "factura-b-dni", "OBS-2"), sampleAs(u, "factura-b-dni", "OBS-3")];
+    const batch = await u.run(["--json", "issue", "--no-pdf", ...files], observe);
+    expect(batch.code, batch.stderr).toBe(0);
+    const results = ndjson(batch.stdout);
+    expect(results.map((r) => r.observations)).toEqual([
+      [expect.stringMatching(/^10217: /)],
+      [expect.stringMatching(/^10217: /)],
+    ]);
+    // What the service holds says it too; and a voucher approved without any has an empty list.
+    expect((await held(u, "OBS-2"))[0].observations).toEqual([expect.stringMatching(/^10217: /)]);
+    const plain = await u.run(["--json", "issue", "--no-pdf", sampleAs(u, "factura-b-dni", "OBS-4")]);
+    expect(ndjson(plain.stdout)[0]).toMatchObject({ status: "issued", observations: [] });
+    // Issued again from the journal: the observations kept are told again.
+    const again = await u.run(["--json", "issue", "--no-pdf", join(u.cwd, "OBS-1.json")]);
+    expect(ndjson(again.stdout)[0]).toMatchObject({
+      status: "skipped-duplicate",
+      observations: [expect.stringMatching(/^10217: /)],
+    });
+  }, 90_000);
+});

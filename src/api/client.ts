@@ -57,6 +57,12 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** How a request travels; HTTP by default (in-process tests hand it to the sandbox directly). */
   transport?: (url: URL, opts: HttpOptions) => Promise<HttpResponse>;
+  /**
+   * Where the service is now, when nothing listens where it was (connection refused: the request
+   * never left): the embedded sandbox another CLI hosted has gone, and this process serves it
+   * from its folder instead. Undefined: it cannot move, the failure stands.
+   */
+  relocate?: () => Promise<string | undefined>;
 }
 
 const SECRET_KEYS = new Set(["usertoken", "apikey", "apitoken"]);
@@ -189,7 +195,7 @@ class Retryable extends Error {
 export const SPACING_MARGIN_MS = 10;
 
 export class ApiClient {
-  private readonly base: URL;
+  private base: URL;
   private readonly sleep: (ms: number) => Promise<void>;
   /** The requests waiting for their turn to start, one after another (see gate). */
   private turns: Promise<void> = Promise.resolve();
@@ -208,6 +214,26 @@ export class ApiClient {
 
   get baseUrl(): URL {
     return this.base;
+  }
+
+  /** One move at a time: every caller refused at once waits for the same new address. */
+  private moving: Promise<void> | undefined;
+
+  /** Whether the service has moved since `from` was tried (moving it if it can). */
+  private async moved(from: URL): Promise<boolean> {
+    if (from.origin !== this.base.origin) return true;
+    if (!this.options.relocate) return false;
+    this.moving ??= this.options
+      .relocate()
+      .then((to) => {
+        if (to) this.base = new URL(`${to.replace(/\/+$/, "")}/`);
+      })
+      .catch(() => {})
+      .finally(() => {
+        this.moving = undefined;
+      });
+    await this.moving;
+    return from.origin !== this.base.origin;
   }
 
   /** A call that changes nothing: retried on network failures, 5xx and 429. */
@@ -366,6 +392,11 @@ export class ApiClient {
     } catch (error) {
       if (error instanceof TransportError) {
         log?.(`  ${error.kind}: ${error.message}`);
+        // Nothing reached the service: the same request goes where it is now, if it has moved.
+        if (error.kind === "refused" && !error.maybeDelivered && (await this.moved(url))) {
+          log?.(`  ${t("the service moved to {url}", { url: this.base.origin })}`);
+          return this.once(method, body, timeoutMs);
+        }
         if (error.kind === "redirect" || error.kind === "too-large")
           throw new UnavailableError(error.message, undefined, `service.${error.kind}`);
         throw new Retryable(error);

@@ -164,8 +164,20 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     }
     return pv;
   };
+  const host = () => startSandbox({ dataDir, faults, rates, queueIntervalMs: 200, now: clockFrom(opts.env) });
+  /** Serves the sandbox until the CLIs using it are done, then stops it. */
+  const closeHosted = async (sandbox: Awaited<ReturnType<typeof host>>) => {
+    await waitForGuests(dataDir, (pids) =>
+      opts.notice?.(
+        t("waiting for process {pids}, which uses this sandbox, to finish", {
+          pids: pids.join(", "),
+        }),
+      ),
+    );
+    await sandbox.close();
+  };
   try {
-    const sandbox = await startSandbox({ dataDir, faults, rates, queueIntervalMs: 200, now: clockFrom(opts.env) });
+    const sandbox = await host();
     const pv = choose(sandbox.pointsOfSale);
     opts.log?.(t("embedded sandbox at {url} (data in {dir})", { url: sandbox.baseUrl, dir: dataDir }));
     const client = new ApiClient(clientOptions(sandbox.baseUrl, pv, faults.spacing));
@@ -176,16 +188,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
       puntoVenta: pv.punto_venta,
       sandbox: true,
       // Another CLI may be using this sandbox: it goes on serving until that one is done.
-      close: async () => {
-        await waitForGuests(dataDir, (pids) =>
-          opts.notice?.(
-            t("waiting for process {pids}, which uses this sandbox, to finish", {
-              pids: pids.join(", "),
-            }),
-          ),
-        );
-        await sandbox.close();
-      },
+      close: () => closeHosted(sandbox),
     };
   } catch (error) {
     if (!(error instanceof SandboxInUseError)) throw error;
@@ -200,8 +203,33 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     const pv = choose(account.points_of_sale);
     opts.log?.(t("using the sandbox of process {pid} at {url}", { pid: error.holder.pid, url: error.holder.base_url }));
     // The holder's spacing, as its settle window: its faults are the ones that answer.
-    const client = new ApiClient(clientOptions(error.holder.base_url, pv, error.holder.spacing_ms ?? 0));
-    const leave = registerGuest(dataDir);
+    let leave = registerGuest(dataDir);
+    let hosted: Awaited<ReturnType<typeof host>> | undefined;
+    const holder = error.holder;
+    /**
+     * The host may end under this run (killed, or stopped at once): nothing listens where it did.
+     * Its folder, store and lock are free then, so this process serves the sandbox itself and
+     * goes on; a lost answer is asked about there, as ever. Another guest that got there first
+     * is used instead.
+     */
+    const relocate = async (): Promise<string | undefined> => {
+      try {
+        hosted = await host();
+      } catch (taken) {
+        if (taken instanceof SandboxInUseError && taken.holder.pid !== holder.pid) return taken.holder.base_url;
+        return undefined;
+      }
+      leave();
+      leave = () => {};
+      opts.notice?.(
+        t("the sandbox's host (process {pid}) has ended: this process serves the sandbox now", { pid: holder.pid }),
+      );
+      return hosted.baseUrl;
+    };
+    const client = new ApiClient({
+      ...clientOptions(error.holder.base_url, pv, holder.spacing_ms ?? 0),
+      relocate,
+    });
     return {
       service: new HttpService(client),
       account: sandboxAccount(dataDir, pv),
@@ -209,7 +237,10 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
       settleWindowMs: settleWindowMs ?? error.holder.settle_window_ms ?? SERVICE_SETTLE_WINDOW_MS,
       puntoVenta: pv.punto_venta,
       sandbox: true,
-      close: async () => leave(),
+      close: async () => {
+        leave();
+        if (hosted) await closeHosted(hosted);
+      },
     };
   }
 }

@@ -1403,4 +1403,7 @@ export const ES: Readonly<Record<string, string>> = {
   "{n} voucher queued or failed in the queue left out": "{n} comprobante encolado o fallido en la cola quedó afuera",
   "{n} vouchers queued or failed in the queue left out":
     "{n} comprobantes encolados o fallidos en la cola quedaron afuera",
+  "the service moved to {url}": "el servicio pasó a {url}",
+  "the sandbox's host (process {pid}) has ended: this process serves the sandbox now":
+    "el proceso que alojaba el sandbox ({pid}) terminó: ahora lo sirve este proceso",
 };

@@ -266,6 +266,49 @@ describe("the embedded sandbox shared by two CLIs", () => {
   }, 90_000);
 });
 
+describe("the embedded sandbox's host killed under its guest", () => {
+  for (const how of ["SIGKILL", "two SIGTERMs (stop at once)"] as const)
+    it(`${how}: the guest serves the sandbox itself and finishes, nothing unknown, nothing twice`, async () => {
+      const u = twoPointsOfSale("facturar-takeover-");
+      const env = { ...u.env, FACTURAR_SANDBOX_FAULTS: "latency=100" };
+      const host = startCli(["--json", "issue", "--no-pdf", "--batch-size", "1", samples(u.cwd, "HOST", 200)], {
+        cwd: u.cwd,
+        env,
+      });
+      await untilSending(u.env.XDG_STATE_HOME);
+      const guest = startCli(
+        ["--json", "-p", "s680", "issue", "--no-pdf", "--batch-size", "1", samples(u.cwd, "GUEST", 30)],
+        { cwd: u.cwd, env },
+      );
+      // The host ends while the guest is midway: a few of the guest's results are out.
+      for (let i = 0; i < 500 && journalText(u.env.XDG_STATE_HOME).split('"GUEST-').length <= 6; i++)
+        await new Promise((done) => setTimeout(done, 20));
+      if (how === "SIGKILL") host.child.kill("SIGKILL");
+      else {
+        host.child.kill("SIGTERM");
+        await new Promise((done) => setTimeout(done, 50));
+        host.child.kill("SIGTERM");
+      }
+      await host.done;
+      const r = await guest.done;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/the sandbox's host \(process \d+\) has ended: this process serves the sandbox now/);
+      const results = ndjson(r.stdout);
+      expect(results.filter((x) => x.status === "issued")).toHaveLength(30);
+      // Once each, at the service: a second run finds every one.
+      const again = await runCli(["--json", "-p", "s680", "issue", "--no-pdf", join(u.cwd, "GUEST.json")], {
+        cwd: u.cwd,
+        env: u.env,
+      });
+      expect(again.code, again.stderr).toBe(0);
+      expect(
+        ndjson(again.stdout)
+          .map((x) => [x.status, x.numero])
+          .sort((a, b) => a[1] - b[1]),
+      ).toEqual(Array.from({ length: 30 }, (_, i) => ["skipped-duplicate", i + 1]));
+    }, 120_000);
+});
+
 describe("3. the journal lost, or another machine", () => {
   it("a CSV issued again after its journal is deleted, and from another user's home: nothing twice", async () => {
     const s = await sandbox();

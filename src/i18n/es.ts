@@ -1403,4 +1403,6 @@ export const ES: Readonly<Record<string, string>> = {
   "{n} voucher queued or failed in the queue left out": "{n} comprobante encolado o fallido en la cola quedó afuera",
   "{n} vouchers queued or failed in the queue left out":
     "{n} comprobantes encolados o fallidos en la cola quedaron afuera",
+  "must not contain Unicode direction controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)":
+    "no debe contener controles de dirección de Unicode (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)",
 };

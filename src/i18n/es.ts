@@ -1405,4 +1405,9 @@ export const ES: Readonly<Record<string, string>> = {
     "{n} comprobantes encolados o fallidos en la cola quedaron afuera",
   "must not contain Unicode direction controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)":
     "no debe contener controles de dirección de Unicode (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)",
+  "the file looks like UTF-16 without a byte order mark": "el archivo parece UTF-16 sin marca de orden de bytes (BOM)",
+  'save it as UTF-8, or as UTF-16 with a byte order mark (what spreadsheets call "Unicode text")':
+    'guárdelo como UTF-8, o como UTF-16 con marca de orden de bytes (el "texto Unicode" de una planilla)',
+  "more than {mb} MB of JSON: too large to read as one JSON document":
+    "más de {mb} MB de JSON: demasiado grande para leerlo como un solo documento JSON",
 };

@@ -5,7 +5,9 @@
  * obeys none of it. (The service's texts are stripped instead, where they are read: see
  * printable in src/api/client.ts.) JSON output needs none of this: JSON escapes them itself.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const UNSEEN = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const UNSEEN_BUT_LINE_BREAKS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 function written(c: string): string {

@@ -1410,4 +1410,8 @@ export const ES: Readonly<Record<string, string>> = {
     'guárdelo como UTF-8, o como UTF-16 con marca de orden de bytes (el "texto Unicode" de una planilla)',
   "more than {mb} MB of JSON: too large to read as one JSON document":
     "más de {mb} MB de JSON: demasiado grande para leerlo como un solo documento JSON",
+  "cannot be written to a temporary file in {dir} ({code})":
+    "no se puede escribir en un archivo temporal en {dir} ({code})",
+  "free some space there, or point TMPDIR at a folder with room":
+    "libere espacio allí, o apunte TMPDIR a una carpeta con lugar",
 };

@@ -163,11 +163,26 @@ async function spoolStdin(
   asked: "utf8" | "latin1",
   maxJsonBytes: number,
 ): Promise<Spool> {
-  const dir = await mkdtemp(join(tmpdir(), "facturar-stdin-"));
-  const path = join(dir, "stdin");
-  const handle = await open(path, "w+", 0o600);
-  await unlink(path);
-  await rmdir(dir);
+  // A temporary folder that cannot be written (full, read-only) is said as such, with its place.
+  const cannot = (error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!code) return error;
+    return new InputError(
+      `${label}: ${t("cannot be written to a temporary file in {dir} ({code})", { dir: tmpdir(), code })}`,
+      label,
+      t("free some space there, or point TMPDIR at a folder with room"),
+    );
+  };
+  let handle: FileHandle;
+  try {
+    const dir = await mkdtemp(join(tmpdir(), "facturar-stdin-"));
+    const path = join(dir, "stdin");
+    handle = await open(path, "w+", 0o600);
+    await unlink(path);
+    await rmdir(dir);
+  } catch (error) {
+    throw cannot(error);
+  }
   const spool: Spool = { handle, size: 0, head: new Uint8Array(0), kind: undefined };
   try {
     for await (const chunk of stream) {
@@ -178,7 +193,9 @@ async function spoolStdin(
       }
       spool.size += bytes.length;
       if (spool.kind === "json" && spool.size > maxJsonBytes) throw tooLargeStdin(label, maxJsonBytes);
-      await handle.write(bytes, 0, bytes.length, spool.size - bytes.length);
+      await handle.write(bytes, 0, bytes.length, spool.size - bytes.length).catch((error) => {
+        throw cannot(error);
+      });
     }
     // Only blanks in the first KB: what follows decides, as for a file.
     spool.kind ??= spool.size > spool.head.length ? "csv" : undefined;

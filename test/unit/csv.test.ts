@@ -386,6 +386,21 @@ describe("CSV files and encodings", () => {
     });
   });
 
+  it("says so when standard input cannot be spooled (TMPDIR missing)", async () => {
+    const { Readable } = await import("node:stream");
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = join(dir, "no-such-folder");
+    try {
+      await expect(names("-", { stdin: Readable.from([Buffer.from(text)]) })).rejects.toMatchObject({
+        message: expect.stringMatching(/<stdin>: cannot be written to a temporary file in .*no-such-folder \(ENOENT\)/),
+        hint: expect.stringMatching(/TMPDIR/),
+      });
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+  });
+
   it("sniffs CSV and JSON on standard input", async () => {
     const { Readable } = await import("node:stream");
     expect(await names("-", { stdin: Readable.from([Buffer.from(text)]) })).toEqual(["Peña Ñandú"]);

@@ -189,6 +189,10 @@ describe("texts from the user's files, printed", () => {
     expect(printed).toContain(String.raw`ref A\x1b]0;X\x07B\u202e`);
     expect(printed).toContain(String.raw`v\x1b[2Jx.json`);
     for (const raw of ["\u001b", "\u0007", "\u202e"]) expect(printed).not.toContain(raw);
+    const missing = await u.run(["issue", "--no-pdf", "gone\u001b]0;T\u0007.json"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(String.raw`gone\x1b]0;T\x07.json: no such file`);
+    expect(missing.stderr).not.toContain("\u001b");
   });
 });
 

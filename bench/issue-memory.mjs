@@ -5,11 +5,13 @@
  * CLI's wall time and peak RSS (the sandbox's own memory is not counted: it is another process).
  * Target: under 300 MB at 200,000 vouchers. A second run over the same file (everything held by
  * the journal) is measured too: that is what a re-run of a nightly batch costs.
- * Usage: node bench/issue-memory.mjs [vouchers] [--batch-size N]
+ * Usage: node bench/issue-memory.mjs [vouchers] [--batch-size N] [--stdin]
+ *   --stdin: the CSV is piped to `issue -` rather than named (standard input is spooled to a file).
+ *   FACTURAR_DIST=/path/to/dist measures another build (see run-cli.mjs).
  *   NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (or a V8 flag to compare) runs the CLI with them.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { profileEnv, startSandbox, voucherCsv } from "./sandbox.mjs";
@@ -17,6 +19,7 @@ import { profileEnv, startSandbox, voucherCsv } from "./sandbox.mjs";
 const count = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 200_000);
 const batchAt = process.argv.indexOf("--batch-size");
 const batchSize = batchAt > 0 ? process.argv[batchAt + 1] : "20";
+const viaStdin = process.argv.includes("--stdin");
 const work = mkdtempSync(join(tmpdir(), "facturar-memory-bench-"));
 const sandbox = await startSandbox(join(work, "sandbox"));
 const home = join(work, "home");
@@ -55,10 +58,11 @@ function issue() {
         "--no-pdf",
         "--batch-size",
         batchSize,
-        csv,
+        viaStdin ? "-" : csv,
       ],
-      { env, stdio: ["ignore", "ignore", "pipe"] },
+      { env, stdio: [viaStdin ? "pipe" : "ignore", "ignore", "pipe"] },
     );
+    if (viaStdin) createReadStream(csv).pipe(child.stdin);
     let err = "";
     child.stderr.on("data", (d) => {
       err += d;
@@ -77,7 +81,7 @@ function issue() {
 try {
   const first = await issue();
   console.log(
-    `issue ${count} vouchers (batch size ${batchSize}): exit ${first.code}, ${first.seconds?.toFixed(1)} s, peak RSS ${first.maxRssMB?.toFixed(0)} MB`,
+    `issue ${count} vouchers${viaStdin ? " from standard input" : ""} (batch size ${batchSize}): exit ${first.code}, ${first.seconds?.toFixed(1)} s, peak RSS ${first.maxRssMB?.toFixed(0)} MB`,
   );
   if (first.error) console.log(first.error);
   const again = await issue();

@@ -17,6 +17,7 @@ import {
 } from "./context.js";
 import { EXIT_CODES, FacturarError, type Outcome, UsageError } from "./errors.js";
 import { type Lang, langFromEnv, parseLang, t, useLang } from "./i18n/index.js";
+import { visibleLines } from "./output/visible.js";
 import { VERSION } from "./version.js";
 
 // commander is CommonJS: required directly it loads in about half the time its ESM wrapper
@@ -292,7 +293,10 @@ function reportError(io: Io, error: unknown, json: boolean, verbose: boolean): O
         `${JSON.stringify({ ok: false, error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } })}\n`,
       );
     } else {
-      io.stderr.write(`facturar: ${error.message}\n${error.hint ? `${t("hint:")} ${error.hint}\n` : ""}`);
+      // A message may quote a file's name or text: shown, not obeyed (the service's are stripped already).
+      io.stderr.write(
+        `facturar: ${visibleLines(error.message)}\n${error.hint ? `${t("hint:")} ${visibleLines(error.hint)}\n` : ""}`,
+      );
     }
     return error.outcome;
   }

@@ -67,19 +67,28 @@ export interface ClientOptions {
 
 const SECRET_KEYS = new Set(["usertoken", "apikey", "apitoken"]);
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A's to Z's lowered, nothing else: the text keeps its length, so places found in it hold. */
+const lowerAscii = (text: string) => text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+
+/**
+ * Our own log's text: the answer's redaction, and the apikey wherever it appears (a few digits
+ * that some amount may hold by chance, a price the verbose log can pay).
+ */
 export function redact(text: string, credentials: Credentials): string {
-  let out = text;
-  for (const value of [credentials.usertoken, credentials.apikey, credentials.apitoken]) {
-    if (value) out = out.split(value).join("***");
-  }
+  let out = redactAnswer(text, credentials);
+  if (credentials.apikey) out = out.split(credentials.apikey).join("***");
   return out;
 }
 
 /**
- * Terminal control sequences and control characters (but line breaks and tabs): a text from the
- * service is printed, and must not retitle, clear or rewrite the user's terminal.
+ * Terminal control sequences and control characters (but line breaks and tabs), and the Unicode
+ * bidirectional controls (embeddings, overrides, isolates, marks): a text from the service is
+ * printed, and must not retitle, clear or rewrite the user's terminal, nor show its characters
+ * in another order than they are ("Trojan Source").
  */
-const CONTROL_CHARS = String.raw`[\u0000-\u0008\u000b-\u001f\u007f-\u009f]`;
+const CONTROL_CHARS = String.raw`[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]`;
 const CONTROL = new RegExp(
   String.raw`\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?|${CONTROL_CHARS}`,
   "g",
@@ -90,21 +99,23 @@ export function printable(value: string): string {
   return HAS_CONTROL.test(value) ? value.replace(CONTROL, "") : value;
 }
 
+/** The apikey's name as services and people write it: apikey, api_key, api-key, "API KEY", api.key. */
+const APIKEY_NAME = String.raw`api[\s_.-]?key`;
+
 /**
- * The tokens wherever they appear in an answer; the apikey (a few digits, which amounts and
- * numbers may contain by chance) only beside its name.
+ * The tokens wherever they appear in an answer, in any case (a service may echo them upper-cased);
+ * the apikey (a few digits, which amounts and numbers may contain by chance) only beside its name.
  */
 export function redactAnswer(text: string, credentials: Credentials): string {
   let out = text;
   for (const value of [credentials.usertoken, credentials.apitoken]) {
-    if (value && value.length >= 6) out = out.split(value).join("***");
+    if (value && value.length >= 6) out = out.replace(new RegExp(escapeRegExp(value), "gi"), "***");
   }
   const apikey = credentials.apikey;
   if (apikey) {
-    const escaped = apikey.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     // Again until nothing changes (a few passes at most): an apikey echoed twice in a row
     // ("apikey 4242 4242") must not leave its second copy beside the first one's "***".
-    const named = new RegExp(`(apikey\\W{0,6})${escaped}`, "gi");
+    const named = new RegExp(`(${APIKEY_NAME}\\W{0,6})${escapeRegExp(apikey)}`, "gi");
     for (let pass = 0; pass < 8; pass++) {
       const next = out.replace(named, "$1***");
       if (next === out) break;
@@ -115,22 +126,66 @@ export function redactAnswer(text: string, credentials: Credentials): string {
 }
 
 /**
+ * A token's pieces are secret too: a service that cuts an echoed token in two (two `errores`
+ * items, a line break in the middle) prints each piece apart, where the whole token is never
+ * seen. So every run of FRAGMENT characters that also occurs in a token (in any case) is cut,
+ * wherever it stands. Eight, because a shorter piece of a 32-character token tells little, while
+ * shorter runs would start to match everyday words and numbers in the service's texts; for a hex
+ * token a text matches an 8-character piece by chance about once in 10^8 places. A piece of
+ * fewer than 8 characters at an item's edge stays shown: that is the price of not mangling texts.
+ */
+const FRAGMENT = 8;
+
+/** Every run of FRAGMENT characters of the tokens, lowered (see FRAGMENT). */
+export function tokenPieces(credentials: Credentials): Set<string> {
+  const pieces = new Set<string>();
+  for (const token of [credentials.usertoken, credentials.apitoken]) {
+    if (!token || token.length < FRAGMENT) continue;
+    const lower = lowerAscii(token);
+    for (let i = 0; i + FRAGMENT <= lower.length; i++) pieces.add(lower.slice(i, i + FRAGMENT));
+  }
+  return pieces;
+}
+
+/** The text with every run that a token also holds (see FRAGMENT) replaced by one `***`. */
+export function cutTokenPieces(text: string, pieces: Set<string>): string {
+  if (pieces.size === 0 || text.length < FRAGMENT) return text;
+  const lower = lowerAscii(text);
+  let out = "";
+  let shownFrom = 0;
+  let coveredTo = -1;
+  for (let i = 0; i + FRAGMENT <= lower.length; i++) {
+    if (!pieces.has(lower.slice(i, i + FRAGMENT))) continue;
+    if (i > coveredTo) {
+      out += `${text.slice(shownFrom, i)}***`;
+    }
+    coveredTo = i + FRAGMENT;
+    shownFrom = coveredTo;
+  }
+  return coveredTo < 0 ? text : out + text.slice(shownFrom);
+}
+
+/**
  * Every string of a parsed answer, keys too, made printable and redacted, in place. Redacting the
  * raw text is not enough: a credential the service splits with a control sequence
  * ("abc\u001b[0mdef"), or writes with JSON's \u escapes, is whole again once decoded and made
  * printable.
  */
 export function cleanAnswer(value: unknown, credentials: Credentials): unknown {
-  // Only a string that holds a credential's text is redacted: a page of a listing has thousands.
-  const tokens = [credentials.usertoken, credentials.apitoken].filter((s) => s);
+  const pieces = tokenPieces(credentials);
+  // A token too short to be cut in pieces is looked for whole.
+  const shortTokens = [credentials.usertoken, credentials.apitoken]
+    .filter((s) => s && s.length < FRAGMENT)
+    .map((s) => s.toLowerCase());
   const apikey = credentials.apikey?.toLowerCase() ?? "";
-  const lettered = /[a-z]/.test(apikey);
   const clean = (text: string): string => {
     const shown = printable(text);
+    const cut = cutTokenPieces(shown, pieces);
+    // Only a string that holds a credential's text is redacted further: a listing has thousands.
+    const lower = cut.toLowerCase();
     const holds =
-      tokens.some((s) => shown.includes(s)) ||
-      (apikey !== "" && (lettered ? shown.toLowerCase() : shown).includes(apikey));
-    return holds ? redactAnswer(shown, credentials) : shown;
+      cut !== shown || shortTokens.some((s) => lower.includes(s)) || (apikey !== "" && lower.includes(apikey));
+    return holds ? redactAnswer(cut, credentials) : cut;
   };
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") return clean(v);
@@ -148,6 +203,15 @@ export function cleanAnswer(value: unknown, credentials: Credentials): unknown {
     return v;
   };
   return walk(value);
+}
+
+/**
+ * Any text the service controls that is not an answer's JSON (a redirect's Location, a transport
+ * failure's message, a body that is no JSON), as it may be printed: printable first, so that taking
+ * a control sequence out cannot make a credential whole again, then redacted, pieces too.
+ */
+export function cleanText(text: string, credentials: Credentials): string {
+  return cutTokenPieces(redact(printable(text), credentials), tokenPieces(credentials));
 }
 
 /**
@@ -378,7 +442,7 @@ export class ApiClient {
         Object.entries({ ...body, ...this.options.credentials }).map(([k, v]) => [k, SECRET_KEYS.has(k) ? "***" : v]),
       );
       log(
-        `POST ${url.origin}${url.pathname} ${redact(printable(JSON.stringify(shown)), this.options.credentials).slice(0, 4000)}`,
+        `POST ${url.origin}${url.pathname} ${cleanText(JSON.stringify(shown).slice(0, 8000), this.options.credentials).slice(0, 4000)}`,
       );
     }
     let response: HttpResponse;
@@ -391,15 +455,21 @@ export class ApiClient {
       });
     } catch (error) {
       if (error instanceof TransportError) {
-        log?.(`  ${error.kind}: ${error.message}`);
+        // A redirect's Location, say, is the server's text: it may echo the credentials.
+        const cleaned = new TransportError(
+          cleanText(error.message, this.options.credentials),
+          error.kind,
+          error.maybeDelivered,
+        );
+        log?.(`  ${cleaned.kind}: ${cleaned.message}`);
         // Nothing reached the service: the same request goes where it is now, if it has moved.
         if (error.kind === "refused" && !error.maybeDelivered && (await this.moved(url))) {
           log?.(`  ${t("the service moved to {url}", { url: this.base.origin })}`);
           return this.once(method, body, timeoutMs);
         }
-        if (error.kind === "redirect" || error.kind === "too-large")
-          throw new UnavailableError(error.message, undefined, `service.${error.kind}`);
-        throw new Retryable(error);
+        if (cleaned.kind === "redirect" || cleaned.kind === "too-large")
+          throw new UnavailableError(cleaned.message, undefined, `service.${cleaned.kind}`);
+        throw new Retryable(cleaned);
       }
       throw error;
     }
@@ -409,8 +479,9 @@ export class ApiClient {
     const text = redactAnswer(response.body.toString("utf8"), this.options.credentials);
     // The log shows the body as it came (an HTML page may hold raw escapes): printable first, then
     // redacted, so that taking a control sequence out cannot make a credential whole again.
+    // Cut to twice what is shown before cleaning (an answer may be megabytes), then to what is shown.
     log?.(
-      `  ${response.status} in ${Date.now() - started} ms: ${redact(printable(text), this.options.credentials).slice(0, 4000)}`,
+      `  ${response.status} in ${Date.now() - started} ms: ${cleanText(text.slice(0, 8000), this.options.credentials).slice(0, 4000)}`,
     );
     let parsed: unknown;
     try {

@@ -17,6 +17,21 @@ export interface HttpResponse {
   body: Buffer;
 }
 
+/**
+ * Where a redirect pointed, without its query string or fragment: a hostile or misconfigured
+ * server may put the credentials it was sent there, and where it points is what the user needs.
+ * (The path is still the server's text: the client redacts it with the answers.)
+ */
+export function shownLocation(from: URL, location: string | undefined): string {
+  if (!location) return "?";
+  try {
+    const to = new URL(location, from);
+    return `${to.origin}${to.pathname}${to.search || to.hash ? "?…" : ""}`;
+  } catch {
+    return "?";
+  }
+}
+
 /** Why an exchange produced no response: the caller decides what that means for a voucher. */
 export class TransportError extends Error {
   constructor(
@@ -150,7 +165,7 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
             new TransportError(
               t("the server answered with a redirect ({status}) to {location}; not followed", {
                 status,
-                location: res.headers.location ?? "?",
+                location: shownLocation(url, res.headers.location),
               }),
               "redirect",
               true,

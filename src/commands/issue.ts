@@ -15,6 +15,7 @@ import { amount } from "../output/amount.js";
 import { writeSafely } from "../output/files.js";
 import { Progress } from "../output/progress.js";
 import { Report } from "../output/report.js";
+import { visible, visibleLines } from "../output/visible.js";
 import { resultHuman, resultJson } from "../output/voucher.js";
 import { Dec } from "../voucher/decimal.js";
 import { optionalInt } from "./flags.js";
@@ -212,7 +213,7 @@ export async function issueVouchers(
       cwd,
       ...(ctx.verbose ? { log: (line: string) => ctx.err(ctx.errColor.dim(line)) } : {}),
       warn: (line) => {
-        if (!ctx.quiet) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${line}`);
+        if (!ctx.quiet) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${visibleLines(line)}`);
       },
     },
     async (given) => {
@@ -235,7 +236,7 @@ export async function issueVouchers(
       if (flags.qr && (result.status === "issued" || result.status === "skipped-duplicate"))
         await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) =>
           ctx.err(
-            `${ctx.errColor.yellow(t("warning:"))} ${t("QR of {ref} not written: {message}", { ref: result.external_reference, message: error.message })}`,
+            `${ctx.errColor.yellow(t("warning:"))} ${t("QR of {ref} not written: {message}", { ref: visible(result.external_reference), message: visibleLines(error.message) })}`,
           ),
         );
     },
@@ -268,7 +269,10 @@ export async function issueVouchers(
   }
   if (summary.stoppedBy) {
     const e = summary.stoppedBy;
-    ctx.err(`${ctx.errColor.red(t("stopped:"))} ${e.message}${e.hint ? `\n  ${t("hint:")} ${e.hint}` : ""}`);
+    // A message may quote a file's name or a reference: shown, not obeyed.
+    ctx.err(
+      `${ctx.errColor.red(t("stopped:"))} ${visibleLines(e.message)}${e.hint ? `\n  ${t("hint:")} ${visibleLines(e.hint)}` : ""}`,
+    );
   }
   // Stopped because stdout could not be written (a full disk): the run's results are lost to
   // the reader, which is no interruption by the user.

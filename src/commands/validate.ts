@@ -7,6 +7,7 @@ import { checkSource } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions } from "../input/source.js";
 import { validationHuman, validationJson } from "../output/validation.js";
+import { visibleLines } from "../output/visible.js";
 import { clockFrom, dayNumber } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import { date } from "../voucher/schema.js";
@@ -91,7 +92,7 @@ export async function validateCommand(ctx: Context, files: string[], flags: Vali
         );
       } else {
         ctx.err(
-          `${ctx.errColor.red(t("error:"))} ${error.message}${error.hint ? `\n  ${t("hint:")} ${error.hint}` : ""}`,
+          `${ctx.errColor.red(t("error:"))} ${visibleLines(error.message)}${error.hint ? `\n  ${t("hint:")} ${visibleLines(error.hint)}` : ""}`,
         );
       }
     }

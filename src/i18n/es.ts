@@ -1406,4 +1406,15 @@ export const ES: Readonly<Record<string, string>> = {
   "the service moved to {url}": "el servicio pasó a {url}",
   "the sandbox's host (process {pid}) has ended: this process serves the sandbox now":
     "el proceso que alojaba el sandbox ({pid}) terminó: ahora lo sirve este proceso",
+  "must not contain Unicode direction controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)":
+    "no debe contener controles de dirección de Unicode (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)",
+  "the file looks like UTF-16 without a byte order mark": "el archivo parece UTF-16 sin marca de orden de bytes (BOM)",
+  'save it as UTF-8, or as UTF-16 with a byte order mark (what spreadsheets call "Unicode text")':
+    'guárdelo como UTF-8, o como UTF-16 con marca de orden de bytes (el "texto Unicode" de una planilla)',
+  "more than {mb} MB of JSON: too large to read as one JSON document":
+    "más de {mb} MB de JSON: demasiado grande para leerlo como un solo documento JSON",
+  "cannot be written to a temporary file in {dir} ({code})":
+    "no se puede escribir en un archivo temporal en {dir} ({code})",
+  "free some space there, or point TMPDIR at a folder with room":
+    "libere espacio allí, o apunte TMPDIR a una carpeta con lugar",
 };

@@ -1,7 +1,9 @@
 /** Opens any input the commands take: .json, .csv, or `-` for standard input. */
 
 import { createReadStream } from "node:fs";
-import { open, readFile, stat } from "node:fs/promises";
+import { type FileHandle, mkdtemp, open, readFile, rmdir, stat, unlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { TextDecoder } from "node:util";
 import { InputError } from "../errors.js";
 import { t } from "../i18n/index.js";
@@ -36,6 +38,35 @@ function withBom(head: Uint8Array, asked: "utf8" | "latin1"): Encoding {
   return asked;
 }
 
+/**
+ * UTF-16 saved without a byte order mark: in its first KB, nearly every other byte is NUL (the
+ * high byte of Latin letters, digits and punctuation), which neither UTF-8 nor Latin-1 text has.
+ */
+function bomlessUtf16(head: Uint8Array): boolean {
+  const n = Math.min(head.length, 1024) & ~1;
+  if (n < 8) return false;
+  let low = 0;
+  let high = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (head[i] !== 0 && head[i + 1] === 0) low++;
+    if (head[i] === 0 && head[i + 1] !== 0) high++;
+  }
+  return Math.max(low, high) >= 0.9 * (n / 2);
+}
+
+/** The encoding to read with (see withBom); UTF-16 without its mark is told, not read as noise. */
+function encodingOf(file: string, head: Uint8Array, asked: "utf8" | "latin1"): Encoding {
+  const encoding = withBom(head, asked);
+  if (encoding === asked && bomlessUtf16(head)) {
+    throw new InputError(
+      `${file}: ${t("the file looks like UTF-16 without a byte order mark")}`,
+      file,
+      t('save it as UTF-8, or as UTF-16 with a byte order mark (what spreadsheets call "Unicode text")'),
+    );
+  }
+  return encoding;
+}
+
 function decoder(encoding: Encoding): TextDecoder {
   // fatal: a byte that is not UTF-8 is an error to report, not a silent U+FFFD in a voucher.
   return encoding === "latin1"
@@ -55,8 +86,8 @@ function tooLarge(file: string, size: number): InputError {
 }
 
 function decodeAll(file: string, bytes: Uint8Array, asked: "utf8" | "latin1"): string {
-  const encoding = withBom(bytes, asked);
   if (bytes.length > MAX_WHOLE_FILE) throw tooLarge(file, bytes.length);
+  const encoding = encodingOf(file, bytes, asked);
   try {
     return decoder(encoding).decode(bytes);
   } catch {
@@ -98,22 +129,110 @@ async function* decodeStream(file: string, stream: AsyncIterable<Buffer>, encodi
   }
 }
 
-/** The first two bytes of a file (its byte order mark, if any). */
+/** How much of an input's start is looked at: its byte order mark, its kind, UTF-16 without a mark. */
+const HEAD_BYTES = 1024;
+
+/** The first KB of a file (see HEAD_BYTES). */
 async function head(file: string): Promise<Uint8Array> {
   const handle = await open(file, "r");
   try {
-    const bytes = new Uint8Array(2);
-    const { bytesRead } = await handle.read(bytes, 0, 2, 0);
+    const bytes = new Uint8Array(HEAD_BYTES);
+    const { bytesRead } = await handle.read(bytes, 0, HEAD_BYTES, 0);
     return bytes.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
 }
 
-async function readStdin(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
+/** Standard input written to a file no one else can see, to be read as a file is. */
+interface Spool {
+  handle: FileHandle;
+  size: number;
+  head: Uint8Array;
+  kind: Kind | undefined;
+}
+
+/**
+ * Standard input, spooled as it arrives to a temporary file unlinked at once (it goes with the
+ * process, whatever happens), so that it is read with a file's bounded memory: a CSV streams, and
+ * JSON meets the size limit while it arrives, not after it is all in memory.
+ */
+async function spoolStdin(
+  label: string,
+  stream: NodeJS.ReadableStream,
+  asked: "utf8" | "latin1",
+  maxJsonBytes: number,
+): Promise<Spool> {
+  // A temporary folder that cannot be written (full, read-only) is said as such, with its place.
+  const cannot = (error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!code) return error;
+    return new InputError(
+      `${label}: ${t("cannot be written to a temporary file in {dir} ({code})", { dir: tmpdir(), code })}`,
+      label,
+      t("free some space there, or point TMPDIR at a folder with room"),
+    );
+  };
+  let handle: FileHandle;
+  try {
+    const dir = await mkdtemp(join(tmpdir(), "facturar-stdin-"));
+    const path = join(dir, "stdin");
+    handle = await open(path, "w+", 0o600);
+    await unlink(path);
+    await rmdir(dir);
+  } catch (error) {
+    throw cannot(error);
+  }
+  const spool: Spool = { handle, size: 0, head: new Uint8Array(0), kind: undefined };
+  try {
+    for await (const chunk of stream) {
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+      if (spool.head.length < HEAD_BYTES) {
+        spool.head = Buffer.concat([spool.head, bytes.subarray(0, HEAD_BYTES - spool.head.length)]);
+        spool.kind ??= kindFromHead(label, spool.head, asked);
+      }
+      spool.size += bytes.length;
+      if (spool.kind === "json" && spool.size > maxJsonBytes) throw tooLargeStdin(label, maxJsonBytes);
+      await handle.write(bytes, 0, bytes.length, spool.size - bytes.length).catch((error) => {
+        throw cannot(error);
+      });
+    }
+    // Only blanks in the first KB: what follows decides, as for a file.
+    spool.kind ??= spool.size > spool.head.length ? "csv" : undefined;
+    return spool;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** JSON or CSV by the first character that is not blank, once there is one (see sniff). */
+function kindFromHead(label: string, head: Uint8Array, asked: "utf8" | "latin1"): Kind | undefined {
+  const encoding = head.length >= HEAD_BYTES ? encodingOf(label, head, asked) : withBom(head, asked);
+  const text = new TextDecoder(encoding === "latin1" ? "latin1" : encoding === "utf8" ? "utf-8" : encoding).decode(
+    head,
+  );
+  return text.replace(/^\uFEFF/, "").trim() === "" ? undefined : sniff(text);
+}
+
+function tooLargeStdin(label: string, max: number): InputError {
+  return new InputError(
+    `${label}: ${t("more than {mb} MB of JSON: too large to read as one JSON document", { mb: Math.round(max / 1024 / 1024) })}`,
+    label,
+    t("split it into several files, or export the vouchers as CSV, which is read as it streams"),
+  );
+}
+
+/** All of a spool's bytes (a JSON document is parsed whole; spoolStdin bounded its size). */
+async function spooled(spool: Spool): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(spool.size);
+  let at = 0;
+  while (at < spool.size) {
+    const { bytesRead } = await spool.handle.read(bytes, at, spool.size - at, at);
+    if (bytesRead === 0) break;
+    at += bytesRead;
+  }
+  return bytes.subarray(0, at);
 }
 
 async function* fromText(text: string): AsyncGenerator<string> {
@@ -128,10 +247,23 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
   };
   if (file === "-") {
     const label = "<stdin>";
-    const text = decodeAll(label, await readStdin(opts.stdin ?? process.stdin), encoding);
-    if (text.trim() === "") throw new InputError(`${label}: ${t("no input")}`, label);
-    if (sniff(text) === "json") yield* parseJsonVouchers(label, text.replace(/^\uFEFF/, ""));
-    else yield* readCsvVouchers(label, fromText(text), csvOptions);
+    const spool = await spoolStdin(label, opts.stdin ?? process.stdin, encoding, opts.maxJsonBytes ?? MAX_WHOLE_FILE);
+    try {
+      if (spool.kind === undefined) throw new InputError(`${label}: ${t("no input")}`, label);
+      if (spool.kind === "json") {
+        const text = decodeAll(label, await spooled(spool), encoding);
+        yield* parseJsonVouchers(label, text.replace(/^\uFEFF/, ""));
+        return;
+      }
+      const stream = spool.handle.createReadStream({ start: 0, highWaterMark: 1 << 16, autoClose: false });
+      try {
+        yield* readCsvVouchers(label, decodeStream(label, stream, encodingOf(label, spool.head, encoding)), csvOptions);
+      } finally {
+        stream.destroy();
+      }
+    } finally {
+      await spool.handle.close();
+    }
     return;
   }
   let size = 0;
@@ -165,7 +297,7 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
   }
   const stream = createReadStream(file, { highWaterMark: 1 << 16 });
   try {
-    yield* readCsvVouchers(file, decodeStream(file, stream, withBom(await head(file), encoding)), csvOptions);
+    yield* readCsvVouchers(file, decodeStream(file, stream, encodingOf(file, await head(file), encoding)), csvOptions);
   } finally {
     stream.destroy();
   }

@@ -29,6 +29,8 @@ export interface ReadOptions {
   decimalComma?: boolean;
   /** Standard input, for the file name `-`. */
   stdin?: NodeJS.ReadableStream;
+  /** Most bytes of JSON read from standard input (400 MB; tests lower it). */
+  maxJsonBytes?: number;
 }
 
 /**

@@ -5,6 +5,7 @@ import { t, tn } from "../i18n/index.js";
 import type { PlacedFinding, VoucherCheck } from "../input/check.js";
 import { describeTotals, totalsToJson } from "../voucher/totals.js";
 import { amount } from "./amount.js";
+import { visible } from "./visible.js";
 
 function findingJson(f: PlacedFinding) {
   return { code: f.code, field: f.field, place: f.place, message: f.message };
@@ -36,7 +37,10 @@ export function validationHuman(check: VoucherCheck, color: ChalkInstance, quiet
   if (quiet && check.ok) return [];
   const { comprobante_tipo: tipo, external_reference: ref } = validationJson(check);
   const lines: string[] = [];
-  const head = [check.source.label, tipo ?? "", ref ? `ref ${ref}` : ""].filter(Boolean).join("  ");
+  // The label (a file's name), the type and the reference are the file's text: shown, not obeyed.
+  const head = [visible(check.source.label), visible(tipo ?? ""), ref ? `ref ${visible(ref)}` : ""]
+    .filter(Boolean)
+    .join("  ");
   if (check.ok) {
     if (quiet) return lines;
     const total = check.result.totals ? `  ${t("total")} ${amount(check.result.totals.total)}` : "";
@@ -49,10 +53,14 @@ export function validationHuman(check: VoucherCheck, color: ChalkInstance, quiet
   const [error, warning] = [t("error"), t("warning")];
   const width = Math.max(error.length, warning.length);
   for (const f of check.errors)
-    lines.push(`    ${color.red(error.padEnd(width))} ${f.place}: ${f.message} ${color.dim(`[${f.code}]`)}`);
+    lines.push(
+      `    ${color.red(error.padEnd(width))} ${visible(f.place)}: ${visible(f.message)} ${color.dim(`[${f.code}]`)}`,
+    );
   if (!quiet) {
     for (const f of check.warnings)
-      lines.push(`    ${color.yellow(warning.padEnd(width))} ${f.place}: ${f.message} ${color.dim(`[${f.code}]`)}`);
+      lines.push(
+        `    ${color.yellow(warning.padEnd(width))} ${visible(f.place)}: ${visible(f.message)} ${color.dim(`[${f.code}]`)}`,
+      );
   }
   return lines;
 }

@@ -5,6 +5,7 @@ import type { ChalkInstance } from "chalk";
 import { errorObjects, type VoucherResult, warningObjects, warningTexts } from "../batch/result.js";
 import { t } from "../i18n/index.js";
 import { amount } from "./amount.js";
+import { visible, visibleLines } from "./visible.js";
 
 const MARK: Record<VoucherResult["status"], string> = {
   issued: "✔",
@@ -56,23 +57,28 @@ export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd?: string
     held: t("not sent"),
   };
   const lines = [
-    `${paint(MARK[r.status])} ${[r.comprobante_tipo, number].filter(Boolean).join(" ")}  ${color.dim(`ref ${r.external_reference}`)}  ${paint(label[r.status])}${r.reconciled ? color.dim(` ${t("(confirmed with the service)")}`) : ""}`,
+    `${paint(MARK[r.status])} ${visible([r.comprobante_tipo, number].filter(Boolean).join(" "))}  ${color.dim(`ref ${visible(r.external_reference)}`)}  ${paint(label[r.status])}${r.reconciled ? color.dim(` ${t("(confirmed with the service)")}`) : ""}`,
   ];
+  // The reference, the source (a file's name) and the messages quoting them are the user's files'
+  // text: their escapes shown, not obeyed (the service's texts come stripped already).
   const detail = (text: string) => lines.push(`    ${text}`);
   if (r.status === "issued" || r.status === "skipped-duplicate") {
     detail(
       `CAE ${r.cae ?? t("— (development: no CAE)")}${r.vencimiento_cae ? t(", expires {date}", { date: r.vencimiento_cae }) : ""}${r.total ? `   ${t("total")} ${amount(r.total)}` : ""}${r.vencimiento_pago ? `   ${t("due {date}", { date: r.vencimiento_pago })}` : ""}`,
     );
-    if (r.pdf) detail(`PDF: ${relative(r.pdf, cwd)}${r.ticket ? `   ${t("ticket:")} ${relative(r.ticket, cwd)}` : ""}`);
+    if (r.pdf)
+      detail(
+        `PDF: ${visible(relative(r.pdf, cwd))}${r.ticket ? `   ${t("ticket:")} ${visible(relative(r.ticket, cwd))}` : ""}`,
+      );
   }
-  for (const o of r.observations ?? []) detail(color.yellow(`${t("observed by the authority:")} ${o}`));
-  for (const e of r.errors) detail(color.red(e));
+  for (const o of r.observations ?? []) detail(color.yellow(`${t("observed by the authority:")} ${visibleLines(o)}`));
+  for (const e of r.errors) detail(color.red(visibleLines(e)));
   for (const d of r.error_details)
-    if (!r.errors.some((e) => e.includes(d.text))) detail(color.red(`${d.code}: ${d.text}`));
+    if (!r.errors.some((e) => e.includes(d.text))) detail(color.red(`${d.code}: ${visibleLines(d.text)}`));
   if (r.status === "rejected" && r.error_details.length > 0)
     detail(color.dim(`${t("codes:")} ${r.error_details.map((d) => d.code).join(", ")}`));
-  for (const w of r.warnings ?? []) detail(color.yellow(`${t("warning:")} ${w}`));
-  if (r.hint) detail(color.dim(`${t("hint:")} ${r.hint}`));
+  for (const w of r.warnings ?? []) detail(color.yellow(`${t("warning:")} ${visibleLines(w)}`));
+  if (r.hint) detail(color.dim(`${t("hint:")} ${visibleLines(r.hint)}`));
   return lines;
 }
 

@@ -240,6 +240,13 @@ const flag = () =>
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /**
+ * Unicode's bidirectional controls (marks, embeddings, overrides, isolates): invisible, they show
+ * a text's characters in another order than they are, on the voucher and in every listing.
+ * Arabic or Hebrew letters themselves are fine: they need none of these.
+ */
+const DIRECTION_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
  * The longest text the references allow, by field: the service's (api-v2 §5) and, for the export
  * block, the authority's (WSFEX: Forma_pago C50, Incoterms C3, Incoterms_Ds C20, Id_permiso C16).
  * `cliente.email` and `external_reference` are judged by the rules (email.max, external_reference.format).
@@ -267,7 +274,11 @@ const text = (max: number, min = 1) =>
     .string()
     .min(min, min > 1 ? t("must have at least {min} characters", { min }) : t("must not be empty"))
     .max(max, t("must have at most {max} characters", { max }))
-    .refine((value) => !CONTROL_CHARACTER.test(value), t("must not contain control characters (NUL, escape…)"));
+    .refine((value) => !CONTROL_CHARACTER.test(value), t("must not contain control characters (NUL, escape…)"))
+    .refine(
+      (value) => !DIRECTION_CONTROL.test(value),
+      t("must not contain Unicode direction controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)"),
+    );
 
 /**
  * A code (a product's, a customer's): text, or a whole number as the service's own examples

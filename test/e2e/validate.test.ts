@@ -149,6 +149,24 @@ describe("facturar validate", () => {
     expect(ndjson(r.stdout)[0]).toMatchObject({ ok: true, source: "<stdin>" });
   });
 
+  it("shows escapes from a file's texts and name as visible text, never as terminal commands", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "facturar-e2e-esc-"));
+    const raw = JSON.parse(readFileSync(join(ROOT, "samples/factura-b-dni.json"), "utf8"));
+    raw.comprobante.external_reference = "A\u001b]0;X\u0007B\u202e";
+    const name = join(dir, "v\u001b[2Jx.json");
+    writeFileSync(name, JSON.stringify(raw));
+    const missing = join(dir, "gone\u001b]0;T\u0007.json");
+    const r = await runCli(["validate", name, missing]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain(String.raw`v\x1b[2Jx.json`);
+    expect(r.stdout).toContain(String.raw`ref A\x1b]0;X\x07B\u202e`);
+    expect(r.stderr).toContain(String.raw`gone\x1b]0;T\x07.json: no such file`);
+    for (const raw of ["\u001b", "\u0007", "\u202e"]) expect(`${r.stdout}${r.stderr}`).not.toContain(raw);
+    // Scripts read the texts as they are: JSON escapes them its own way.
+    const json = await runCli(["--json", "validate", name]);
+    expect(ndjson(json.stdout)[0]).toMatchObject({ external_reference: "A\u001b]0;X\u0007B\u202e" });
+  });
+
   describe("exit 2", () => {
     const dir = mkdtempSync(join(tmpdir(), "facturar-e2e-"));
 

@@ -337,6 +337,70 @@ describe("CSV files and encodings", () => {
     });
   });
 
+  it("tells UTF-16 without a byte order mark apart from Latin-1, in a file and on standard input", async () => {
+    const { Readable } = await import("node:stream");
+    for (const big of [false, true]) {
+      const le = Buffer.from(text, "utf16le");
+      const bytes = big ? Buffer.from(le).swap16() : le;
+      const file = join(dir, big ? "bomless-be.csv" : "bomless-le.csv");
+      writeFileSync(file, bytes);
+      for (const [input, opts] of [
+        [file, {}],
+        [file, { encoding: "latin1" }],
+        ["-", { stdin: Readable.from([bytes]) }],
+      ] as const) {
+        const error = await names(input, opts).then(
+          () => undefined,
+          (e: FacturarError) => e,
+        );
+        expect(error?.message, `${input} ${big}`).toMatch(/looks like UTF-16 without a byte order mark/);
+        expect(error?.hint).toMatch(/UTF-16 with a byte order mark/);
+        expect(error?.hint).not.toMatch(/latin1/);
+      }
+    }
+  });
+
+  it("spools standard input: JSON past the limit is refused while it arrives, CSV streams from the spool", async () => {
+    const { Readable } = await import("node:stream");
+    let sent = 0;
+    // 8 MB of JSON, and a 1 MB limit: reading stops soon after the first MB, not at the end.
+    const endless = Readable.from(
+      (function* () {
+        yield Buffer.from("[");
+        for (let i = 0; i < 128; i++) {
+          sent += 65536;
+          yield Buffer.alloc(65536, 0x20);
+        }
+      })(),
+    );
+    await expect(names("-", { stdin: endless, maxJsonBytes: 1024 * 1024 })).rejects.toMatchObject({
+      message: expect.stringMatching(/<stdin>: more than 1 MB of JSON: too large/),
+    });
+    expect(sent).toBeLessThan(2 * 1024 * 1024);
+    // A CSV has no such limit, in chunks that cut a character in two; blanks only are no input.
+    const bytes = Buffer.from(`\n\n${text}`);
+    const chunks = Array.from({ length: Math.ceil(bytes.length / 7) }, (_, i) => bytes.subarray(i * 7, i * 7 + 7));
+    expect(await names("-", { stdin: Readable.from(chunks), maxJsonBytes: 10 })).toEqual(["Peña Ñandú"]);
+    await expect(names("-", { stdin: Readable.from([Buffer.from(" \n\t ")]) })).rejects.toMatchObject({
+      message: "<stdin>: no input",
+    });
+  });
+
+  it("says so when standard input cannot be spooled (TMPDIR missing)", async () => {
+    const { Readable } = await import("node:stream");
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = join(dir, "no-such-folder");
+    try {
+      await expect(names("-", { stdin: Readable.from([Buffer.from(text)]) })).rejects.toMatchObject({
+        message: expect.stringMatching(/<stdin>: cannot be written to a temporary file in .*no-such-folder \(ENOENT\)/),
+        hint: expect.stringMatching(/TMPDIR/),
+      });
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+  });
+
   it("sniffs CSV and JSON on standard input", async () => {
     const { Readable } = await import("node:stream");
     expect(await names("-", { stdin: Readable.from([Buffer.from(text)]) })).toEqual(["Peña Ñandú"]);

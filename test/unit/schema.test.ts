@@ -176,4 +176,19 @@ describe("the voucher schema", () => {
     ]);
     expect(findings[0]?.message).toMatch(/control characters/);
   });
+
+  it("refuses Unicode direction controls in texts, naming the field: they reorder what is shown", () => {
+    const raw = baseVoucher();
+    raw.cliente.razon_social = "Juana \u202eesneP";
+    raw.comprobante.detalle[0].producto.descripcion = "Caja \u2066grande\u2069";
+    raw.comprobante.leyenda_gral = "marca \u200f y \u061c";
+    raw.comprobante.comentario = "عربي y español";
+    const findings = check(raw).findings.filter((f) => f.severity === "error");
+    expect(findings.map((f) => f.path)).toEqual([
+      ["cliente", "razon_social"],
+      ["comprobante", "detalle", 0, "producto", "descripcion"],
+      ["comprobante", "leyenda_gral"],
+    ]);
+    expect(findings[0]?.message).toMatch(/direction controls/);
+  });
 });

@@ -1403,4 +1403,11 @@ export const ES: Readonly<Record<string, string>> = {
   "{n} voucher queued or failed in the queue left out": "{n} comprobante encolado o fallido en la cola quedó afuera",
   "{n} vouchers queued or failed in the queue left out":
     "{n} comprobantes encolados o fallidos en la cola quedaron afuera",
+  "the answer to comprobante_eliminar was lost ({message}): the purchase may be deleted":
+    "se perdió la respuesta a comprobante_eliminar ({message}): la compra puede haberse eliminado",
+  "check with: facturar query --purchases --type {tipo} --number {number}":
+    "verifíquelo con: facturar query --purchases --type {tipo} --number {number}",
+  "the answer to reenviar was lost ({message}): {tipo} {number} may have been e-mailed":
+    "se perdió la respuesta a reenviar ({message}): {tipo} {number} puede haberse enviado por e-mail",
+  "ask the client before sending it again": "consulte al cliente antes de enviarlo otra vez",
 };

@@ -138,6 +138,40 @@ describe("purchases (operacion C)", () => {
     expect(again.code).toBe(4);
     expect(again.stderr).toMatch(/No se encontro el comprobante/);
   }, 30_000);
+
+  it("delete-purchase on a failing network: exit 6 or 8 with where to look, never an internal error", async () => {
+    const u = user();
+    expect((await u.run(["issue", "--no-pdf", u.write("compra.json", purchase("COMPRA-NET"))])).code).toBe(0);
+    const args = ["delete-purchase", "--type", "FACTURA A", "--number", "00015-00000024"];
+    for (const fault of ["error5xx=1", "drop-before=1"]) {
+      const r = await u.run(args, { FACTURAR_SANDBOX_FAULTS: fault });
+      expect([6, 8], `${fault}: ${r.stderr}`).toContain(r.code);
+      expect(r.stderr).not.toMatch(/internal error/);
+      if (r.code === 8) expect(r.stderr).toMatch(/query --purchases/);
+    }
+    // Still there: neither fault deleted it.
+    expect((await u.run(["query", "--purchases", "--ref", "COMPRA-NET"])).code).toBe(0);
+    const lost = await u.run(args, { FACTURAR_SANDBOX_FAULTS: "drop-after-commit=1" });
+    expect(lost.code, lost.stderr).toBe(8);
+    expect(lost.stderr).toMatch(/may be deleted/);
+    expect(lost.stderr).toMatch(/facturar query --purchases --type "FACTURA A" --number 00015-00000024/);
+    expect((await u.run(["query", "--purchases", "--ref", "COMPRA-NET"])).code).toBe(9);
+  }, 60_000);
+
+  it("a deleted purchase is recorded again under the same reference: the journal says it was deleted", async () => {
+    const u = user();
+    const file = u.write("compra.json", purchase("COMPRA-AGAIN"));
+    expect((await u.run(["issue", "--no-pdf", file])).code).toBe(0);
+    const gone = await u.run(["delete-purchase", "--type", "FACTURA A", "--pv", "15", "--number", "24"]);
+    expect(gone.code, gone.stderr).toBe(0);
+    const journal = await u.run(["--json", "journal", file]);
+    expect(ndjson(journal.stdout)).toEqual([expect.objectContaining({ ref: "COMPRA-AGAIN", state: "deleted" })]);
+    const again = await u.run(["--json", "issue", "--no-pdf", file]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(ndjson(again.stdout)[0]).toMatchObject({ status: "issued", punto_venta: 15, numero: 24 });
+    expect(again.stdout).not.toMatch(/already issued/);
+    expect((await u.run(["query", "--purchases", "--ref", "COMPRA-AGAIN"])).code).toBe(0);
+  }, 60_000);
 });
 
 describe("the sandbox's answers, as the vendor's pages show them", () => {

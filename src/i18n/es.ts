@@ -1298,13 +1298,12 @@ export const ES: Readonly<Record<string, string>> = {
     "los productos de las listas de precios (productos/listar), o algunos por código (productos/consultar)",
   "only these codes (repeat it, at most 50)": "solo estos códigos (se repite, hasta 50)",
   "<price list>": "<lista de precios>",
-  "the price list of --code (default: none)": "la lista de precios de --code (por omisión: ninguna)",
+  "the price list of --code (default: every list)": "la lista de precios de --code (por omisión: todas)",
   "<field>": "<campo>",
   "fecha_creacion, descripcion or codigo (default fecha_creacion)":
     "fecha_creacion, descripcion o codigo (por omisión fecha_creacion)",
   "newest (or last) first": "los más nuevos (o los últimos) primero",
   "every product the vouchers carried": "todos los productos que llevaron los comprobantes",
-  "one product's price": "el precio de un producto",
   "--sort takes one of: {names}": "--sort lleva uno de: {names}",
   "--code takes a product code (up to 50 characters)": "--code lleva un código de producto (hasta 50 caracteres)",
   "at most 50 --code in one call": "como mucho 50 --code en una llamada",
@@ -1410,4 +1409,7 @@ export const ES: Readonly<Record<string, string>> = {
   "the answer to reenviar was lost ({message}): {tipo} {number} may have been e-mailed":
     "se perdió la respuesta a reenviar ({message}): {tipo} {number} puede haberse enviado por e-mail",
   "ask the client before sending it again": "consulte al cliente antes de enviarlo otra vez",
+  "in no price list": "en ninguna lista de precios",
+  "one product's price, in every price list": "el precio de un producto, en todas las listas de precios",
+  "in one price list": "en una lista de precios",
 };

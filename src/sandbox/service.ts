@@ -535,7 +535,9 @@ export class SandboxService {
       if (!p) continue;
       const key = `${p.lista_precios ?? ""}|${p.codigo ?? p.descripcion}`;
       const update = (p.actualiza_precio ?? d.actualiza_precio) === "S";
-      if (!this.store.products.has(key) || update) writes.push(this.store.saveProduct(key, { ...p }));
+      // Its price is in the voucher's currency: a product of a dollar invoice is priced in dollars.
+      const moneda = p.moneda ?? (c?.moneda === "DOL" ? "DOL" : "PES");
+      if (!this.store.products.has(key) || update) writes.push(this.store.saveProduct(key, { ...p, moneda }));
     }
     return Promise.all(writes);
   }

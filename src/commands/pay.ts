@@ -3,8 +3,8 @@
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { amount as shown } from "../output/amount.js";
-import { voucherNumber } from "../voucher/codes.js";
+import { money, amount as shown } from "../output/amount.js";
+import { isNote, voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import { printAnswer, sentOnce, withConnection } from "./online.js";
 import { resolveTarget, type TargetFlags, targetArg } from "./voucher-target.js";
@@ -32,6 +32,14 @@ export async function payCommand(
       throw new UsageError(
         t("pay records payments of sales; {ref} is a purchase", { ref: "ref" in arg ? arg.ref : v.tipo }),
       );
+    const info = voucherTypeInfo(v.tipo);
+    if (info && isNote(info) && info.kind === "credit")
+      throw new UsageError(
+        t("pay records payments of invoices and debit notes; {tipo} is a credit note", { tipo: v.tipo }),
+      );
+    // The amount is in the voucher's currency: asked of the service (consulta costs no quota).
+    const moneda =
+      v.moneda ?? (await connection.service.voucher(v.tipo, v.puntoVenta, v.numero))?.raw.comprobante.moneda;
     // A payment sent twice is recorded twice: a lost answer is not retried, and says so.
     await sentOnce(
       () => connection.service.pay(v.tipo, v.puntoVenta, v.numero, [{ descripcion: method, importe }], importe),
@@ -53,10 +61,10 @@ export async function payCommand(
         formas_pago: [{ descripcion: method, importe }],
       },
       [
-        t("{tipo} {number}: payment of $ {amount} ({method}) recorded", {
+        t("{tipo} {number}: payment of {amount} ({method}) recorded", {
           tipo: v.tipo,
           number,
-          amount: shown(paid),
+          amount: money(paid, moneda) === shown(paid) ? `$ ${shown(paid)}` : money(paid, moneda),
           method,
         }),
       ],

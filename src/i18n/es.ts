@@ -1292,8 +1292,7 @@ export const ES: Readonly<Record<string, string>> = {
   "--method takes the name of a means of payment (up to 255 characters)":
     "--method lleva el nombre de un medio de pago (hasta 255 caracteres)",
   "pay records payments of sales; {ref} is a purchase": "pay registra pagos de ventas; {ref} es una compra",
-  "{tipo} {number}: payment of $ {amount} ({method}) recorded":
-    "{tipo} {number}: pago de $ {amount} ({method}) registrado",
+  "{tipo} {number}: payment of {amount} ({method}) recorded": "{tipo} {number}: pago de {amount} ({method}) registrado",
   "the products of the price lists (productos/listar), or some by code (productos/consultar)":
     "los productos de las listas de precios (productos/listar), o algunos por código (productos/consultar)",
   "only these codes (repeat it, at most 50)": "solo estos códigos (se repite, hasta 50)",
@@ -1412,4 +1411,6 @@ export const ES: Readonly<Record<string, string>> = {
   "in no price list": "en ninguna lista de precios",
   "one product's price, in every price list": "el precio de un producto, en todas las listas de precios",
   "in one price list": "en una lista de precios",
+  "pay records payments of invoices and debit notes; {tipo} is a credit note":
+    "pay registra pagos de facturas y notas de débito; {tipo} es una nota de crédito",
 };

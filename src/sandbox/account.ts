@@ -289,11 +289,18 @@ export function cuentaCorriente(service: SandboxService, body: Json): Reply {
     const c = v.comprobante as Json;
     const info = voucherTypeInfo(v.tipo);
     const credit = info !== undefined && isNote(info) && info.kind === "credit";
-    const total = cents(c.total);
+    // The ledger is in pesos: a voucher in another currency counts at its own cotizacion, and
+    // its concept says so.
+    const moneda = String(c.moneda ?? "PES").trim() || "PES";
+    const rate = moneda === "PES" ? 1 : Number(c.cotizacion) > 0 ? Number(c.cotizacion) : 1;
+    const pesos = (amountCents: number) => Math.round(amountCents * rate);
+    const total = pesos(cents(c.total));
     const name = String((v.party as Json).razon_social ?? "").trim();
     // "FACTURA A 0002-00000001 (CUIT DE PRUEBA)": 4 + 8 digits, as the vendor's example prints.
-    const concepto = `${v.tipo} ${voucherNumber(v.punto_venta, v.numero).slice(1)}${name ? ` (${name})` : ""}`;
-    const paid = credit ? 0 : paidCents(service, v);
+    const concepto = `${v.tipo} ${voucherNumber(v.punto_venta, v.numero).slice(1)}${name ? ` (${name})` : ""}${
+      moneda === "PES" ? "" : ` ${moneda} ${(cents(c.total) / 100).toFixed(2)} x ${rate}`
+    }`;
+    const paid = credit ? 0 : pesos(paidCents(service, v));
     rows.push({
       day: dayNumber(v.fecha),
       order: v.id * 1000,
@@ -311,7 +318,7 @@ export function cuentaCorriente(service: SandboxService, body: Json): Reply {
         fecha: v.fecha,
         concepto: `COBRO ${concepto}`,
         debe: 0,
-        haber: cents(atIssue),
+        haber: pesos(cents(atIssue)),
         resta: 0,
       });
     for (const [i, p] of service.store.paymentsOf(v.id).entries())
@@ -321,7 +328,7 @@ export function cuentaCorriente(service: SandboxService, body: Json): Reply {
         fecha: p.fecha,
         concepto: `COBRO ${concepto} - ${p.formas_pago.map((f) => f.descripcion).join(", ")}`,
         debe: 0,
-        haber: cents(p.total),
+        haber: pesos(cents(p.total)),
         resta: 0,
       });
   }

@@ -291,6 +291,37 @@ describe("cuit, status, table", () => {
 });
 
 describe("resend, pay, customer-ledger, products", () => {
+  it("a voucher in dollars stays in dollars: ledger in pesos at its cotizacion, pay, products, query", async () => {
+    const u = user();
+    const dated = (name: string) => {
+      const raw = sample(name);
+      Object.assign(raw.comprobante, { fecha: TODAY, vencimiento: TODAY });
+      return u.write(`${name}.json`, raw);
+    };
+    const issued = await u.run(["issue", "--no-pdf", dated("usd-invoice"), dated("factura-e-goods")]);
+    expect(issued.code, issued.stderr).toBe(0);
+    // USD 1,452.00 at 1015.5: the ledger's pesos.
+    const ledger = JSON.parse((await u.run(["--json", "customer-ledger", "--cuit", "30712293841"])).stdout);
+    expect(ledger.saldo).toBe("1474506.00");
+    expect(ledger.resultados[0].concepto).toMatch(/DOL 1452\.00 x 1015\.5/);
+    const paid = await u.run(["pay", "--ref", "FA-USD-2026-0001", "--amount", "1452"]);
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(paid.stdout).toMatch(/payment of USD 1,452\.00 \(Efectivo\)/);
+    const after = JSON.parse((await u.run(["--json", "customer-ledger", "--cuit", "30712293841"])).stdout);
+    expect(after.saldo).toBe("0.00");
+    const products = JSON.parse((await u.run(["--json", "products", "--code", "MALBEC6"])).stdout);
+    expect(products.productos).toEqual([expect.objectContaining({ codigo: "MALBEC6", moneda: "DOL" })]);
+    const table = await u.run(["query", "--date", TODAY]);
+    expect(table.stdout).toMatch(/USD 1,452\.00 +EMITIDO +FA-USD-2026-0001/);
+  }, 60_000);
+
+  it("pay refuses a credit note: a payment is against an invoice or a debit note", async () => {
+    const u = user();
+    const r = await u.run(["pay", "--type", "NOTA DE CREDITO A", "--number", "00679-00000001", "--amount", "10"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/NOTA DE CREDITO A is a credit note/);
+  }, 30_000);
+
   it("resend e-mails a voucher again only where it was e-mailed when issued", async () => {
     const u = user();
     const mailed = sample("factura-a-mixed-rates");
@@ -386,9 +417,15 @@ describe("resend, pay, customer-ledger, products", () => {
         alicuota: "21",
       }),
     ]);
+    // Without --list, the codes in every price list.
     const missing = await u.run(["products", "--code", "NB-14", "--code", "NADA"]);
     expect(missing.code).toBe(9);
-    expect(missing.stderr).toMatch(/not found: NB-14/);
+    expect(missing.stdout).toMatch(/^NB-14 {2}Mayorista {2}/m);
+    expect(missing.stderr).toMatch(/not found: NADA: in no price list/);
+    expect(missing.stderr).not.toMatch(/NB-14/);
+    const elsewhere = await u.run(["products", "--code", "NB-14", "--list", "General"]);
+    expect(elsewhere.code).toBe(9);
+    expect(elsewhere.stderr).toMatch(/not found: NB-14/);
     expect((await u.run(["products", "--sort", "precio"])).code).toBe(2);
   }, 30_000);
 });

@@ -9,7 +9,7 @@ import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
-import { amount, money } from "../output/amount.js";
+import { money } from "../output/amount.js";
 import { csvRow } from "../output/csv.js";
 import { documentName } from "../output/files.js";
 import { shortTypeName, voucherNumber } from "../voucher/codes.js";

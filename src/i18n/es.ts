@@ -1319,7 +1319,8 @@ export const ES: Readonly<Record<string, string>> = {
   "{tipo} {number} e-mailed to its client again": "{tipo} {number} reenviado por e-mail a su cliente",
   "quota: {used} of {quota} requests used, {left} left": "cupo: {used} de {quota} requests usados, quedan {left}",
   "{n} recurring vouchers scheduled": "{n} abonos programados",
-  "the plan ended on {fecha}": "el plan venció el {fecha}",
+  "the plan ended on {fecha}: the service refuses every call":
+    "el plan venció el {fecha}: el servicio rechaza todas las llamadas",
   "the plan ends on {fecha} ({days} days left)": "el plan vence el {fecha} (quedan {days} días)",
   "quota use not read: {problem}": "no se pudo leer el consumo: {problem}",
   "a reference table of the service (tablas_referencia/<name>): codes and what they mean":
@@ -1413,4 +1414,6 @@ export const ES: Readonly<Record<string, string>> = {
   "in one price list": "en una lista de precios",
   "pay records payments of invoices and debit notes; {tipo} is a credit note":
     "pay registra pagos de facturas y notas de débito; {tipo} es una nota de crédito",
+  "last issued: {value}": "último emitido: {value}",
+  "none issued yet at this point of sale": "ninguno emitido aún en este punto de venta",
 };

@@ -156,10 +156,14 @@ export function afipInfo(service: SandboxService, body: Json): Reply {
 /** The development plan lasts one month from the account's creation (reference §2). */
 export const PLAN_DAYS = 30;
 
+/** The day (a day number) the account's API DEV plan ends: a month after it was created. */
+export function planEndDay(service: SandboxService): number {
+  return Math.floor(new Date(service.store.account.created).getTime() / 86_400_000) + PLAN_DAYS;
+}
+
 export function consumo(service: SandboxService): Reply {
   const { account } = service.store;
   const used = service.store.quotaUsed;
-  const created = Math.floor(new Date(account.created).getTime() / 86_400_000);
   return {
     status: 200,
     body: {
@@ -170,7 +174,7 @@ export function consumo(service: SandboxService): Reply {
       comprobantes_cupo: account.quota,
       comprobantes_disponibles: Math.max(0, account.quota - used),
       // The sandbox's own field: the real answer does not say when the plan ends.
-      plan_vencimiento: formatDay(created + PLAN_DAYS),
+      plan_vencimiento: formatDay(planEndDay(service)),
     },
   };
 }

@@ -279,6 +279,25 @@ describe("cuit, status, table", () => {
     expect(json.usage.comprobantes_generados + json.usage.comprobantes_disponibles).toBe(1500);
     expect(json.usage.dias_restantes).toBeGreaterThan(0);
 
+    // Quiet: nothing when all is well.
+    const quiet = await u.run(["-q", "status"]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toBe("");
+    // Once the plan has ended the service refuses every call, and status says so.
+    const later = { FACTURAR_TODAY: formatDay(dayNumber(TODAY) + 120) };
+    const ended = await u.run(["status"], later);
+    expect(ended.code).toBe(6);
+    expect(ended.stdout).toMatch(/^✖ invoicing: the plan ended on \d{2}\/\d{2}\/\d{4}: the service refuses every call/);
+    const endedQuiet = await u.run(["-q", "status"], later);
+    expect(endedQuiet.code).toBe(6);
+    expect(endedQuiet.stdout.trim().split("\n")).toEqual([expect.stringMatching(/the plan ended on/)]);
+    expect(JSON.parse((await u.run(["--json", "status"], later)).stdout).ok).toBe(false);
+    const sale = sample("factura-c");
+    Object.assign(sale.comprobante, { fecha: later.FACTURAR_TODAY, vencimiento: later.FACTURAR_TODAY });
+    const refused = await u.run(["issue", "--no-pdf", u.write("late.json", sale)], later);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/vencio/);
+
     const provinces = await u.run(["table", "provincias"]);
     expect(provinces.code).toBe(0);
     expect(provinces.stdout).toMatch(/^2 +Buenos Aires$/m);
@@ -313,6 +332,28 @@ describe("resend, pay, customer-ledger, products", () => {
     expect(products.productos).toEqual([expect.objectContaining({ codigo: "MALBEC6", moneda: "DOL" })]);
     const table = await u.run(["query", "--date", TODAY]);
     expect(table.stdout).toMatch(/USD 1,452\.00 +EMITIDO +FA-USD-2026-0001/);
+  }, 60_000);
+
+  it("next-number shows the last issued too; qr of a missing reference is not found (9); FCE types keep their letter", async () => {
+    const u = user();
+    const dated = (name: string) => {
+      const raw = sample(name);
+      Object.assign(raw.comprobante, { fecha: TODAY, vencimiento: TODAY });
+      return u.write(`${name}.json`, raw);
+    };
+    expect((await u.run(["issue", "--no-pdf", dated("fce-a"), dated("fce-b")])).code).toBe(0);
+    const none = await u.run(["next-number", "--type", "FACTURA B"]);
+    expect(none.stdout).toMatch(/next FACTURA B at point of sale 679: 00679-00000001\nnone issued yet/);
+    const fce = "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) A";
+    const next = await u.run(["next-number", "--type", fce]);
+    expect(next.stdout).toMatch(/: 00679-00000002\nlast issued: 00679-00000001/);
+    expect((await u.run(["qr", "--ref", "NO-SUCH-REF"])).code).toBe(9);
+    const table = await u.run(["query", "--date", TODAY]);
+    expect(table.stdout).toMatch(/^FCE A +00679-00000001/m);
+    expect(table.stdout).toMatch(/^FCE B +00679-00000001/m);
+    const book = await u.run(["vat-book", "--from", TODAY, "--to", TODAY]);
+    expect(book.stdout).toMatch(/ FCE A +00679-00000001/);
+    expect(book.stdout).toMatch(/ FCE B +00679-00000001/);
   }, 60_000);
 
   it("pay refuses a credit note: a payment is against an invoice or a debit note", async () => {

@@ -156,6 +156,11 @@ describe("purchases (operacion C)", () => {
     expect(lost.stderr).toMatch(/may be deleted/);
     expect(lost.stderr).toMatch(/facturar query --purchases --type "FACTURA A" --number 00015-00000024/);
     expect((await u.run(["query", "--purchases", "--ref", "COMPRA-NET"])).code).toBe(9);
+    // The journal no longer says it is recorded: the next run asks, finds nothing, records it again.
+    const again = await u.run(["--json", "issue", "--no-pdf", "compra.json"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(ndjson(again.stdout)[0]).toMatchObject({ status: "issued", punto_venta: 15, numero: 24 });
+    expect((await u.run(["query", "--purchases", "--ref", "COMPRA-NET"])).code).toBe(0);
   }, 60_000);
 
   it("a deleted purchase is recorded again under the same reference: the journal says it was deleted", async () => {

@@ -9,7 +9,7 @@ export const define: Define = (program, run) => {
     .argument(t("<cuit>"), t("11 digits; dashes and dots are ignored"))
     .action(run(async () => (await import("./cuit.js")).cuitCommand));
   examples(command, [
-    [t("who is this customer?"), "facturar cuit 30712345678"],
+    [t("who is this customer?"), "facturar cuit 30712293841"],
     [t("as JSON, for a script"), "facturar --json cuit 20-12345678-6"],
   ]);
 };

@@ -11,7 +11,7 @@ export const define: Define = (program, run) => {
     .option(`--cuit ${t("<cuit>")}`, t("the client's CUIT"))
     .action(run(async () => (await import("./customer-ledger.js")).customerLedgerCommand));
   examples(command, [
-    [t("what a client owes"), "facturar customer-ledger --cuit 30712345678"],
-    [t("as JSON, for a script"), "facturar --json customer-ledger --cuit 30712345678"],
+    [t("what a client owes"), "facturar customer-ledger --cuit 30712293841"],
+    [t("as JSON, for a script"), "facturar --json customer-ledger --cuit 30712293841"],
   ]);
 };

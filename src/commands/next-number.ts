@@ -25,6 +25,9 @@ export async function nextNumberCommand(ctx: Context, flags: { type?: string; pv
         puntoVenta,
         value: voucherNumber(puntoVenta, next),
       }),
+      last > 0
+        ? t("last issued: {value}", { value: voucherNumber(puntoVenta, last) })
+        : t("none issued yet at this point of sale"),
     ]);
     return "done";
   });

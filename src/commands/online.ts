@@ -1,7 +1,12 @@
 /** What the online commands share: the profile, the connection, verbose logging, warnings. */
+import { UnavailableError } from "../api/client.js";
 import { type Connection, connect } from "../api/connect.js";
+import { TransportError } from "../api/http.js";
+import { type AccountKey, Journal } from "../batch/journal.js";
+import { stateDir } from "../config/paths.js";
 import { loadProfile, type Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
+import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 
 export async function withConnection<T>(
@@ -30,4 +35,52 @@ export async function withConnection<T>(
 export async function printAnswer(ctx: Context, json: Record<string, unknown>, human: string[]): Promise<void> {
   if (ctx.json) await ctx.out(JSON.stringify(json));
   else for (const line of human) await ctx.out(line);
+}
+
+/** What to tell when a call that changes something lost its answer. */
+export interface LostAnswer {
+  /** The first line, given the network's message. */
+  message: (network: string) => string;
+  code: string;
+  /** Where to look before doing it again. */
+  hint: string;
+}
+
+/**
+ * A call that changes something, sent once and never retried blindly (a second one may do it
+ * twice, and it counts against the quota). A request that never reached the service is
+ * unavailable (exit 6); one whose answer was lost, or a 5xx that a proxy may have sent after the
+ * work was done, leaves the outcome unknown (exit 8) with where to look.
+ */
+export async function sentOnce<T>(call: () => Promise<T>, lost: LostAnswer): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    if (!error.maybeDelivered)
+      throw new UnavailableError(error.message, t("check the network, or the service status with `facturar status`"));
+    throw new FacturarError(lost.message(error.message), "unknown", lost.code, lost.hint);
+  }
+}
+
+/**
+ * Tells the account's journal what a command did to vouchers it may hold (a deleted one may be
+ * sent again by the next run). Best effort: a running batch holds the journal, and the next run
+ * asks the service anyway.
+ */
+export async function noteInJournal(
+  ctx: Context,
+  account: AccountKey,
+  profile: string,
+  note: (journal: Journal) => Promise<void>,
+): Promise<void> {
+  let journal: Journal | undefined;
+  try {
+    journal = await Journal.open(stateDir(ctx.io.env), account, { lock: true, profile });
+    await note(journal);
+  } catch {
+    // Busy or unwritable: the service is the truth, and the next run asks it.
+  } finally {
+    await journal?.close();
+  }
 }

@@ -1,13 +1,12 @@
 /** `facturar pay --ref R | --type T --number N --amount X [--method M]`: a payment recorded (pagar). */
 
-import { TransportError } from "../api/http.js";
 import type { Context } from "../context.js";
-import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { amount as shown } from "../output/amount.js";
-import { voucherNumber } from "../voucher/codes.js";
+import { money, amount as shown } from "../output/amount.js";
+import { isNote, voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
-import { printAnswer, withConnection } from "./online.js";
+import { printAnswer, sentOnce, withConnection } from "./online.js";
 import { resolveTarget, type TargetFlags, targetArg } from "./voucher-target.js";
 
 export async function payCommand(
@@ -33,19 +32,23 @@ export async function payCommand(
       throw new UsageError(
         t("pay records payments of sales; {ref} is a purchase", { ref: "ref" in arg ? arg.ref : v.tipo }),
       );
-    try {
-      await connection.service.pay(v.tipo, v.puntoVenta, v.numero, [{ descripcion: method, importe }], importe);
-    } catch (error) {
-      // A payment sent twice is recorded twice: a lost answer is not retried, and says so.
-      if (error instanceof TransportError && error.maybeDelivered)
-        throw new FacturarError(
-          t("the answer to pagar was lost ({message}): the payment may be recorded", { message: error.message }),
-          "unknown",
-          "pay.unknown",
-          t("look at the client's ledger (facturar customer-ledger --cuit C) before paying again"),
-        );
-      throw error;
-    }
+    const info = voucherTypeInfo(v.tipo);
+    if (info && isNote(info) && info.kind === "credit")
+      throw new UsageError(
+        t("pay records payments of invoices and debit notes; {tipo} is a credit note", { tipo: v.tipo }),
+      );
+    // The amount is in the voucher's currency: asked of the service (consulta costs no quota).
+    const moneda =
+      v.moneda ?? (await connection.service.voucher(v.tipo, v.puntoVenta, v.numero))?.raw.comprobante.moneda;
+    // A payment sent twice is recorded twice: a lost answer is not retried, and says so.
+    await sentOnce(
+      () => connection.service.pay(v.tipo, v.puntoVenta, v.numero, [{ descripcion: method, importe }], importe),
+      {
+        message: (message) => t("the answer to pagar was lost ({message}): the payment may be recorded", { message }),
+        code: "pay.unknown",
+        hint: t("look at the client's ledger (facturar customer-ledger --cuit C) before paying again"),
+      },
+    );
     const number = voucherNumber(v.puntoVenta, v.numero);
     await printAnswer(
       ctx,
@@ -58,10 +61,10 @@ export async function payCommand(
         formas_pago: [{ descripcion: method, importe }],
       },
       [
-        t("{tipo} {number}: payment of $ {amount} ({method}) recorded", {
+        t("{tipo} {number}: payment of {amount} ({method}) recorded", {
           tipo: v.tipo,
           number,
-          amount: shown(paid),
+          amount: money(paid, moneda) === shown(paid) ? `$ ${shown(paid)}` : money(paid, moneda),
           method,
         }),
       ],

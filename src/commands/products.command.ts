@@ -10,12 +10,13 @@ export const define: Define = (program, run) => {
       ...all,
       v,
     ])
-    .option(`--list ${t("<price list>")}`, t("the price list of --code (default: none)"))
+    .option(`--list ${t("<price list>")}`, t("the price list of --code (default: every list)"))
     .option(`--sort ${t("<field>")}`, t("fecha_creacion, descripcion or codigo (default fecha_creacion)"))
     .option("--desc", t("newest (or last) first"))
     .action(run(async () => (await import("./products.js")).productsCommand));
   examples(command, [
     [t("every product the vouchers carried"), "facturar products --sort descripcion"],
-    [t("one product's price"), "facturar products --code SKU-001 --list Mayorista"],
+    [t("one product's price, in every price list"), "facturar products --code NB14"],
+    [t("in one price list"), "facturar products --code NB14 --list General"],
   ]);
 };

@@ -26,12 +26,8 @@ export async function productsCommand(
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     let products: Product[] = [];
     let missing: { codigo: string; error: string }[] = [];
-    if (codes.length > 0) {
-      const lista = flags.list?.trim() ?? "";
-      const found = await connection.service.productsByCode(codes.map((codigo) => ({ lista_precios: lista, codigo })));
-      products = found.filter((p): p is Product => "codigo" in p);
-      missing = found.flatMap((p, i) => ("codigo" in p ? [] : [{ codigo: codes[i] as string, error: p.error }]));
-    } else {
+    const everything = async (): Promise<Product[]> => {
+      const all: Product[] = [];
       for (let pagina = 0; ; pagina++) {
         const page = await connection.service.products({
           pagina,
@@ -39,9 +35,24 @@ export async function productsCommand(
           orden_criterio: sort as (typeof SORTS)[number],
           orden: flags.desc ? "DESC" : "ASC",
         });
-        products.push(...page.productos);
-        if (page.productos.length < PAGE || products.length >= page.total) break;
+        all.push(...page.productos);
+        if (page.productos.length < PAGE || all.length >= page.total) return all;
       }
+    };
+    if (codes.length > 0 && flags.list !== undefined) {
+      const lista = flags.list.trim();
+      const found = await connection.service.productsByCode(codes.map((codigo) => ({ lista_precios: lista, codigo })));
+      products = found.filter((p): p is Product => "codigo" in p);
+      missing = found.flatMap((p, i) => ("codigo" in p ? [] : [{ codigo: codes[i] as string, error: p.error }]));
+    } else if (codes.length > 0) {
+      // No list named: the codes in every list (productos/consultar asks one list at a time).
+      const all = await everything();
+      products = all.filter((p) => codes.includes(p.codigo.trim()));
+      missing = codes
+        .filter((codigo) => !products.some((p) => p.codigo.trim() === codigo))
+        .map((codigo) => ({ codigo, error: t("in no price list") }));
+    } else {
+      products = await everything();
     }
     if (ctx.json) {
       await ctx.out(JSON.stringify({ ok: missing.length === 0, productos: products, missing }));

@@ -87,7 +87,7 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
     if (!found)
       throw new FacturarError(
         t("no voucher with reference {ref}", { ref: String(flags.ref) }),
-        "rejected",
+        "notFound",
         "service.not-found",
       );
     const url = text ?? found.qr;

@@ -9,10 +9,10 @@ import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
-import { amount } from "../output/amount.js";
+import { money } from "../output/amount.js";
 import { csvRow } from "../output/csv.js";
 import { documentName } from "../output/files.js";
-import { voucherNumber } from "../voucher/codes.js";
+import { shortTypeName, voucherNumber } from "../voucher/codes.js";
 import { dayNumber, formatDay } from "../voucher/dates.js";
 import { date } from "../voucher/schema.js";
 import { optionalInt, pointOfSaleArg, type VoucherNumberArg, voucherNumberArg, voucherTypeArg } from "./flags.js";
@@ -284,12 +284,12 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
         );
       } else {
         rows.push([
-          v.tipo,
+          shortTypeName(v.tipo),
           number ?? t("(queued)"),
           v.fecha ?? "",
           // A table cell holds one line: the service's line breaks (`#@#`) read as spaces there.
           String((v.raw.cliente ?? v.raw.proveedor)?.razon_social ?? "").replace(/\s*\n\s*/g, " "),
-          v.total ? amount(v.total) : "",
+          v.total ? money(v.total, v.raw.comprobante.moneda) : "",
           v.status,
           v.external_reference,
           pdf ?? "",

@@ -1,15 +1,13 @@
 /** `facturar queue delete|reschedule|retry`: the service's queue methods (reference §4.2). */
 
-import { TransportError } from "../api/http.js";
 import type { QueueActionAnswer, Service } from "../api/protocol.js";
-import { type AccountKey, Journal, type JournalState } from "../batch/journal.js";
-import { stateDir } from "../config/paths.js";
+import type { JournalState } from "../batch/journal.js";
 import type { Context } from "../context.js";
-import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { dayNumber } from "../voucher/dates.js";
 import { requiredDate } from "./flags.js";
-import { printAnswer, withConnection } from "./online.js";
+import { noteInJournal, printAnswer, sentOnce, withConnection } from "./online.js";
 
 /** `facturar queue delete|reschedule|retry --ref R ...`: the queue methods of reference §4.2. */
 export async function queueCommand(
@@ -43,23 +41,15 @@ export async function queueCommand(
   }
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     // These change the queue: never retried blindly (they count against the quota).
-    let answer: QueueActionAnswer;
-    try {
-      answer = await call(connection.service);
-    } catch (error) {
-      if (!(error instanceof TransportError)) throw error;
-      throw new FacturarError(
-        t("{action} {ref}: {message}; the service may or may not have done it", {
-          action,
-          ref,
-          message: error.message,
-        }),
-        "unknown",
-        "service.unknown",
-        t("check with: facturar query --ref {ref}", { ref }),
-      );
-    }
-    await noteInJournal(ctx, connection.account, profile.name, ref, after);
+    const answer = await sentOnce(() => call(connection.service), {
+      message: (message) =>
+        t("{action} {ref}: {message}; the service may or may not have done it", { action, ref, message }),
+      code: "service.unknown",
+      hint: t("check with: facturar query --ref {ref}", { ref }),
+    });
+    await noteInJournal(ctx, connection.account, profile.name, async (journal) => {
+      if (journal.get(ref)) await journal.record({ ref, state: after, mode: "queued" });
+    });
     const { partial, processed: done } = answer;
     await printAnswer(
       ctx,
@@ -86,27 +76,4 @@ async function keptDueDate(service: Service, ref: string, fecha: string): Promis
 
 function isDayText(text: string): boolean {
   return /^\d{2}\/\d{2}\/\d{4}$/.test(text);
-}
-
-/**
- * Tells the account's journal what a queue action did, when it knows the reference: a deleted
- * voucher may be sent again by the next run. Best effort: a running batch holds the journal, and
- * the next run asks the service anyway.
- */
-async function noteInJournal(
-  ctx: Context,
-  account: AccountKey,
-  profile: string,
-  ref: string,
-  state: JournalState,
-): Promise<void> {
-  let journal: Journal | undefined;
-  try {
-    journal = await Journal.open(stateDir(ctx.io.env), account, { lock: true, profile });
-    if (journal.get(ref)) await journal.record({ ref, state, mode: "queued" });
-  } catch {
-    // Busy or unwritable: the service's queue is the truth, and the next run asks it.
-  } finally {
-    await journal?.close();
-  }
 }

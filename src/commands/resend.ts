@@ -4,15 +4,25 @@ import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { voucherNumber } from "../voucher/codes.js";
-import { printAnswer, withConnection } from "./online.js";
+import { printAnswer, sentOnce, withConnection } from "./online.js";
 import { resolveTarget, type TargetFlags, targetArg } from "./voucher-target.js";
 
 export async function resendCommand(ctx: Context, flags: TargetFlags): Promise<Outcome> {
   const arg = targetArg("resend", flags);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const v = await resolveTarget(connection.service, arg, connection.puntoVenta ?? profile.puntoVenta);
-    await connection.service.resend(v.tipo, v.puntoVenta, v.numero, v.operacion);
     const number = voucherNumber(v.puntoVenta, v.numero);
+    // An e-mail: sent once; a lost answer may mean it went out.
+    await sentOnce(() => connection.service.resend(v.tipo, v.puntoVenta, v.numero, v.operacion), {
+      message: (message) =>
+        t("the answer to reenviar was lost ({message}): {tipo} {number} may have been e-mailed", {
+          message,
+          tipo: v.tipo,
+          number,
+        }),
+      code: "resend.unknown",
+      hint: t("ask the client before sending it again"),
+    });
     await printAnswer(
       ctx,
       { ok: true, tipo: v.tipo, punto_venta: v.puntoVenta, numero: v.numero, operacion: v.operacion },

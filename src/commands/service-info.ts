@@ -66,10 +66,12 @@ export async function statusCommand(ctx: Context): Promise<Outcome> {
     // micuenta/consumo costs one request of the quota, as every method but the queries does.
     const { usage, problem } = await planUsage(connection.service);
     const daysLeft = usage?.plan_vencimiento ? daysUntil(usage.plan_vencimiento, ctx.io.env) : null;
+    // A lapsed plan: the service refuses every call, however its status reads.
+    const lapsed = usage?.plan_vencimiento && daysLeft !== null && daysLeft < 0 ? usage.plan_vencimiento : null;
     if (ctx.json) {
       await ctx.out(
         JSON.stringify({
-          ok,
+          ok: ok && !lapsed,
           profile: profile.name,
           sandbox: connection.sandbox,
           facturacion: answer.facturacion,
@@ -82,9 +84,20 @@ export async function statusCommand(ctx: Context): Promise<Outcome> {
       );
     } else {
       const c = ctx.color;
-      await ctx.out(
-        `${ok ? c.green("✔") : c.red("✖")} ${t("invoicing:")} ${ok ? "OK" : (answer.facturacion ?? (answer.errors.join("; ") || t("not OK")))}`,
-      );
+      const planEnded = lapsed
+        ? t("the plan ended on {fecha}: the service refuses every call", { fecha: lapsed })
+        : null;
+      const working = ok && !planEnded;
+      const why = planEnded ?? answer.facturacion ?? (answer.errors.join("; ") || t("not OK"));
+      const invoicing = `${working ? c.green("✔") : c.red("✖")} ${t("invoicing:")} ${working ? "OK" : why}`;
+      // Quiet: only what went wrong (a script reads the exit code).
+      if (ctx.quiet) {
+        if (!working) await ctx.out(invoicing);
+        if (problem)
+          ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${t("quota use not read: {problem}", { problem })}`);
+        return working ? "done" : "unavailable";
+      }
+      await ctx.out(invoicing);
       await ctx.out(
         `  ${
           connection.sandbox
@@ -109,17 +122,13 @@ export async function statusCommand(ctx: Context): Promise<Outcome> {
         if (usage.plan_vencimiento)
           await ctx.out(
             `  ${
-              daysLeft !== null && daysLeft < 0
-                ? c.red(t("the plan ended on {fecha}", { fecha: usage.plan_vencimiento }))
-                : t("the plan ends on {fecha} ({days} days left)", {
-                    fecha: usage.plan_vencimiento,
-                    days: daysLeft ?? "?",
-                  })
+              (planEnded && c.red(planEnded)) ??
+              t("the plan ends on {fecha} ({days} days left)", { fecha: usage.plan_vencimiento, days: daysLeft ?? "?" })
             }`,
           );
       } else if (problem)
         ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${t("quota use not read: {problem}", { problem })}`);
     }
-    return ok ? "done" : "unavailable";
+    return ok && !lapsed ? "done" : "unavailable";
   });
 }

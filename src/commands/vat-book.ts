@@ -5,6 +5,7 @@ import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
 import { amount } from "../output/amount.js";
 import { csvRow } from "../output/csv.js";
+import { shortTypeName } from "../voucher/codes.js";
 import { dayNumber } from "../voucher/dates.js";
 import type { Dec } from "../voucher/decimal.js";
 import {
@@ -210,7 +211,7 @@ function humanTable(lines: BookLine[], totals: BookFigures): string[] {
   ];
   const rows = lines.map((l) => [
     l.fecha,
-    l.tipo,
+    shortTypeName(l.tipo),
     lineNumber(l),
     `${l.documento_tipo} ${l.documento_nro}`.trim(),
     l.razon_social,

@@ -19,6 +19,8 @@ export interface Target {
   puntoVenta: number;
   numero: number;
   operacion: Operacion;
+  /** Its currency as vouchers write it (PES, DOL…), when the service was asked. */
+  moneda?: string;
 }
 
 /** Checked before connecting: a usage error names the flag. */
@@ -50,7 +52,14 @@ export async function resolveTarget(
         "rejected",
         "voucher.not-issued",
       );
-    return { tipo: found.tipo, puntoVenta: found.punto_venta, numero: found.numero, operacion: found.operacion };
+    const moneda = found.raw.comprobante.moneda;
+    return {
+      tipo: found.tipo,
+      puntoVenta: found.punto_venta,
+      numero: found.numero,
+      operacion: found.operacion,
+      ...(typeof moneda === "string" && moneda.trim() !== "" ? { moneda: moneda.trim() } : {}),
+    };
   }
   const puntoVenta = arg.puntoVenta ?? defaultPointOfSale;
   if (!puntoVenta) throw new UsageError(t("--pv is required: the profile names no point of sale"));

@@ -1292,19 +1292,17 @@ export const ES: Readonly<Record<string, string>> = {
   "--method takes the name of a means of payment (up to 255 characters)":
     "--method lleva el nombre de un medio de pago (hasta 255 caracteres)",
   "pay records payments of sales; {ref} is a purchase": "pay registra pagos de ventas; {ref} es una compra",
-  "{tipo} {number}: payment of $ {amount} ({method}) recorded":
-    "{tipo} {number}: pago de $ {amount} ({method}) registrado",
+  "{tipo} {number}: payment of {amount} ({method}) recorded": "{tipo} {number}: pago de {amount} ({method}) registrado",
   "the products of the price lists (productos/listar), or some by code (productos/consultar)":
     "los productos de las listas de precios (productos/listar), o algunos por código (productos/consultar)",
   "only these codes (repeat it, at most 50)": "solo estos códigos (se repite, hasta 50)",
   "<price list>": "<lista de precios>",
-  "the price list of --code (default: none)": "la lista de precios de --code (por omisión: ninguna)",
+  "the price list of --code (default: every list)": "la lista de precios de --code (por omisión: todas)",
   "<field>": "<campo>",
   "fecha_creacion, descripcion or codigo (default fecha_creacion)":
     "fecha_creacion, descripcion o codigo (por omisión fecha_creacion)",
   "newest (or last) first": "los más nuevos (o los últimos) primero",
   "every product the vouchers carried": "todos los productos que llevaron los comprobantes",
-  "one product's price": "el precio de un producto",
   "--sort takes one of: {names}": "--sort lleva uno de: {names}",
   "--code takes a product code (up to 50 characters)": "--code lleva un código de producto (hasta 50 caracteres)",
   "at most 50 --code in one call": "como mucho 50 --code en una llamada",
@@ -1321,7 +1319,8 @@ export const ES: Readonly<Record<string, string>> = {
   "{tipo} {number} e-mailed to its client again": "{tipo} {number} reenviado por e-mail a su cliente",
   "quota: {used} of {quota} requests used, {left} left": "cupo: {used} de {quota} requests usados, quedan {left}",
   "{n} recurring vouchers scheduled": "{n} abonos programados",
-  "the plan ended on {fecha}": "el plan venció el {fecha}",
+  "the plan ended on {fecha}: the service refuses every call":
+    "el plan venció el {fecha}: el servicio rechaza todas las llamadas",
   "the plan ends on {fecha} ({days} days left)": "el plan vence el {fecha} (quedan {days} días)",
   "quota use not read: {problem}": "no se pudo leer el consumo: {problem}",
   "a reference table of the service (tablas_referencia/<name>): codes and what they mean":
@@ -1417,4 +1416,18 @@ export const ES: Readonly<Record<string, string>> = {
     "no se puede escribir en un archivo temporal en {dir} ({code})",
   "free some space there, or point TMPDIR at a folder with room":
     "libere espacio allí, o apunte TMPDIR a una carpeta con lugar",
+  "the answer to comprobante_eliminar was lost ({message}): the purchase may be deleted":
+    "se perdió la respuesta a comprobante_eliminar ({message}): la compra puede haberse eliminado",
+  "check with: facturar query --purchases --type {tipo} --number {number}":
+    "verifíquelo con: facturar query --purchases --type {tipo} --number {number}",
+  "the answer to reenviar was lost ({message}): {tipo} {number} may have been e-mailed":
+    "se perdió la respuesta a reenviar ({message}): {tipo} {number} puede haberse enviado por e-mail",
+  "ask the client before sending it again": "consulte al cliente antes de enviarlo otra vez",
+  "in no price list": "en ninguna lista de precios",
+  "one product's price, in every price list": "el precio de un producto, en todas las listas de precios",
+  "in one price list": "en una lista de precios",
+  "pay records payments of invoices and debit notes; {tipo} is a credit note":
+    "pay registra pagos de facturas y notas de débito; {tipo} es una nota de crédito",
+  "last issued: {value}": "último emitido: {value}",
+  "none issued yet at this point of sale": "ninguno emitido aún en este punto de venta",
 };

@@ -20,3 +20,16 @@ export function amount(value: Dec | string | number): string {
   const grouped = whole.replace(/\B(?=(\d{3})+$)/g, group);
   return `${sign}${grouped}${fraction === undefined ? "" : `${decimal}${fraction}`}`;
 }
+
+/** The currencies people know by another name than the one vouchers write in `moneda`. */
+const CURRENCY_NAMES: Record<string, string> = { DOL: "USD", "060": "EUR" };
+
+/**
+ * An amount with its currency when it is not pesos: `USD 1,452.00`; pesos as `amount` shows them.
+ * `moneda` as vouchers write it (PES, DOL, 060…).
+ */
+export function money(value: Dec | string | number, moneda: unknown): string {
+  const code = typeof moneda === "string" ? moneda.trim().toUpperCase() : "";
+  if (code === "" || code === "PES") return amount(value);
+  return `${CURRENCY_NAMES[code] ?? code} ${amount(value)}`;
+}

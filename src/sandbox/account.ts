@@ -156,10 +156,14 @@ export function afipInfo(service: SandboxService, body: Json): Reply {
 /** The development plan lasts one month from the account's creation (reference §2). */
 export const PLAN_DAYS = 30;
 
+/** The day (a day number) the account's API DEV plan ends: a month after it was created. */
+export function planEndDay(service: SandboxService): number {
+  return Math.floor(new Date(service.store.account.created).getTime() / 86_400_000) + PLAN_DAYS;
+}
+
 export function consumo(service: SandboxService): Reply {
   const { account } = service.store;
   const used = service.store.quotaUsed;
-  const created = Math.floor(new Date(account.created).getTime() / 86_400_000);
   return {
     status: 200,
     body: {
@@ -170,7 +174,7 @@ export function consumo(service: SandboxService): Reply {
       comprobantes_cupo: account.quota,
       comprobantes_disponibles: Math.max(0, account.quota - used),
       // The sandbox's own field: the real answer does not say when the plan ends.
-      plan_vencimiento: formatDay(created + PLAN_DAYS),
+      plan_vencimiento: formatDay(planEndDay(service)),
     },
   };
 }
@@ -289,11 +293,18 @@ export function cuentaCorriente(service: SandboxService, body: Json): Reply {
     const c = v.comprobante as Json;
     const info = voucherTypeInfo(v.tipo);
     const credit = info !== undefined && isNote(info) && info.kind === "credit";
-    const total = cents(c.total);
+    // The ledger is in pesos: a voucher in another currency counts at its own cotizacion, and
+    // its concept says so.
+    const moneda = String(c.moneda ?? "PES").trim() || "PES";
+    const rate = moneda === "PES" ? 1 : Number(c.cotizacion) > 0 ? Number(c.cotizacion) : 1;
+    const pesos = (amountCents: number) => Math.round(amountCents * rate);
+    const total = pesos(cents(c.total));
     const name = String((v.party as Json).razon_social ?? "").trim();
     // "FACTURA A 0002-00000001 (CUIT DE PRUEBA)": 4 + 8 digits, as the vendor's example prints.
-    const concepto = `${v.tipo} ${voucherNumber(v.punto_venta, v.numero).slice(1)}${name ? ` (${name})` : ""}`;
-    const paid = credit ? 0 : paidCents(service, v);
+    const concepto = `${v.tipo} ${voucherNumber(v.punto_venta, v.numero).slice(1)}${name ? ` (${name})` : ""}${
+      moneda === "PES" ? "" : ` ${moneda} ${(cents(c.total) / 100).toFixed(2)} x ${rate}`
+    }`;
+    const paid = credit ? 0 : pesos(paidCents(service, v));
     rows.push({
       day: dayNumber(v.fecha),
       order: v.id * 1000,
@@ -311,7 +322,7 @@ export function cuentaCorriente(service: SandboxService, body: Json): Reply {
         fecha: v.fecha,
         concepto: `COBRO ${concepto}`,
         debe: 0,
-        haber: cents(atIssue),
+        haber: pesos(cents(atIssue)),
         resta: 0,
       });
     for (const [i, p] of service.store.paymentsOf(v.id).entries())
@@ -321,7 +332,7 @@ export function cuentaCorriente(service: SandboxService, body: Json): Reply {
         fecha: p.fecha,
         concepto: `COBRO ${concepto} - ${p.formas_pago.map((f) => f.descripcion).join(", ")}`,
         debe: 0,
-        haber: cents(p.total),
+        haber: pesos(cents(p.total)),
         resta: 0,
       });
   }

@@ -32,6 +32,7 @@ import {
   cuentaCorriente,
   ledgerStatus,
   pagar,
+  planEndDay,
   productosConsultar,
   productosListar,
   REFERENCE_TABLES,
@@ -188,6 +189,9 @@ interface MethodEntry {
 }
 
 /** Every method the development plan answers, in one place. */
+/** What still answers once the plan has lapsed: the service's status and the account's use. */
+const PLAN_INDEPENDENT = new Set(["estado_servicios/alertas", "micuenta/consumo"]);
+
 const METHOD_TABLE: Record<string, MethodEntry> = {
   "facturacion/nuevo": { handle: (s, b, pv) => s.nuevo(b, pv), changes: true, quota: "one" },
   "facturacion/nuevo_encola": { handle: (s, b, pv) => s.nuevoEncola(b, pv), changes: true, quota: "one" },
@@ -277,6 +281,11 @@ export class SandboxService {
   async call(method: string, body: Json, pv: PointOfSale): Promise<Reply> {
     const entry = METHOD_TABLE[method];
     if (!entry) return { status: 404, body: { error: "S", errores: [`El metodo ${method} no existe.`] } };
+    // A lapsed plan: nothing is issued or retrieved any more (reference §12, PDF expiry); the
+    // service's status and the account's use still answer, so that status can say why.
+    if (!PLAN_INDEPENDENT.has(method) && this.today() > planEndDay(this)) {
+      return fail([`Su plan API DEV vencio el ${formatDay(planEndDay(this))}: renuevelo para seguir operando.`]);
+    }
     if (this.store.quotaUsed >= this.store.account.quota) {
       // When the quota is exhausted, every call errors (reference §12).
       return fail([`Ha superado el cupo de ${this.store.account.quota} comprobantes de su plan API DEV.`]);
@@ -535,7 +544,9 @@ export class SandboxService {
       if (!p) continue;
       const key = `${p.lista_precios ?? ""}|${p.codigo ?? p.descripcion}`;
       const update = (p.actualiza_precio ?? d.actualiza_precio) === "S";
-      if (!this.store.products.has(key) || update) writes.push(this.store.saveProduct(key, { ...p }));
+      // Its price is in the voucher's currency: a product of a dollar invoice is priced in dollars.
+      const moneda = p.moneda ?? (c?.moneda === "DOL" ? "DOL" : "PES");
+      if (!this.store.products.has(key) || update) writes.push(this.store.saveProduct(key, { ...p, moneda }));
     }
     return Promise.all(writes);
   }

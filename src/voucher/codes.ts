@@ -110,6 +110,14 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] as number;
 }
 
+/**
+ * A type's name short enough for a table column: the FCE names differ only in their last letter,
+ * which a cut would take off (`FCE A`, `NOTA DE CREDITO FCE B`).
+ */
+export function shortTypeName(tipo: string): string {
+  return tipo.replace(`FACTURA DE CREDITO ${FCE} `, "FCE ").replace(` ${FCE} `, " FCE ");
+}
+
 export function isNote(info: VoucherTypeInfo): boolean {
   return info.kind === "credit" || info.kind === "debit";
 }

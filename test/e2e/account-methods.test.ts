@@ -138,6 +138,45 @@ describe("purchases (operacion C)", () => {
     expect(again.code).toBe(4);
     expect(again.stderr).toMatch(/No se encontro el comprobante/);
   }, 30_000);
+
+  it("delete-purchase on a failing network: exit 6 or 8 with where to look, never an internal error", async () => {
+    const u = user();
+    expect((await u.run(["issue", "--no-pdf", u.write("compra.json", purchase("COMPRA-NET"))])).code).toBe(0);
+    const args = ["delete-purchase", "--type", "FACTURA A", "--number", "00015-00000024"];
+    for (const fault of ["error5xx=1", "drop-before=1"]) {
+      const r = await u.run(args, { FACTURAR_SANDBOX_FAULTS: fault });
+      expect([6, 8], `${fault}: ${r.stderr}`).toContain(r.code);
+      expect(r.stderr).not.toMatch(/internal error/);
+      if (r.code === 8) expect(r.stderr).toMatch(/query --purchases/);
+    }
+    // Still there: neither fault deleted it.
+    expect((await u.run(["query", "--purchases", "--ref", "COMPRA-NET"])).code).toBe(0);
+    const lost = await u.run(args, { FACTURAR_SANDBOX_FAULTS: "drop-after-commit=1" });
+    expect(lost.code, lost.stderr).toBe(8);
+    expect(lost.stderr).toMatch(/may be deleted/);
+    expect(lost.stderr).toMatch(/facturar query --purchases --type "FACTURA A" --number 00015-00000024/);
+    expect((await u.run(["query", "--purchases", "--ref", "COMPRA-NET"])).code).toBe(9);
+    // The journal no longer says it is recorded: the next run asks, finds nothing, records it again.
+    const again = await u.run(["--json", "issue", "--no-pdf", "compra.json"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(ndjson(again.stdout)[0]).toMatchObject({ status: "issued", punto_venta: 15, numero: 24 });
+    expect((await u.run(["query", "--purchases", "--ref", "COMPRA-NET"])).code).toBe(0);
+  }, 60_000);
+
+  it("a deleted purchase is recorded again under the same reference: the journal says it was deleted", async () => {
+    const u = user();
+    const file = u.write("compra.json", purchase("COMPRA-AGAIN"));
+    expect((await u.run(["issue", "--no-pdf", file])).code).toBe(0);
+    const gone = await u.run(["delete-purchase", "--type", "FACTURA A", "--pv", "15", "--number", "24"]);
+    expect(gone.code, gone.stderr).toBe(0);
+    const journal = await u.run(["--json", "journal", file]);
+    expect(ndjson(journal.stdout)).toEqual([expect.objectContaining({ ref: "COMPRA-AGAIN", state: "deleted" })]);
+    const again = await u.run(["--json", "issue", "--no-pdf", file]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(ndjson(again.stdout)[0]).toMatchObject({ status: "issued", punto_venta: 15, numero: 24 });
+    expect(again.stdout).not.toMatch(/already issued/);
+    expect((await u.run(["query", "--purchases", "--ref", "COMPRA-AGAIN"])).code).toBe(0);
+  }, 60_000);
 });
 
 describe("the sandbox's answers, as the vendor's pages show them", () => {
@@ -245,6 +284,25 @@ describe("cuit, status, table", () => {
     expect(json.usage.comprobantes_generados + json.usage.comprobantes_disponibles).toBe(1500);
     expect(json.usage.dias_restantes).toBeGreaterThan(0);
 
+    // Quiet: nothing when all is well.
+    const quiet = await u.run(["-q", "status"]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toBe("");
+    // Once the plan has ended the service refuses every call, and status says so.
+    const later = { FACTURAR_TODAY: formatDay(dayNumber(TODAY) + 120) };
+    const ended = await u.run(["status"], later);
+    expect(ended.code).toBe(6);
+    expect(ended.stdout).toMatch(/^✖ invoicing: the plan ended on \d{2}\/\d{2}\/\d{4}: the service refuses every call/);
+    const endedQuiet = await u.run(["-q", "status"], later);
+    expect(endedQuiet.code).toBe(6);
+    expect(endedQuiet.stdout.trim().split("\n")).toEqual([expect.stringMatching(/the plan ended on/)]);
+    expect(JSON.parse((await u.run(["--json", "status"], later)).stdout).ok).toBe(false);
+    const sale = sample("factura-c");
+    Object.assign(sale.comprobante, { fecha: later.FACTURAR_TODAY, vencimiento: later.FACTURAR_TODAY });
+    const refused = await u.run(["issue", "--no-pdf", u.write("late.json", sale)], later);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/vencio/);
+
     const provinces = await u.run(["table", "provincias"]);
     expect(provinces.code).toBe(0);
     expect(provinces.stdout).toMatch(/^2 +Buenos Aires$/m);
@@ -257,6 +315,59 @@ describe("cuit, status, table", () => {
 });
 
 describe("resend, pay, customer-ledger, products", () => {
+  it("a voucher in dollars stays in dollars: ledger in pesos at its cotizacion, pay, products, query", async () => {
+    const u = user();
+    const dated = (name: string) => {
+      const raw = sample(name);
+      Object.assign(raw.comprobante, { fecha: TODAY, vencimiento: TODAY });
+      return u.write(`${name}.json`, raw);
+    };
+    const issued = await u.run(["issue", "--no-pdf", dated("usd-invoice"), dated("factura-e-goods")]);
+    expect(issued.code, issued.stderr).toBe(0);
+    // USD 1,452.00 at 1015.5: the ledger's pesos.
+    const ledger = JSON.parse((await u.run(["--json", "customer-ledger", "--cuit", "30712293841"])).stdout);
+    expect(ledger.saldo).toBe("1474506.00");
+    expect(ledger.resultados[0].concepto).toMatch(/DOL 1452\.00 x 1015\.5/);
+    const paid = await u.run(["pay", "--ref", "FA-USD-2026-0001", "--amount", "1452"]);
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(paid.stdout).toMatch(/payment of USD 1,452\.00 \(Efectivo\)/);
+    const after = JSON.parse((await u.run(["--json", "customer-ledger", "--cuit", "30712293841"])).stdout);
+    expect(after.saldo).toBe("0.00");
+    const products = JSON.parse((await u.run(["--json", "products", "--code", "MALBEC6"])).stdout);
+    expect(products.productos).toEqual([expect.objectContaining({ codigo: "MALBEC6", moneda: "DOL" })]);
+    const table = await u.run(["query", "--date", TODAY]);
+    expect(table.stdout).toMatch(/USD 1,452\.00 +EMITIDO +FA-USD-2026-0001/);
+  }, 60_000);
+
+  it("next-number shows the last issued too; qr of a missing reference is not found (9); FCE types keep their letter", async () => {
+    const u = user();
+    const dated = (name: string) => {
+      const raw = sample(name);
+      Object.assign(raw.comprobante, { fecha: TODAY, vencimiento: TODAY });
+      return u.write(`${name}.json`, raw);
+    };
+    expect((await u.run(["issue", "--no-pdf", dated("fce-a"), dated("fce-b")])).code).toBe(0);
+    const none = await u.run(["next-number", "--type", "FACTURA B"]);
+    expect(none.stdout).toMatch(/next FACTURA B at point of sale 679: 00679-00000001\nnone issued yet/);
+    const fce = "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) A";
+    const next = await u.run(["next-number", "--type", fce]);
+    expect(next.stdout).toMatch(/: 00679-00000002\nlast issued: 00679-00000001/);
+    expect((await u.run(["qr", "--ref", "NO-SUCH-REF"])).code).toBe(9);
+    const table = await u.run(["query", "--date", TODAY]);
+    expect(table.stdout).toMatch(/^FCE A +00679-00000001/m);
+    expect(table.stdout).toMatch(/^FCE B +00679-00000001/m);
+    const book = await u.run(["vat-book", "--from", TODAY, "--to", TODAY]);
+    expect(book.stdout).toMatch(/ FCE A +00679-00000001/);
+    expect(book.stdout).toMatch(/ FCE B +00679-00000001/);
+  }, 60_000);
+
+  it("pay refuses a credit note: a payment is against an invoice or a debit note", async () => {
+    const u = user();
+    const r = await u.run(["pay", "--type", "NOTA DE CREDITO A", "--number", "00679-00000001", "--amount", "10"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/NOTA DE CREDITO A is a credit note/);
+  }, 30_000);
+
   it("resend e-mails a voucher again only where it was e-mailed when issued", async () => {
     const u = user();
     const mailed = sample("factura-a-mixed-rates");
@@ -352,9 +463,15 @@ describe("resend, pay, customer-ledger, products", () => {
         alicuota: "21",
       }),
     ]);
+    // Without --list, the codes in every price list.
     const missing = await u.run(["products", "--code", "NB-14", "--code", "NADA"]);
     expect(missing.code).toBe(9);
-    expect(missing.stderr).toMatch(/not found: NB-14/);
+    expect(missing.stdout).toMatch(/^NB-14 {2}Mayorista {2}/m);
+    expect(missing.stderr).toMatch(/not found: NADA: in no price list/);
+    expect(missing.stderr).not.toMatch(/NB-14/);
+    const elsewhere = await u.run(["products", "--code", "NB-14", "--list", "General"]);
+    expect(elsewhere.code).toBe(9);
+    expect(elsewhere.stderr).toMatch(/not found: NB-14/);
     expect((await u.run(["products", "--sort", "precio"])).code).toBe(2);
   }, 30_000);
 });

@@ -1403,4 +1403,8 @@ export const ES: Readonly<Record<string, string>> = {
   "{n} voucher queued or failed in the queue left out": "{n} comprobante encolado o fallido en la cola quedó afuera",
   "{n} vouchers queued or failed in the queue left out":
     "{n} comprobantes encolados o fallidos en la cola quedaron afuera",
+  "refusing to use {path}: another user owns it or others can write it":
+    "no se usa {path}: es de otro usuario u otros pueden escribirlo",
+  "a config file must be yours (or root's) and writable by no one else: chmod go-w it":
+    "un archivo de configuración debe ser suyo (o de root) y nadie más debe poder escribirlo: chmod go-w",
 };

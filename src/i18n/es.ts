@@ -1407,4 +1407,14 @@ export const ES: Readonly<Record<string, string>> = {
     "no se usa {path}: es de otro usuario u otros pueden escribirlo",
   "a config file must be yours (or root's) and writable by no one else: chmod go-w it":
     "un archivo de configuración debe ser suyo (o de root) y nadie más debe poder escribirlo: chmod go-w",
+  "--report {path} is the input {input}: writing it would destroy it":
+    "--report {path} es la entrada {input}: escribirlo la destruiría",
+  "give --report another file": "indique otro archivo para --report",
+  "--qr {path} would overwrite the input {input}": "--qr {path} sobrescribiría la entrada {input}",
+  "give --qr another name": "indique otro nombre para --qr",
+  "{flag} {path}: {why}": "{flag} {path}: {why}",
+  "it is not a folder": "no es una carpeta",
+  "{path} is not a folder": "{path} no es una carpeta",
+  "it cannot be written ({code})": "no se puede escribir ({code})",
+  "it cannot be created: {path} cannot be written ({code})": "no se puede crear: {path} no se puede escribir ({code})",
 };

@@ -5,8 +5,8 @@
  * whatever could be known up front is refused before anything is sent.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { freshUser, journalText, ROOT, runCli } from "../helpers.js";
 
@@ -71,5 +71,17 @@ describe("the environment's faults", () => {
       env: u.env,
     });
     expect(noPdf.code, noPdf.stderr).toBe(0);
+  });
+
+  it("a sandbox.log already there, readable by others, is made 0600 when the sandbox opens it", async () => {
+    const u = freshUser("facturar-log-mode-");
+    const log = join(u.env.XDG_DATA_HOME, "facturar", "sandbox", "sandbox.log");
+    mkdirSync(dirname(log), { recursive: true });
+    writeFileSync(log, "", { mode: 0o644 });
+    chmodSync(log, 0o644);
+    const run = await runCli(["status"], { cwd: u.cwd, env: u.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(log, "utf8")).toContain("apitoken");
+    expect(statSync(log).mode & 0o777).toBe(0o600);
   });
 });

@@ -1417,4 +1417,16 @@ export const ES: Readonly<Record<string, string>> = {
   "{path} is not a folder": "{path} no es una carpeta",
   "it cannot be written ({code})": "no se puede escribir ({code})",
   "it cannot be created: {path} cannot be written ({code})": "no se puede crear: {path} no se puede escribir ({code})",
+  "a read-only file system": "un sistema de archivos de solo lectura",
+  "permission denied": "permiso denegado",
+  "a file is where a folder should be": "hay un archivo donde debería haber una carpeta",
+  "a folder is where a file should be": "hay una carpeta donde debería haber un archivo",
+  "no space left on the device": "no queda espacio en el dispositivo",
+  "the disk quota is used up": "la cuota de disco está agotada",
+  "the file cannot grow (ulimit -f?)": "el archivo no puede crecer (¿ulimit -f?)",
+  "a folder on the way does not exist": "una carpeta del camino no existe",
+  "the ceiling is not kept for the day: {path} cannot be written ({cause})":
+    "el tope no se guarda por el día: no se puede escribir {path} ({cause})",
+  "fix the folder (its permissions, free space), or point XDG_DATA_HOME elsewhere":
+    "arregle la carpeta (sus permisos, el espacio libre), o apunte XDG_DATA_HOME a otro lugar",
 };

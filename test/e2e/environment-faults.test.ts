@@ -10,6 +10,21 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { freshUser, journalText, ROOT, runCli } from "../helpers.js";
 
+const BIN_JS = join(ROOT, "bin", "facturar.js");
+
+/** Mount namespaces (root in CI): a folder made read-only for one run, a real EROFS. */
+const CAN_MOUNT = spawnSync("unshare", ["-m", "true"]).status === 0;
+
+/** Runs the CLI with `dir` mounted read-only over itself, in a mount namespace of its own. */
+function readOnly(dir: string, cwd: string, env: Record<string, string>, args: string[]) {
+  const script = 'mount --bind "$RO" "$RO" && mount -o remount,bind,ro "$RO" && exec "$NODE" "$BIN" "$@"';
+  return spawnSync("unshare", ["-m", "bash", "-c", script, "bash", ...args], {
+    cwd,
+    env: { ...env, RO: dir, NODE: process.execPath, BIN: BIN_JS },
+    encoding: "utf8",
+  });
+}
+
 const NIGHTLY = join(ROOT, "samples", "batch-nightly.csv");
 const ONE = join(ROOT, "samples", "factura-b-dni.json");
 
@@ -84,4 +99,51 @@ describe("the environment's faults", () => {
     expect(readFileSync(log, "utf8")).toContain("apitoken");
     expect(statSync(log).mode & 0o777).toBe(0o600);
   });
+
+  it("a state folder that cannot be written: `ceiling` answers and warns, naming the path and the cause", async () => {
+    const u = freshUser("facturar-ceiling-state-");
+    writeFileSync(u.env.XDG_STATE_HOME, "a file where the state folder should be");
+    const run = await runCli(["ceiling"], { cwd: u.cwd, env: u.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Final-consumer identification ceiling: \$ [\d,.]+/);
+    expect(run.stderr).toContain(
+      `the ceiling is not kept for the day: ${join(u.env.XDG_STATE_HOME, "facturar", "ceiling.json")} cannot be written (ENOTDIR`,
+    );
+  });
+
+  it.skipIf(!CAN_MOUNT)(
+    "on a read-only file system: the sandbox folder exits 6 (2 as --data-dir), the journal's says EROFS, never an internal error",
+    () => {
+      const u = freshUser("facturar-readonly-");
+      expect(readOnly(u.home, u.cwd, u.env, []).status).toBe(0);
+      // The embedded sandbox's folder exists, read-only.
+      expect(spawnSync(process.execPath, [BIN_JS, "status"], { cwd: u.cwd, env: u.env }).status).toBe(0);
+      const sandbox = join(u.env.XDG_DATA_HOME, "facturar", "sandbox");
+      for (const args of [["status"], ["--json", "issue", "--no-pdf", ONE]]) {
+        const run = readOnly(sandbox, u.cwd, u.env, args);
+        expect(run.status, run.stderr).toBe(6);
+        expect(`${run.stdout}${run.stderr}`).toContain(
+          `the sandbox data folder ${sandbox} cannot be used: EROFS: a read-only file system`,
+        );
+        expect(run.stderr).not.toMatch(/internal error/);
+      }
+      const flag = readOnly(sandbox, u.cwd, u.env, ["sandbox", "--data-dir", sandbox]);
+      expect(flag.status, flag.stderr).toBe(2);
+      expect(flag.stderr).toContain(`the sandbox data folder ${sandbox} cannot be used: EROFS`);
+      // The journal's folder cannot be made on a read-only file system: EROFS, not ENOENT.
+      const state = join(u.home, "readonly-state");
+      mkdirSync(state);
+      const journal = readOnly(state, u.cwd, { ...u.env, XDG_STATE_HOME: join(state, "deeper") }, [
+        "issue",
+        "--no-pdf",
+        ONE,
+      ]);
+      expect(journal.status, journal.stderr).toBe(6);
+      expect(journal.stderr).toMatch(/the journal .*deeper\/facturar\/journal-.*\.jsonl cannot be used: EROFS/);
+      const ceiling = readOnly(state, u.cwd, { ...u.env, XDG_STATE_HOME: join(state, "deeper") }, ["ceiling"]);
+      expect(ceiling.status, ceiling.stderr).toBe(0);
+      expect(ceiling.stderr).toMatch(/ceiling\.json cannot be written \(EROFS: a read-only file system\)/);
+    },
+    60_000,
+  );
 });

@@ -1429,4 +1429,5 @@ export const ES: Readonly<Record<string, string>> = {
     "el tope no se guarda por el día: no se puede escribir {path} ({cause})",
   "fix the folder (its permissions, free space), or point XDG_DATA_HOME elsewhere":
     "arregle la carpeta (sus permisos, el espacio libre), o apunte XDG_DATA_HOME a otro lugar",
+  "standard error cannot be written ({code})": "no se puede escribir la salida de error estándar ({code})",
 };

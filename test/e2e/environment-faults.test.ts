@@ -5,10 +5,20 @@
  * whatever could be known up front is refused before anything is sent.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freshUser, journalText, ROOT, runCli } from "../helpers.js";
+import { freshUser, journalText, ndjson, ROOT, runCli } from "../helpers.js";
 
 const BIN_JS = join(ROOT, "bin", "facturar.js");
 
@@ -146,4 +156,34 @@ describe("the environment's faults", () => {
     },
     60_000,
   );
+
+  it("standard error on a full device stops the run with exit 6, told on stdout (a JSON line under --json)", () => {
+    const u = freshUser("facturar-stderr-full-");
+    const full = openSync("/dev/full", "w");
+    try {
+      const human = spawnSync(process.execPath, [BIN_JS, "--verbose", "issue", "--no-pdf", NIGHTLY], {
+        cwd: u.cwd,
+        env: u.env,
+        stdio: ["ignore", "pipe", full],
+        encoding: "utf8",
+      });
+      expect(human.status, human.stdout).toBe(6);
+      expect(human.stdout).toContain("standard error cannot be written (ENOSPC)");
+      // The results still go to stdout: every voucher is told.
+      expect(human.stdout).toMatch(/ref LOTE-20261120-001 .*(not sent|issued)/);
+      const json = spawnSync(process.execPath, [BIN_JS, "--json", "issue", "--no-pdf", ONE], {
+        cwd: u.cwd,
+        env: u.env,
+        stdio: ["ignore", "pipe", full],
+        encoding: "utf8",
+      });
+      expect(json.status, json.stdout).toBe(6);
+      const lines = ndjson(json.stdout);
+      expect(lines.filter((line) => line.error?.code === "output.unwritable")).toHaveLength(1);
+      // Every line is JSON, and the voucher has its result line too.
+      expect(lines.filter((line) => line.status !== undefined)).toHaveLength(1);
+    } finally {
+      closeSync(full);
+    }
+  });
 });

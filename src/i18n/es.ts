@@ -1430,4 +1430,6 @@ export const ES: Readonly<Record<string, string>> = {
   "fix the folder (its permissions, free space), or point XDG_DATA_HOME elsewhere":
     "arregle la carpeta (sus permisos, el espacio libre), o apunte XDG_DATA_HOME a otro lugar",
   "standard error cannot be written ({code})": "no se puede escribir la salida de error estándar ({code})",
+  "the embedded sandbox stopped: {message}; it answers 503 until it is started again":
+    "el sandbox integrado se detuvo: {message}; responde 503 hasta que se lo inicie de nuevo",
 };

@@ -165,6 +165,8 @@ export class Store {
   private last: Promise<void> = Promise.resolve();
   /** Set when a write failed: memory is ahead of the disk, and nothing more is stored or answered. */
   failure?: DurableWriteError;
+  /** Told once, when `failure` is set: the embedded sandbox's host says it to its user. */
+  onFailure?: (failure: DurableWriteError) => void;
 
   private constructor(readonly dataDir: string) {}
 
@@ -346,10 +348,13 @@ export class Store {
         for (const p of batch) p.resolve();
       } catch (error) {
         // What is in memory is no longer what is on disk: stop here, until a restart replays the log.
-        this.failure ??=
-          error instanceof DurableWriteError
-            ? error
-            : new DurableWriteError(join(this.dataDir, LOG), (error as Error).message, undefined, { cause: error });
+        if (!this.failure) {
+          this.failure =
+            error instanceof DurableWriteError
+              ? error
+              : new DurableWriteError(join(this.dataDir, LOG), (error as Error).message, undefined, { cause: error });
+          this.onFailure?.(this.failure);
+        }
         for (const p of batch) p.reject(this.failure);
       }
     }

@@ -186,4 +186,18 @@ describe("the environment's faults", () => {
       closeSync(full);
     }
   });
+
+  it("under `ulimit -f`, the embedded sandbox that cannot store says so with its path and cause", () => {
+    const u = freshUser("facturar-sandbox-efbig-");
+    const run = spawnSync("bash", ["-c", 'ulimit -f 16; exec "$NODE" "$BIN" issue --no-pdf "$CSV" 2>&1'], {
+      cwd: u.cwd,
+      env: { ...u.env, NODE: process.execPath, BIN: BIN_JS, CSV: NIGHTLY, FACTURAR_RETRY_BACKOFF: "0.01" },
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    });
+    const log = join(u.env.XDG_DATA_HOME, "facturar", "sandbox", "sandbox.log");
+    expect(run.stdout).toContain(`the embedded sandbox stopped: cannot write ${log}: EFBIG`);
+    expect(run.stdout).not.toMatch(/internal error|at .*\.js:\d+:\d+/);
+    expect([6, 8], run.stdout.slice(-2000)).toContain(run.status);
+  }, 60_000);
 });

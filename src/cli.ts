@@ -348,14 +348,27 @@ export async function main(argv: string[]): Promise<void> {
   // An output that refuses writes (a full disk, a device error) is said so, never a stack trace:
   // the same stop for a command that sends vouchers (it then exits 6), exit 6 for the others.
   let closed = false;
+  const json = argv.includes("--json");
   for (const stream of [process.stdout, process.stderr]) {
     stream.on("error", (error: NodeJS.ErrnoException) => {
       if (closed) return;
       closed = true;
       const pipe = error.code === "EPIPE";
-      const cannot = t("standard output cannot be written ({code})", { code: error.code ?? error.message });
+      const isStdout = stream === process.stdout;
+      const code = error.code ?? error.message;
+      const cannot = isStdout
+        ? t("standard output cannot be written ({code})", { code })
+        : t("standard error cannot be written ({code})", { code });
+      // Told on the other stream: stderr for stdout's failure; stdout for stderr's, as a JSON
+      // error under --json so that a script reading NDJSON still parses every line.
       const tell = (line: string) => {
-        if (stream === process.stdout && process.stderr.writable) process.stderr.write(`${line}\n`);
+        const other = isStdout ? process.stderr : process.stdout;
+        if (!other.writable) return;
+        other.write(
+          !isStdout && json
+            ? `${JSON.stringify({ ok: false, error: { code: "output.unwritable", message: line } })}\n`
+            : `${line}\n`,
+        );
       };
       if (!stop.graceful) {
         if (!pipe) tell(cannot);
@@ -366,7 +379,11 @@ export async function main(argv: string[]): Promise<void> {
           ? t("standard output was closed: stopping; the vouchers in flight settle, nothing new is sent")
           : `${cannot}: ${t("stopping; the vouchers in flight settle, nothing new is sent")}`,
       );
-      if (!pipe && stream === process.stdout) stop.outputFailure ??= error;
+      // An output that refuses writes (either one) ends the run with 6, not as an interruption.
+      if (!pipe && !stop.outputFailure) {
+        stop.outputFailure = error;
+        stop.failedOutput = isStdout ? "stdout" : "stderr";
+      }
       stop.request();
     });
   }

@@ -59,8 +59,10 @@ export interface Context {
 
 export interface StopToken {
   requested: boolean;
-  /** Why stdout could not be written, when that is what asked the stop. */
+  /** Why stdout or stderr could not be written (not a closed pipe), when that is what asked the stop. */
   outputFailure?: NodeJS.ErrnoException;
+  /** Which of the two it was: results still go to stdout when only stderr failed. */
+  failedOutput?: "stdout" | "stderr";
   /** Set by commands that stop cleanly; others end at the first signal. */
   graceful: boolean;
   /** Resolves when a stop is requested. */
@@ -116,6 +118,7 @@ export async function createContext(io: Io, opts: GlobalOptions, stop: StopToken
   const failed = (error: NodeJS.ErrnoException): void => {
     if (stop.outputFailure) return;
     stop.outputFailure = error;
+    stop.failedOutput = "stdout";
     const message = t("standard output cannot be written ({code})", { code: error.code ?? error.message });
     if (!stop.graceful) throw new FacturarError(message, "unavailable", "output.unwritable");
     if (io.stderr.writable)
@@ -124,7 +127,7 @@ export async function createContext(io: Io, opts: GlobalOptions, stop: StopToken
   };
   // A closed stream (the reader went away) takes nothing more, and is never waited for.
   const write = (stream: NodeJS.WritableStream, text: string): Promise<void> => {
-    if (!stream.writable || (stream === io.stdout && stop.outputFailure)) return Promise.resolve();
+    if (!stream.writable || (stream === io.stdout && stop.failedOutput === "stdout")) return Promise.resolve();
     let accepted: boolean;
     try {
       accepted = stream.write(text);

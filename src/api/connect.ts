@@ -180,6 +180,14 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     const sandbox = await host();
     const pv = choose(sandbox.pointsOfSale);
     opts.log?.(t("embedded sandbox at {url} (data in {dir})", { url: sandbox.baseUrl, dir: dataDir }));
+    // It runs in this process: when it cannot store (a full disk, `ulimit -f`), its user is told
+    // why, with the path, rather than only the HTTP 503 it answers from then on.
+    sandbox.store.onFailure = (failure) =>
+      (opts.notice ?? opts.log)?.(
+        t("the embedded sandbox stopped: {message}; it answers 503 until it is started again", {
+          message: failure.message,
+        }),
+      );
     const client = new ApiClient(clientOptions(sandbox.baseUrl, pv, faults.spacing));
     return {
       service: new HttpService(client),

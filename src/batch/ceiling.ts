@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Service } from "../api/protocol.js";
+import { diskCause, isDiskError } from "../durable/disk.js";
 import { t } from "../i18n/index.js";
 import { DEFAULT_FINAL_CONSUMER_CEILING } from "../voucher/codes.js";
 import { argentinaToday, formatDay } from "../voucher/dates.js";
@@ -20,6 +21,8 @@ export interface CeilingAnswer {
   monto: Dec;
   day: string;
   cached: boolean;
+  /** Why today's answer could not be cached (the state folder is read-only, say). */
+  cacheProblem?: string;
 }
 
 function readCache(path: string): CacheFile {
@@ -44,10 +47,24 @@ export async function fetchCeiling(
   if (!refresh && hit?.day === today && Dec.tryParse(hit.monto))
     return { monto: Dec.parse(hit.monto), day: today, cached: true };
   const monto = Dec.parse(await service.ceiling());
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const next = { ...readCache(path), [account]: { day: today, monto: monto.toString() } };
-  writeFileSync(`${path}.tmp`, JSON.stringify(next, null, 2));
-  renameSync(`${path}.tmp`, path);
+  // Only a cache: when it cannot be kept the answer still stands, and the next run asks again.
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const next = { ...readCache(path), [account]: { day: today, monto: monto.toString() } };
+    writeFileSync(`${path}.tmp`, JSON.stringify(next, null, 2));
+    renameSync(`${path}.tmp`, path);
+  } catch (error) {
+    if (!isDiskError(error)) throw error;
+    return {
+      monto,
+      day: today,
+      cached: false,
+      cacheProblem: t("the ceiling is not kept for the day: {path} cannot be written ({cause})", {
+        path,
+        cause: diskCause(error, path),
+      }),
+    };
+  }
   return { monto, day: today, cached: false };
 }
 
@@ -59,7 +76,9 @@ export async function currentCeiling(
   warn: (line: string) => void,
 ): Promise<Dec> {
   try {
-    return (await fetchCeiling(service, dir, account)).monto;
+    const answer = await fetchCeiling(service, dir, account);
+    if (answer.cacheProblem) warn(answer.cacheProblem);
+    return answer.monto;
   } catch (error) {
     warn(
       t("could not get the current final-consumer ceiling ({message}); using {ceiling}", {

@@ -13,6 +13,7 @@ import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import type { ServiceVoucher } from "../api/protocol.js";
 import { AppendLog, DurableWriteError } from "../durable/append-log.js";
+import { diskCause, isDiskError } from "../durable/disk.js";
 import { acquireLock, type HeldLock, LockBusyError } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
@@ -88,7 +89,10 @@ export function accountId(key: AccountKey): string {
 export class JournalUnwritableError extends FacturarError {
   constructor(path: string, cause: Error) {
     super(
-      t("the journal {path} cannot be used: {message}", { path, message: cause.message }),
+      t("the journal {path} cannot be used: {message}", {
+        path,
+        message: isDiskError(cause) ? diskCause(cause, path) : cause.message,
+      }),
       "unavailable",
       "journal.unwritable",
       t(

@@ -15,6 +15,7 @@ import { amount } from "../output/amount.js";
 import { writeSafely } from "../output/files.js";
 import { Progress } from "../output/progress.js";
 import { Report } from "../output/report.js";
+import { checkQrIsNoInput, checkReportIsNoInput, checkWritableFolderTree } from "../output/targets.js";
 import { visible, visibleLines } from "../output/visible.js";
 import { resultHuman, resultJson } from "../output/voucher.js";
 import { Dec } from "../voucher/decimal.js";
@@ -164,7 +165,12 @@ export async function issueVouchers(
   const concurrency = optionalInt("--concurrency", flags.concurrency, 1, 64);
   const rateMs = optionalInt("--rate", flags.rate, 0, 60_000);
   // Paths known up front are checked before anything is sent.
-  if (flags.qr && flags.qr !== "terminal") checkWritableFolder(flags.qr, "--qr");
+  if (flags.qr && flags.qr !== "terminal") {
+    checkQrIsNoInput(flags.qr, files);
+    checkWritableFolder(flags.qr, "--qr");
+  }
+  if (flags.report) checkReportIsNoInput(flags.report, files);
+  if (flags.out && flags.pdf !== false) checkWritableFolderTree(flags.out, "--out");
   let report: Report | undefined;
   if (flags.report) {
     const delimiter = await inputDelimiter(files, read);

@@ -8,7 +8,7 @@ import { t } from "../i18n/index.js";
 import { FaultSpecError, LIKE_PRODUCTION, parseFaults } from "../sandbox/faults.js";
 import { parseRates, RateSpecError } from "../sandbox/rates.js";
 import { startSandbox } from "../sandbox/server.js";
-import { SandboxInUseError } from "../sandbox/store.js";
+import { SandboxFolderError, SandboxInUseError } from "../sandbox/store.js";
 import { clockFrom } from "../voucher/dates.js";
 import { optionalInt } from "./flags.js";
 
@@ -74,6 +74,9 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
       );
     if (error instanceof SandboxInUseError)
       throw new UsageError(error.message, t("stop it first, or pick another --data-dir"));
+    // The folder is the flag's value: a bad one is a usage error; the default one, a disk failure.
+    if (error instanceof SandboxFolderError && flags.dataDir !== undefined)
+      throw new UsageError(error.message, t("give --data-dir a folder (it is created if missing), or leave it out"));
     throw error;
   }
   const points = sandbox.pointsOfSale.map(({ punto_venta, usertoken, apikey, apitoken }) => ({

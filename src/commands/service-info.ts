@@ -21,6 +21,7 @@ export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean })
       accountId(connection.account),
       flags.refresh ?? false,
     );
+    if (answer.cacheProblem) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${answer.cacheProblem}`);
     if (ctx.json) {
       await ctx.out(
         JSON.stringify({

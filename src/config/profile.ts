@@ -6,7 +6,7 @@
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { cosmiconfig, defaultLoaders, type Loader } from "cosmiconfig";
 import * as z from "zod";
 import { FacturarError, UsageError } from "../errors.js";
@@ -117,14 +117,23 @@ function resolveCredential(
 }
 
 /**
+ * A home to stop the search at: none when HOME is unset, empty or `/` (cron, systemd, docker),
+ * where every folder would count as inside it and the search would run up to `/`.
+ */
+function realHome(home: string | undefined): string | undefined {
+  if (!home) return undefined;
+  const path = resolve(home);
+  return path === "/" ? undefined : path;
+}
+
+/**
  * Where the search up from the working directory stops: the user's home when the working
  * directory is inside it; elsewhere (a shared /tmp, say) the project's root (the nearest folder
  * with `.git` or `package.json`), or the working directory alone. A config in any folder above
  * would let whoever can write there point the profile, and its credentials, elsewhere.
  */
-function searchStop(cwd: string, home: string): string {
-  const inside = cwd === home || cwd.startsWith(`${home.replace(/\/+$/, "")}/`);
-  if (inside) return home;
+function searchStop(cwd: string, home: string | undefined): string {
+  if (home && (cwd === home || cwd.startsWith(`${home.replace(/\/+$/, "")}/`))) return home;
   for (let dir = cwd; ; dir = dirname(dir)) {
     if (existsSync(join(dir, ".git")) || existsSync(join(dir, "package.json"))) return dir;
     if (dirname(dir) === dir) return cwd;
@@ -132,14 +141,24 @@ function searchStop(cwd: string, home: string): string {
 }
 
 /**
- * A config file that runs code (`.js`, `.mjs`, `.cjs`, `.ts`) is run only when this user owns it
- * and no one else can write it: otherwise anyone who could would run code as this user.
+ * A config file is trusted when this user or root owns it and no one else can write it, as ssh
+ * does with its own files. Its folder is not checked: a file planted there by another user is
+ * theirs, and refused.
  */
-function guarded(loader: Loader): Loader {
+function trusted(path: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true;
+  const info = statSync(path);
+  return (info.uid === uid || info.uid === 0) && (info.mode & 0o022) === 0;
+}
+
+/**
+ * A config file that runs code (`.js`, `.mjs`, `.cjs`, `.ts`) is checked before it runs:
+ * otherwise anyone who could write it would run code as this user.
+ */
+function guardedCode(loader: Loader): Loader {
   return (path, content) => {
-    const info = statSync(path);
-    const uid = process.getuid?.();
-    if ((uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0)
+    if (!trusted(path))
       throw new ConfigError(
         t("refusing to run {path}: another user owns it or can write it", { path }),
         t("a config that runs code must be yours alone (chmod go-w); or use a JSON config"),
@@ -148,15 +167,37 @@ function guarded(loader: Loader): Loader {
   };
 }
 
-const CODE_LOADERS = [".js", ".mjs", ".cjs", ".ts"] as const;
+/**
+ * Any other config file (JSON, YAML, rc, `package.json#facturar`) is refused the same way, with
+ * an error rather than a warning: a cron job quietly running on other settings (the sandbox, or
+ * another profile) is worse than one that stops and says why. A `package.json` with no
+ * `facturar` settings is not a config and is let be.
+ */
+function guardedData(loader: Loader): Loader {
+  return async (path, content) => {
+    const loaded = await loader(path, content);
+    if (basename(path) === "package.json" && (loaded as Record<string, unknown> | null)?.facturar === undefined)
+      return loaded;
+    if (!trusted(path))
+      throw new ConfigError(
+        t("refusing to use {path}: another user owns it or others can write it", { path }),
+        t("a config file must be yours (or root's) and writable by no one else: chmod go-w it"),
+      );
+    return loaded;
+  };
+}
 
-async function loadConfigFile(explicit: string | undefined, cwd: string, home: string) {
-  const loaders = Object.fromEntries(
-    CODE_LOADERS.map((ext) => [ext, guarded(defaultLoaders[ext] as Loader)]),
-  ) as Record<string, Loader>;
+const CODE_LOADERS = [".js", ".mjs", ".cjs", ".ts"] as const;
+const DATA_LOADERS = [".json", ".yaml", ".yml", "noExt"] as const;
+
+async function loadConfigFile(explicit: string | undefined, cwd: string, home: string | undefined) {
+  const loaders = Object.fromEntries([
+    ...CODE_LOADERS.map((ext) => [ext, guardedCode(defaultLoaders[ext] as Loader)]),
+    ...DATA_LOADERS.map((ext) => [ext, guardedData(defaultLoaders[ext] as Loader)]),
+  ]) as Record<string, Loader>;
   const explorer = cosmiconfig("facturar", {
     searchStrategy: "global",
-    stopDir: searchStop(resolve(cwd), resolve(home)),
+    stopDir: searchStop(resolve(cwd), realHome(home)),
     loaders,
   });
   try {
@@ -186,7 +227,7 @@ function setting(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 export async function loadProfile(req: ProfileRequest): Promise<Profile> {
   const env = req.env;
-  const found = await loadConfigFile(req.config, req.cwd ?? process.cwd(), env.HOME || homedir());
+  const found = await loadConfigFile(req.config, req.cwd ?? process.cwd(), env.HOME);
   let config: z.output<typeof configSchema> = { profiles: {} };
   if (found && !found.isEmpty) {
     // Parsed once a run: compiling its parser (zod's JIT) would cost more than it saves.
@@ -307,7 +348,7 @@ export function isLoopback(hostname: string): boolean {
 /** Profile names for completion: the configuration's and the built-in sandbox; never throws. */
 export async function loadProfileNames(cwd = process.cwd()): Promise<string[]> {
   try {
-    const found = await loadConfigFile(undefined, cwd, process.env.HOME || homedir());
+    const found = await loadConfigFile(undefined, cwd, process.env.HOME);
     const parsed = found && !found.isEmpty ? configSchema.safeParse(found.config, { jitless: true }) : undefined;
     const names = parsed?.success ? Object.keys(parsed.data.profiles) : [];
     return [...new Set([...names, SANDBOX])];

@@ -118,8 +118,15 @@ export class AppendLog {
   static async open(path: string, opts: AppendLogOptions = {}): Promise<{ log: AppendLog; lines: string[] }> {
     const created = !(await exists(path));
     // O_APPEND: every write goes to the end, wherever a truncation left it; reads start at 0.
-    const handle = await open(path, "a+", opts.mode ?? 0o600);
+    const mode = opts.mode ?? 0o600;
+    const handle = await open(path, "a+", mode);
     try {
+      // The mode applies to a new file only: one already there, wider (a sandbox.log of an older
+      // version at 0644, holding credentials), is narrowed. Someone else's file is left alone.
+      if (((await handle.stat()).mode & 0o777 & ~mode) !== 0)
+        await handle.chmod(mode).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== "EPERM") throw error;
+        });
       const { lines, keep, size } = await AppendLog.scan(path, handle, opts);
       if (keep < size) {
         await handle.truncate(keep);

@@ -1430,4 +1430,33 @@ export const ES: Readonly<Record<string, string>> = {
     "pay registra pagos de facturas y notas de débito; {tipo} es una nota de crédito",
   "last issued: {value}": "último emitido: {value}",
   "none issued yet at this point of sale": "ninguno emitido aún en este punto de venta",
+  "refusing to use {path}: another user owns it or others can write it":
+    "no se usa {path}: es de otro usuario u otros pueden escribirlo",
+  "a config file must be yours (or root's) and writable by no one else: chmod go-w it":
+    "un archivo de configuración debe ser suyo (o de root) y nadie más debe poder escribirlo: chmod go-w",
+  "--report {path} is the input {input}: writing it would destroy it":
+    "--report {path} es la entrada {input}: escribirlo la destruiría",
+  "give --report another file": "indique otro archivo para --report",
+  "--qr {path} would overwrite the input {input}": "--qr {path} sobrescribiría la entrada {input}",
+  "give --qr another name": "indique otro nombre para --qr",
+  "{flag} {path}: {why}": "{flag} {path}: {why}",
+  "it is not a folder": "no es una carpeta",
+  "{path} is not a folder": "{path} no es una carpeta",
+  "it cannot be written ({code})": "no se puede escribir ({code})",
+  "it cannot be created: {path} cannot be written ({code})": "no se puede crear: {path} no se puede escribir ({code})",
+  "a read-only file system": "un sistema de archivos de solo lectura",
+  "permission denied": "permiso denegado",
+  "a file is where a folder should be": "hay un archivo donde debería haber una carpeta",
+  "a folder is where a file should be": "hay una carpeta donde debería haber un archivo",
+  "no space left on the device": "no queda espacio en el dispositivo",
+  "the disk quota is used up": "la cuota de disco está agotada",
+  "the file cannot grow (ulimit -f?)": "el archivo no puede crecer (¿ulimit -f?)",
+  "a folder on the way does not exist": "una carpeta del camino no existe",
+  "the ceiling is not kept for the day: {path} cannot be written ({cause})":
+    "el tope no se guarda por el día: no se puede escribir {path} ({cause})",
+  "fix the folder (its permissions, free space), or point XDG_DATA_HOME elsewhere":
+    "arregle la carpeta (sus permisos, el espacio libre), o apunte XDG_DATA_HOME a otro lugar",
+  "standard error cannot be written ({code})": "no se puede escribir la salida de error estándar ({code})",
+  "the embedded sandbox stopped: {message}; it answers 503 until it is started again":
+    "el sandbox integrado se detuvo: {message}; responde 503 hasta que se lo inicie de nuevo",
 };

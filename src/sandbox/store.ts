@@ -17,8 +17,9 @@ import { randomBytes, randomInt } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AppendLog, DurableWriteError } from "../durable/append-log.js";
+import { diskCause, isDiskError } from "../durable/disk.js";
 import { acquireLock, type HeldLock, LockBusyError, readLockHolder } from "../durable/lock.js";
-import { UsageError } from "../errors.js";
+import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { dayNumber } from "../voucher/dates.js";
 import { cuitCheckDigit } from "../voucher/ids.js";
@@ -164,6 +165,8 @@ export class Store {
   private last: Promise<void> = Promise.resolve();
   /** Set when a write failed: memory is ahead of the disk, and nothing more is stored or answered. */
   failure?: DurableWriteError;
+  /** Told once, when `failure` is set: the embedded sandbox's host says it to its user. */
+  onFailure?: (failure: DurableWriteError) => void;
 
   private constructor(readonly dataDir: string) {}
 
@@ -172,19 +175,15 @@ export class Store {
     try {
       mkdirSync(dataDir, { recursive: true });
     } catch (error) {
-      throw new UsageError(
-        t("the sandbox data folder {dataDir} cannot be used: {message}", {
-          dataDir,
-          message: (error as NodeJS.ErrnoException).code ?? (error as Error).message,
-        }),
-        t("give --data-dir a folder (it is created if missing), or leave it out"),
-      );
+      if (isDiskError(error)) throw new SandboxFolderError(dataDir, diskCause(error, dataDir));
+      throw error;
     }
     const store = new Store(dataDir);
     try {
       store.lock = acquireLock(join(dataDir, LOCK));
     } catch (error) {
       if (error instanceof LockBusyError) throw new SandboxInUseError(dataDir, holderOf(error.holder));
+      if (isDiskError(error)) throw new SandboxFolderError(dataDir, diskCause(error, join(dataDir, LOCK)));
       throw error;
     }
     try {
@@ -217,6 +216,7 @@ export class Store {
       }
     } catch (error) {
       await store.close().catch(() => {});
+      if (isDiskError(error)) throw new SandboxFolderError(dataDir, diskCause(error, join(dataDir, LOG)));
       throw error;
     }
     return store;
@@ -348,10 +348,13 @@ export class Store {
         for (const p of batch) p.resolve();
       } catch (error) {
         // What is in memory is no longer what is on disk: stop here, until a restart replays the log.
-        this.failure ??=
-          error instanceof DurableWriteError
-            ? error
-            : new DurableWriteError(join(this.dataDir, LOG), (error as Error).message, undefined, { cause: error });
+        if (!this.failure) {
+          this.failure =
+            error instanceof DurableWriteError
+              ? error
+              : new DurableWriteError(join(this.dataDir, LOG), (error as Error).message, undefined, { cause: error });
+          this.onFailure?.(this.failure);
+        }
         for (const p of batch) p.reject(this.failure);
       }
     }
@@ -512,6 +515,24 @@ export interface LockHolder {
   settle_window_ms?: number;
   /** The least ms the holder lets between two requests (its `spacing` fault). */
   spacing_ms?: number;
+}
+
+/**
+ * The sandbox's folder cannot hold its state (read-only, a file in the way, full): a local disk
+ * failure, exit 6; `sandbox --data-dir` turns it into a usage error, the folder being the flag's.
+ */
+export class SandboxFolderError extends FacturarError {
+  constructor(
+    readonly dataDir: string,
+    cause: string,
+  ) {
+    super(
+      t("the sandbox data folder {dataDir} cannot be used: {message}", { dataDir, message: cause }),
+      "unavailable",
+      "sandbox.unwritable",
+      t("fix the folder (its permissions, free space), or point XDG_DATA_HOME elsewhere"),
+    );
+  }
 }
 
 export class SandboxInUseError extends Error {

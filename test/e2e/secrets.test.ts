@@ -175,6 +175,51 @@ describe("secrets", () => {
     expect(foreign.stderr).not.toMatch(/CODE RAN/);
   });
 
+  it("a config file another user owns or can write is refused, whatever its format; HOME=/ is no home", async () => {
+    const shared = tempDir("facturar-planted-");
+    const u = freshUser("facturar-cfg-");
+    const creds = { FACTURAR_USERTOKEN: "u-0123456789", FACTURAR_APIKEY: "12345", FACTURAR_APITOKEN: "a-0123456789" };
+    const evil = { default_profile: "evil", profiles: { evil: { base_url: "http://127.0.0.1:9/app/api/v2" } } };
+    mkdirSync(join(shared, "job"));
+    // A package.json planted in a shared folder, world-writable and someone else's.
+    const pkg = join(shared, "package.json");
+    writeFileSync(pkg, JSON.stringify({ name: "x", facturar: evil }));
+    chownSync(pkg, 65534, 65534);
+    chmodSync(pkg, 0o666);
+    const planted = await runCli(["status"], { cwd: join(shared, "job"), env: { ...u.env, ...creds } });
+    expect(planted.code, planted.stderr).toBe(2);
+    expect(planted.stderr).toContain(`refusing to use ${pkg}: another user owns it or others can write it`);
+    // Owned by this user but writable by others: refused too.
+    chownSync(pkg, process.getuid?.() ?? 0, process.getgid?.() ?? 0);
+    const writable = await runCli(["status"], { cwd: join(shared, "job"), env: { ...u.env, ...creds } });
+    expect(writable.code).toBe(2);
+    expect(writable.stderr).toContain(`refusing to use ${pkg}`);
+    // A package.json of someone else's that holds no facturar settings is not a config: no refusal.
+    writeFileSync(pkg, "{}");
+    chownSync(pkg, 65534, 65534);
+    const unrelated = await runCli(["--json", "status"], { cwd: join(shared, "job"), env: u.env });
+    expect(unrelated.code, unrelated.stderr).toBe(0);
+    expect(JSON.parse(unrelated.stdout)).toMatchObject({ profile: "sandbox" });
+    // The same in the user's config folder, as an rc file with no extension.
+    const rc = join(u.cwd, ".facturarrc");
+    writeFileSync(rc, JSON.stringify(evil));
+    chmodSync(rc, 0o646);
+    const rcWritable = await runCli(["status"], { cwd: u.cwd, env: { ...u.env, ...creds } });
+    expect(rcWritable.code).toBe(2);
+    expect(rcWritable.stderr).toContain(`refusing to use ${rc}`);
+    // HOME=/ (cron, systemd, docker): every folder is not "inside home", so a config above the
+    // working directory (and outside any project) is not read.
+    const noHome = tempDir("facturar-nohome-");
+    mkdirSync(join(noHome, "job"));
+    writeFileSync(join(noHome, ".facturarrc.json"), JSON.stringify(evil));
+    chmodSync(join(noHome, ".facturarrc.json"), 0o600);
+    for (const home of ["/", ""]) {
+      const cron = await runCli(["--json", "status"], { cwd: join(noHome, "job"), env: { ...u.env, HOME: home } });
+      expect(cron.code, cron.stderr).toBe(0);
+      expect(JSON.parse(cron.stdout)).toMatchObject({ profile: "sandbox", sandbox: true });
+    }
+  });
+
   it("refuses plain http off loopback from a profile, the environment or init, before connecting", async () => {
     const u = freshUser("facturar-secrets-");
     const creds = { FACTURAR_USERTOKEN: "u-0123456789", FACTURAR_APIKEY: "12345", FACTURAR_APITOKEN: "a-0123456789" };

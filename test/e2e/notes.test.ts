@@ -93,7 +93,8 @@ describe("facturar credit-note and debit-note", () => {
   it("issues a note once: a second run sends nothing, --new makes the next one, then that one is kept", async () => {
     const u = user();
     await issueSample(u, "factura-b-dni", "VENTA-7");
-    const first = await u.run(["credit-note", "--ref", "VENTA-7", "--no-pdf"]);
+    // Partial: a whole one would leave nothing for the next note to credit.
+    const first = await u.run(["credit-note", "--ref", "VENTA-7", "--amount", "1210", "--no-pdf"]);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/✔ NOTA DE CREDITO B 00679-00000001 .*ref VENTA-7-NC1 .*issued/);
 
@@ -247,4 +248,85 @@ describe("observations", () => {
       observations: [expect.stringMatching(/^10217: /)],
     });
   }, 90_000);
+});
+
+describe("credit notes never credit more than the voucher charged", () => {
+  it("--amount is capped at what the note carries: a voucher's perceptions are not part of it", async () => {
+    const u = user();
+    await issueSample(u, "perceptions", "VP-1");
+    // 160000.00 net + 33600.00 VAT; the 8800.00 of perceptions the note does not adjust.
+    const whole = await u.run(["credit-note", "--ref", "VP-1", "--amount", "202400", "--no-pdf"]);
+    expect(whole.code).toBe(3);
+    expect(whole.stderr).toMatch(/202400\.00 .*193600\.00.*perceptions/);
+    expect(await held(u, "VP-1-NC1")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+    const most = await u.run(["--json", "credit-note", "--ref", "VP-1", "--amount", "193600", "--no-pdf"]);
+    expect(most.code, most.stderr).toBe(0);
+    const [note] = await held(u, "VP-1-NC1");
+    expect(note.comprobante).toMatchObject({ total: 193600, tributos: [] });
+    expect(note.comprobante.detalle).toEqual([
+      expect.objectContaining({ producto: expect.objectContaining({ precio_unitario: 160000, alicuota: 21 }) }),
+    ]);
+  }, 60_000);
+
+  it("refuses a note that takes all the credit notes of a voucher above its total, its debit notes added", async () => {
+    const u = user();
+    await issueSample(u, "factura-b-dni", "VL-1");
+    const first = await u.run(["credit-note", "--ref", "VL-1", "--amount", "100000", "--no-pdf"]);
+    expect(first.code, first.stderr).toBe(0);
+    const over = await u.run(["credit-note", "--ref", "VL-1", "--new", "--amount", "40000", "--no-pdf"]);
+    expect(over.code).toBe(3);
+    expect(over.stderr).toMatch(/100000\.00 credited already .*40000\.00 .*133463\.00.*33463\.00 left/);
+    const whole = await u.run(["credit-note", "--ref", "VL-1", "--new", "--no-pdf"]);
+    expect(whole.code).toBe(3);
+    // A debit note raises what may be credited.
+    const debit = await u.run(["debit-note", "--ref", "VL-1", "--amount", "6537", "--no-pdf"]);
+    expect(debit.code, debit.stderr).toBe(0);
+    const rest = await u.run(["credit-note", "--ref", "VL-1", "--new", "--amount", "40000", "--no-pdf"]);
+    expect(rest.code, rest.stderr).toBe(0);
+    const more = await u.run(["credit-note", "--ref", "VL-1", "--new", "--amount", "0.01", "--no-pdf"]);
+    expect(more.code).toBe(3);
+    expect(await held(u, "VL-1-NC3")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+  }, 90_000);
+});
+
+describe("what the note is told", () => {
+  it("--vat-condition the voucher's class does not allow is refused, naming those it does", async () => {
+    const u = user();
+    await issueSample(u, "factura-m", "VC-1");
+    const run = await u.run(["credit-note", "--ref", "VC-1", "--vat-condition", "CF", "--no-pdf"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/class M .*RI, M, not CF/);
+    expect(await held(u, "VC-1-NC1")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+  }, 60_000);
+
+  it("--amount to the cent on several rates; an amount too small to split is not made of zero lines", async () => {
+    const u = user();
+    await issueSample(u, "factura-a-mixed-rates", "VR-1");
+    const fifty = await u.run(["--json", "credit-note", "--ref", "VR-1", "--amount", "50", "--no-pdf"]);
+    expect(fifty.code, fifty.stderr).toBe(0);
+    expect(fifty.stderr).not.toMatch(/the note.s total is/);
+    const [note] = await held(u, "VR-1-NC1");
+    expect(note.comprobante.total).toBe(50);
+    const cent = await u.run(["credit-note", "--ref", "VR-1", "--new", "--amount", "0.01", "--no-pdf"]);
+    expect(cent.code, cent.stderr).toBe(0);
+    const [small] = await held(u, "VR-1-NC2");
+    expect(small.comprobante.total).toBe(0.01);
+    expect(small.comprobante.detalle.every((d: any) => d.producto.precio_unitario > 0)).toBe(true);
+  }, 60_000);
+
+  it("--amount with a decimal comma; one separator before three digits is refused as ambiguous", async () => {
+    const u = user();
+    await issueSample(u, "factura-b-dni", "VD-1");
+    const comma = await u.run(["--lang", "es", "credit-note", "--ref", "VD-1", "--amount", "1210,00", "--no-pdf"]);
+    expect(comma.code, comma.stderr).toBe(0);
+    expect((await held(u, "VD-1-NC1"))[0].comprobante.total).toBe(1210);
+    const grouped = await u.run(["credit-note", "--ref", "VD-1", "--new", "--amount", "1.210,00", "--no-pdf"]);
+    expect(grouped.code, grouped.stderr).toBe(0);
+    expect((await held(u, "VD-1-NC2"))[0].comprobante.total).toBe(1210);
+    for (const ambiguous of ["1,000", "1.000"]) {
+      const run = await u.run(["credit-note", "--ref", "VD-1", "--new", "--amount", ambiguous, "--no-pdf"]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/ambiguous/);
+    }
+  }, 60_000);
 });

@@ -5,9 +5,10 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { decodeQr } from "../../src/voucher/qr.js";
-import { freshUser, journalStates, journalText, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
+import { freshUser, journalStates, journalText, ndjson, ROOT, runCli, startCli, TODAY } from "../helpers.js";
+import { type RunningSandbox, sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
 
 function user() {
   const { cwd, env } = freshUser("facturar-notes-");
@@ -329,4 +330,48 @@ describe("what the note is told", () => {
       expect(run.stderr).toMatch(/ambiguous/);
     }
   }, 60_000);
+});
+
+describe("a note command run again after a crash", () => {
+  const sandboxes: RunningSandbox[] = [];
+  afterEach(async () => {
+    for (const s of sandboxes.splice(0)) await s.stop();
+  });
+
+  it("--new killed while the service stores its note: run again, that note is settled, no other is issued", async () => {
+    const s = await startSandboxProcess({ args: ["--fault", "slow-commit=3000"] });
+    sandboxes.push(s);
+    const base = freshUser("facturar-notes-crash-");
+    const env = sandboxEnv(s, base.env);
+    const run = (args: string[]) => runCli(args, { cwd: base.cwd, env });
+    const u = { cwd: base.cwd, env, run } as unknown as User;
+    await issueSample(u, "factura-b-dni", "VK-1");
+    const first = await run(["credit-note", "--ref", "VK-1", "--amount", "1000", "--no-pdf"]);
+    expect(first.code, first.stderr).toBe(0);
+
+    const command = ["--json", "credit-note", "--ref", "VK-1", "--new", "--amount", "1000", "--no-pdf"];
+    const killed = startCli(command, { cwd: base.cwd, env });
+    // Killed for real once its note is journaled as sent, while the service is still storing it.
+    for (let i = 0; i < 500 && journalStates(base.env.XDG_STATE_HOME).get("VK-1-NC2") !== "sending"; i++)
+      await new Promise((done) => setTimeout(done, 20));
+    expect(journalStates(base.env.XDG_STATE_HOME).get("VK-1-NC2")).toBe("sending");
+    // Past the send (storing takes 3 s): killed earlier, the next run would wait out its whole
+    // settle window for a note that never left, as issue does; the outcome is one note either way.
+    await new Promise((done) => setTimeout(done, 1000));
+    killed.child.kill("SIGKILL");
+    await killed.done;
+
+    const again = await run(command);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/VK-1-NC2 was sent by an earlier run/);
+    expect(ndjson(again.stdout)).toEqual([expect.objectContaining({ external_reference: "VK-1-NC2", numero: 2 })]);
+    expect(journalStates(base.env.XDG_STATE_HOME).get("VK-1-NC2")).toBe("issued");
+    expect((await held(u, "VK-1-NC2"))[0]).toMatchObject({ state: "issued" });
+    expect(await held(u, "VK-1-NC3")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+
+    // Settled, the same command makes one more: --new means another note once nothing is pending.
+    const next = await run(command);
+    expect(next.code, next.stderr).toBe(0);
+    expect(ndjson(next.stdout)[0]).toMatchObject({ status: "issued", external_reference: "VK-1-NC3" });
+  }, 90_000);
 });

@@ -35,6 +35,7 @@ export interface NoteFlags {
   new?: boolean;
   annul?: boolean;
   vatCondition?: string;
+  mail?: boolean;
   pdf?: boolean;
   out?: string;
   qr?: string;
@@ -187,6 +188,7 @@ function noteCommand(kind: NoteKind) {
         ...(condicionIva ? { condicionIva } : {}),
         ...(flags.annul ? { annulment: "S" as const } : {}),
         ...(part ? { part } : {}),
+        ...(flags.mail ? { mail: true } : {}),
       };
       // Built once before anything else is asked: a voucher no note can come from ends here.
       const first = noteFromVoucher(found.raw, options);

@@ -1418,4 +1418,8 @@ export const ES: Readonly<Record<string, string>> = {
     "una nota por el total (sin --amount) ajusta también sus percepciones; o emití la nota desde un archivo JSON",
   "{amount} is too small to make a note line at the voucher's VAT rates":
     "{amount} es demasiado poco para hacer una línea de nota con las alícuotas del comprobante",
+  "{tipo} {numero} has no e-mail address at the service: its note cannot be e-mailed":
+    "{tipo} {numero} no tiene dirección de e-mail en el servicio: su nota no se puede enviar por e-mail",
+  "e-mail the note to the addresses of the voucher (the service does not say whether the voucher was e-mailed)":
+    "enviar la nota por e-mail a las direcciones del comprobante (el servicio no dice si el comprobante se envió por e-mail)",
 };

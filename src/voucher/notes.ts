@@ -40,6 +40,11 @@ export interface NoteOptions {
   sequence?: number;
   /** A partial note; by default the note adjusts the whole voucher. */
   part?: NotePart;
+  /**
+   * E-mail the note to the voucher's addresses (`envia_por_mail: "S"`). The query answer gives
+   * the addresses but not whether the voucher was mailed (reference §6.9), so it is asked.
+   */
+  mail?: boolean;
 }
 
 /**
@@ -202,6 +207,16 @@ export function noteFromVoucher(answer: { cliente?: unknown; comprobante?: unkno
     condicion_iva,
   };
   for (const key of ["email", "domicilio"] as const) if (text(cl[key])) cliente[key] = text(cl[key]);
+  if (opts.mail) {
+    if (!cliente.email)
+      throw new NoteSourceError(
+        t("{tipo} {numero} has no e-mail address at the service: its note cannot be e-mailed", {
+          tipo,
+          numero: `${String(punto_venta).padStart(5, "0")}-${String(numero).padStart(8, "0")}`,
+        }),
+      );
+    cliente.envia_por_mail = "S";
+  }
 
   const detalle = (Array.isArray(c.detalle) ? (c.detalle as Json[]) : []).map((d) => {
     const p = (d.producto ?? {}) as Json;

@@ -332,6 +332,33 @@ describe("what the note is told", () => {
   }, 60_000);
 });
 
+describe("a note e-mailed", () => {
+  it("--mail sends the note to the voucher's addresses, so it can be resent; without one it is refused", async () => {
+    const u = user();
+    const path = sampleAs(u, "perceptions", "MAIL-1");
+    const raw = JSON.parse(readFileSync(path, "utf8"));
+    raw.cliente.envia_por_mail = "S";
+    writeFileSync(path, JSON.stringify(raw));
+    const issued = await u.run(["issue", "--no-pdf", path]);
+    expect(issued.code, issued.stderr).toBe(0);
+    const note = await u.run(["credit-note", "--ref", "MAIL-1", "--mail", "--no-pdf"]);
+    expect(note.code, note.stderr).toBe(0);
+    const [held1] = await held(u, "MAIL-1-NC1");
+    expect(held1.cliente.email).toBe(raw.cliente.email);
+    const resent = await u.run(["resend", "--ref", "MAIL-1-NC1"]);
+    expect(resent.code, resent.stderr).toBe(0);
+
+    const bare = sampleAs(u, "factura-b-dni", "MAIL-2");
+    const noAddress = JSON.parse(readFileSync(bare, "utf8"));
+    delete noAddress.cliente.email;
+    writeFileSync(bare, JSON.stringify(noAddress));
+    expect((await u.run(["issue", "--no-pdf", bare])).code).toBe(0);
+    const nowhere = await u.run(["credit-note", "--ref", "MAIL-2", "--mail", "--no-pdf"]);
+    expect(nowhere.code).toBe(3);
+    expect(nowhere.stderr).toMatch(/no e-mail address at the service/);
+  }, 60_000);
+});
+
 describe("a note command run again after a crash", () => {
   const sandboxes: RunningSandbox[] = [];
   afterEach(async () => {

@@ -134,9 +134,17 @@ function worth(voucher: ServiceVoucher): Dec {
   return Dec.tryParse(voucher.total ?? "") ?? Dec.ZERO;
 }
 
+/** The perceptions and other tributos in a voucher or note (`comprobante.tributos[].total`). */
+function tributosOf(comprobante: Record<string, unknown> | undefined): Dec {
+  const tributos = Array.isArray(comprobante?.tributos) ? (comprobante.tributos as { total?: unknown }[]) : [];
+  return Dec.sum(tributos.map((x) => Dec.tryParse(String(x.total ?? "")) ?? Dec.ZERO));
+}
+
 /**
  * A credit note may not take what the voucher's credit notes credit above what it charged, its
- * debit notes included: each note alone fits, nine of them did not.
+ * debit notes included: each note alone fits, nine of them did not. Counted twice: in totals,
+ * and without perceptions, so that notes of amounts (which carry none) do not give back the
+ * perceptions as net and VAT a few notes at a time.
  */
 async function withinVoucherTotal(
   service: Service,
@@ -145,27 +153,37 @@ async function withinVoucherTotal(
   credits: ServiceVoucher[],
 ): Promise<void> {
   const debits = await notesOf(service, note.source, "debit");
-  const counted = (notes: ServiceVoucher[]) => Dec.sum(notes.filter((n) => n.state !== "queue-error").map(worth));
-  const charged = worth(voucher).add(counted(debits));
-  const credited = counted(credits);
-  const amount = Dec.parse(String(note.envelope.comprobante.total ?? "0"));
-  if (credited.add(amount).cmp(charged) <= 0) return;
-  const left = charged.sub(credited);
-  throw new NotePartError(
-    t(
-      "{credited} credited already to {tipo} {numero} by {count} credit notes: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit",
-      {
-        credited: credited.toFixed(2),
-        tipo: voucher.tipo,
-        numero: voucherNumber(note.source.punto_venta, note.source.numero),
-        count: credits.length,
-        amount: amount.toFixed(2),
-        total: charged.toFixed(2),
-        left: (left.sign() > 0 ? left : Dec.ZERO).toFixed(2),
-      },
-    ),
-    left.sign() > 0 ? t("a note of what is left: --amount {left}", { left: left.toFixed(2) }) : undefined,
-  );
+  const live = (notes: ServiceVoucher[]) => notes.filter((n) => n.state !== "queue-error");
+  const noteTotal = Dec.parse(String(note.envelope.comprobante.total ?? "0"));
+  const measures = [
+    { of: worth, amount: noteTotal },
+    {
+      of: (v: ServiceVoucher) => worth(v).sub(tributosOf(v.raw.comprobante)),
+      amount: noteTotal.sub(tributosOf(note.envelope.comprobante)),
+    },
+  ];
+  for (const { of, amount } of measures) {
+    const sum = (notes: ServiceVoucher[]) => Dec.sum(live(notes).map(of));
+    const charged = of(voucher).add(sum(debits));
+    const credited = sum(credits);
+    if (credited.add(amount).cmp(charged) <= 0) continue;
+    const left = charged.sub(credited);
+    throw new NotePartError(
+      t(
+        "{credited} credited already to {tipo} {numero} by {count} credit notes: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit",
+        {
+          credited: credited.toFixed(2),
+          tipo: voucher.tipo,
+          numero: voucherNumber(note.source.punto_venta, note.source.numero),
+          count: live(credits).length,
+          amount: amount.toFixed(2),
+          total: charged.toFixed(2),
+          left: (left.sign() > 0 ? left : Dec.ZERO).toFixed(2),
+        },
+      ),
+      left.sign() > 0 ? t("a note of what is left: --amount {left}", { left: left.toFixed(2) }) : undefined,
+    );
+  }
 }
 
 function noteCommand(kind: NoteKind) {

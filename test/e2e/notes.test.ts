@@ -256,9 +256,9 @@ describe("credit notes never credit more than the voucher charged", () => {
     const u = user();
     await issueSample(u, "perceptions", "VP-1");
     // 160000.00 net + 33600.00 VAT; the 8800.00 of perceptions the note does not adjust.
-    const whole = await u.run(["credit-note", "--ref", "VP-1", "--amount", "202400", "--no-pdf"]);
-    expect(whole.code).toBe(3);
-    expect(whole.stderr).toMatch(/202400\.00 .*193600\.00.*perceptions/);
+    const over = await u.run(["credit-note", "--ref", "VP-1", "--amount", "202400", "--no-pdf"]);
+    expect(over.code).toBe(3);
+    expect(over.stderr).toMatch(/202400\.00 .*193600\.00.*perceptions/);
     expect(await held(u, "VP-1-NC1")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
     const most = await u.run(["--json", "credit-note", "--ref", "VP-1", "--amount", "193600", "--no-pdf"]);
     expect(most.code, most.stderr).toBe(0);
@@ -267,6 +267,12 @@ describe("credit notes never credit more than the voucher charged", () => {
     expect(note.comprobante.detalle).toEqual([
       expect.objectContaining({ producto: expect.objectContaining({ precio_unitario: 160000, alicuota: 21 }) }),
     ]);
+    // Nor a few notes at a time: the perceptions' 8800.00 is not left to credit as net and VAT.
+    const rest = await u.run(["credit-note", "--ref", "VP-1", "--new", "--amount", "8800", "--no-pdf"]);
+    expect(rest.code).toBe(3);
+    expect(rest.stderr).toMatch(/193600\.00 credited already .*8800\.00 .*193600\.00.*0\.00 left/);
+    const whole = await u.run(["credit-note", "--ref", "VP-1", "--new", "--no-pdf"]);
+    expect(whole.code).toBe(3);
   }, 60_000);
 
   it("refuses a note that takes all the credit notes of a voucher above its total, its debit notes added", async () => {

@@ -40,10 +40,16 @@ export async function latestNote(
   source: NoteSource,
   kind: NoteKind,
 ): Promise<{ sequence: number; note?: ServiceVoucher }> {
-  let latest: { sequence: number; note?: ServiceVoucher } = { sequence: 0 };
+  const notes = await notesOf(service, source, kind);
+  return { sequence: notes.length, ...(notes.length > 0 ? { note: notes.at(-1) } : {}) };
+}
+
+/** Every note of `kind` the service holds for the voucher `source`, in order: `R-NC1`, `R-NC2`… */
+export async function notesOf(service: Service, source: NoteSource, kind: NoteKind): Promise<ServiceVoucher[]> {
+  const notes: ServiceVoucher[] = [];
   for (;;) {
-    const note = preferred(await service.findByReference(noteReference(source, kind, latest.sequence + 1)));
-    if (!note) return latest;
-    latest = { sequence: latest.sequence + 1, note };
+    const note = preferred(await service.findByReference(noteReference(source, kind, notes.length + 1)));
+    if (!note) return notes;
+    notes.push(note);
   }
 }

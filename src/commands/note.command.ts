@@ -33,6 +33,12 @@ function noteDefinition(kind: "credit" | "debit"): Define {
         ),
       )
       .option(
+        "--mail",
+        t(
+          "e-mail the note to the addresses of the voucher (the service does not say whether the voucher was e-mailed)",
+        ),
+      )
+      .option(
         `--out ${t("<dir>")}`,
         t("folder for PDFs and tickets (default: the profile's pdf_dir, else ./comprobantes)"),
       )

@@ -4,16 +4,27 @@
  * validated and issued exactly once on `issue`'s own path. Its reference derives from the
  * voucher's (`R-NC1`): a second run finds that note and sends nothing; `--new` makes `R-NC2`.
  */
+import type { Service, ServiceVoucher } from "../api/protocol.js";
+import { type AccountKey, inFlight, Journal } from "../batch/journal.js";
 import type { VoucherResult } from "../batch/result.js";
+import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import type { SourceVoucher } from "../input/source.js";
-import { VAT_CONDITIONS, type VatCondition } from "../voucher/codes.js";
+import { VAT_CONDITIONS, type VatCondition, voucherNumber } from "../voucher/codes.js";
 import { argentinaToday, clockFrom, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
-import { type NoteKind, type NotePart, noteFromVoucher } from "../voucher/notes.js";
-import { issuedVoucher, latestNote } from "./from-ref.js";
+import {
+  type BuiltNote,
+  type NoteKind,
+  type NotePart,
+  NotePartError,
+  type NoteSource,
+  noteFromVoucher,
+  noteReference,
+} from "../voucher/notes.js";
+import { issuedVoucher, notesOf } from "./from-ref.js";
 import { type IssueFlags, issueVouchers } from "./issue.js";
 import { withConnection } from "./online.js";
 
@@ -24,6 +35,7 @@ export interface NoteFlags {
   new?: boolean;
   annul?: boolean;
   vatCondition?: string;
+  mail?: boolean;
   pdf?: boolean;
   out?: string;
   qr?: string;
@@ -42,17 +54,32 @@ function itemsArg(value: string): number[] {
   return parts.map(Number);
 }
 
-/** `--amount 1500.50`: the note's total, VAT included. */
+/**
+ * `--amount 1500.50` or `1500,50` (as the screen shows amounts in Spanish), grouped or not
+ * (`1.500,50`, `1,500.50`): the note's total, VAT included. One separator before exactly three
+ * digits (`1,000`, `1.000`) is a thousand in one language and one in the other: refused, not guessed.
+ */
 function amountArg(value: string): string {
-  const amount = Dec.tryParse(value.trim());
-  if (!amount || amount.sign() <= 0 || !amount.roundHalfEven(2).eq(amount))
+  const text = value.trim();
+  if (/^\d+[.,]\d{3}$/.test(text))
     throw new UsageError(
-      t(
-        "--amount takes the note's total with VAT, positive, with a decimal point and cents at most (1500.50), not {value}",
-        {
-          value: JSON.stringify(value),
-        },
-      ),
+      t("--amount {value} is ambiguous: one thousand, or one with three decimals? Write 1000 or 1000.00 (1000,00)", {
+        value: JSON.stringify(value),
+      }),
+    );
+  const plain = /^\d+([.,]\d{1,2})?$/.test(text)
+    ? text.replace(",", ".")
+    : /^\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(text)
+      ? text.replace(/\./g, "").replace(",", ".")
+      : /^\d{1,3}(,\d{3})+(\.\d{1,2})?$/.test(text)
+        ? text.replace(/,/g, "")
+        : undefined;
+  const amount = plain === undefined ? undefined : Dec.tryParse(plain);
+  if (!amount || amount.sign() <= 0)
+    throw new UsageError(
+      t("--amount takes the note's total with VAT, positive, in cents at most (1500.50 or 1500,50), not {value}", {
+        value: JSON.stringify(value),
+      }),
     );
   return amount.toFixed(2);
 }
@@ -78,6 +105,87 @@ function vatConditionArg(value: string | undefined): VatCondition | undefined {
   return condition;
 }
 
+/**
+ * The first note of the voucher this account's journal holds as sent and never settled
+ * (`sending`, `unknown`): among the notes the service holds, or the one after them.
+ */
+async function unsettledNote(
+  ctx: Context,
+  account: AccountKey,
+  profile: string,
+  source: NoteSource,
+  kind: NoteKind,
+  existing: number,
+): Promise<number | undefined> {
+  const journal = await Journal.open(stateDir(ctx.io.env), account, { lock: false, readOnly: true, profile });
+  try {
+    for (let sequence = 1; ; sequence++) {
+      const entry = journal.get(noteReference(source, kind, sequence));
+      if (inFlight(entry)) return sequence;
+      if (sequence > existing && entry === undefined) return undefined;
+    }
+  } finally {
+    await journal.close();
+  }
+}
+
+/** What the service's answer says a voucher is worth; zero when it says nothing readable. */
+function worth(voucher: ServiceVoucher): Dec {
+  return Dec.tryParse(voucher.total ?? "") ?? Dec.ZERO;
+}
+
+/** The perceptions and other tributos in a voucher or note (`comprobante.tributos[].total`). */
+function tributosOf(comprobante: Record<string, unknown> | undefined): Dec {
+  const tributos = Array.isArray(comprobante?.tributos) ? (comprobante.tributos as { total?: unknown }[]) : [];
+  return Dec.sum(tributos.map((x) => Dec.tryParse(String(x.total ?? "")) ?? Dec.ZERO));
+}
+
+/**
+ * A credit note may not take what the voucher's credit notes credit above what it charged, its
+ * debit notes included: each note alone fits, nine of them did not. Counted twice: in totals,
+ * and without perceptions, so that notes of amounts (which carry none) do not give back the
+ * perceptions as net and VAT a few notes at a time.
+ */
+async function withinVoucherTotal(
+  service: Service,
+  voucher: ServiceVoucher,
+  note: BuiltNote,
+  credits: ServiceVoucher[],
+): Promise<void> {
+  const debits = await notesOf(service, note.source, "debit");
+  const live = (notes: ServiceVoucher[]) => notes.filter((n) => n.state !== "queue-error");
+  const noteTotal = Dec.parse(String(note.envelope.comprobante.total ?? "0"));
+  const measures = [
+    { of: worth, amount: noteTotal },
+    {
+      of: (v: ServiceVoucher) => worth(v).sub(tributosOf(v.raw.comprobante)),
+      amount: noteTotal.sub(tributosOf(note.envelope.comprobante)),
+    },
+  ];
+  for (const { of, amount } of measures) {
+    const sum = (notes: ServiceVoucher[]) => Dec.sum(live(notes).map(of));
+    const charged = of(voucher).add(sum(debits));
+    const credited = sum(credits);
+    if (credited.add(amount).cmp(charged) <= 0) continue;
+    const left = charged.sub(credited);
+    throw new NotePartError(
+      t(
+        "{credited} credited already to {tipo} {numero} by {count} credit notes: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit",
+        {
+          credited: credited.toFixed(2),
+          tipo: voucher.tipo,
+          numero: voucherNumber(note.source.punto_venta, note.source.numero),
+          count: live(credits).length,
+          amount: amount.toFixed(2),
+          total: charged.toFixed(2),
+          left: (left.sign() > 0 ? left : Dec.ZERO).toFixed(2),
+        },
+      ),
+      left.sign() > 0 ? t("a note of what is left: --amount {left}", { left: left.toFixed(2) }) : undefined,
+    );
+  }
+}
+
 function noteCommand(kind: NoteKind) {
   return async (ctx: Context, flags: NoteFlags): Promise<Outcome> => {
     const reference = flags.ref?.trim() ?? "";
@@ -90,7 +198,7 @@ function noteCommand(kind: NoteKind) {
       throw new UsageError(t("--annul annuls the whole invoice: it takes no --amount or --items"));
     const fecha = formatDay(argentinaToday(clockFrom(ctx.io.env)()));
 
-    const { note, sequence, existing } = await withConnection(ctx, async (connection) => {
+    const { note, sequence, existing, resumed } = await withConnection(ctx, async (connection, profile) => {
       const found = await issuedVoucher(connection.service, reference);
       const options = {
         kind,
@@ -98,21 +206,30 @@ function noteCommand(kind: NoteKind) {
         ...(condicionIva ? { condicionIva } : {}),
         ...(flags.annul ? { annulment: "S" as const } : {}),
         ...(part ? { part } : {}),
+        ...(flags.mail ? { mail: true } : {}),
       };
       // Built once before anything else is asked: a voucher no note can come from ends here.
       const first = noteFromVoucher(found.raw, options);
       if (flags.annul && !first.envelope.comprobante.rg_especiales)
         throw new UsageError(t("--annul is for the notes of an FCE invoice; {tipo} is not one", { tipo: found.tipo }));
-      const existing = (await latestNote(connection.service, first.source, kind)).sequence;
+      const notes = await notesOf(connection.service, first.source, kind);
+      const existing = notes.length;
+      // A note an earlier run sent and never settled (killed before the answer came) was that
+      // run's intention: it is resumed on issue's path, which asks the service, and no other is
+      // made until it is settled; with --new too, for "run it again" must not issue a second.
+      const unsettled = await unsettledNote(ctx, connection.account, profile.name, first.source, kind, existing);
       // Without --new, the latest note again: settled from the journal or the service, or sent
       // if it never was (a lost answer). With it, one more.
-      const sequence = flags.new ? existing + 1 : Math.max(existing, 1);
-      return {
-        note: sequence === 1 ? first : noteFromVoucher(found.raw, { ...options, sequence }),
-        sequence,
-        existing,
-      };
+      const sequence = unsettled ?? (flags.new ? existing + 1 : Math.max(existing, 1));
+      const note = sequence === 1 ? first : noteFromVoucher(found.raw, { ...options, sequence });
+      // Only a note the service does not hold yet credits anything more.
+      if (kind === "credit" && sequence > existing) await withinVoucherTotal(connection.service, found, note, notes);
+      return { note, sequence, existing, resumed: unsettled !== undefined };
     });
+    if (resumed && !ctx.quiet)
+      ctx.err(
+        `${ctx.errColor.yellow(t("warning:"))} ${t("{ref} was sent by an earlier run that did not see it settled: settled now, not another note", { ref: String(note.envelope.comprobante.external_reference) })}`,
+      );
     if (note.assumed.includes("condicion_iva") && !ctx.quiet)
       ctx.err(
         `${ctx.errColor.yellow(t("warning:"))} ${t("the service does not say the customer's VAT condition: {condition} assumed (--vat-condition says it)", { condition: String(note.envelope.cliente.condicion_iva) })}`,

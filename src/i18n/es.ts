@@ -1202,8 +1202,6 @@ export const ES: Readonly<Record<string, string>> = {
   "undo the credit note VENTA-0001-NC1": "deshace la nota de crédito VENTA-0001-NC1",
   "--items takes item numbers counted from 1, comma separated (1,3), not {value}":
     "--items lleva números de ítem contados desde 1, separados por comas (1,3), no {value}",
-  "--amount takes the note's total with VAT, positive, with a decimal point and cents at most (1500.50), not {value}":
-    "--amount lleva el total de la nota con IVA, positivo, con punto decimal y a lo sumo centavos (1500.50), no {value}",
   "--amount and --items exclude each other: a note adjusts an amount, or some items":
     "--amount y --items se excluyen: una nota ajusta un importe, o algunos ítems",
   "--vat-condition takes one of {list}, not {value}": "--vat-condition lleva uno de {list}, no {value}",
@@ -1459,4 +1457,25 @@ export const ES: Readonly<Record<string, string>> = {
   "standard error cannot be written ({code})": "no se puede escribir la salida de error estándar ({code})",
   "the embedded sandbox stopped: {message}; it answers 503 until it is started again":
     "el sandbox integrado se detuvo: {message}; responde 503 hasta que se lo inicie de nuevo",
+  "--amount {value} is ambiguous: one thousand, or one with three decimals? Write 1000 or 1000.00 (1000,00)":
+    "--amount {value} es ambiguo: ¿mil, o uno con tres decimales? Escribí 1000 o 1000,00 (1000.00)",
+  "--amount takes the note's total with VAT, positive, in cents at most (1500.50 or 1500,50), not {value}":
+    "--amount lleva el total de la nota con IVA, positivo, a lo sumo en centavos (1500,50 o 1500.50), no {value}",
+  "{credited} credited already to {tipo} {numero} by {count} credit notes: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit":
+    "{tipo} {numero} ya tiene {credited} acreditados por {count} notas de crédito: una más de {amount} acreditaría más que su {total} (con sus notas de débito); quedan {left} por acreditar",
+  "a note of what is left: --amount {left}": "una nota por lo que queda: --amount {left}",
+  "{ref} was sent by an earlier run that did not see it settled: settled now, not another note":
+    "{ref} lo envió una ejecución anterior que no vio cómo terminó: se resuelve ahora, sin emitir otra nota",
+  "a class {class} voucher goes to a customer whose VAT condition is {allowed}, not {condition}":
+    "un comprobante clase {class} va a un cliente con condición de IVA {allowed}, no {condition}",
+  "a credit note of {amount} is more than {tipo} {numero} can credit: {creditable} of items and VAT; the other {other} of its total {total} are perceptions or internal taxes, which a note of an amount does not adjust":
+    "una nota de crédito de {amount} es más de lo que {tipo} {numero} puede acreditar: {creditable} de ítems e IVA; los otros {other} de su total {total} son percepciones o impuestos internos, que una nota por un importe no ajusta",
+  "a whole note (no --amount) adjusts its perceptions too; or issue the note from a JSON file":
+    "una nota por el total (sin --amount) ajusta también sus percepciones; o emití la nota desde un archivo JSON",
+  "{amount} is too small to make a note line at the voucher's VAT rates":
+    "{amount} es demasiado poco para hacer una línea de nota con las alícuotas del comprobante",
+  "{tipo} {numero} has no e-mail address at the service: its note cannot be e-mailed":
+    "{tipo} {numero} no tiene dirección de e-mail en el servicio: su nota no se puede enviar por e-mail",
+  "e-mail the note to the addresses of the voucher (the service does not say whether the voucher was e-mailed)":
+    "enviar la nota por e-mail a las direcciones del comprobante (el servicio no dice si el comprobante se envió por e-mail)",
 };

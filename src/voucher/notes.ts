@@ -40,6 +40,11 @@ export interface NoteOptions {
   sequence?: number;
   /** A partial note; by default the note adjusts the whole voucher. */
   part?: NotePart;
+  /**
+   * E-mail the note to the voucher's addresses (`envia_por_mail: "S"`). The query answer gives
+   * the addresses but not whether the voucher was mailed (reference §6.9), so it is asked.
+   */
+  mail?: boolean;
 }
 
 /**
@@ -135,9 +140,15 @@ export function noteReference(source: NoteSource, kind: NoteKind = "credit", seq
   return `${base.slice(0, LIMITS.externalReference - suffix.length)}${suffix}`;
 }
 
-/** What the customer's VAT condition most likely is, when the answer does not say. */
-function defaultCondition(info: VoucherTypeInfo, documentType: string): VatCondition {
-  return info.class === "A" || info.class === "M" || (info.fce && documentType === "CUIT") ? "RI" : "CF";
+/**
+ * What the customer's VAT condition most likely is, when the answer does not say; always one the
+ * class takes. A and M go to a registered taxpayer; an FCE B invoice to a company (a CUIT), which
+ * in class B is an exempt one, not a final consumer; any other B or C, to a final consumer.
+ */
+function defaultCondition(info: VoucherTypeInfo, documentType: string, allowed: readonly VatCondition[]): VatCondition {
+  const likely: VatCondition =
+    info.class === "A" || info.class === "M" ? "RI" : info.fce && documentType === "CUIT" ? "E" : "CF";
+  return allowed.includes(likely) ? likely : (allowed[0] as VatCondition);
 }
 
 function issuerCuit(c: Json, given: string | undefined): string {
@@ -176,16 +187,36 @@ export function noteFromVoucher(answer: { cliente?: unknown; comprobante?: unkno
 
   const documento_tipo = text(cl.documento_tipo).toUpperCase();
   const answered = text(cl.condicion_iva_operacion) || text(cl.condicion_iva);
-  const given = opts.condicionIva ?? VAT_CONDITIONS.find((x) => x === answered);
   const allowed = info.class ? VAT_CONDITIONS_BY_CLASS[info.class] : VAT_CONDITIONS;
-  const condicion_iva = given ?? defaultCondition(info, documento_tipo);
+  // Told, it is the user's word: one the class does not take is refused, never swapped for another.
+  if (opts.condicionIva && !allowed.includes(opts.condicionIva))
+    throw new NoteSourceError(
+      t("a class {class} voucher goes to a customer whose VAT condition is {allowed}, not {condition}", {
+        class: info.class ?? "?",
+        allowed: allowed.join(", "),
+        condition: opts.condicionIva,
+      }),
+    );
+  // The voucher's own condition, where the answer carries it, before any default.
+  const given = opts.condicionIva ?? VAT_CONDITIONS.find((x) => x === answered && allowed.includes(x));
+  const condicion_iva = given ?? defaultCondition(info, documento_tipo, allowed);
   const cliente: Json = {
     documento_tipo,
     documento_nro: text(cl.documento_nro),
     razon_social: text(cl.razon_social),
-    condicion_iva: allowed.includes(condicion_iva) ? condicion_iva : allowed[0],
+    condicion_iva,
   };
   for (const key of ["email", "domicilio"] as const) if (text(cl[key])) cliente[key] = text(cl[key]);
+  if (opts.mail) {
+    if (!cliente.email)
+      throw new NoteSourceError(
+        t("{tipo} {numero} has no e-mail address at the service: its note cannot be e-mailed", {
+          tipo,
+          numero: `${String(punto_venta).padStart(5, "0")}-${String(numero).padStart(8, "0")}`,
+        }),
+      );
+    cliente.envia_por_mail = "S";
+  }
 
   const detalle = (Array.isArray(c.detalle) ? (c.detalle as Json[]) : []).map((d) => {
     const p = (d.producto ?? {}) as Json;
@@ -285,18 +316,34 @@ function partOf(envelope: BuiltNote["envelope"], source: NoteSource, kind: NoteK
       throw new NotePartError(
         t("the amount must be positive, in cents at most, not {amount}", { amount: part.amount }),
       );
-    const voucherTotal = Dec.parse(String(c.total ?? source.total ?? "0"));
-    // A credit note gives back at most what the voucher charged; a debit note charges more, unbounded.
-    if (kind === "credit" && wanted.cmp(voucherTotal) > 0)
+    const groups = rateGroups(envelope, source);
+    // What a note of an amount can credit: the voucher's items with their VAT. Its perceptions
+    // and internal taxes are not adjusted (the note carries none: whose share of a perception a
+    // part is, the agent decides), so they are not creditable through it either.
+    const creditable = Dec.sum(groups.map((g) => g.gross));
+    if (kind === "credit" && wanted.cmp(creditable) > 0) {
+      const voucherTotal = Dec.parse(String(c.total ?? source.total ?? "0"));
+      const figures = {
+        amount: wanted.toFixed(2),
+        tipo: source.tipo,
+        numero: printedNumber(source),
+        total: voucherTotal.toFixed(2),
+        creditable: creditable.toFixed(2),
+        other: voucherTotal.sub(creditable).toFixed(2),
+      };
       throw new NotePartError(
-        t("a credit note of {amount} is more than {tipo} {numero} was worth ({total})", {
-          amount: wanted.toFixed(2),
-          tipo: source.tipo,
-          numero: printedNumber(source),
-          total: voucherTotal.toFixed(2),
-        }),
+        voucherTotal.cmp(creditable) > 0
+          ? t(
+              "a credit note of {amount} is more than {tipo} {numero} can credit: {creditable} of items and VAT; the other {other} of its total {total} are perceptions or internal taxes, which a note of an amount does not adjust",
+              figures,
+            )
+          : t("a credit note of {amount} is more than {tipo} {numero} was worth ({total})", figures),
+        voucherTotal.cmp(creditable) > 0
+          ? t("a whole note (no --amount) adjusts its perceptions too; or issue the note from a JSON file")
+          : undefined,
       );
-    c.detalle = amountLines(envelope, source, wanted);
+    }
+    c.detalle = amountLines(groups, source, wanted);
     delete c.bonificacion;
     delete c.tributos;
   }
@@ -304,17 +351,17 @@ function partOf(envelope: BuiltNote["envelope"], source: NoteSource, kind: NoteK
   if (totals) c.total = totals.total.toFixed(2);
 }
 
+type RateGroup = { rate: string; gross: Dec; taxed: boolean };
+
 /**
- * One line per VAT rate of the voucher (exempt and non-taxed count as rates), its share of `amount`
- * in proportion to what the voucher charged at that rate, VAT included; each line's price is the
- * net that, with its VAT, makes the share, to the cent where the rate allows it (where it does
- * not, a cent below). Perceptions and internal taxes are not adjusted.
+ * What the voucher charged at each of its VAT rates, VAT included (exempt and non-taxed count as
+ * rates): what a note of an amount splits over. Perceptions and internal taxes are not in it.
  */
-function amountLines(envelope: BuiltNote["envelope"], source: NoteSource, amount: Dec): Json[] {
+function rateGroups(envelope: BuiltNote["envelope"], source: NoteSource): RateGroup[] {
   const totals = totalsOf(envelope);
   const detalle = envelope.comprobante.detalle as { producto: { alicuota: string } }[];
   if (!totals) throw new NoteSourceError(t("the items of {tipo} cannot be read back", { tipo: source.tipo }));
-  const groups: { rate: string; gross: Dec; taxed: boolean }[] = totals.vatApplies
+  return totals.vatApplies
     ? [
         ...totals.rates.map((r) => ({ rate: r.rate, gross: r.net.add(r.vat), taxed: true })),
         { rate: VAT_EXEMPT, gross: totals.exempt, taxed: false },
@@ -328,22 +375,47 @@ function amountLines(envelope: BuiltNote["envelope"], source: NoteSource, amount
           taxed: false,
         },
       ];
+}
+
+/**
+ * One line per VAT rate of the voucher, its share of `amount` in proportion to what the voucher
+ * charged at that rate, VAT included; each line's price is the net that, with its VAT, makes the
+ * share, to the cent where the rate allows it. Where it does not, the cent left over goes to the
+ * next line, and an exempt or non-taxed line (last) takes what is left exactly; only a voucher
+ * without one may end a cent below. A share of nothing makes no line.
+ */
+function amountLines(groups: RateGroup[], source: NoteSource, amount: Dec): Json[] {
+  const ordered = [...groups.filter((g) => g.taxed), ...groups.filter((g) => !g.taxed)];
   const shares = allocate(
     amount,
-    groups.map((g) => g.gross),
+    ordered.map((g) => g.gross),
   );
   const label = `Ajuste s/ ${source.tipo} ${printedNumber(source)}`;
-  return groups.map((g, i) => {
-    const share = shares[i] ?? Dec.ZERO;
-    return {
-      cantidad: "1",
-      producto: {
-        descripcion: groups.length > 1 ? `${label} (${rateLabel(g.rate)})` : label,
-        precio_unitario_sin_iva: (g.taxed ? netFor(share, g.rate) : share).toFixed(2),
-        alicuota: g.rate,
-      },
-    };
+  let carried = Dec.ZERO;
+  const lines: { group: RateGroup; price: Dec }[] = [];
+  ordered.forEach((g, i) => {
+    const share = (shares[i] ?? Dec.ZERO).add(carried);
+    const price = g.taxed ? netFor(share, g.rate) : share;
+    carried = share.sub(g.taxed ? price.add(vatAt(price, g.rate)) : price);
+    if (price.sign() > 0) lines.push({ group: g, price });
   });
+  if (lines.length === 0)
+    throw new NotePartError(
+      t("{amount} is too small to make a note line at the voucher's VAT rates", { amount: amount.toFixed(2) }),
+    );
+  return lines.map(({ group, price }) => ({
+    cantidad: "1",
+    producto: {
+      descripcion: lines.length > 1 ? `${label} (${rateLabel(group.rate)})` : label,
+      precio_unitario_sin_iva: price.toFixed(2),
+      alicuota: group.rate,
+    },
+  }));
+}
+
+/** The VAT on `net` at `rate`, rounded as the authority does. */
+function vatAt(net: Dec, rate: string): Dec {
+  return net.mul(Dec.parse(rate)).shift(2).roundHalfEven(2);
 }
 
 /** A line's rate in its description; no `%`, which the service takes as an escape. */
@@ -353,7 +425,7 @@ function rateLabel(rate: string): string {
 
 /** The net that, with its VAT at `rate` rounded as the authority does, adds up to `gross`. */
 function netFor(gross: Dec, rate: string): Dec {
-  const vatOf = (net: Dec) => net.mul(Dec.parse(rate)).shift(2).roundHalfEven(2);
+  const vatOf = (net: Dec) => vatAt(net, rate);
   const estimate = Dec.parse(((gross.toNumber() * 100) / (100 + Number(rate))).toFixed(2));
   const cent = Dec.parse("0.01");
   const candidates = [estimate, estimate.sub(cent), estimate.add(cent)];

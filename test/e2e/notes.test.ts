@@ -5,9 +5,10 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { decodeQr } from "../../src/voucher/qr.js";
-import { freshUser, journalStates, journalText, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
+import { freshUser, journalStates, journalText, ndjson, ROOT, runCli, startCli, TODAY } from "../helpers.js";
+import { type RunningSandbox, sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
 
 function user() {
   const { cwd, env } = freshUser("facturar-notes-");
@@ -93,7 +94,8 @@ describe("facturar credit-note and debit-note", () => {
   it("issues a note once: a second run sends nothing, --new makes the next one, then that one is kept", async () => {
     const u = user();
     await issueSample(u, "factura-b-dni", "VENTA-7");
-    const first = await u.run(["credit-note", "--ref", "VENTA-7", "--no-pdf"]);
+    // Partial: a whole one would leave nothing for the next note to credit.
+    const first = await u.run(["credit-note", "--ref", "VENTA-7", "--amount", "1210", "--no-pdf"]);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/✔ NOTA DE CREDITO B 00679-00000001 .*ref VENTA-7-NC1 .*issued/);
 
@@ -246,5 +248,163 @@ describe("observations", () => {
       status: "skipped-duplicate",
       observations: [expect.stringMatching(/^10217: /)],
     });
+  }, 90_000);
+});
+
+describe("credit notes never credit more than the voucher charged", () => {
+  it("--amount is capped at what the note carries: a voucher's perceptions are not part of it", async () => {
+    const u = user();
+    await issueSample(u, "perceptions", "VP-1");
+    // 160000.00 net + 33600.00 VAT; the 8800.00 of perceptions the note does not adjust.
+    const over = await u.run(["credit-note", "--ref", "VP-1", "--amount", "202400", "--no-pdf"]);
+    expect(over.code).toBe(3);
+    expect(over.stderr).toMatch(/202400\.00 .*193600\.00.*perceptions/);
+    expect(await held(u, "VP-1-NC1")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+    const most = await u.run(["--json", "credit-note", "--ref", "VP-1", "--amount", "193600", "--no-pdf"]);
+    expect(most.code, most.stderr).toBe(0);
+    const [note] = await held(u, "VP-1-NC1");
+    expect(note.comprobante).toMatchObject({ total: 193600, tributos: [] });
+    expect(note.comprobante.detalle).toEqual([
+      expect.objectContaining({ producto: expect.objectContaining({ precio_unitario: 160000, alicuota: 21 }) }),
+    ]);
+    // Nor a few notes at a time: the perceptions' 8800.00 is not left to credit as net and VAT.
+    const rest = await u.run(["credit-note", "--ref", "VP-1", "--new", "--amount", "8800", "--no-pdf"]);
+    expect(rest.code).toBe(3);
+    expect(rest.stderr).toMatch(/193600\.00 credited already .*8800\.00 .*193600\.00.*0\.00 left/);
+    const whole = await u.run(["credit-note", "--ref", "VP-1", "--new", "--no-pdf"]);
+    expect(whole.code).toBe(3);
+  }, 60_000);
+
+  it("refuses a note that takes all the credit notes of a voucher above its total, its debit notes added", async () => {
+    const u = user();
+    await issueSample(u, "factura-b-dni", "VL-1");
+    const first = await u.run(["credit-note", "--ref", "VL-1", "--amount", "100000", "--no-pdf"]);
+    expect(first.code, first.stderr).toBe(0);
+    const over = await u.run(["credit-note", "--ref", "VL-1", "--new", "--amount", "40000", "--no-pdf"]);
+    expect(over.code).toBe(3);
+    expect(over.stderr).toMatch(/100000\.00 credited already .*40000\.00 .*133463\.00.*33463\.00 left/);
+    const whole = await u.run(["credit-note", "--ref", "VL-1", "--new", "--no-pdf"]);
+    expect(whole.code).toBe(3);
+    // A debit note raises what may be credited.
+    const debit = await u.run(["debit-note", "--ref", "VL-1", "--amount", "6537", "--no-pdf"]);
+    expect(debit.code, debit.stderr).toBe(0);
+    const rest = await u.run(["credit-note", "--ref", "VL-1", "--new", "--amount", "40000", "--no-pdf"]);
+    expect(rest.code, rest.stderr).toBe(0);
+    const more = await u.run(["credit-note", "--ref", "VL-1", "--new", "--amount", "0.01", "--no-pdf"]);
+    expect(more.code).toBe(3);
+    expect(await held(u, "VL-1-NC3")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+  }, 90_000);
+});
+
+describe("what the note is told", () => {
+  it("--vat-condition the voucher's class does not allow is refused, naming those it does", async () => {
+    const u = user();
+    await issueSample(u, "factura-m", "VC-1");
+    const run = await u.run(["credit-note", "--ref", "VC-1", "--vat-condition", "CF", "--no-pdf"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/class M .*RI, M, not CF/);
+    expect(await held(u, "VC-1-NC1")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+  }, 60_000);
+
+  it("--amount to the cent on several rates; an amount too small to split is not made of zero lines", async () => {
+    const u = user();
+    await issueSample(u, "factura-a-mixed-rates", "VR-1");
+    const fifty = await u.run(["--json", "credit-note", "--ref", "VR-1", "--amount", "50", "--no-pdf"]);
+    expect(fifty.code, fifty.stderr).toBe(0);
+    expect(fifty.stderr).not.toMatch(/the note.s total is/);
+    const [note] = await held(u, "VR-1-NC1");
+    expect(note.comprobante.total).toBe(50);
+    const cent = await u.run(["credit-note", "--ref", "VR-1", "--new", "--amount", "0.01", "--no-pdf"]);
+    expect(cent.code, cent.stderr).toBe(0);
+    const [small] = await held(u, "VR-1-NC2");
+    expect(small.comprobante.total).toBe(0.01);
+    expect(small.comprobante.detalle.every((d: any) => d.producto.precio_unitario > 0)).toBe(true);
+  }, 60_000);
+
+  it("--amount with a decimal comma; one separator before three digits is refused as ambiguous", async () => {
+    const u = user();
+    await issueSample(u, "factura-b-dni", "VD-1");
+    const comma = await u.run(["--lang", "es", "credit-note", "--ref", "VD-1", "--amount", "1210,00", "--no-pdf"]);
+    expect(comma.code, comma.stderr).toBe(0);
+    expect((await held(u, "VD-1-NC1"))[0].comprobante.total).toBe(1210);
+    const grouped = await u.run(["credit-note", "--ref", "VD-1", "--new", "--amount", "1.210,00", "--no-pdf"]);
+    expect(grouped.code, grouped.stderr).toBe(0);
+    expect((await held(u, "VD-1-NC2"))[0].comprobante.total).toBe(1210);
+    for (const ambiguous of ["1,000", "1.000"]) {
+      const run = await u.run(["credit-note", "--ref", "VD-1", "--new", "--amount", ambiguous, "--no-pdf"]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/ambiguous/);
+    }
+  }, 60_000);
+});
+
+describe("a note e-mailed", () => {
+  it("--mail sends the note to the voucher's addresses, so it can be resent; without one it is refused", async () => {
+    const u = user();
+    const path = sampleAs(u, "perceptions", "MAIL-1");
+    const raw = JSON.parse(readFileSync(path, "utf8"));
+    raw.cliente.envia_por_mail = "S";
+    writeFileSync(path, JSON.stringify(raw));
+    const issued = await u.run(["issue", "--no-pdf", path]);
+    expect(issued.code, issued.stderr).toBe(0);
+    const note = await u.run(["credit-note", "--ref", "MAIL-1", "--mail", "--no-pdf"]);
+    expect(note.code, note.stderr).toBe(0);
+    const [held1] = await held(u, "MAIL-1-NC1");
+    expect(held1.cliente.email).toBe(raw.cliente.email);
+    const resent = await u.run(["resend", "--ref", "MAIL-1-NC1"]);
+    expect(resent.code, resent.stderr).toBe(0);
+
+    const bare = sampleAs(u, "factura-b-dni", "MAIL-2");
+    const noAddress = JSON.parse(readFileSync(bare, "utf8"));
+    delete noAddress.cliente.email;
+    writeFileSync(bare, JSON.stringify(noAddress));
+    expect((await u.run(["issue", "--no-pdf", bare])).code).toBe(0);
+    const nowhere = await u.run(["credit-note", "--ref", "MAIL-2", "--mail", "--no-pdf"]);
+    expect(nowhere.code).toBe(3);
+    expect(nowhere.stderr).toMatch(/no e-mail address at the service/);
+  }, 60_000);
+});
+
+describe("a note command run again after a crash", () => {
+  const sandboxes: RunningSandbox[] = [];
+  afterEach(async () => {
+    for (const s of sandboxes.splice(0)) await s.stop();
+  });
+
+  it("--new killed while the service stores its note: run again, that note is settled, no other is issued", async () => {
+    const s = await startSandboxProcess({ args: ["--fault", "slow-commit=3000"] });
+    sandboxes.push(s);
+    const base = freshUser("facturar-notes-crash-");
+    const env = sandboxEnv(s, base.env);
+    const run = (args: string[]) => runCli(args, { cwd: base.cwd, env });
+    const u = { cwd: base.cwd, env, run } as unknown as User;
+    await issueSample(u, "factura-b-dni", "VK-1");
+    const first = await run(["credit-note", "--ref", "VK-1", "--amount", "1000", "--no-pdf"]);
+    expect(first.code, first.stderr).toBe(0);
+
+    const command = ["--json", "credit-note", "--ref", "VK-1", "--new", "--amount", "1000", "--no-pdf"];
+    const killed = startCli(command, { cwd: base.cwd, env });
+    // Killed for real once its note is journaled as sent, while the service is still storing it.
+    for (let i = 0; i < 500 && journalStates(base.env.XDG_STATE_HOME).get("VK-1-NC2") !== "sending"; i++)
+      await new Promise((done) => setTimeout(done, 20));
+    expect(journalStates(base.env.XDG_STATE_HOME).get("VK-1-NC2")).toBe("sending");
+    // Past the send (storing takes 3 s): killed earlier, the next run would wait out its whole
+    // settle window for a note that never left, as issue does; the outcome is one note either way.
+    await new Promise((done) => setTimeout(done, 1000));
+    killed.child.kill("SIGKILL");
+    await killed.done;
+
+    const again = await run(command);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/VK-1-NC2 was sent by an earlier run/);
+    expect(ndjson(again.stdout)).toEqual([expect.objectContaining({ external_reference: "VK-1-NC2", numero: 2 })]);
+    expect(journalStates(base.env.XDG_STATE_HOME).get("VK-1-NC2")).toBe("issued");
+    expect((await held(u, "VK-1-NC2"))[0]).toMatchObject({ state: "issued" });
+    expect(await held(u, "VK-1-NC3")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+
+    // Settled, the same command makes one more: --new means another note once nothing is pending.
+    const next = await run(command);
+    expect(next.code, next.stderr).toBe(0);
+    expect(ndjson(next.stdout)[0]).toMatchObject({ status: "issued", external_reference: "VK-1-NC3" });
   }, 90_000);
 });

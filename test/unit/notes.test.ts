@@ -231,4 +231,41 @@ describe("a note from an issued voucher", () => {
       expect(debit.envelope.comprobante).toMatchObject({ tipo: "NOTA DE DEBITO A", total: "5000.00" });
     });
   });
+
+  it("an FCE B note to a company assumes an exempt customer (what class B takes), not a final consumer", () => {
+    const note = noteFromVoucher(
+      answer("FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) B", COMPANY, [[1, 1000, 21]], 1210),
+      {
+        fecha: TODAY,
+      },
+    );
+    expect(note.envelope.cliente.condicion_iva).toBe("E");
+    expect(note.assumed).toEqual(["condicion_iva"]);
+  });
+
+  it("refuses a condition the class does not take, instead of sending another", () => {
+    expect(() =>
+      noteFromVoucher(answer("FACTURA M", COMPANY, [[1, 1000, 21]], 1210), { fecha: TODAY, condicionIva: "CF" }),
+    ).toThrow(/class M voucher goes to a customer whose VAT condition is RI, M, not CF/);
+  });
+
+  it("an amount to the cent over several rates: the exempt line takes the cent the taxed ones cannot make", () => {
+    const several = answer(
+      "FACTURA A",
+      COMPANY,
+      [
+        [1, 1000, 21],
+        [1, 1000, 10.5],
+        [1, 500, -1],
+      ],
+      2815,
+    );
+    for (const wanted of ["50.00", "100.00", "33.33", "0.01", "0.02"]) {
+      const note = noteFromVoucher(several, { fecha: TODAY, part: { amount: wanted } });
+      expect(note.envelope.comprobante.total).toBe(wanted);
+      const lines = note.envelope.comprobante.detalle as { producto: { precio_unitario_sin_iva: string } }[];
+      expect(lines.every((l) => Number(l.producto.precio_unitario_sin_iva) > 0)).toBe(true);
+      expect(codes(check(note.envelope))).toEqual([]);
+    }
+  });
 });

@@ -156,9 +156,18 @@ export function afipInfo(service: SandboxService, body: Json): Reply {
 /** The development plan lasts one month from the account's creation (reference §2). */
 export const PLAN_DAYS = 30;
 
-/** The day (a day number) the account's API DEV plan ends: a month after it was created. */
+/**
+ * The day (a day number) the account's API DEV plan ends: 30 days after it was created, and every
+ * 30 days after that. The hosted plan lapses and must be renewed; this one renews itself, as
+ * the development service on the user's machine must keep working (tests and `status` see a
+ * lapsed plan with the `plan-ended` fault: it ended the day before).
+ */
 export function planEndDay(service: SandboxService): number {
-  return Math.floor(new Date(service.store.account.created).getTime() / 86_400_000) + PLAN_DAYS;
+  const created = Math.floor(new Date(service.store.account.created).getTime() / 86_400_000);
+  const today = service.todayNumber();
+  if (service.options.faults.planEnded) return today - 1;
+  const periods = Math.max(1, Math.ceil((today - created + 1) / PLAN_DAYS));
+  return created + periods * PLAN_DAYS;
 }
 
 export function consumo(service: SandboxService): Reply {

@@ -32,6 +32,8 @@ export interface Faults {
   maintenance: boolean;
   /** The authority is down: instant issuing is refused, the queue waits. */
   authorityDown: boolean;
+  /** The API DEV plan has lapsed (it renews itself otherwise): every call but status refused. */
+  planEnded: boolean;
   /** Share of queued vouchers whose processing ends in error (to exercise re-queueing). */
   queueError: number;
   /**
@@ -56,6 +58,7 @@ export const NO_FAULTS: Faults = {
   dropAfterCommit: 0,
   maintenance: false,
   authorityDown: false,
+  planEnded: false,
   queueError: 0,
   observe: 0,
   pageSize: 0,
@@ -78,6 +81,7 @@ export const FAULT_NAMES = [
   ...Object.keys(RATES),
   "maintenance",
   "authority-down",
+  "plan-ended",
 ];
 
 export class FaultSpecError extends Error {}
@@ -88,7 +92,7 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
   for (const part of specs.flatMap((s) => s.split(",")).map((s) => s.trim())) {
     if (part === "") continue;
     const [name = "", value] = part.split("=", 2).map((s) => s.trim());
-    if (name === "maintenance" || name === "authority-down") {
+    if (name === "maintenance" || name === "authority-down" || name === "plan-ended") {
       if (value !== undefined && !["1", "true", "on", "0", "false", "off"].includes(value)) {
         throw new FaultSpecError(
           t("fault {name} takes no value (or on/off), got {value}", { name, value: JSON.stringify(value) }),
@@ -96,6 +100,7 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
       }
       const on = value === undefined || ["1", "true", "on"].includes(value);
       if (name === "maintenance") faults.maintenance = on;
+      else if (name === "plan-ended") faults.planEnded = on;
       else faults.authorityDown = on;
       continue;
     }

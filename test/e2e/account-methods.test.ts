@@ -288,8 +288,14 @@ describe("cuit, status, table", () => {
     const quiet = await u.run(["-q", "status"]);
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stdout).toBe("");
-    // Once the plan has ended the service refuses every call, and status says so.
-    const later = { FACTURAR_TODAY: formatDay(dayNumber(TODAY) + 120) };
+    // The embedded plan renews itself: months later it still works, its end a month away at most.
+    const months = { FACTURAR_TODAY: formatDay(dayNumber(TODAY) + 120) };
+    const renewed = await u.run(["--json", "status"], months);
+    expect(renewed.code, renewed.stderr).toBe(0);
+    expect(JSON.parse(renewed.stdout).usage.dias_restantes).toBeGreaterThan(0);
+    expect(JSON.parse(renewed.stdout).usage.dias_restantes).toBeLessThanOrEqual(30);
+    // A lapsed plan (the plan-ended fault): the service refuses every call, and status says so.
+    const later = { ...months, FACTURAR_SANDBOX_FAULTS: "plan-ended" };
     const ended = await u.run(["status"], later);
     expect(ended.code).toBe(6);
     expect(ended.stdout).toMatch(/^✖ invoicing: the plan ended on \d{2}\/\d{2}\/\d{4}: the service refuses every call/);

@@ -1403,4 +1403,7 @@ export const ES: Readonly<Record<string, string>> = {
   "{n} voucher queued or failed in the queue left out": "{n} comprobante encolado o fallido en la cola quedó afuera",
   "{n} vouchers queued or failed in the queue left out":
     "{n} comprobantes encolados o fallidos en la cola quedaron afuera",
+  "not sent: the journal cannot be written": "no enviado: no se puede escribir el diario",
+  "{n} outcomes are not in the journal; the next run asks the service about them":
+    "{n} resultados no quedaron en el diario; la próxima corrida se los pregunta al servicio",
 };

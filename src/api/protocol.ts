@@ -255,6 +255,49 @@ export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
   };
 }
 
+/** An issuing answer that cannot be read says nothing of what was stored: as lost as a timeout. */
+function lostIfUnreadable<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof MalformedAnswerError) throw new TransportError(error.message, "dropped", true);
+    throw error;
+  }
+}
+
+/** A `lotes` or `lotes_encola` answer, one item per voucher sent; MalformedAnswerError when it says less. */
+function batchAnswer(method: string, mode: IssueMode, answer: Record<string, unknown>, count: number): BatchAnswer {
+  const top = text(answer.error).toUpperCase();
+  const list: unknown[] = Array.isArray(answer.response) ? answer.response : [];
+  if (list.length === 0) {
+    // Issued, but no item says which: the outcome of each is to be asked.
+    if (top === "N") throw new MalformedAnswerError(method, t("no item for the vouchers sent"));
+    // Nothing processed: a validation error of the whole batch (§6.8) names one row, or none.
+    const whole = issueAnswer(method, answer, mode);
+    // "la fila 3 (comenzando en 0)…": that voucher's fault, not the others'.
+    const row = /\bfila\s+(\d+)/i.exec(whole.ok ? "" : whole.errors.join(" "));
+    const refusedRow = row ? Number(row[1]) : undefined;
+    const items = Array.from({ length: count }, () => whole);
+    if (refusedRow !== undefined && refusedRow < count) return { items, refusedRow };
+    return { items };
+  }
+  if (list.length < count)
+    throw new MalformedAnswerError(method, t("{n} items for {count} vouchers sent", { n: list.length, count }));
+  const items: IssueAnswer[] = [];
+  let failedBefore = false;
+  for (let i = 0; i < count; i++) {
+    const raw = list[i];
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+      throw new MalformedAnswerError(method, t("item {n} is not an answer", { n: i }));
+    const item = issueAnswer(method, raw as Record<string, unknown>, mode);
+    // §6.8: after the authority fails one voucher of a batch, it processes none of the rest.
+    if (!item.ok && failedBefore && mode === "instant") item.notProcessed = true;
+    if (!item.ok) failedBefore = true;
+    items.push(item);
+  }
+  return { items };
+}
+
 /** One voucher's issuing answer (the top level of `nuevo`, or an item of a batch). */
 export function issueAnswer(method: string, answer: Record<string, unknown>, mode: IssueMode): IssueAnswer {
   const error = text(answer.error).toUpperCase();
@@ -482,46 +525,18 @@ export class HttpService implements Service {
   async issue(mode: IssueMode, voucher: Record<string, unknown>): Promise<IssueAnswer> {
     const method = mode === "queued" ? "facturacion/nuevo_encola" : "facturacion/nuevo";
     const answer = await this.issuing(method, voucher);
-    return issueAnswer(method, answer, mode);
+    return lostIfUnreadable(() => issueAnswer(method, answer, mode));
   }
 
+  /**
+   * An answer that cannot be read whole (no list where one is due, an item without its outcome,
+   * fewer items than vouchers) is a lost answer: the service may have stored any of them, so the
+   * caller asks about each, never reports one "not sent" on the strength of it.
+   */
   async issueBatch(mode: IssueMode, vouchers: Record<string, unknown>[]): Promise<BatchAnswer> {
     const method = mode === "queued" ? "facturacion/lotes_encola" : "facturacion/lotes";
     const answer = await this.issuing(method, { requests: vouchers });
-    const list = Array.isArray(answer.response) ? answer.response : [];
-    const top = text(answer.error).toUpperCase();
-    if (list.length === 0) {
-      // Nothing processed: a validation error of the whole batch (§6.8) names one row, or none.
-      const whole = issueAnswer(method, { ...answer, error: top === "N" ? "S" : answer.error }, mode);
-      if (top === "N") throw new MalformedAnswerError(method, t("no item for the vouchers sent"));
-      // "la fila 3 (comenzando en 0)…": that voucher's fault, not the others'.
-      const row = /\bfila\s+(\d+)/i.exec(whole.ok ? "" : whole.errors.join(" "));
-      const refusedRow = row ? Number(row[1]) : undefined;
-      if (refusedRow !== undefined && refusedRow < vouchers.length)
-        return { items: vouchers.map(() => whole), refusedRow };
-      return { items: vouchers.map(() => whole) };
-    }
-    const items: IssueAnswer[] = [];
-    let failedBefore = false;
-    for (let i = 0; i < vouchers.length; i++) {
-      const raw = list[i];
-      if (raw === null || typeof raw !== "object") {
-        items.push({
-          ok: false,
-          errors: [t("the service returned no item for this voucher")],
-          details: [],
-          requiresFce: false,
-          notProcessed: true,
-        });
-        continue;
-      }
-      const item = issueAnswer(method, raw as Record<string, unknown>, mode);
-      // §6.8: after the authority fails one voucher of a batch, it processes none of the rest.
-      if (!item.ok && failedBefore && mode === "instant") item.notProcessed = true;
-      if (!item.ok) failedBefore = true;
-      items.push(item);
-    }
-    return { items };
+    return lostIfUnreadable(() => batchAnswer(method, mode, answer, vouchers.length));
   }
 
   async findByReference(reference: string, operacion: Operacion = "V"): Promise<ServiceVoucher[]> {

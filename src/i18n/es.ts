@@ -837,7 +837,6 @@ export const ES: Readonly<Record<string, string>> = {
   "it has no error field": "no tiene el campo error",
   "error is {value}": "error vale {value}",
   "no item for the vouchers sent": "ningún ítem para los comprobantes enviados",
-  "the service returned no item for this voucher": "el servicio no devolvió ningún ítem para este comprobante",
   "consulta failed": "consulta falló",
   "it has no comprobante": "no tiene comprobante",
   "it has no number": "no tiene número",
@@ -1406,4 +1405,6 @@ export const ES: Readonly<Record<string, string>> = {
   "not sent: the journal cannot be written": "no enviado: no se puede escribir el diario",
   "{n} outcomes are not in the journal; the next run asks the service about them":
     "{n} resultados no quedaron en el diario; la próxima corrida se los pregunta al servicio",
+  "{n} items for {count} vouchers sent": "{n} ítems para {count} comprobantes enviados",
+  "item {n} is not an answer": "el ítem {n} no es una respuesta",
 };

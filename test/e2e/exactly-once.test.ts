@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Store } from "../../src/sandbox/store.js";
 import { argentinaToday, clockFrom, formatDay } from "../../src/voucher/dates.js";
 import { freshUser, journalFiles, journalStates, journalText, ndjson, ROOT, runCli, startCli } from "../helpers.js";
+import { serveLoopback } from "../loopback.js";
 import { type RunningSandbox, sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
 
 const SAMPLE = join(ROOT, "samples", "factura-b-dni.json");
@@ -578,4 +579,106 @@ describe("content drift", () => {
       expect(lines[i + 2], lines.join("\n")).toMatch(/^ {4}hint: already issued/);
     }
   });
+});
+
+/** `count` one-item FACTURA B vouchers to consumers, one lane, dated today. */
+function laneCsv(dir: string, prefix: string, count: number): { path: string; refs: string[] } {
+  const rows = [
+    "comprobante.external_reference,comprobante.tipo,comprobante.fecha,comprobante.vencimiento,comprobante.rubro,comprobante.rubro_grupo_contable,cliente.documento_tipo,cliente.documento_nro,cliente.razon_social,cliente.condicion_iva,comprobante.detalle.cantidad,comprobante.detalle.producto.descripcion,comprobante.detalle.producto.precio_unitario_sin_iva,comprobante.detalle.producto.alicuota",
+  ];
+  const refs: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const ref = `${prefix}-${String(i).padStart(3, "0")}`;
+    refs.push(ref);
+    rows.push(
+      `${ref},FACTURA B,${today},${inDays(30)},Ventas,Ventas,DNI,30123456,Cliente ${i},CF,1,Artículo ${i},${100 + i},21`,
+    );
+  }
+  const path = join(dir, `${prefix}.csv`);
+  writeFileSync(path, `${rows.join("\n")}\n`);
+  return { path, refs };
+}
+
+/**
+ * A proxy in front of a real sandbox that rewrites the first `lotes` answer: the service stored
+ * the vouchers, the answer says less than it should.
+ */
+async function mangledBatches(
+  s: RunningSandbox,
+  mangle: (answer: any) => any,
+): Promise<{ baseUrl: string; methods: string[] }> {
+  const upstream = new URL(s.baseUrl).origin;
+  const methods: string[] = [];
+  let mangled = false;
+  const proxy = await serveLoopback(async (req, res, text) => {
+    const method = (req.url ?? "").replace(/^.*\/api\/v2\//, "");
+    methods.push(method);
+    const up = await fetch(`${upstream}${req.url}`, {
+      method: req.method ?? "POST",
+      headers: { "content-type": "application/json" },
+      ...(req.method === "POST" ? { body: text } : {}),
+    });
+    let body = await up.text();
+    if (method === "facturacion/lotes" && !mangled) {
+      mangled = true;
+      body = JSON.stringify(mangle(JSON.parse(body)));
+    }
+    res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "application/json" });
+    res.end(body);
+  });
+  proxies.push(proxy);
+  return { baseUrl: proxy.baseUrl, methods };
+}
+
+const proxies: { close(): void }[] = [];
+afterEach(() => {
+  for (const p of proxies.splice(0)) p.close();
+});
+
+describe("a batch answer that cannot be read whole", () => {
+  const cases: [string, (answer: any) => any][] = [
+    [
+      "no response list",
+      (a) => {
+        delete a.response;
+        return a;
+      },
+    ],
+    [
+      "an item without its outcome",
+      (a) => {
+        a.response[3] = {};
+        return a;
+      },
+    ],
+    [
+      "one item short",
+      (a) => {
+        a.response.pop();
+        return a;
+      },
+    ],
+  ];
+  for (const [name, mangle] of cases)
+    it(`(${name}) is a lost answer: each voucher is asked about, all reported issued, none "not sent", none twice`, async () => {
+      const s = await sandbox();
+      const user = freshUser("facturar-mangled-");
+      const { path, refs } = laneCsv(user.home, "MANGLED", 25);
+      const proxy = await mangledBatches(s, mangle);
+      const env = { ...sandboxEnv(s, user.env), FACTURAR_BASE_URL: proxy.baseUrl, FACTURAR_SETTLE_WINDOW: "0.3" };
+      const run = await runCli(["--json", "issue", "--no-pdf", "--report", "r.csv", path], { cwd: user.cwd, env });
+      expect(run.code, run.stderr).toBe(0);
+      const results = ndjson(run.stdout);
+      expect(results.map((r) => r.status)).toEqual(refs.map(() => "issued"));
+      expect(
+        results
+          .slice(0, 20)
+          .filter((r) => !(r.reconciled === true && r.numero > 0))
+          .map((r) => [r.reconciled, r.numero]),
+      ).toEqual([]);
+      expect(proxy.methods.filter((m) => m === "facturacion/consulta_avanzada").length).toBeGreaterThanOrEqual(20);
+      for (const ref of refs) expect(await held(s, ref), ref).toBe(1);
+      const states = journalStates(user.env.XDG_STATE_HOME);
+      expect(refs.filter((ref) => states.get(ref) !== "issued")).toEqual([]);
+    }, 60_000);
 });

@@ -69,6 +69,8 @@ export type IssueAnswer =
       requiresFce: boolean;
       /** A `lotes` item that was not processed because an earlier one failed (§6.8). */
       notProcessed?: boolean;
+      /** Refused because the authority is down (AuthorityDownError): the service's failure, not the voucher's. */
+      unavailable?: AuthorityDownError;
     };
 
 export interface BatchAnswer {
@@ -84,6 +86,36 @@ export interface BatchAnswer {
 export interface Links {
   pdf: string | null;
   ticket: string | null;
+}
+
+/**
+ * The authority (AFIP/ARCA) is down: the service refuses every instant voucher with the
+ * authority's failure (reference §6.4 "AFIP No devolvio el CAE asociado", §6.5 outages). No
+ * voucher's fault, so the run stops; queued issuing still takes vouchers.
+ */
+export class AuthorityDownError extends UnavailableError {
+  constructor(readonly errors: string[]) {
+    super(
+      t("the tax authority's service is down: {message}", { message: errors.join("; ") }),
+      t(
+        "nothing more was sent; run again later, or queue the vouchers meanwhile with `facturar issue-queued` (the service issues them once the authority is back)",
+      ),
+      "service.authority-down",
+    );
+  }
+}
+
+/** TFC-6661, or the authority's "no CAE came back" / "not available" texts. */
+const AUTHORITY_DOWN_CODES = new Set(["TFC-6661"]);
+const AUTHORITY_DOWN_TEXT =
+  /\b(AFIP|ARCA)\s+no\s+devolvi[oó]\s+el\s+CAE|(autoridad\s+fiscal|AFIP|ARCA)\b.{0,40}\bno\s+(est[aá]\s+)?disponible/i;
+
+/** Whether a refusal is the authority being down rather than anything about the voucher. */
+function authorityDown(errors: string[], details: { code: string; text: string }[]): boolean {
+  return (
+    details.some((d) => AUTHORITY_DOWN_CODES.has(d.code.trim().toUpperCase())) ||
+    [...errors, ...details.map((d) => d.text)].some((e) => AUTHORITY_DOWN_TEXT.test(e))
+  );
 }
 
 /** The answer was not what the protocol promises: its outcome cannot be read from it. */
@@ -274,6 +306,7 @@ function batchAnswer(method: string, mode: IssueMode, answer: Record<string, unk
     if (top === "N") throw new MalformedAnswerError(method, t("no item for the vouchers sent"));
     // Nothing processed: a validation error of the whole batch (§6.8) names one row, or none.
     const whole = issueAnswer(method, answer, mode);
+    if (!whole.ok && whole.unavailable) throw whole.unavailable;
     // "la fila 3 (comenzando en 0)…": that voucher's fault, not the others'.
     const row = /\bfila\s+(\d+)/i.exec(whole.ok ? "" : whole.errors.join(" "));
     const refusedRow = row ? Number(row[1]) : undefined;
@@ -306,11 +339,13 @@ export function issueAnswer(method: string, answer: Record<string, unknown>, mod
       throw new MalformedAnswerError(method, t("error is {value}", { value: JSON.stringify(answer.error) }));
     const errors = errorTexts(answer.errores);
     const list = details(answer.error_details);
+    const told = errors.length > 0 ? errors : list.map((d) => d.text).filter((x) => x !== "");
     return {
       ok: false,
-      errors: errors.length > 0 ? errors : list.map((d) => d.text).filter((x) => x !== ""),
+      errors: told,
       details: list,
       requiresFce: text(answer.requiere_fec).toUpperCase() === "SI",
+      ...(authorityDown(errors, list) ? { unavailable: new AuthorityDownError(told) } : {}),
     };
   }
   const number = parseVoucherNumber(answer.comprobante_nro);
@@ -525,7 +560,9 @@ export class HttpService implements Service {
   async issue(mode: IssueMode, voucher: Record<string, unknown>): Promise<IssueAnswer> {
     const method = mode === "queued" ? "facturacion/nuevo_encola" : "facturacion/nuevo";
     const answer = await this.issuing(method, voucher);
-    return lostIfUnreadable(() => issueAnswer(method, answer, mode));
+    const parsed = lostIfUnreadable(() => issueAnswer(method, answer, mode));
+    if (!parsed.ok && parsed.unavailable) throw parsed.unavailable;
+    return parsed;
   }
 
   /**

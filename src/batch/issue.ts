@@ -556,6 +556,14 @@ export class Issuer {
         let failed: string | undefined;
         for (const [i, p] of pending.entries()) {
           const item = batch.items[i] as IssueAnswer;
+          if (!item.ok && item.unavailable) {
+            // The authority went down midway: those before are settled, this one and the rest were not issued.
+            await this.notSent(
+              pending.slice(i).map((q) => q.reference),
+              item.unavailable,
+            );
+            throw new ServiceStop(item.unavailable);
+          }
           if (!item.ok && item.notProcessed) {
             const why = failed
               ? t("not processed by the service: {ref}, earlier in its batch, failed", { ref: failed })

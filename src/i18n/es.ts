@@ -1407,4 +1407,7 @@ export const ES: Readonly<Record<string, string>> = {
     "{n} resultados no quedaron en el diario; la próxima corrida se los pregunta al servicio",
   "{n} items for {count} vouchers sent": "{n} ítems para {count} comprobantes enviados",
   "item {n} is not an answer": "el ítem {n} no es una respuesta",
+  "the tax authority's service is down: {message}": "el servicio de la autoridad fiscal no está disponible: {message}",
+  "nothing more was sent; run again later, or queue the vouchers meanwhile with `facturar issue-queued` (the service issues them once the authority is back)":
+    "no se envió nada más; ejecute de nuevo más tarde, o mientras tanto encole los comprobantes con `facturar issue-queued` (el servicio los emite cuando la autoridad vuelva)",
 };

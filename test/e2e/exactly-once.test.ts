@@ -619,7 +619,7 @@ async function mangledBatches(
       ...(req.method === "POST" ? { body: text } : {}),
     });
     let body = await up.text();
-    if (method === "facturacion/lotes" && !mangled) {
+    if (method === "facturacion/lotes" && !mangled && mangle) {
       mangled = true;
       body = JSON.stringify(mangle(JSON.parse(body)));
     }
@@ -680,5 +680,31 @@ describe("a batch answer that cannot be read whole", () => {
       for (const ref of refs) expect(await held(s, ref), ref).toBe(1);
       const states = journalStates(user.env.XDG_STATE_HOME);
       expect(refs.filter((ref) => states.get(ref) !== "issued")).toEqual([]);
+    }, 60_000);
+});
+
+describe("the authority down", () => {
+  for (const batchSize of ["20", "1"])
+    it(`stops the run at its first answer (--batch-size ${batchSize}): every voucher told not sent, exit 6, a hint to queue`, async () => {
+      const s = await startSandboxProcess({ env: { FACTURAR_SANDBOX_FAULTS: "authority-down" } });
+      sandboxes.push(s);
+      const user = freshUser("facturar-afip-down-");
+      const { path, refs } = laneCsv(user.home, "DOWN", 30);
+      const proxy = await mangledBatches(s);
+      const env = { ...sandboxEnv(s, user.env), FACTURAR_BASE_URL: proxy.baseUrl };
+      const args = ["--json", "issue", "--batch-size", batchSize, "--report", "r.csv", path];
+      const run = await runCli(args, { cwd: user.cwd, env });
+      expect(run.code, run.stderr).toBe(6);
+      expect(run.stderr).toMatch(/stopped: the tax authority's service is down: AFIP No devolvio el CAE/);
+      expect(run.stderr).toMatch(/hint: .*facturar issue-queued/);
+      const results = ndjson(run.stdout);
+      expect(results.map((r) => r.external_reference)).toEqual(refs);
+      expect(results.filter((r) => r.status !== "held")).toEqual([]);
+      // One issuing call answered "down", and nothing more was sent.
+      expect(proxy.methods.filter((m) => /^facturacion\/(nuevo|lotes)$/.test(m))).toHaveLength(1);
+      const report = readFileSync(join(user.cwd, "r.csv"), "utf8").trim().split("\n").slice(1);
+      expect(report.map((line) => line.split(",")[2])).toEqual(refs.map(() => "held"));
+      const states = journalStates(user.env.XDG_STATE_HOME);
+      expect([...states.values()].filter((state) => state !== "held")).toEqual([]);
     }, 60_000);
 });

@@ -605,7 +605,7 @@ function laneCsv(dir: string, prefix: string, count: number): { path: string; re
  */
 async function mangledBatches(
   s: RunningSandbox,
-  mangle: (answer: any) => any,
+  mangle: ((answer: any) => any) | undefined,
 ): Promise<{ baseUrl: string; methods: string[] }> {
   const upstream = new URL(s.baseUrl).origin;
   const methods: string[] = [];
@@ -690,7 +690,7 @@ describe("the authority down", () => {
       sandboxes.push(s);
       const user = freshUser("facturar-afip-down-");
       const { path, refs } = laneCsv(user.home, "DOWN", 30);
-      const proxy = await mangledBatches(s);
+      const proxy = await mangledBatches(s, undefined);
       const env = { ...sandboxEnv(s, user.env), FACTURAR_BASE_URL: proxy.baseUrl };
       const args = ["--json", "issue", "--batch-size", batchSize, "--report", "r.csv", path];
       const run = await runCli(args, { cwd: user.cwd, env });

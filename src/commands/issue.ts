@@ -171,6 +171,8 @@ export async function issueVouchers(
   }
   const cwd = process.cwd();
   let results = 0;
+  /** Issued vouchers whose --qr file could not be written: done fiscally, not wholly (exit 7). */
+  let qrMissing = 0;
   let progress: Progress | undefined;
   ctx.stop.graceful = true;
   void ctx.stop.requestedPromise.then(() =>
@@ -218,6 +220,12 @@ export async function issueVouchers(
     async (given) => {
       const result = settled(given);
       results++;
+      // A QR file is part of the voucher's result: written before it is told, its failure among its warnings.
+      if (flags.qr && flags.qr !== "terminal" && (result.status === "issued" || result.status === "skipped-duplicate"))
+        await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) => {
+          qrMissing++;
+          result.warnings = [...(result.warnings ?? []), t("QR not written: {message}", { message: error.message })];
+        });
       if (report && !report.failure && !report.write(result))
         ctx.err(
           `${ctx.errColor.yellow(t("warning:"))} ${t("the report {path} cannot take more rows ({message}); the run goes on", { path: report.path, message: (report.failure as Error | undefined)?.message ?? "" })}`,
@@ -232,7 +240,7 @@ export async function issueVouchers(
         if (progress && ctx.io.stdoutIsTTY) await progress.above(() => ctx.out(text));
         else await ctx.out(text);
       }
-      if (flags.qr && (result.status === "issued" || result.status === "skipped-duplicate"))
+      if (flags.qr === "terminal" && (result.status === "issued" || result.status === "skipped-duplicate"))
         await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) =>
           ctx.err(
             `${ctx.errColor.yellow(t("warning:"))} ${t("QR of {ref} not written: {message}", { ref: result.external_reference, message: error.message })}`,
@@ -275,7 +283,9 @@ export async function issueVouchers(
   if (ctx.outputFailure && ctx.outputFailure.code !== "EPIPE") return "unavailable";
   // The report was asked for, and is incomplete: a cron job must not read it as the whole truth.
   if (report?.failure) return "unavailable";
-  return summary.cancelled ? "done" : summaryOutcome(summary);
+  if (summary.cancelled) return "done";
+  const outcome = summaryOutcome(summary);
+  return outcome === "done" && qrMissing > 0 ? "partial" : outcome;
 }
 
 export const issueInstant = issueCommand("instant");

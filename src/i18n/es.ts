@@ -1410,4 +1410,5 @@ export const ES: Readonly<Record<string, string>> = {
   "the tax authority's service is down: {message}": "el servicio de la autoridad fiscal no está disponible: {message}",
   "nothing more was sent; run again later, or queue the vouchers meanwhile with `facturar issue-queued` (the service issues them once the authority is back)":
     "no se envió nada más; ejecute de nuevo más tarde, o mientras tanto encole los comprobantes con `facturar issue-queued` (el servicio los emite cuando la autoridad vuelva)",
+  "QR not written: {message}": "QR no escrito: {message}",
 };

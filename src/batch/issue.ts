@@ -171,6 +171,8 @@ export class Issuer {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
   private journalFault?: JournalUnwritableError;
+  /** Why --wait could not follow queued vouchers (the service could not be asked), if so. */
+  private followFault?: Error;
   private readonly unwritten: Omit<JournalEntry, "at">[] = [];
 
   constructor(
@@ -189,6 +191,11 @@ export class Issuer {
    */
   halted(): FacturarError | undefined {
     return this.journalFault;
+  }
+
+  /** Why --wait could not follow some queued vouchers to their outcome, if it could not. */
+  unfollowed(): FacturarError | undefined {
+    return this.followFault ? asFacturarError(this.followFault) : undefined;
   }
 
   /**
@@ -856,15 +863,21 @@ export class Issuer {
   /** Queued mode with --wait: polls by reference until issued, failed, gone, or the timeout. */
   private async follow(voucher: PreparedVoucher, reference: string): Promise<VoucherResult> {
     const deadline = this.now() + this.settings.waitTimeoutMs;
+    const unfollowed = (cause: Error) => {
+      const still = this.result(voucher, reference, "queued");
+      still.warnings = [t("could not follow it: {message}", { message: cause.message })];
+      return still;
+    };
+    // The service could not be asked about one: the others are not asked again (each would wait as long).
+    if (this.followFault) return unfollowed(this.followFault);
     for (;;) {
       let found: ServiceVoucher | undefined;
       try {
         found = await this.lookup(reference, voucher.operacion);
       } catch (error) {
         if (!(error instanceof LookupFailed)) throw error;
-        const still = this.result(voucher, reference, "queued");
-        still.warnings = [t("could not follow it: {message}", { message: error.cause.message })];
-        return still;
+        this.followFault ??= error.cause;
+        return unfollowed(error.cause);
       }
       if (!found) {
         await this.record({ ref: reference, state: "deleted", mode: "queued" });

@@ -84,6 +84,8 @@ export interface IssueSummary {
   interrupted: boolean;
   /** The service refused to go on (access, maintenance, unreachable): nothing more was sent. */
   stoppedBy?: FacturarError;
+  /** Queued, but --wait could not ask the service how they ended: why. */
+  unfollowed?: FacturarError;
   /** Invalid vouchers were reported and the valid ones sent (--skip-invalid). */
   skippedInvalid?: boolean;
   /** Valid vouchers not sent because others are invalid (all or nothing). */
@@ -519,6 +521,8 @@ async function sendPlan(
                 }),
           );
       if (ended.stoppedBy) summary.stoppedBy = ended.stoppedBy;
+      const unfollowed = issuer.unfollowed();
+      if (unfollowed) summary.unfollowed = unfollowed;
       if (issuer.halted()) {
         const left = await issuer.flushUnwritten();
         if (left > 0)

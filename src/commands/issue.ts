@@ -47,11 +47,18 @@ export function summaryOutcome(s: IssueSummary): Outcome {
   if (s.unknown > 0) return "unknown";
   // The service stopped the run: its own code (access denied 5, unavailable 6) tells cron why.
   if (s.stoppedBy) return s.stoppedBy.outcome;
+  // Queued, but how they end could not be asked: the service's failure, not a success.
+  if (s.unfollowed) return s.unfollowed.outcome;
   const done = s.issued + s.queued + s.skipped;
   if (s.rejected > 0 || s.held > 0) return done > 0 || s.held > 0 ? "partial" : "rejected";
   // Issued, but a PDF or ticket is missing: the fiscal part is done, the documents are not.
   if (s.documentsMissing > 0) return "partial";
   return "done";
+}
+
+/** A word as a POSIX shell reads it back: quoted only where it must be. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 async function writeQr(ctx: Context, target: string, result: VoucherResult, several: boolean): Promise<void> {
@@ -277,6 +284,14 @@ export async function issueVouchers(
   if (summary.stoppedBy) {
     const e = summary.stoppedBy;
     ctx.err(`${ctx.errColor.red(t("stopped:"))} ${e.message}${e.hint ? `\n  ${t("hint:")} ${e.hint}` : ""}`);
+  }
+  if (summary.unfollowed) {
+    const command = ["facturar", ...(ctx.profile ? ["--profile", ctx.profile] : []), "issue-queued", "--wait", ...files]
+      .map(shellWord)
+      .join(" ");
+    ctx.err(
+      `${ctx.errColor.red(t("not followed:"))} ${t("the vouchers are queued, but the service could not be asked how they ended: {message}", { message: summary.unfollowed.message })}\n  ${t("hint:")} ${t("`{command}` follows them later (nothing is queued twice)", { command })}`,
+    );
   }
   // Stopped because stdout could not be written (a full disk): the run's results are lost to
   // the reader, which is no interruption by the user.

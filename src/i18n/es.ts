@@ -1411,4 +1411,9 @@ export const ES: Readonly<Record<string, string>> = {
   "nothing more was sent; run again later, or queue the vouchers meanwhile with `facturar issue-queued` (the service issues them once the authority is back)":
     "no se envió nada más; ejecute de nuevo más tarde, o mientras tanto encole los comprobantes con `facturar issue-queued` (el servicio los emite cuando la autoridad vuelva)",
   "QR not written: {message}": "QR no escrito: {message}",
+  "not followed:": "sin seguimiento:",
+  "the vouchers are queued, but the service could not be asked how they ended: {message}":
+    "los comprobantes están encolados, pero no se pudo preguntar al servicio cómo terminaron: {message}",
+  "`{command}` follows them later (nothing is queued twice)":
+    "`{command}` los sigue más tarde (nada se encola dos veces)",
 };

@@ -606,6 +606,8 @@ function laneCsv(dir: string, prefix: string, count: number): { path: string; re
 async function mangledBatches(
   s: RunningSandbox,
   mangle: ((answer: any) => any) | undefined,
+  /** Answers a method itself (an HTTP status, an HTML body) instead of the sandbox. */
+  instead?: (method: string) => number | undefined,
 ): Promise<{ baseUrl: string; methods: string[] }> {
   const upstream = new URL(s.baseUrl).origin;
   const methods: string[] = [];
@@ -613,6 +615,12 @@ async function mangledBatches(
   const proxy = await serveLoopback(async (req, res, text) => {
     const method = (req.url ?? "").replace(/^.*\/api\/v2\//, "");
     methods.push(method);
+    const status = instead?.(method);
+    if (status !== undefined) {
+      res.writeHead(status, { "content-type": "text/html" });
+      res.end(`<html>${status}</html>`);
+      return;
+    }
     const up = await fetch(`${upstream}${req.url}`, {
       method: req.method ?? "POST",
       headers: { "content-type": "application/json" },
@@ -707,4 +715,37 @@ describe("the authority down", () => {
       const states = journalStates(user.env.XDG_STATE_HOME);
       expect([...states.values()].filter((state) => state !== "held")).toEqual([]);
     }, 60_000);
+});
+
+describe("issue-queued --wait when the service cannot be asked", () => {
+  it("tells every voucher queued, and exits 6 with the reason and the command that follows them later", async () => {
+    const s = await sandbox();
+    const user = freshUser("facturar-unfollowed-");
+    const { path, refs } = laneCsv(user.home, "UNFOLLOWED", 30);
+    let queued = false;
+    let askedAfter = 0;
+    const proxy = await mangledBatches(s, undefined, (method) => {
+      if (method.startsWith("facturacion/lotes_encola") || method === "facturacion/nuevo_encola") queued = true;
+      else if (queued && method === "facturacion/consulta_avanzada") {
+        askedAfter++;
+        return 502;
+      }
+      return undefined;
+    });
+    const env = { ...sandboxEnv(s, user.env), FACTURAR_BASE_URL: proxy.baseUrl, FACTURAR_RETRY_BACKOFF: "0.01" };
+    const args = ["--json", "issue-queued", "--no-pdf", "--wait", "--timeout", "20", path];
+    const run = await runCli(args, { cwd: user.cwd, env });
+    expect(run.code, run.stderr).toBe(6);
+    const results = ndjson(run.stdout);
+    expect(results.map((r) => r.status)).toEqual(refs.map(() => "queued"));
+    expect(results[0].warnings.join(" ")).toMatch(/could not follow it: .*502/);
+    expect(run.stderr).toMatch(
+      /not followed: the vouchers are queued, but the service could not be asked how they ended: .*502/,
+    );
+    expect(run.stderr).toContain(`hint: \`facturar issue-queued --wait ${path}\` follows them later`);
+    // Asked once, not once per voucher: the others are told at once.
+    expect(askedAfter).toBeGreaterThan(0);
+    expect(askedAfter).toBeLessThan(10);
+    for (const ref of refs) expect(await held(s, ref), ref).toBe(1);
+  }, 60_000);
 });

@@ -105,17 +105,18 @@ export class AuthorityDownError extends UnavailableError {
   }
 }
 
-/** TFC-6661, or the authority's "no CAE came back" / "not available" texts. */
-const AUTHORITY_DOWN_CODES = new Set(["TFC-6661"]);
-const AUTHORITY_DOWN_TEXT =
-  /\b(AFIP|ARCA)\s+no\s+devolvi[oó]\s+el\s+CAE|(autoridad\s+fiscal|AFIP|ARCA)\b.{0,40}\bno\s+(est[aá]\s+)?disponible/i;
+/**
+ * The authority's "not available" text; or "AFIP No devolvio el CAE" with nothing said about the
+ * voucher. Not the code: TFC-6661 comes with every error of the authority's (rates, numbering).
+ */
+const AUTHORITY_UNAVAILABLE = /\b(autoridad\s+fiscal|AFIP|ARCA)\b.{0,40}\bno\s+(est[aá]\s+)?disponible/i;
+const NO_CAE_CAME_BACK = /\b(AFIP|ARCA)\s+no\s+devolvi[oó]\s+el\s+CAE\b/i;
 
 /** Whether a refusal is the authority being down rather than anything about the voucher. */
 function authorityDown(errors: string[], details: { code: string; text: string }[]): boolean {
-  return (
-    details.some((d) => AUTHORITY_DOWN_CODES.has(d.code.trim().toUpperCase())) ||
-    [...errors, ...details.map((d) => d.text)].some((e) => AUTHORITY_DOWN_TEXT.test(e))
-  );
+  const texts = [...errors, ...details.map((d) => d.text)].filter((e) => e.trim() !== "");
+  if (texts.some((e) => AUTHORITY_UNAVAILABLE.test(e))) return true;
+  return texts.length > 0 && texts.every((e) => NO_CAE_CAME_BACK.test(e));
 }
 
 /** The answer was not what the protocol promises: its outcome cannot be read from it. */

@@ -69,6 +69,8 @@ export type IssueAnswer =
       requiresFce: boolean;
       /** A `lotes` item that was not processed because an earlier one failed (§6.8). */
       notProcessed?: boolean;
+      /** Refused because the authority is down (AuthorityDownError): the service's failure, not the voucher's. */
+      unavailable?: AuthorityDownError;
     };
 
 export interface BatchAnswer {
@@ -84,6 +86,37 @@ export interface BatchAnswer {
 export interface Links {
   pdf: string | null;
   ticket: string | null;
+}
+
+/**
+ * The authority (AFIP/ARCA) is down: the service refuses every instant voucher with the
+ * authority's failure (reference §6.4 "AFIP No devolvio el CAE asociado", §6.5 outages). No
+ * voucher's fault, so the run stops; queued issuing still takes vouchers.
+ */
+export class AuthorityDownError extends UnavailableError {
+  constructor(readonly errors: string[]) {
+    super(
+      t("the tax authority's service is down: {message}", { message: errors.join("; ") }),
+      t(
+        "nothing more was sent; run again later, or queue the vouchers meanwhile with `facturar issue-queued` (the service issues them once the authority is back)",
+      ),
+      "service.authority-down",
+    );
+  }
+}
+
+/**
+ * The authority's "not available" text; or "AFIP No devolvio el CAE" with nothing said about the
+ * voucher. Not the code: TFC-6661 comes with every error of the authority's (rates, numbering).
+ */
+const AUTHORITY_UNAVAILABLE = /\b(autoridad\s+fiscal|AFIP|ARCA)\b.{0,40}\bno\s+(est[aá]\s+)?disponible/i;
+const NO_CAE_CAME_BACK = /\b(AFIP|ARCA)\s+no\s+devolvi[oó]\s+el\s+CAE\b/i;
+
+/** Whether a refusal is the authority being down rather than anything about the voucher. */
+function authorityDown(errors: string[], details: { code: string; text: string }[]): boolean {
+  const texts = [...errors, ...details.map((d) => d.text)].filter((e) => e.trim() !== "");
+  if (texts.some((e) => AUTHORITY_UNAVAILABLE.test(e))) return true;
+  return texts.length > 0 && texts.every((e) => NO_CAE_CAME_BACK.test(e));
 }
 
 /** The answer was not what the protocol promises: its outcome cannot be read from it. */
@@ -255,6 +288,50 @@ export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
   };
 }
 
+/** An issuing answer that cannot be read says nothing of what was stored: as lost as a timeout. */
+function lostIfUnreadable<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof MalformedAnswerError) throw new TransportError(error.message, "dropped", true);
+    throw error;
+  }
+}
+
+/** A `lotes` or `lotes_encola` answer, one item per voucher sent; MalformedAnswerError when it says less. */
+function batchAnswer(method: string, mode: IssueMode, answer: Record<string, unknown>, count: number): BatchAnswer {
+  const top = text(answer.error).toUpperCase();
+  const list: unknown[] = Array.isArray(answer.response) ? answer.response : [];
+  if (list.length === 0) {
+    // Issued, but no item says which: the outcome of each is to be asked.
+    if (top === "N") throw new MalformedAnswerError(method, t("no item for the vouchers sent"));
+    // Nothing processed: a validation error of the whole batch (§6.8) names one row, or none.
+    const whole = issueAnswer(method, answer, mode);
+    if (!whole.ok && whole.unavailable) throw whole.unavailable;
+    // "la fila 3 (comenzando en 0)…": that voucher's fault, not the others'.
+    const row = /\bfila\s+(\d+)/i.exec(whole.ok ? "" : whole.errors.join(" "));
+    const refusedRow = row ? Number(row[1]) : undefined;
+    const items = Array.from({ length: count }, () => whole);
+    if (refusedRow !== undefined && refusedRow < count) return { items, refusedRow };
+    return { items };
+  }
+  if (list.length < count)
+    throw new MalformedAnswerError(method, t("{n} items for {count} vouchers sent", { n: list.length, count }));
+  const items: IssueAnswer[] = [];
+  let failedBefore = false;
+  for (let i = 0; i < count; i++) {
+    const raw = list[i];
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+      throw new MalformedAnswerError(method, t("item {n} is not an answer", { n: i }));
+    const item = issueAnswer(method, raw as Record<string, unknown>, mode);
+    // §6.8: after the authority fails one voucher of a batch, it processes none of the rest.
+    if (!item.ok && failedBefore && mode === "instant") item.notProcessed = true;
+    if (!item.ok) failedBefore = true;
+    items.push(item);
+  }
+  return { items };
+}
+
 /** One voucher's issuing answer (the top level of `nuevo`, or an item of a batch). */
 export function issueAnswer(method: string, answer: Record<string, unknown>, mode: IssueMode): IssueAnswer {
   const error = text(answer.error).toUpperCase();
@@ -263,11 +340,13 @@ export function issueAnswer(method: string, answer: Record<string, unknown>, mod
       throw new MalformedAnswerError(method, t("error is {value}", { value: JSON.stringify(answer.error) }));
     const errors = errorTexts(answer.errores);
     const list = details(answer.error_details);
+    const told = errors.length > 0 ? errors : list.map((d) => d.text).filter((x) => x !== "");
     return {
       ok: false,
-      errors: errors.length > 0 ? errors : list.map((d) => d.text).filter((x) => x !== ""),
+      errors: told,
       details: list,
       requiresFce: text(answer.requiere_fec).toUpperCase() === "SI",
+      ...(authorityDown(errors, list) ? { unavailable: new AuthorityDownError(told) } : {}),
     };
   }
   const number = parseVoucherNumber(answer.comprobante_nro);
@@ -482,46 +561,20 @@ export class HttpService implements Service {
   async issue(mode: IssueMode, voucher: Record<string, unknown>): Promise<IssueAnswer> {
     const method = mode === "queued" ? "facturacion/nuevo_encola" : "facturacion/nuevo";
     const answer = await this.issuing(method, voucher);
-    return issueAnswer(method, answer, mode);
+    const parsed = lostIfUnreadable(() => issueAnswer(method, answer, mode));
+    if (!parsed.ok && parsed.unavailable) throw parsed.unavailable;
+    return parsed;
   }
 
+  /**
+   * An answer that cannot be read whole (no list where one is due, an item without its outcome,
+   * fewer items than vouchers) is a lost answer: the service may have stored any of them, so the
+   * caller asks about each, never reports one "not sent" on the strength of it.
+   */
   async issueBatch(mode: IssueMode, vouchers: Record<string, unknown>[]): Promise<BatchAnswer> {
     const method = mode === "queued" ? "facturacion/lotes_encola" : "facturacion/lotes";
     const answer = await this.issuing(method, { requests: vouchers });
-    const list = Array.isArray(answer.response) ? answer.response : [];
-    const top = text(answer.error).toUpperCase();
-    if (list.length === 0) {
-      // Nothing processed: a validation error of the whole batch (§6.8) names one row, or none.
-      const whole = issueAnswer(method, { ...answer, error: top === "N" ? "S" : answer.error }, mode);
-      if (top === "N") throw new MalformedAnswerError(method, t("no item for the vouchers sent"));
-      // "la fila 3 (comenzando en 0)…": that voucher's fault, not the others'.
-      const row = /\bfila\s+(\d+)/i.exec(whole.ok ? "" : whole.errors.join(" "));
-      const refusedRow = row ? Number(row[1]) : undefined;
-      if (refusedRow !== undefined && refusedRow < vouchers.length)
-        return { items: vouchers.map(() => whole), refusedRow };
-      return { items: vouchers.map(() => whole) };
-    }
-    const items: IssueAnswer[] = [];
-    let failedBefore = false;
-    for (let i = 0; i < vouchers.length; i++) {
-      const raw = list[i];
-      if (raw === null || typeof raw !== "object") {
-        items.push({
-          ok: false,
-          errors: [t("the service returned no item for this voucher")],
-          details: [],
-          requiresFce: false,
-          notProcessed: true,
-        });
-        continue;
-      }
-      const item = issueAnswer(method, raw as Record<string, unknown>, mode);
-      // §6.8: after the authority fails one voucher of a batch, it processes none of the rest.
-      if (!item.ok && failedBefore && mode === "instant") item.notProcessed = true;
-      if (!item.ok) failedBefore = true;
-      items.push(item);
-    }
-    return { items };
+    return lostIfUnreadable(() => batchAnswer(method, mode, answer, vouchers.length));
   }
 
   async findByReference(reference: string, operacion: Operacion = "V"): Promise<ServiceVoucher[]> {

@@ -36,6 +36,7 @@ import {
   inFlight,
   type Journal,
   type JournalEntry,
+  JournalUnwritableError,
   sentAt,
   settledInJournal,
 } from "./journal.js";
@@ -169,6 +170,10 @@ export class Issuer {
   private readonly listedAbsent = new Set<string>();
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  private journalFault?: JournalUnwritableError;
+  /** Why --wait could not follow queued vouchers (the service could not be asked), if so. */
+  private followFault?: Error;
+  private readonly unwritten: Omit<JournalEntry, "at">[] = [];
 
   constructor(
     private readonly service: Service,
@@ -178,6 +183,64 @@ export class Issuer {
   ) {
     this.sleep = settings.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.now = settings.now ?? Date.now;
+  }
+
+  /**
+   * The journal failed to take an entry (a full or read-only disk): nothing more is sent, but
+   * every outcome the service gave is still told, and written again at the end (flushUnwritten).
+   */
+  halted(): FacturarError | undefined {
+    return this.journalFault;
+  }
+
+  /** Why --wait could not follow some queued vouchers to their outcome, if it could not. */
+  unfollowed(): FacturarError | undefined {
+    return this.followFault ? asFacturarError(this.followFault) : undefined;
+  }
+
+  /**
+   * Writes the outcomes the journal could not take when they came, if it takes them now (a full
+   * disk may have room for a line again). Returns how many are still not written: the next run
+   * asks the service about those (the journal says `sending`).
+   */
+  async flushUnwritten(): Promise<number> {
+    const entries = this.unwritten.splice(0);
+    let left = 0;
+    for (const entry of entries) {
+      try {
+        await this.journal.record(entry);
+      } catch (error) {
+        if (!(error instanceof JournalUnwritableError)) throw error;
+        left++;
+      }
+    }
+    return left;
+  }
+
+  /** An outcome for the journal; one it cannot take is kept for flushUnwritten and stops the run. */
+  private async record(entry: Omit<JournalEntry, "at">): Promise<void> {
+    await this.recordAll([entry]);
+  }
+
+  private async recordAll(entries: Omit<JournalEntry, "at">[]): Promise<void> {
+    try {
+      await this.journal.recordAll(entries);
+    } catch (error) {
+      if (!(error instanceof JournalUnwritableError)) throw error;
+      this.journalFault ??= error;
+      this.unwritten.push(...entries);
+    }
+  }
+
+  /** A `sending` entry: without it nothing may be sent, so its failure stops the run here. */
+  private async strictRecordAll(entries: Omit<JournalEntry, "at">[]): Promise<void> {
+    try {
+      await this.journal.recordAll(entries);
+    } catch (error) {
+      if (!(error instanceof JournalUnwritableError)) throw error;
+      this.journalFault ??= error;
+      throw new ServiceStop(error);
+    }
   }
 
   /** Fills the reference and the point of sale; queued methods want numero 0. */
@@ -258,6 +321,11 @@ export class Issuer {
   /** The second half: send (unless settled already) and settle. */
   async finish(begun: Begun): Promise<VoucherResult> {
     if ("result" in begun) return begun.result;
+    if (this.journalFault) {
+      // Journaled `sending` before the journal failed, and not sent: held, if it can still be written.
+      await this.abandon(begun, t("not sent: the journal cannot be written"));
+      throw new ServiceStop(this.journalFault);
+    }
     // Journaled ahead a while ago (the lane's previous voucher took long): the send time the
     // next run counts its settle window from must be the real one.
     if (this.now() - begun.journaledAt > 1000)
@@ -268,12 +336,14 @@ export class Issuer {
   /** A begun voucher that will not be sent after all: the journal says so. */
   async abandon(begun: Begun, why: string): Promise<void> {
     if ("reference" in begun)
-      await this.journal.record({ ref: begun.reference, state: "held", mode: this.settings.mode, errors: [why] });
+      await this.record({ ref: begun.reference, state: "held", mode: this.settings.mode, errors: [why] });
   }
 
   private async journalSending(items: { voucher: PreparedVoucher; reference: string }[]): Promise<void> {
+    // No promise to ask before sending again, no send: a journal that failed once stops the run.
+    if (this.journalFault) throw new ServiceStop(this.journalFault);
     const sentAt = new Date(this.now()).toISOString();
-    await this.journal.recordAll(
+    await this.strictRecordAll(
       items.map(({ voucher, reference }) => {
         const c = voucher.envelope.comprobante;
         return {
@@ -493,11 +563,19 @@ export class Issuer {
         let failed: string | undefined;
         for (const [i, p] of pending.entries()) {
           const item = batch.items[i] as IssueAnswer;
+          if (!item.ok && item.unavailable) {
+            // The authority went down midway: those before are settled, this one and the rest were not issued.
+            await this.notSent(
+              pending.slice(i).map((q) => q.reference),
+              item.unavailable,
+            );
+            throw new ServiceStop(item.unavailable);
+          }
           if (!item.ok && item.notProcessed) {
             const why = failed
               ? t("not processed by the service: {ref}, earlier in its batch, failed", { ref: failed })
               : t("not processed by the service: an earlier voucher of its batch failed");
-            await this.journal.record({ ref: p.reference, state: "held", mode: this.settings.mode, errors: [why] });
+            await this.record({ ref: p.reference, state: "held", mode: this.settings.mode, errors: [why] });
             const held = this.result(p.voucher, p.reference, "held");
             held.errors = [why];
             held.error_details = [{ code: NOT_PROCESSED, text: why }];
@@ -586,7 +664,7 @@ export class Issuer {
       if (attempt >= 3) {
         // Asked each time, past the settle window: the service holds nothing under this
         // reference. Known not issued; the next run sends it again.
-        await this.journal.record({
+        await this.record({
           ref: reference,
           state: "rejected",
           mode: this.settings.mode,
@@ -610,9 +688,7 @@ export class Issuer {
   private async notSent(references: string[], error: unknown): Promise<void> {
     const message = (error as Error).message;
     const state = isServiceFailure(error) ? ("held" as const) : ("rejected" as const);
-    await this.journal.recordAll(
-      references.map((ref) => ({ ref, state, mode: this.settings.mode, errors: [message] })),
-    );
+    await this.recordAll(references.map((ref) => ({ ref, state, mode: this.settings.mode, errors: [message] })));
   }
 
   /** A voucher the service refused as a bad request (HTTP 400…): that voucher's result. */
@@ -632,11 +708,11 @@ export class Issuer {
       result.errors = answer.errors;
       result.error_details = answer.details;
       result.hint = hintFor(result, answer.requiresFce);
-      await this.journal.record({ ref: reference, state: "rejected", mode: this.settings.mode, errors: result.errors });
+      await this.record({ ref: reference, state: "rejected", mode: this.settings.mode, errors: result.errors });
       return result;
     }
     if (answer.state === "queued") {
-      await this.journal.record({ ref: reference, state: "queued", mode: "queued" });
+      await this.record({ ref: reference, state: "queued", mode: "queued" });
       const queued = this.result(voucher, reference, "queued");
       if (answer.vencimiento_pago) queued.vencimiento_pago = answer.vencimiento_pago;
       return this.settings.wait ? this.follow(voucher, reference) : queued;
@@ -711,7 +787,7 @@ export class Issuer {
       return this.withDocuments(result, found.pdf_url, found.ticket_url, !found.pdf_url);
     }
     if (found.state === "queued") {
-      await this.journal.record({
+      await this.record({
         ref: reference,
         state: "queued",
         mode: "queued",
@@ -734,13 +810,13 @@ export class Issuer {
         if (error instanceof TransportError) return this.unknown(voucher, reference, error);
         throw error;
       }
-      await this.journal.record({ ref: reference, state: "queued", mode: "queued" });
+      await this.record({ ref: reference, state: "queued", mode: "queued" });
       const result = this.fromService(voucher, reference, found, "queued");
       result.reconciled = true;
       result.hint = t("re-queued {ref} (reenviar_encolado): it had failed in the queue", { ref: reference });
       return this.settings.wait ? this.follow(voucher, reference) : result;
     }
-    await this.journal.record({ ref: reference, state: "queue-error", mode: "queued", errors: found.errors });
+    await this.record({ ref: reference, state: "queue-error", mode: "queued", errors: found.errors });
     const result = this.fromService(voucher, reference, found, "rejected");
     result.reconciled = true;
     result.errors = found.errors;
@@ -787,18 +863,24 @@ export class Issuer {
   /** Queued mode with --wait: polls by reference until issued, failed, gone, or the timeout. */
   private async follow(voucher: PreparedVoucher, reference: string): Promise<VoucherResult> {
     const deadline = this.now() + this.settings.waitTimeoutMs;
+    const unfollowed = (cause: Error) => {
+      const still = this.result(voucher, reference, "queued");
+      still.warnings = [t("could not follow it: {message}", { message: cause.message })];
+      return still;
+    };
+    // The service could not be asked about one: the others are not asked again (each would wait as long).
+    if (this.followFault) return unfollowed(this.followFault);
     for (;;) {
       let found: ServiceVoucher | undefined;
       try {
         found = await this.lookup(reference, voucher.operacion);
       } catch (error) {
         if (!(error instanceof LookupFailed)) throw error;
-        const still = this.result(voucher, reference, "queued");
-        still.warnings = [t("could not follow it: {message}", { message: error.cause.message })];
-        return still;
+        this.followFault ??= error.cause;
+        return unfollowed(error.cause);
       }
       if (!found) {
-        await this.journal.record({ ref: reference, state: "deleted", mode: "queued" });
+        await this.record({ ref: reference, state: "deleted", mode: "queued" });
         const gone = this.result(voucher, reference, "rejected");
         gone.errors = [t("{ref} is no longer in the service's queue (deleted?)", { ref: reference })];
         gone.hint = t("run again to send it anew");
@@ -845,7 +927,7 @@ export class Issuer {
   }
 
   private async journalIssued(result: VoucherResult, voucher: PreparedVoucher | undefined): Promise<void> {
-    await this.journal.record({
+    await this.record({
       ref: result.external_reference,
       state: "issued",
       mode: this.settings.mode,
@@ -971,7 +1053,7 @@ export class Issuer {
       result.documents_missing = true;
       result.hint ??= t("issued, but its documents were not saved: the next run fetches them");
     }
-    await this.journal.record({
+    await this.record({
       ref: result.external_reference,
       state: "issued",
       mode: this.settings.mode,
@@ -985,7 +1067,7 @@ export class Issuer {
 
   private async unknown(voucher: PreparedVoucher, reference: string, cause: Error): Promise<VoucherResult> {
     const message = t("could not ask the service about {ref}: {message}", { ref: reference, message: cause.message });
-    await this.journal.record({ ref: reference, state: "unknown", mode: this.settings.mode, errors: [message] });
+    await this.record({ ref: reference, state: "unknown", mode: this.settings.mode, errors: [message] });
     const result = this.result(voucher, reference, "unknown");
     result.errors = [message];
     result.hint = t(
@@ -1010,7 +1092,7 @@ export class Issuer {
             "not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order",
             { ref: breaker.external_reference },
           );
-    await this.journal.record({ ref: reference, state: "held", mode: this.settings.mode, errors: [why] });
+    await this.record({ ref: reference, state: "held", mode: this.settings.mode, errors: [why] });
     const held = this.result(voucher, reference, "held");
     held.errors = [why];
     return held;

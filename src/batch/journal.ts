@@ -271,6 +271,32 @@ export interface JournalOptions {
   readOnly?: boolean;
   /** The profile's name: for messages, and to read a journal kept under it by earlier versions. */
   profile: string;
+  /**
+   * TESTS ONLY (FACTURAR_TEST_JOURNAL_FULL_AT): the journal file behaves as on a full disk once
+   * it would grow past this many bytes (a write that would cross it fails with ENOSPC), so a
+   * test can fill the disk mid-run without mounting one.
+   */
+  fullAtBytes?: number;
+}
+
+/** The test-only variable setting JournalOptions.fullAtBytes. */
+export const TEST_JOURNAL_FULL_AT = "FACTURAR_TEST_JOURNAL_FULL_AT";
+
+/** JournalOptions.fullAtBytes from the environment, for tests; undefined when unset or not a number. */
+export function testJournalLimit(env: NodeJS.ProcessEnv): number | undefined {
+  const bytes = Number(env[TEST_JOURNAL_FULL_AT]);
+  return env[TEST_JOURNAL_FULL_AT] && Number.isInteger(bytes) && bytes >= 0 ? bytes : undefined;
+}
+
+/** Writes that fail with ENOSPC past `limit` bytes of file (see JournalOptions.fullAtBytes). */
+function fullDiskAt(limit: number) {
+  return {
+    write: async (handle: FileHandle, buffer: Buffer, offset: number, length: number) => {
+      if ((await handle.stat()).size + length > limit)
+        throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+      return (await handle.write(buffer, offset, length)).bytesWritten;
+    },
+  };
 }
 
 export class Journal {
@@ -322,6 +348,7 @@ export class Journal {
         keepLines: false,
         skipCorrupt: true,
         isRecord: (line, at, length) => journal.index(line, at, length),
+        ...(opts.fullAtBytes !== undefined ? { io: fullDiskAt(opts.fullAtBytes) } : {}),
       });
       journal.log = log;
       journal.reader = await open(path, "r");

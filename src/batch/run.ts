@@ -22,7 +22,7 @@ import { ruleOptions } from "../voucher/validate.js";
 import { currentCeiling } from "./ceiling.js";
 import { checkRates, type ForeignVoucher } from "./exchange.js";
 import { type Begun, Issuer, laneBreak, type PreparedVoucher, ServiceStop, type VoucherHeading } from "./issue.js";
-import { accountId, Journal, withPointOfSale } from "./journal.js";
+import { accountId, Journal, testJournalLimit, withPointOfSale } from "./journal.js";
 import { blankResult, type Problem, type VoucherResult } from "./result.js";
 import { EnvelopeStore } from "./spill.js";
 
@@ -84,6 +84,8 @@ export interface IssueSummary {
   interrupted: boolean;
   /** The service refused to go on (access, maintenance, unreachable): nothing more was sent. */
   stoppedBy?: FacturarError;
+  /** Queued, but --wait could not ask the service how they ended: why. */
+  unfollowed?: FacturarError;
   /** Invalid vouchers were reported and the valid ones sent (--skip-invalid). */
   skippedInvalid?: boolean;
   /** Valid vouchers not sent because others are invalid (all or nothing). */
@@ -431,7 +433,12 @@ async function sendPlan(
       }));
       if (results.length > 0 && (await refuse(results))) return summary;
     }
-    const journal = await Journal.open(stateDir(req.env), connection.account, { lock: true, profile: profile.name });
+    const fullAtBytes = testJournalLimit(req.env);
+    const journal = await Journal.open(stateDir(req.env), connection.account, {
+      lock: true,
+      profile: profile.name,
+      ...(fullAtBytes !== undefined ? { fullAtBytes } : {}),
+    });
     try {
       // Dated before what an earlier run issued in its lane: the authority would refuse it (10016).
       const early = req.validate ? plan.planned.filter((v) => beforeLane(journal, v)) : [];
@@ -490,6 +497,7 @@ async function sendPlan(
         concurrency: req.concurrency ?? 4,
         batchSize: req.batchSize ?? (req.mode === "queued" ? QUEUED_BATCH_MAX : INSTANT_BATCH_MAX),
         stopped: () => req.stop?.requested ?? false,
+        halted: () => issuer.halted(),
         begin: async (v) => issuer.begin(await load(v)),
         finish: (b) => issuer.finish(b),
         abandon: (b, why) => issuer.abandon(b, why),
@@ -513,6 +521,13 @@ async function sendPlan(
                 }),
           );
       if (ended.stoppedBy) summary.stoppedBy = ended.stoppedBy;
+      const unfollowed = issuer.unfollowed();
+      if (unfollowed) summary.unfollowed = unfollowed;
+      if (issuer.halted()) {
+        const left = await issuer.flushUnwritten();
+        if (left > 0)
+          req.warn(t("{n} outcomes are not in the journal; the next run asks the service about them", { n: left }));
+      }
     } finally {
       await journal.close();
     }
@@ -637,6 +652,8 @@ interface LaneRunner<V extends VoucherHeading> {
   batchSize: number;
   /** A stop was asked (a signal): finish what is in flight, send nothing new. */
   stopped: () => boolean;
+  /** Why nothing more may be sent, found on the way (the journal failed), if so. */
+  halted?: () => FacturarError | undefined;
   begin: (v: V) => Promise<Begun>;
   finish: (b: Begun) => Promise<VoucherResult>;
   abandon: (b: Begun, why: string) => Promise<void>;
@@ -672,7 +689,11 @@ export async function runLanes<V extends VoucherHeading>(
   const serviceStop = (reason: FacturarError) => {
     stoppedBy ??= reason;
   };
-  const stopped = () => stoppedBy !== undefined || run.stopped();
+  const stopped = () => {
+    const halted = run.halted?.();
+    if (halted) serviceStop(halted);
+    return stoppedBy !== undefined || run.stopped();
+  };
   // A lane needs only the outcome to go on; the result is told once its PDF and ticket have
   // landed, which happens meanwhile, a bounded number at a time.
   const downloading = new Set<Promise<void>>();
@@ -776,5 +797,8 @@ export async function runLanes<V extends VoucherHeading>(
   await Promise.allSettled(landed);
   const failed = ended.find((e): e is PromiseRejectedResult => e.status === "rejected");
   if (failed) throw failed.reason;
+  // The journal failed on the run's last outcomes: nothing was left to stop, but the run says so.
+  const halted = run.halted?.();
+  if (halted) serviceStop(halted);
   return stoppedBy ? { stoppedBy } : {};
 }

@@ -49,11 +49,18 @@ export function summaryOutcome(s: IssueSummary): Outcome {
   if (s.unknown > 0) return "unknown";
   // The service stopped the run: its own code (access denied 5, unavailable 6) tells cron why.
   if (s.stoppedBy) return s.stoppedBy.outcome;
+  // Queued, but how they end could not be asked: the service's failure, not a success.
+  if (s.unfollowed) return s.unfollowed.outcome;
   const done = s.issued + s.queued + s.skipped;
   if (s.rejected > 0 || s.held > 0) return done > 0 || s.held > 0 ? "partial" : "rejected";
   // Issued, but a PDF or ticket is missing: the fiscal part is done, the documents are not.
   if (s.documentsMissing > 0) return "partial";
   return "done";
+}
+
+/** A word as a POSIX shell reads it back: quoted only where it must be. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 async function writeQr(ctx: Context, target: string, result: VoucherResult, several: boolean): Promise<void> {
@@ -178,6 +185,8 @@ export async function issueVouchers(
   }
   const cwd = process.cwd();
   let results = 0;
+  /** Issued vouchers whose --qr file could not be written: done fiscally, not wholly (exit 7). */
+  let qrMissing = 0;
   let progress: Progress | undefined;
   ctx.stop.graceful = true;
   void ctx.stop.requestedPromise.then(() =>
@@ -225,6 +234,12 @@ export async function issueVouchers(
     async (given) => {
       const result = settled(given);
       results++;
+      // A QR file is part of the voucher's result: written before it is told, its failure among its warnings.
+      if (flags.qr && flags.qr !== "terminal" && (result.status === "issued" || result.status === "skipped-duplicate"))
+        await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) => {
+          qrMissing++;
+          result.warnings = [...(result.warnings ?? []), t("QR not written: {message}", { message: error.message })];
+        });
       if (report && !report.failure && !report.write(result))
         ctx.err(
           `${ctx.errColor.yellow(t("warning:"))} ${t("the report {path} cannot take more rows ({message}); the run goes on", { path: report.path, message: (report.failure as Error | undefined)?.message ?? "" })}`,
@@ -239,7 +254,7 @@ export async function issueVouchers(
         if (progress && ctx.io.stdoutIsTTY) await progress.above(() => ctx.out(text));
         else await ctx.out(text);
       }
-      if (flags.qr && (result.status === "issued" || result.status === "skipped-duplicate"))
+      if (flags.qr === "terminal" && (result.status === "issued" || result.status === "skipped-duplicate"))
         await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) =>
           ctx.err(
             `${ctx.errColor.yellow(t("warning:"))} ${t("QR of {ref} not written: {message}", { ref: visible(result.external_reference), message: visibleLines(error.message) })}`,
@@ -280,12 +295,22 @@ export async function issueVouchers(
       `${ctx.errColor.red(t("stopped:"))} ${visibleLines(e.message)}${e.hint ? `\n  ${t("hint:")} ${visibleLines(e.hint)}` : ""}`,
     );
   }
+  if (summary.unfollowed) {
+    const command = ["facturar", ...(ctx.profile ? ["--profile", ctx.profile] : []), "issue-queued", "--wait", ...files]
+      .map(shellWord)
+      .join(" ");
+    ctx.err(
+      `${ctx.errColor.red(t("not followed:"))} ${t("the vouchers are queued, but the service could not be asked how they ended: {message}", { message: summary.unfollowed.message })}\n  ${t("hint:")} ${t("`{command}` follows them later (nothing is queued twice)", { command })}`,
+    );
+  }
   // Stopped because stdout could not be written (a full disk): the run's results are lost to
   // the reader, which is no interruption by the user.
   if (ctx.outputFailure && ctx.outputFailure.code !== "EPIPE") return "unavailable";
   // The report was asked for, and is incomplete: a cron job must not read it as the whole truth.
   if (report?.failure) return "unavailable";
-  return summary.cancelled ? "done" : summaryOutcome(summary);
+  if (summary.cancelled) return "done";
+  const outcome = summaryOutcome(summary);
+  return outcome === "done" && qrMissing > 0 ? "partial" : outcome;
 }
 
 export const issueInstant = issueCommand("instant");

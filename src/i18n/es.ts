@@ -837,7 +837,6 @@ export const ES: Readonly<Record<string, string>> = {
   "it has no error field": "no tiene el campo error",
   "error is {value}": "error vale {value}",
   "no item for the vouchers sent": "ningún ítem para los comprobantes enviados",
-  "the service returned no item for this voucher": "el servicio no devolvió ningún ítem para este comprobante",
   "consulta failed": "consulta falló",
   "it has no comprobante": "no tiene comprobante",
   "it has no number": "no tiene número",
@@ -1478,4 +1477,18 @@ export const ES: Readonly<Record<string, string>> = {
     "{tipo} {numero} no tiene dirección de e-mail en el servicio: su nota no se puede enviar por e-mail",
   "e-mail the note to the addresses of the voucher (the service does not say whether the voucher was e-mailed)":
     "enviar la nota por e-mail a las direcciones del comprobante (el servicio no dice si el comprobante se envió por e-mail)",
+  "not sent: the journal cannot be written": "no enviado: no se puede escribir el diario",
+  "{n} outcomes are not in the journal; the next run asks the service about them":
+    "{n} resultados no quedaron en el diario; la próxima corrida se los pregunta al servicio",
+  "{n} items for {count} vouchers sent": "{n} ítems para {count} comprobantes enviados",
+  "item {n} is not an answer": "el ítem {n} no es una respuesta",
+  "the tax authority's service is down: {message}": "el servicio de la autoridad fiscal no está disponible: {message}",
+  "nothing more was sent; run again later, or queue the vouchers meanwhile with `facturar issue-queued` (the service issues them once the authority is back)":
+    "no se envió nada más; ejecute de nuevo más tarde, o mientras tanto encole los comprobantes con `facturar issue-queued` (el servicio los emite cuando la autoridad vuelva)",
+  "QR not written: {message}": "QR no escrito: {message}",
+  "not followed:": "sin seguimiento:",
+  "the vouchers are queued, but the service could not be asked how they ended: {message}":
+    "los comprobantes están encolados, pero no se pudo preguntar al servicio cómo terminaron: {message}",
+  "`{command}` follows them later (nothing is queued twice)":
+    "`{command}` los sigue más tarde (nada se encola dos veces)",
 };

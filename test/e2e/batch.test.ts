@@ -106,6 +106,18 @@ async function checkService(home: string, refs: string[], csv: string): Promise<
   }
 }
 
+/** The sandbox holds once each of `held`, and none of the other `refs`. */
+async function checkHolds(home: string, refs: string[], held: Set<string>): Promise<void> {
+  const store = await Store.open(join(home, "data", "facturar", "sandbox"));
+  try {
+    const pv = store.account.points_of_sale[0]?.punto_venta as number;
+    const wrong = refs.filter((ref) => store.findByReference(pv, ref).length !== (held.has(ref) ? 1 : 0));
+    expect(wrong).toEqual([]);
+  } finally {
+    await store.close();
+  }
+}
+
 describe("cron batches", () => {
   it("issues 500 vouchers exactly once through faults and ten SIGKILLs", async () => {
     const home = tempDir("facturar-crash-");
@@ -248,6 +260,44 @@ describe("cron batches", () => {
     expect(run.stdout).not.toMatch(/internal error|at .*\.js:\d+:\d+/);
     expect(run.stdout).toMatch(/the report r\.csv cannot take more rows \(EFBIG|cannot be used: .*EFBIG|HTTP 503/);
   }, 60_000);
+
+  it("a journal that fills up mid-batch stops sending: exit 6 naming it, a result for every voucher, report and journal agree", async () => {
+    for (const batchSize of ["20", "1"]) {
+      const home = tempDir("facturar-journal-full-");
+      const cwd = join(home, "work");
+      mkdirSync(cwd);
+      const { path, refs } = batchCsv(home, 150);
+      // The test-only fault: the journal file behaves as on a full disk past 20 kB (about 40 vouchers).
+      const env = { ...userEnv(home), FACTURAR_TEST_JOURNAL_FULL_AT: "20000" };
+      const args = ["--json", "issue", "--batch-size", batchSize, "--report", "r.csv", path];
+      const run = await start(args, env, cwd).done;
+      expect(run.code, run.stderr).toBe(6);
+      expect(run.stderr).toMatch(/stopped: the journal .*journal-\w+\.jsonl cannot be used: .*ENOSPC/);
+      expect(run.stderr).not.toMatch(/internal error|at .*\.js:\d+/);
+      const results = ndjson(run.stdout);
+      expect(results.map((r) => r.external_reference).sort()).toEqual(refs);
+      const issued = results.filter((r) => r.status === "issued");
+      expect(issued.length).toBeGreaterThan(0);
+      expect(results.filter((r) => r.status !== "issued" && r.status !== "held")).toEqual([]);
+      // Held means not sent: the service holds exactly what the run says it issued.
+      await checkHolds(home, refs, new Set(issued.map((r) => r.external_reference)));
+      const report = readFileSync(join(cwd, "r.csv"), "utf8").trim().split("\n").slice(1);
+      expect(report).toHaveLength(150);
+      // The journal never says issued of what the run told not sent, nor held of what it issued;
+      // `sending` is left only where the full journal could take no more (the next run asks).
+      const states = journalStates(join(home, "state"));
+      for (const r of results) {
+        const state = states.get(r.external_reference);
+        if (r.status === "held") expect([undefined, "held", "sending"]).toContain(state);
+        else expect(["issued", "sending"]).toContain(state);
+      }
+      // Room again: the next run settles every voucher, each issued once.
+      const again = await start(args, userEnv(home), cwd).done;
+      expect(again.code, again.stderr).toBe(0);
+      expect(ndjson(again.stdout).filter((r) => r.status !== "issued" && r.status !== "skipped-duplicate")).toEqual([]);
+      await checkService(home, refs, path);
+    }
+  }, 120_000);
 
   it("refuses a second run on the same journal while the first one works", async () => {
     const home = tempDir("facturar-twice-");

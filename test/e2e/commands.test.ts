@@ -1,7 +1,16 @@
 /** issue, issue-queued, query, ceiling and status as users run them: the built CLI, a real sandbox. */
 
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
@@ -684,6 +693,28 @@ describe("exit codes", () => {
     expect(qr.stderr).toMatch(/--qr \/nonexistent\/q\.png: its folder cannot be written \(ENOENT\)/);
     for (const r of [report, qr]) expect(r.stderr).not.toMatch(/internal error|at .*\.js:\d+/);
     expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
+  });
+
+  it("a QR file that cannot be written is that voucher's warning: issued, told in --json and the report, exit 7", async () => {
+    const u = user();
+    // The folder can be written; the file's place is taken by a folder.
+    mkdirSync(join(u.cwd, "qd", "q.png"), { recursive: true });
+    const r = await u.run([
+      "--json",
+      "issue",
+      "--no-pdf",
+      "--qr",
+      "qd/q.png",
+      "--report",
+      "r.csv",
+      sample("factura-b-dni"),
+    ]);
+    expect(r.code, r.stderr).toBe(7);
+    const [result] = ndjson(r.stdout);
+    expect(result).toMatchObject({ status: "issued", ok: true });
+    expect(result.warnings.join(" ")).toMatch(/QR not written: .*q\.png: it is not a regular file/);
+    expect(readFileSync(join(u.cwd, "r.csv"), "utf8")).toMatch(/QR not written: /);
+    expect(r.stderr).not.toMatch(/internal error|at .*\.js:\d+/);
   });
 
   it("6: a journal folder that cannot be used is a clear error naming it, before anything is sent", async () => {

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Store } from "../../src/sandbox/store.js";
 import { argentinaToday, clockFrom, formatDay } from "../../src/voucher/dates.js";
 import { freshUser, journalFiles, journalStates, journalText, ndjson, ROOT, runCli, startCli } from "../helpers.js";
+import { serveLoopback } from "../loopback.js";
 import { type RunningSandbox, sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
 
 const SAMPLE = join(ROOT, "samples", "factura-b-dni.json");
@@ -621,4 +622,173 @@ describe("content drift", () => {
       expect(lines[i + 2], lines.join("\n")).toMatch(/^ {4}hint: already issued/);
     }
   });
+});
+
+/** `count` one-item FACTURA B vouchers to consumers, one lane, dated today. */
+function laneCsv(dir: string, prefix: string, count: number): { path: string; refs: string[] } {
+  const rows = [
+    "comprobante.external_reference,comprobante.tipo,comprobante.fecha,comprobante.vencimiento,comprobante.rubro,comprobante.rubro_grupo_contable,cliente.documento_tipo,cliente.documento_nro,cliente.razon_social,cliente.condicion_iva,comprobante.detalle.cantidad,comprobante.detalle.producto.descripcion,comprobante.detalle.producto.precio_unitario_sin_iva,comprobante.detalle.producto.alicuota",
+  ];
+  const refs: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const ref = `${prefix}-${String(i).padStart(3, "0")}`;
+    refs.push(ref);
+    rows.push(
+      `${ref},FACTURA B,${today},${inDays(30)},Ventas,Ventas,DNI,30123456,Cliente ${i},CF,1,Artículo ${i},${100 + i},21`,
+    );
+  }
+  const path = join(dir, `${prefix}.csv`);
+  writeFileSync(path, `${rows.join("\n")}\n`);
+  return { path, refs };
+}
+
+/**
+ * A proxy in front of a real sandbox that rewrites the first `lotes` answer: the service stored
+ * the vouchers, the answer says less than it should.
+ */
+async function mangledBatches(
+  s: RunningSandbox,
+  mangle: ((answer: any) => any) | undefined,
+  /** Answers a method itself (an HTTP status, an HTML body) instead of the sandbox. */
+  instead?: (method: string) => number | undefined,
+): Promise<{ baseUrl: string; methods: string[] }> {
+  const upstream = new URL(s.baseUrl).origin;
+  const methods: string[] = [];
+  let mangled = false;
+  const proxy = await serveLoopback(async (req, res, text) => {
+    const method = (req.url ?? "").replace(/^.*\/api\/v2\//, "");
+    methods.push(method);
+    const status = instead?.(method);
+    if (status !== undefined) {
+      res.writeHead(status, { "content-type": "text/html" });
+      res.end(`<html>${status}</html>`);
+      return;
+    }
+    const up = await fetch(`${upstream}${req.url}`, {
+      method: req.method ?? "POST",
+      headers: { "content-type": "application/json" },
+      ...(req.method === "POST" ? { body: text } : {}),
+    });
+    let body = await up.text();
+    if (method === "facturacion/lotes" && !mangled && mangle) {
+      mangled = true;
+      body = JSON.stringify(mangle(JSON.parse(body)));
+    }
+    res.writeHead(up.status, { "content-type": up.headers.get("content-type") ?? "application/json" });
+    res.end(body);
+  });
+  proxies.push(proxy);
+  return { baseUrl: proxy.baseUrl, methods };
+}
+
+const proxies: { close(): void }[] = [];
+afterEach(() => {
+  for (const p of proxies.splice(0)) p.close();
+});
+
+describe("a batch answer that cannot be read whole", () => {
+  const cases: [string, (answer: any) => any][] = [
+    [
+      "no response list",
+      (a) => {
+        delete a.response;
+        return a;
+      },
+    ],
+    [
+      "an item without its outcome",
+      (a) => {
+        a.response[3] = {};
+        return a;
+      },
+    ],
+    [
+      "one item short",
+      (a) => {
+        a.response.pop();
+        return a;
+      },
+    ],
+  ];
+  for (const [name, mangle] of cases)
+    it(`(${name}) is a lost answer: each voucher is asked about, all reported issued, none "not sent", none twice`, async () => {
+      const s = await sandbox();
+      const user = freshUser("facturar-mangled-");
+      const { path, refs } = laneCsv(user.home, "MANGLED", 25);
+      const proxy = await mangledBatches(s, mangle);
+      const env = { ...sandboxEnv(s, user.env), FACTURAR_BASE_URL: proxy.baseUrl, FACTURAR_SETTLE_WINDOW: "0.3" };
+      const run = await runCli(["--json", "issue", "--no-pdf", "--report", "r.csv", path], { cwd: user.cwd, env });
+      expect(run.code, run.stderr).toBe(0);
+      const results = ndjson(run.stdout);
+      expect(results.map((r) => r.status)).toEqual(refs.map(() => "issued"));
+      expect(
+        results
+          .slice(0, 20)
+          .filter((r) => !(r.reconciled === true && r.numero > 0))
+          .map((r) => [r.reconciled, r.numero]),
+      ).toEqual([]);
+      expect(proxy.methods.filter((m) => m === "facturacion/consulta_avanzada").length).toBeGreaterThanOrEqual(20);
+      for (const ref of refs) expect(await held(s, ref), ref).toBe(1);
+      const states = journalStates(user.env.XDG_STATE_HOME);
+      expect(refs.filter((ref) => states.get(ref) !== "issued")).toEqual([]);
+    }, 60_000);
+});
+
+describe("the authority down", () => {
+  for (const batchSize of ["20", "1"])
+    it(`stops the run at its first answer (--batch-size ${batchSize}): every voucher told not sent, exit 6, a hint to queue`, async () => {
+      const s = await startSandboxProcess({ env: { FACTURAR_SANDBOX_FAULTS: "authority-down" } });
+      sandboxes.push(s);
+      const user = freshUser("facturar-afip-down-");
+      const { path, refs } = laneCsv(user.home, "DOWN", 30);
+      const proxy = await mangledBatches(s, undefined);
+      const env = { ...sandboxEnv(s, user.env), FACTURAR_BASE_URL: proxy.baseUrl };
+      const args = ["--json", "issue", "--batch-size", batchSize, "--report", "r.csv", path];
+      const run = await runCli(args, { cwd: user.cwd, env });
+      expect(run.code, run.stderr).toBe(6);
+      expect(run.stderr).toMatch(/stopped: the tax authority's service is down: AFIP No devolvio el CAE/);
+      expect(run.stderr).toMatch(/hint: .*facturar issue-queued/);
+      const results = ndjson(run.stdout);
+      expect(results.map((r) => r.external_reference)).toEqual(refs);
+      expect(results.filter((r) => r.status !== "held")).toEqual([]);
+      // One issuing call answered "down", and nothing more was sent.
+      expect(proxy.methods.filter((m) => /^facturacion\/(nuevo|lotes)$/.test(m))).toHaveLength(1);
+      const report = readFileSync(join(user.cwd, "r.csv"), "utf8").trim().split("\n").slice(1);
+      expect(report.map((line) => line.split(",")[2])).toEqual(refs.map(() => "held"));
+      const states = journalStates(user.env.XDG_STATE_HOME);
+      expect([...states.values()].filter((state) => state !== "held")).toEqual([]);
+    }, 60_000);
+});
+
+describe("issue-queued --wait when the service cannot be asked", () => {
+  it("tells every voucher queued, and exits 6 with the reason and the command that follows them later", async () => {
+    const s = await sandbox();
+    const user = freshUser("facturar-unfollowed-");
+    const { path, refs } = laneCsv(user.home, "UNFOLLOWED", 30);
+    let queued = false;
+    let askedAfter = 0;
+    const proxy = await mangledBatches(s, undefined, (method) => {
+      if (method.startsWith("facturacion/lotes_encola") || method === "facturacion/nuevo_encola") queued = true;
+      else if (queued && method === "facturacion/consulta_avanzada") {
+        askedAfter++;
+        return 502;
+      }
+      return undefined;
+    });
+    const env = { ...sandboxEnv(s, user.env), FACTURAR_BASE_URL: proxy.baseUrl, FACTURAR_RETRY_BACKOFF: "0.01" };
+    const args = ["--json", "issue-queued", "--no-pdf", "--wait", "--timeout", "20", path];
+    const run = await runCli(args, { cwd: user.cwd, env });
+    expect(run.code, run.stderr).toBe(6);
+    const results = ndjson(run.stdout);
+    expect(results.map((r) => r.status)).toEqual(refs.map(() => "queued"));
+    expect(results[0].warnings.join(" ")).toMatch(/could not follow it: .*502/);
+    expect(run.stderr).toMatch(
+      /not followed: the vouchers are queued, but the service could not be asked how they ended: .*502/,
+    );
+    expect(run.stderr).toContain(`hint: \`facturar issue-queued --wait ${path}\` follows them later`);
+    // Asked once, not once per voucher: the others are told at once.
+    expect(askedAfter).toBeGreaterThan(0);
+    expect(askedAfter).toBeLessThan(10);
+    for (const ref of refs) expect(await held(s, ref), ref).toBe(1);
+  }, 60_000);
 });

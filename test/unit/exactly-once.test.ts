@@ -211,6 +211,35 @@ describe("an answer that never came", () => {
   });
 });
 
+describe("the authority down midway through a batch", () => {
+  it("what it issued before is told issued; that voucher and the rest held, nothing more sent, the run stopped", async () => {
+    w = await world();
+    let lotes = 0;
+    w.step = async (method, body, call) => {
+      if (method !== "facturacion/lotes") return call();
+      lotes++;
+      // The service issues the first two, then the authority fails the third (§6.8: the rest not processed).
+      const sent = (body.requests as unknown[]).length;
+      body.requests = (body.requests as unknown[]).slice(0, 2);
+      const reply = await call();
+      const answer = JSON.parse(reply.body.toString());
+      const down = {
+        error: "S",
+        errores: ["AFIP No devolvio el CAE asociado. (Cod. Error #6661141.S1254)"],
+        error_details: [{ code: "TFC-6661", text: "Servicio de la autoridad fiscal no disponible." }],
+      };
+      answer.response = [...answer.response, ...Array(sent - 2).fill(down)];
+      return { ...reply, body: Buffer.from(JSON.stringify(answer)) };
+    };
+    const vs = refs(8, "AD").map((r) => voucher(r));
+    const { results, stoppedBy } = await run(w, vs, {}, { batchSize: 5 });
+    expect(results.map((r) => r.status)).toEqual(["issued", "issued", "held", "held", "held", "held", "held", "held"]);
+    expect(stoppedBy?.message).toMatch(/the tax authority's service is down: AFIP No devolvio el CAE/);
+    expect(lotes).toBe(1);
+    expect(refs(8, "AD").map((r) => w.held(r))).toEqual([1, 1, 0, 0, 0, 0, 0, 0]);
+  });
+});
+
 describe("a crash between any two steps", () => {
   /** Journal writes of a clean run of these vouchers: the crash points. */
   async function writesOfCleanRun(): Promise<number> {

@@ -11,10 +11,10 @@
  *   NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (or a V8 flag to compare) runs the CLI with them.
  */
 import { spawn } from "node:child_process";
-import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { profileEnv, startSandbox, voucherCsv } from "./sandbox.mjs";
+import { profileEnv, startSandbox, voucherCsv, writeProfileConfig } from "./sandbox.mjs";
 
 const count = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 200_000);
 const batchAt = process.argv.indexOf("--batch-size");
@@ -25,24 +25,7 @@ const sandbox = await startSandbox(join(work, "sandbox"));
 const home = join(work, "home");
 // A profile at the sandbox process with no spacing between requests: this measures memory, and
 // 200,000 vouchers at the real service's 100 ms a call would take a quarter of an hour.
-mkdirSync(join(home, "config", "facturar"), { recursive: true });
-writeFileSync(
-  join(home, "config", "facturar", "config.json"),
-  JSON.stringify({
-    default_profile: "bench",
-    profiles: {
-      bench: {
-        base_url: sandbox.baseUrl,
-        usertoken: sandbox.pv.usertoken,
-        apikey: sandbox.pv.apikey,
-        apitoken: sandbox.pv.apitoken,
-        punto_venta: sandbox.pv.punto_venta,
-        rate_ms: 0,
-      },
-    },
-  }),
-  { mode: 0o600 },
-);
+writeProfileConfig(home, sandbox);
 const { FACTURAR_BASE_URL, FACTURAR_USERTOKEN, FACTURAR_APIKEY, FACTURAR_APITOKEN, ...env } = profileEnv(home, sandbox);
 const csv = voucherCsv(join(work, "big.csv"), { prefix: "MEM", count, puntoVenta: sandbox.pv.punto_venta });
 

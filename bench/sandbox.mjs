@@ -4,7 +4,7 @@
  * with its own home (journal, config, data) pointed at that sandbox.
  */
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -84,4 +84,26 @@ export function profileEnv(home, sandbox) {
     FACTURAR_APIKEY: sandbox.pv.apikey,
     FACTURAR_APITOKEN: sandbox.pv.apitoken,
   };
+}
+
+/** A config-file profile `bench` at the sandbox, with no spacing between requests (`rate_ms: 0`). */
+export function writeProfileConfig(home, sandbox) {
+  mkdirSync(join(home, "config", "facturar"), { recursive: true });
+  writeFileSync(
+    join(home, "config", "facturar", "config.json"),
+    JSON.stringify({
+      default_profile: "bench",
+      profiles: {
+        bench: {
+          base_url: sandbox.baseUrl,
+          usertoken: sandbox.pv.usertoken,
+          apikey: sandbox.pv.apikey,
+          apitoken: sandbox.pv.apitoken,
+          punto_venta: sandbox.pv.punto_venta,
+          rate_ms: 0,
+        },
+      },
+    }),
+    { mode: 0o600 },
+  );
 }

@@ -13,10 +13,10 @@
  * Usage: node bench/startup.mjs [runs] [--baseline DIR]...   (after npm run build)
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { argentinaDay, startSandbox } from "./sandbox.mjs";
+import { argentinaDay, startSandbox, writeProfileConfig } from "./sandbox.mjs";
 
 const args = process.argv.slice(2);
 const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 30);
@@ -36,24 +36,7 @@ const env = {
 for (const name of Object.keys(env)) if (name.startsWith("FACTURAR_")) delete env[name];
 
 const sandbox = await startSandbox(join(work, "sandbox"));
-mkdirSync(join(home, "config", "facturar"), { recursive: true });
-writeFileSync(
-  join(home, "config", "facturar", "config.json"),
-  JSON.stringify({
-    default_profile: "bench",
-    profiles: {
-      bench: {
-        base_url: sandbox.baseUrl,
-        usertoken: sandbox.pv.usertoken,
-        apikey: sandbox.pv.apikey,
-        apitoken: sandbox.pv.apitoken,
-        punto_venta: sandbox.pv.punto_venta,
-        rate_ms: 0,
-      },
-    },
-  }),
-  { mode: 0o600 },
-);
+writeProfileConfig(home, sandbox);
 const sample = JSON.parse(readFileSync("samples/factura-b-dni.json", "utf8"));
 let issued = 0;
 /** A voucher no run has issued yet (the journal skips one it holds). */

@@ -688,24 +688,17 @@ export class SandboxService {
     if (twice)
       return { refused: `El comprobante de compra ${c.tipo} ${number} del proveedor ${supplier} ya fue ingresado.` };
     const { voucher, durable } = this.storeVoucher(body, pv, false, numero);
-    const links = this.freshLinks(voucher);
+    const issued = this.issued(voucher);
+    // A supplier's voucher, recorded: no QR or bar code of ours, and nothing e-mailed.
     const fields = {
-      cae: "",
-      requiere_fec: "NO ",
-      vencimiento_cae: "",
-      vencimiento_pago: voucher.vencimiento,
-      comprobante_pdf_url: links.pdf,
-      comprobante_ticket_url: links.ticket,
+      ...issued.fields,
       afip_qr: "",
       afip_codigo_barras: "",
       envio_x_mail: "N",
       envio_x_mail_direcciones: "",
-      external_reference: voucher.external_reference,
-      comprobante_tipo: voucher.tipo,
-      micrositios: { cliente: "", descarga: "" },
       comprobante_nro: number,
     };
-    return { voucher, fields, durable: Promise.all([durable, links.durable]) };
+    return { voucher, fields, durable: Promise.all([durable, issued.durable]) };
   }
 
   async nuevo(body: Json, pv: PointOfSale): Promise<Reply> {

@@ -6,6 +6,7 @@ import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { dayNumber } from "../voucher/dates.js";
+import { date } from "../voucher/schema.js";
 import { requiredDate } from "./flags.js";
 import { noteInJournal, printAnswer, sentOnce, withConnection } from "./online.js";
 
@@ -70,10 +71,6 @@ export async function queueCommand(
  */
 async function keptDueDate(service: Service, ref: string, fecha: string): Promise<string> {
   const queued = (await service.findByReference(ref)).find((v) => v.state !== "issued");
-  const own = queued?.vencimiento_pago ?? undefined;
-  return own && isDayText(own) && dayNumber(own) >= dayNumber(fecha) ? own : fecha;
-}
-
-function isDayText(text: string): boolean {
-  return /^\d{2}\/\d{2}\/\d{4}$/.test(text);
+  const own = date().safeParse(queued?.vencimiento_pago);
+  return own.success && dayNumber(own.data) >= dayNumber(fecha) ? own.data : fecha;
 }

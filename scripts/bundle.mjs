@@ -1,61 +1,50 @@
 #!/usr/bin/env node
 /**
- * The CLI as the installed package runs it: src/cli.ts and what it imports, bundled by esbuild
- * into dist/cli.js, with each lazily imported command in its own chunk under dist/chunks/ (so a
- * run still loads only what it needs), and source maps. Start-up was mostly Node resolving,
- * reading and compiling some 200 modules one by one, zod's 60 locales among them
- * (bench/startup.mjs); a few chunks per command line, zod tree-shaken, cost a fraction of that.
- * `tsc -p tsconfig.build.json` still writes dist/ module by module first (tests run some of those
- * modules in child processes, `npm run schema` one), and this replaces its dist/cli.js. dist/ is
- * packed whole: a build by tsc alone (unbundled, slower to start) still packs and runs.
+ * The CLI as the installed package runs it: src/cli.ts and all it imports, bundled by esbuild into
+ * one CommonJS file, dist/cli.cjs, that bin/facturar.js (through dist/launch.js) compiles with a
+ * V8 code cache kept between runs. Start-up was mostly Node resolving, reading and compiling
+ * modules, then V8 compiling their functions as they first ran (bench/startup.mjs); a cached
+ * bundle skips both. Commands still load lazily: esbuild keeps an imported module's code in a
+ * function run at its first import(). zod is tree-shaken (no locales).
+ * `tsc -p tsconfig.build.json` writes dist/ module by module first (tests run some of those
+ * modules in child processes, `npm run schema` one, and dist/cli.js is what runs where the
+ * bundle is missing). dist/ is packed whole.
+ * The first line of the bundle names it by a hash of the rest: the code cache's key (a cache
+ * made for other code must never be used, and V8 checks only the source's length).
  * Usage: node scripts/bundle.mjs [outdir]   (npm run build runs it after tsc)
  *   BUNDLE_META=FILE writes esbuild's metafile there.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { builtinModules } from "node:module";
-import { dirname } from "node:path";
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
 const outdir = process.argv[2] ?? "dist";
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
-// Node's own modules by require(), not import: importing one builds an ES facade that reads every
-// export, and so loads what a require() leaves lazy (node:crypto's webcrypto, node:util's parseArgs).
-const BUILTIN = new RegExp(`^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, "\\/")).join("|")})$`);
-const builtinsByRequire = {
-  name: "builtins-by-require",
-  setup(b) {
-    b.onResolve({ filter: BUILTIN }, (args) =>
-      args.namespace === "builtin" ? { path: args.path, external: true } : { path: args.path, namespace: "builtin" },
-    );
-    b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: "js",
-    }));
-  },
-};
-
-// Chunks are named by their content: those of an earlier build would pile up.
+// What the ES module bundle of earlier builds left (dist/cli.js is tsc's again).
 rmSync(`${outdir}/chunks`, { recursive: true, force: true });
 
 const result = await build({
   entryPoints: ["src/cli.ts"],
-  outdir,
+  outfile: `${outdir}/cli.cjs`,
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
+  // import() of a bundled module becomes a call of its lazy initialiser; of an external package,
+  // a require() (pdfkit, qrcode, typescript and @inquirer/prompts all ship CommonJS).
+  supported: { "dynamic-import": false },
+  // createRequire(import.meta.url) in the sources: the bundle's own place.
+  define: { "import.meta.url": "__facturar_url" },
+  banner: { js: 'var __facturar_url = require("node:url").pathToFileURL(__filename).href;' },
   sourcemap: true,
-  // Stack traces need lines, not the sources: Node parses every loaded chunk's map under --verbose.
+  // Stack traces need lines, not the sources: Node parses the map under --verbose.
   sourcesContent: false,
-  chunkNames: "chunks/[name]-[hash]",
   // Loaded only when a PDF or QR code is drawn (the sandbox), a prompt asked, or a .ts config read;
   // pdfkit reads its fonts beside its own files.
   external: ["pdfkit", "qrcode", "typescript", "@inquirer/prompts"],
-  // version.ts reads ../package.json beside its own file; in a chunk that is dist/, not the root.
+  // version.ts reads ../package.json beside its own file; the bundle is in dist/, not src/.
   plugins: [
-    builtinsByRequire,
     {
       name: "version",
       setup(b) {
@@ -71,29 +60,24 @@ const result = await build({
   write: false,
 });
 
-// Bundled CommonJS packages (cosmiconfig and what it requires) and the plugin above call require()
-// through esbuild's __require, which uses the `require` in scope: an ES module has none of its
-// own. It is given to the chunk that defines __require alone (a banner would make one in every
-// chunk, some 25 for --help), and that chunk's source map moves down a line with it.
-const REQUIRE =
-  'import { createRequire as __facturarRequire } from "node:module"; const require = __facturarRequire(import.meta.url);';
-const shifted = new Set();
-const files = result.outputFiles.map((file) => {
-  let text = file.text;
-  if (file.path.endsWith(".js") && /\bvar __require\s*=/.test(text)) {
-    text = `${REQUIRE}\n${text}`;
-    shifted.add(`${file.path}.map`);
-  }
-  return { path: file.path, text };
-});
-for (const file of files) {
-  if (shifted.has(file.path)) {
+// The commands of src/cli.ts's lazy table (and commander's `help`): a cache is kept per command,
+// and a mistyped word must not make one of its own.
+const table = readFileSync("src/cli.ts", "utf8").match(/const COMMANDS\b.*\n([\s\S]*?)\n\};/)?.[1] ?? "";
+const commands = ["help", ...[...table.matchAll(/^\s+"?([a-z-]+)"?: (async )?\(\) =>/gm)].map((m) => m[1])];
+if (commands.length < 10 || commands.length !== table.split("\n").filter((l) => l.includes("=>")).length + 1) {
+  throw new Error(`src/cli.ts: the command table was not read whole (${commands})`);
+}
+
+for (const file of result.outputFiles) {
+  if (file.path.endsWith(".cjs")) {
+    // The header names the code (src/launch.ts keys its cache by it); the map moves down a line.
+    const hash = createHash("sha256").update(file.text).digest("hex").slice(0, 32);
+    writeFileSync(file.path, `//facturar-bundle ${hash} ${commands.join(",")}\n${file.text}`);
+  } else {
     const map = JSON.parse(file.text);
     map.mappings = `;${map.mappings}`;
-    file.text = JSON.stringify(map);
+    writeFileSync(file.path, JSON.stringify(map));
   }
-  mkdirSync(dirname(file.path), { recursive: true });
-  writeFileSync(file.path, file.text);
 }
 // What went where (for esbuild's analyzer, or to see what a command line loads).
 if (process.env.BUNDLE_META) writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));

@@ -2,9 +2,9 @@
  * The commander program: global flags, lazily loaded commands, and the one place where an
  * outcome becomes an exit code. Nothing below this file calls process.exit.
  */
-import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
-import type { Command as CommandType, Help as HelpType } from "commander";
+import { Command, CommanderError, Help } from "commander";
+import { commandWordAt } from "./command-word.js";
 import { type Define, examples, type Run } from "./commands/define.js";
 import {
   type Context,
@@ -19,12 +19,6 @@ import { EXIT_CODES, FacturarError, type Outcome, UsageError } from "./errors.js
 import { type Lang, langFromEnv, parseLang, t, useLang } from "./i18n/index.js";
 import { visibleLines } from "./output/visible.js";
 import { VERSION } from "./version.js";
-
-// commander is CommonJS: required directly it loads in about half the time its ESM wrapper
-// takes, which is most of what `--version` and `--help` cost (bench/startup.mjs).
-const { Command, CommanderError, Help } = createRequire(import.meta.url)("commander") as typeof import("commander");
-type Command = CommandType;
-type Help = HelpType;
 
 // Between full collections V8 lets the heap grow to as much as four times what is alive. A big
 // batch makes garbage fast (a voucher read, checked, sent and journaled), so a run that keeps
@@ -67,9 +61,6 @@ const COMMANDS: Readonly<Record<string, () => Promise<{ define: Define }>>> = {
   sandbox: () => import("./commands/sandbox.command.js"),
 };
 
-/** Global flags that take a value: the word after one is no command. */
-const VALUED = new Set(["-p", "--profile", "-c", "--config", "--lang"]);
-
 /**
  * The definitions a command line needs: its command's alone (`help CMD` too); none for
  * `--version`; all of them for the program's help, completion (`__complete`) and a mistyped
@@ -88,17 +79,6 @@ function definitionsFor(argv: string[]): (() => Promise<{ define: Define }>)[] {
   }
   const version = words.includes("-V") || words.includes("--version");
   return version && !words.includes("-h") && !words.includes("--help") ? [] : all;
-}
-
-/** Where the command's name is among the words after `facturar`, past global options; -1: none. */
-function commandWordAt(words: string[]): number {
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i] as string;
-    if (word === "--") return -1;
-    if (!word.startsWith("-")) return i;
-    if (VALUED.has(word)) i++;
-  }
-  return -1;
 }
 
 /**

@@ -4,7 +4,7 @@
  * against its embedded sandbox, PDF saved, with nothing of this checkout on its path.
  */
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -24,6 +24,8 @@ describe("the npm package", () => {
     const files = (pack?.files ?? []).map((f) => f.path);
     expect(files).toContain("bin/facturar.js");
     expect(files).toContain("dist/cli.js");
+    expect(files).toContain("dist/cli.cjs");
+    expect(files.filter((f) => f.includes(".cache"))).toEqual([]);
     expect(files).toContain("schema/voucher.schema.json");
     // Compiled JavaScript only: no sources, tests or benchmarks.
     expect(files.filter((f) => /^(src|test|bench)\//.test(f) || /(?<!\.d)\.ts$/.test(f))).toEqual([]);
@@ -58,6 +60,15 @@ describe("the npm package", () => {
       .map((l) => JSON.parse(l) as { ok: boolean });
     expect(lines.length).toBeGreaterThan(1);
     expect(lines.every((l) => l.ok)).toBe(true);
+    // Installed, the package has no node_modules of its own: the code cache is the user's, one per
+    // command run; FACTURAR_CODE_CACHE=off makes none.
+    const cache = join(u.home, ".cache", "facturar");
+    const commands = () => readdirSync(cache).map((f) => f.replace(/^.*-/, ""));
+    expect(commands().sort()).toEqual(["_.v8", "issue.v8", "validate.v8"]);
+    await exec(installed, ["schema"], { cwd: u.cwd, env: { ...env, FACTURAR_CODE_CACHE: "off" } });
+    expect(commands()).not.toContain("schema.v8");
+    await exec(installed, ["schema"], { cwd: u.cwd, env });
+    expect(commands()).toContain("schema.v8");
     // The checkout's own CLI agrees on what the installed one issued: same journal, skipped.
     const again = await runCli(["--json", "issue", sample], { cwd: u.cwd, env: u.env });
     expect(JSON.parse(again.stdout.trim())).toMatchObject({ status: "skipped-duplicate" });

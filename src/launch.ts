@@ -1,0 +1,160 @@
+/**
+ * How bin/facturar.js starts the CLI: the bundle dist/cli.cjs (scripts/bundle.mjs) compiled with
+ * V8's code cache, kept between runs. Node 20 keeps no compiled code of ours between runs (Node
+ * 22's module.enableCompileCache does), and compiling the bundle's functions anew was most of
+ * what `issue` cost beyond Node's own start (bench/startup.mjs). One cache per command, made at
+ * the end of the command's first run, so it holds the functions that command ran.
+ * Without the bundle (a build by tsc alone) it imports dist/cli.js, as before.
+ */
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { Script } from "node:vm";
+import { commandWordAt } from "./command-word.js";
+
+const BUNDLE = fileURLToPath(new URL("./cli.cjs", import.meta.url));
+/** The bundle's first line: `//facturar-bundle <hash of the rest> <its commands, comma-separated>`. */
+const HEADER = /^\/\/facturar-bundle ([0-9a-f]{16,64}) ([a-z,-]*)\n/;
+/** A cache nobody used for this long is removed when another one is written. */
+const STALE_MS = 30 * 86_400_000;
+
+export async function launch(argv: string[]): Promise<void> {
+  // Stack traces of internal errors, mapped to src/ through the bundle's source map: Node reads a
+  // module's map as it loads it, and a vm script's not at all, so --verbose loads it plainly.
+  const verbose = argv.includes("--verbose") || argv.includes("-v");
+  if (verbose) process.setSourceMapsEnabled(true);
+  let source: string | undefined;
+  try {
+    source = readFileSync(BUNDLE, "utf8");
+  } catch {
+    // A build by tsc alone: the modules one by one.
+  }
+  if (source === undefined) return (await import("./cli.js")).main(argv);
+  const cli = verbose ? createRequire(BUNDLE)(BUNDLE) : cached(source, argv);
+  return (cli as typeof import("./cli.js")).main(argv);
+}
+
+/** The bundle's exports, compiled from the code cache when there is a good one. */
+function cached(source: string, argv: string[]): unknown {
+  // V8 accepts a cache only under the flags it was made with: cli.ts changes this one when it
+  // loads, so it is set first, and the cache made at exit sees the same flags.
+  setFlagsFromString("--heap-growing-percent=20");
+  const file = cacheFile(source, argv);
+  const cachedData = file ? readTrusted(file) : undefined;
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: BUNDLE,
+    cachedData,
+  });
+  if (file && (!cachedData || script.cachedDataRejected)) {
+    process.once("exit", () => writeCache(file, () => script.createCachedData()));
+  }
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE));
+  return module.exports;
+}
+
+/** Where this bundle's cache for this command line is kept; none where nowhere fits. */
+function cacheFile(source: string, argv: string[]): string | undefined {
+  const [, build, names = ""] = HEADER.exec(source) ?? [];
+  const dir = cacheDir();
+  if (!build || !dir) return undefined;
+  const words = argv.slice(2);
+  const word = words[commandWordAt(words)] ?? "";
+  // `_`: no command (--version, the program's help) or an unknown one.
+  const command = names.split(",").includes(word) ? word : "_";
+  return join(dir, `${build}-${process.version}-${process.arch}-${command}.v8`);
+}
+
+/**
+ * FACTURAR_CODE_CACHE: `off`, or the folder to use. By default the package's own
+ * node_modules/.cache when it has node_modules (a clone; tests and benches share it), else the
+ * user's cache folder; none without a home (cron with HOME=/).
+ */
+function cacheDir(): string | undefined {
+  const chosen = process.env.FACTURAR_CODE_CACHE;
+  if (chosen === "off") return undefined;
+  if (chosen && isAbsolute(chosen)) return chosen;
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  try {
+    if (statSync(join(root, "node_modules")).isDirectory()) return join(root, "node_modules", ".cache", "facturar");
+  } catch {
+    // Installed: the dependencies are beside the package, not in it.
+  }
+  const xdg = process.env.XDG_CACHE_HOME;
+  if (xdg && isAbsolute(xdg)) return join(xdg, "facturar");
+  let home = process.env.HOME;
+  try {
+    home ||= homedir();
+  } catch {
+    return undefined;
+  }
+  return home && isAbsolute(home) && home !== "/" ? join(home, ".cache", "facturar") : undefined;
+}
+
+/**
+ * A cache file as V8 will run it: only a regular file (not a link) of this user's or root's that
+ * nobody else may write, since a planted one would be run as code.
+ */
+function readTrusted(file: string): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    const stat = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (!stat.isFile()) return undefined;
+    if (uid !== undefined && stat.uid !== uid && stat.uid !== 0) return undefined;
+    if (process.platform !== "win32" && (stat.mode & 0o022) !== 0) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Written whole under another name, then renamed: a reader sees the old file or the new one. */
+function writeCache(file: string, data: () => Buffer): void {
+  const dir = dirname(file);
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(temporary, data(), { mode: 0o600, flag: "wx" });
+    renameSync(temporary, file);
+  } catch {
+    // A cache is an optimisation: a full disk or a read-only folder costs only speed.
+    try {
+      unlinkSync(temporary);
+    } catch {}
+    return;
+  }
+  removeStale(dir, file, Date.now() - STALE_MS);
+}
+
+/** Caches of other builds, and leftovers of killed writers, made over a month ago. */
+function removeStale(dir: string, kept: string, before: number): void {
+  const build = basename(kept).split("-")[0] as string;
+  try {
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith(`${build}-`) && !name.endsWith(".tmp")) continue;
+      const path = join(dir, name);
+      if (statSync(path).mtimeMs < before) unlinkSync(path);
+    }
+  } catch {
+    // Another run removing the same files, or a folder not ours to clean.
+  }
+}

@@ -1,0 +1,98 @@
+import {
+  chmodSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { freshUser, ROOT, runCli, tempDir } from "../helpers.js";
+
+// bin/facturar.js compiles the bundle through a V8 code cache (src/launch.ts): one file per
+// command, written at the end of its first run, read only when it is safe to run as code.
+const SAMPLE = join(ROOT, "samples", "factura-b-dni.json");
+const BUILD = /^\/\/facturar-bundle ([0-9a-f]+) /.exec(readFileSync(join(ROOT, "dist", "cli.cjs"), "utf8"))?.[1];
+
+function user(cache: string) {
+  const { env } = freshUser("facturar-cache-");
+  return { ...env, FACTURAR_CODE_CACHE: cache };
+}
+
+function cacheOf(dir: string, command: string): string {
+  const name = readdirSync(dir).find((f) => f.endsWith(`-${command}.v8`));
+  if (!name) throw new Error(`no cache for ${command} in ${dir}: ${readdirSync(dir).join(", ")}`);
+  return join(dir, name);
+}
+
+describe("the code cache", () => {
+  it("is written by a command's first run, for this bundle, private, and used by the next run alike", async () => {
+    const dir = join(tempDir(), "cache");
+    const env = user(dir);
+    const first = await runCli(["validate", SAMPLE], { env });
+    expect(first.code).toBe(0);
+    const file = cacheOf(dir, "validate");
+    expect(file.slice(dir.length + 1).startsWith(`${BUILD}-${process.version}-${process.arch}-`)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const written = statSync(file).mtimeMs;
+    const second = await runCli(["validate", SAMPLE], { env });
+    expect(second).toEqual(first);
+    // Accepted as it was: not written again.
+    expect(statSync(file).mtimeMs).toBe(written);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("a damaged cache is rejected and rewritten; the run is as without it", async () => {
+    const dir = join(tempDir(), "cache");
+    const env = user(dir);
+    const clean = await runCli(["validate", SAMPLE], { env });
+    const file = cacheOf(dir, "validate");
+    const garbage = Buffer.alloc(statSync(file).size, 7);
+    writeFileSync(file, garbage);
+    const run = await runCli(["validate", SAMPLE], { env });
+    expect(run).toEqual(clean);
+    expect(readFileSync(file).equals(garbage)).toBe(false);
+  });
+
+  it("one that others may write, or a link, is never read, and is replaced by a file of our own", async () => {
+    const dir = join(tempDir(), "cache");
+    const env = user(dir);
+    const clean = await runCli(["--version"], { env });
+    const file = cacheOf(dir, "_");
+    const valid = readFileSync(file);
+    // Even a valid cache is refused when group or others could have written it.
+    chmodSync(file, 0o666);
+    expect(await runCli(["--version"], { env })).toEqual(clean);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    // A link is not followed, even to a valid cache: the link is replaced, its target untouched.
+    const elsewhere = join(tempDir(), "planted.v8");
+    writeFileSync(elsewhere, valid, { mode: 0o600 });
+    unlinkSync(file);
+    symlinkSync(elsewhere, file);
+    expect(await runCli(["--version"], { env })).toEqual(clean);
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(readFileSync(elsewhere).equals(valid)).toBe(true);
+  });
+
+  it("a mistyped or missing command shares one cache, `_`, with --version", async () => {
+    const dir = join(tempDir(), "cache");
+    const env = user(dir);
+    expect((await runCli(["isue"], { env })).code).toBe(2);
+    expect((await runCli(["--lang", "es", "--version"], { env })).code).toBe(0);
+    expect(readdirSync(dir).map((f) => f.split("-").at(-1))).toEqual(["_.v8"]);
+  });
+
+  it("nowhere to write it costs nothing but speed: no message, same outcome", async () => {
+    const blocker = join(tempDir(), "a-file");
+    writeFileSync(blocker, "");
+    const env = user(join(blocker, "cache"));
+    const run = await runCli(["validate", SAMPLE], { env });
+    expect(run).toEqual(await runCli(["validate", SAMPLE], { env: { ...env, FACTURAR_CODE_CACHE: "off" } }));
+    expect(run.code).toBe(0);
+  });
+});

@@ -44,7 +44,7 @@ export class Dec {
         units = units * 10 + (first - 48);
         digits++;
         if (scale >= 0) scale++;
-      } else if (first === 46 && scale < 0 && digits > 0) scale = 0; // .
+      } else if (first === 46 /* . */ && scale < 0 && digits > 0) scale = 0;
       else return undefined;
     }
     // "1." has no digit after its point.

@@ -27,6 +27,8 @@ interface Column {
   item: boolean;
   numeric: boolean;
   tags: boolean;
+  /** Writes a value at `segments`: made once per header, as most paths are one or two names deep. */
+  set: (target: Record<string, unknown>, value: unknown) => void;
 }
 
 export interface CsvOptions {
@@ -66,14 +68,34 @@ function compileHeader(file: string, header: string[]): Column[] {
     }
     const segments = name.split(".").map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     const item = name.startsWith(ITEM_PREFIX);
+    const path = item ? segments.slice(2) : segments;
     return {
       name,
-      segments: item ? segments.slice(2) : segments,
+      segments: path,
       item,
       numeric: spec.numeric,
       tags: name === TAGS_COLUMN,
+      set: pathSetter(path),
     };
   });
+}
+
+function pathSetter(segments: (string | number)[]): Column["set"] {
+  const [first, second] = segments;
+  if (segments.length === 1 && first !== undefined)
+    return (target, value) => {
+      target[first] = value;
+    };
+  if (segments.length === 2 && first !== undefined && typeof second === "string")
+    return (target, value) => {
+      let child = target[first] as Record<string, unknown> | undefined;
+      if (child === undefined) {
+        child = {};
+        target[first] = child;
+      }
+      child[second] = value;
+    };
+  return (target, value) => setPath(target, segments, value);
 }
 
 function setPath(target: Record<string, unknown>, segments: (string | number)[], value: unknown): void {
@@ -113,6 +135,8 @@ class VoucherBuilder {
     readonly file: string,
     readonly index: number,
     readonly reference: string,
+    /** Whether a column has an index in its path, leaving holes for `compact` to close. */
+    private readonly indexed: boolean,
   ) {}
 
   addRow(row: number, record: string[], columns: Column[], decimalComma: boolean): void {
@@ -140,7 +164,7 @@ class VoucherBuilder {
       }
       if (column.item) {
         item ??= {};
-        setPath(item, column.segments, value);
+        column.set(item, value);
         continue;
       }
       const first = this.cells.get(column.name);
@@ -160,7 +184,7 @@ class VoucherBuilder {
         continue;
       }
       this.cells.set(column.name, { row, value });
-      setPath(this.envelope, column.segments, column.tags ? splitTags(value) : value);
+      column.set(this.envelope, column.tags ? splitTags(value) : value);
     }
     if (item) {
       this.items.push(item);
@@ -169,7 +193,7 @@ class VoucherBuilder {
   }
 
   build(): SourceVoucher {
-    const envelope = compact(this.envelope) as Record<string, unknown>;
+    const envelope = this.indexed ? (compact(this.envelope) as Record<string, unknown>) : this.envelope;
     const comprobante = (envelope.comprobante ?? {}) as Record<string, unknown>;
     envelope.comprobante = comprobante;
     if (this.items.length > 0) comprobante.detalle = this.items;
@@ -240,6 +264,7 @@ export async function* readCsvVouchers(
   const decimalComma = opts.decimalComma ?? delimiter === ";";
 
   let columns: Column[] | undefined;
+  let indexed = false;
   let referenceIndex = -1;
   let current: VoucherBuilder | undefined;
   const finished = new Map<string, number>();
@@ -251,6 +276,7 @@ export async function* readCsvVouchers(
     if (!columns) {
       columns = compileHeader(file, record);
       referenceIndex = columns.findIndex((c) => c.name === REFERENCE_COLUMN);
+      indexed = columns.some((c) => !c.item && c.segments.some((s) => typeof s === "number"));
       return;
     }
     const reference = referenceIndex >= 0 ? (record[referenceIndex] ?? "").trim() : "";
@@ -268,7 +294,7 @@ export async function* readCsvVouchers(
           place,
         );
       }
-      current = new VoucherBuilder(file, count++, reference);
+      current = new VoucherBuilder(file, count++, reference, indexed);
     }
     current.addRow(row, record, columns, decimalComma);
   };

@@ -78,8 +78,12 @@ function typeKey(text: string): string {
 
 const TYPES_BY_KEY = new Map<string, VoucherType>(VOUCHER_TYPE_NAMES.map((name) => [typeKey(name), name]));
 
+/** The names as the service writes them, looked up first: most files do, and typeKey's normalising is dear per voucher. */
+const TYPE_NAMES = new Set<string>(VOUCHER_TYPE_NAMES);
+
 /** The service's name for a type written in any case, with or without accents (`factura b`, `Nota de Crédito A`). */
 export function canonicalVoucherType(text: string): VoucherType | undefined {
+  if (TYPE_NAMES.has(text)) return text as VoucherType;
   return TYPES_BY_KEY.get(typeKey(text));
 }
 

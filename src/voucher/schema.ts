@@ -44,8 +44,63 @@ interface DecimalOptions {
 
 const DECIMAL_PARTS = /^\s*([+-]?)0*(\d*?)(?:\.(\d*?)0*)?\s*$/;
 
+interface DecimalParts {
+  canonical: string;
+  integerLength: number;
+  decimals: number;
+}
+
+/**
+ * decimalParts of text written plainly (`[+-]digits[.digits]`, no blanks), as CSV cells and most
+ * JSON strings are, a character at a time and with no copy when the text is canonical already:
+ * the two regular expressions took a third of the time of a million-row batch's schema.
+ * Undefined for anything else, which the regular expressions read.
+ */
+function plainDecimalParts(text: string): DecimalParts | undefined {
+  const length = text.length;
+  let at = 0;
+  const sign = text.charCodeAt(0);
+  if (sign === 45 || sign === 43) at = 1; // - +
+  const intStart = at;
+  while (at < length && text.charCodeAt(at) === 48) at++; // leading zeros
+  const digitsStart = at;
+  let code = 0;
+  for (; at < length; at++) {
+    code = text.charCodeAt(at);
+    if (code < 48 || code > 57) break;
+  }
+  const intEnd = at;
+  if (intEnd === intStart) return undefined;
+  let fractionEnd = at;
+  if (at < length) {
+    if (code !== 46) return undefined; // .
+    const fractionStart = ++at;
+    let lastSignificant = at;
+    for (; at < length; at++) {
+      code = text.charCodeAt(at);
+      if (code < 48 || code > 57) return undefined;
+      if (code !== 48) lastSignificant = at + 1;
+    }
+    if (at === fractionStart) return undefined;
+    fractionEnd = lastSignificant;
+  }
+  const fractionStart = intEnd + 1;
+  const decimals = fractionEnd > fractionStart ? fractionEnd - fractionStart : 0;
+  const intPart = digitsStart === intEnd ? "0" : text.slice(digitsStart, intEnd);
+  const negative = sign === 45 && (intPart !== "0" || decimals > 0);
+  const canonical =
+    !negative && sign !== 43 && digitsStart === 0 && (decimals > 0 ? fractionEnd === length : intEnd === length)
+      ? text
+      : `${negative ? "-" : ""}${intPart}${decimals > 0 ? `.${text.slice(fractionStart, fractionEnd)}` : ""}`;
+  return { canonical, integerLength: intPart.length, decimals };
+}
+
 /** "0010.50" → "10.5", with the digit counts the limits need; undefined for non-decimals. */
-function decimalParts(value: number | string) {
+function decimalParts(value: number | string): DecimalParts | undefined {
+  if (typeof value === "string") {
+    const plain = plainDecimalParts(value);
+    if (plain) return plain;
+  }
   const m = DECIMAL_PARTS.exec(typeof value === "number" ? String(value) : value);
   if (!m) return undefined;
   const intPart = m[2] || "0";
@@ -92,10 +147,14 @@ function decimal(opts: DecimalOptions) {
   const min = opts.min === undefined ? undefined : Number(opts.min);
   const max = opts.max === undefined ? undefined : Number(opts.max);
   return scalar<string>(NUMBER_SCHEMA, (value) => {
-    if (typeof value === "number" ? !Number.isFinite(value) : typeof value !== "string" || !NUMBER_TEXT.test(value)) {
+    const plain = typeof value === "string" ? plainDecimalParts(value) : undefined;
+    if (
+      !plain &&
+      (typeof value === "number" ? !Number.isFinite(value) : typeof value !== "string" || !NUMBER_TEXT.test(value))
+    ) {
       return { error: typeof value === "number" ? t("expected a finite number") : NUMBER_MESSAGE };
     }
-    const parts = decimalParts(value as number | string);
+    const parts = plain ?? decimalParts(value as number | string);
     if (!parts) return { error: t("expected a plain decimal number, not exponent notation") };
     const { canonical, integerLength, decimals } = parts;
     if (decimals > opts.decimals)

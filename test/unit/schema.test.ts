@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
+import { envelopeSchema } from "../../src/voucher/schema.js";
 import { baseVoucher, check, codes } from "../helpers.js";
 
 function firstError(mutate: (raw: ReturnType<typeof baseVoucher>) => void) {
@@ -190,5 +192,94 @@ describe("the voucher schema", () => {
       ["comprobante", "leyenda_gral"],
     ]);
     expect(findings[0]?.message).toMatch(/direction controls/);
+  });
+
+  it("compiled (z.compile, as validate runs it past its first vouchers) reads every envelope as the schema does", () => {
+    const compiled = z.compile(envelopeSchema);
+    type Raw = ReturnType<typeof baseVoucher>;
+    const variants: ((raw: Raw) => void)[] = [
+      () => {},
+      (r) => {
+        r.comprobante.detalle[0].cantidad = " 0010.50 ";
+        r.comprobante.detalle[0].producto.precio_unitario_sin_iva = "-12.500";
+        r.comprobante.detalle[0].producto.alicuota = "10.50";
+        r.comprobante.detalle[0].producto.codigo = 37;
+        r.comprobante.detalle[0].bonificacion_porcentaje = "5";
+        r.comprobante.detalle[0].afecta_stock = true;
+        r.comprobante.punto_venta = "0010";
+        r.comprobante.fecha = "1/2/2026";
+        delete r.comprobante.vencimiento;
+        r.comprobante.tags = ["a", "b"];
+        r.comprobante.moneda = "DOL";
+        r.comprobante.cotizacion = "1000.5";
+        r.cliente.documento_tipo = " cuit ";
+        r.cliente.documento_nro = 20123456786;
+        r.cliente.envia_por_mail = "s";
+      },
+      (r) => {
+        r.comprobante.operacion = "C";
+        r.proveedor = { ...r.cliente, condicion_pago: 0, condicion_pago_otra: 0 };
+        delete r.cliente;
+      },
+      (r) => {
+        r.comprobante.tipo = "factura e";
+        r.comprobante.fex = {
+          tipo_exportacion: 2,
+          permisos_tiene: "N",
+          fecha_pago: "20/11/2026",
+          permisos: [{ codigo_despacho: "ABC", pais_destino_id: 203 }],
+          comprobantes_asociados: [{ tipo_comprobante: "FACTURA E", punto_venta: 1, numero: 2, cuit: "30712345678" }],
+        };
+        r.comprobante.tributos = [{ tipo: 1, regimen: 2, base_imponible: 100, alicuota: "3", total: "3.00" }];
+        r.comprobante.pagos = { formas_pago: [{ descripcion: "Efectivo", importe: 121 }], total: 121 };
+        r.comprobante.rg_especiales = { regimen: "FCE", datos: [{ id: 22, valor: 1 }] };
+        r.comprobante.comprobantes_asociados = [
+          {
+            tipo_comprobante: "FACTURA B",
+            punto_venta: 1,
+            numero: 1,
+            comprobante_fecha: "1/1/2026",
+            cuit: "30712345678",
+          },
+        ];
+        r.comprobante.comprobantes_asociados_periodo = { fecha_desde: "01/11/2026", fecha_hasta: "19/11/2026" };
+        r.comprobante.abono = false;
+        r.comprobante.abono_hasta = "3/2027";
+        r.comprobante.external_reference = 42;
+        r.usertoken = 1;
+      },
+      // Refused: the compiled parser hands these to the schema, for the same issues.
+      (r) => (r.comprobante.detalle[0].cantidad = "0"),
+      (r) => (r.comprobante.detalle[0].cantidad = "1,5"),
+      (r) => (r.comprobante.detalle[0].producto.precio_unitario_sin_iva = "1.2345"),
+      (r) => (r.comprobante.detalle[0].producto.descripcion = "abc"),
+      (r) => (r.comprobante.detalle[0].producto.codigo = 3.5),
+      (r) => (r.comprobante.rubro = "x".repeat(256)),
+      (r) => (r.comprobante.rubro = "a\u0000b"),
+      (r) => (r.comprobante.rubro = "a\u202eb"),
+      (r) => (r.comprobante.fecha = "31/02/2026"),
+      (r) => (r.comprobante.tipo = "FACTURA Z"),
+      (r) => (r.comprobante.moneda = "dol"),
+      (r) => (r.comprobante.unknown = 1),
+      (r) => (r.cliente.documento_nro = "20-12345678-6"),
+      (r) => (r.cliente.condicion_iva = "XX"),
+      (r) => (r.comprobante.detalle = []),
+      (r) => (r.comprobante.abono_hasta = "13/2027"),
+      (r) => (r.comprobante.detalle[0].afecta_stock = "x"),
+      (r) => (r.comprobante.punto_venta = 0),
+    ];
+    let taken = 0;
+    for (const variant of variants) {
+      const raw = baseVoucher();
+      variant(raw);
+      const expected = envelopeSchema.safeParse(structuredClone(raw));
+      const got = compiled.safeParse(structuredClone(raw));
+      expect(got.success).toBe(expected.success);
+      expect(got.data).toEqual(expected.data);
+      expect(got.error?.issues).toEqual(expected.error?.issues);
+      if (got.success) taken++;
+    }
+    // The first four are valid envelopes, the others each have one problem.
+    expect(taken).toBe(4);
   });
 });

@@ -282,10 +282,11 @@ export interface JournalOptions {
 /** The test-only variable setting JournalOptions.fullAtBytes. */
 export const TEST_JOURNAL_FULL_AT = "FACTURAR_TEST_JOURNAL_FULL_AT";
 
-/** JournalOptions.fullAtBytes from the environment, for tests; undefined when unset or not a number. */
+/** JournalOptions.fullAtBytes from the environment, for tests; undefined when unset or not a whole number. */
 export function testJournalLimit(env: NodeJS.ProcessEnv): number | undefined {
-  const bytes = Number(env[TEST_JOURNAL_FULL_AT]);
-  return env[TEST_JOURNAL_FULL_AT] && Number.isInteger(bytes) && bytes >= 0 ? bytes : undefined;
+  const value = env[TEST_JOURNAL_FULL_AT] ?? "";
+  // Digits only: Number() would read " " as 0, a disk full from the first byte.
+  return /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 /** Writes that fail with ENOSPC past `limit` bytes of file (see JournalOptions.fullAtBytes). */

@@ -13,6 +13,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import type { ServiceVoucher } from "../../src/api/protocol.js";
@@ -259,12 +260,14 @@ describe("FACTURAR_TEST_JOURNAL_FULL_AT", () => {
 describe("a voucher's content and its derived reference", () => {
   it("digests sorted-key JSON of the envelope, without undefined fields", () => {
     const envelope = {
+      comprobante: { b: 1, c: true, a: [2, { d: null, c: "x", e: undefined, b: [] }], nada: undefined },
       z: "ñ",
-      comprobante: { b: 1, a: [2, { d: null, c: "x", e: undefined }], nada: undefined },
       cliente: { documento_nro: "20111111112" },
     };
     expect(contentDigest(envelope)).toBe(
-      sha256('{"cliente":{"documento_nro":"20111111112"},"comprobante":{"a":[2,{"c":"x","d":null}],"b":1},"z":"ñ"}'),
+      sha256(
+        '{"cliente":{"documento_nro":"20111111112"},"comprobante":{"a":[2,{"b":[],"c":"x","d":null}],"b":1,"c":true},"z":"ñ"}',
+      ),
     );
     // The order of the items is part of the voucher; the order of the keys is not.
     expect(contentDigest({ comprobante: { a: [{ d: null, c: "x" }, 2], b: 1 }, z: "ñ" })).not.toBe(
@@ -456,6 +459,29 @@ describe("reading the journal back", () => {
   });
 });
 
+describe("when the file system fails under it", () => {
+  it("a line that cannot be read back is JournalUnwritableError", async () => {
+    const dir = tempDir("facturar-journal-unreadable-");
+    const journal = await Journal.open(dir, KEY, { lock: false, profile: "p" });
+    await journal.record({ ref: "A", state: "sending", mode: "instant" });
+    await journal.close();
+    const again = await Journal.open(dir, KEY, { lock: false, profile: "p" });
+    // The file it reads entries back from fails (EISDIR here, in place of EIO on a failing disk).
+    const internals = again as unknown as { reader: FileHandle };
+    await internals.reader.close();
+    internals.reader = await open(dir, "r");
+    expect(() => again.get("A")).toThrow(JournalUnwritableError);
+    expect(() => again.get("A")).toThrow(`the journal ${again.path} cannot be used: EISDIR`);
+    await again.close();
+  });
+
+  it("a folder name the system refuses outright (a NUL byte) is a bug, thrown as it is", async () => {
+    const opening = Journal.open(join(tempDir(), "a\0b"), KEY, { lock: true, profile: "p" });
+    await expect(opening).rejects.toMatchObject({ code: "ERR_INVALID_ARG_VALUE" });
+    await expect(opening).rejects.not.toBeInstanceOf(JournalUnwritableError);
+  });
+});
+
 describe("the latest day issued in a lane", () => {
   it("is the latest fecha of the lane's issued sales, not of purchases, queued ones or partial entries", async () => {
     const dir = tempDir("facturar-journal-lanes-");
@@ -465,8 +491,8 @@ describe("the latest day issued in a lane", () => {
     await journal.recordAll([
       { ...issued, ref: "A", fecha: "10/11/2026" },
       { ...issued, ref: "B", fecha: "12/11/2026" },
-      { ...issued, ref: "C", fecha: "11/11/2026" },
       { ...issued, ref: "D", fecha: "12/11/2026" },
+      { ...issued, ref: "C", fecha: "11/11/2026" },
       { ...issued, ref: "E", fecha: "20/11/2026", state: "queued" },
       { ...issued, ref: "F", fecha: "21/11/2026", operacion: "C" },
       { ...issued, ref: "G", fecha: "22/11/2026", tipo: "FACTURA A" },
@@ -580,6 +606,10 @@ describe("writing", () => {
       const plain = new TypeError("a bug");
       append.mockRejectedValueOnce(plain);
       await expect(attempt()).rejects.toBe(plain);
+      // Not even an Error: nothing to tell of a disk.
+      const thing = { code: "EIO" };
+      append.mockRejectedValueOnce(thing);
+      await expect(attempt()).rejects.toBe(thing);
     } finally {
       append.mockRestore();
     }
@@ -744,7 +774,14 @@ describe("Journal", () => {
     appendFileSync(join(dir, readdirSync(dir).find((f) => f.endsWith(".jsonl")) as string), '{"ref":"A","sta');
     const read = await Journal.open(dir, KEY, { lock: false, readOnly: true, profile: "p" });
     expect(read.get("A")).toEqual(before[0]);
-    expect(read.get("B")).toMatchObject({ documents_missing: false, pdf: "/x/b.pdf" });
+    expect(read.get("B")).toMatchObject({
+      state: "issued",
+      tipo: "FACTURA A",
+      numero: 3,
+      out_dir: "/x",
+      documents_missing: false,
+      pdf: "/x/b.pdf",
+    });
     await read.close();
   });
 

@@ -1,10 +1,10 @@
 /** The append-only log: torn tails cut on open, short writes never leave a partial record, appends serialized. */
 import { spawnSync } from "node:child_process";
 import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AppendLog, CorruptLogError, DurableWriteError, type LogIo } from "../../src/durable/append-log.js";
 import { ROOT } from "../helpers.js";
 import { tempDir } from "../sandbox-process.js";
@@ -188,6 +188,7 @@ describe("AppendLog.append", () => {
   it("refuses text that does not end in a newline (it would glue the next record to it)", async () => {
     const { log } = await AppendLog.open(join(tempDir(), "log"));
     await expect(log.append("no newline", { sync: false })).rejects.toThrow(TypeError);
+    await expect(log.append("no newline", { sync: false })).rejects.toThrow('the text must end with "\\n"');
     await log.close();
   });
 
@@ -349,6 +350,7 @@ describe("AppendLog.append, offsets and ends", () => {
     thrown = "a string thrown";
     let error = await log.append("x\n", { sync: false }).catch((e) => e);
     expect(error).toBeInstanceOf(DurableWriteError);
+    expect(error.name).toBe("DurableWriteError");
     expect(error.message).toBe(`cannot write ${path}: a string thrown (0 of 2 bytes written)`);
     expect(error.code).toBeUndefined();
     expect(error.cause).toBe(thrown);
@@ -360,6 +362,9 @@ describe("AppendLog.append, offsets and ends", () => {
     error = await log.append("x\n", { sync: false }).catch((e) => e);
     expect(error.message).toBe(`cannot write ${path}: EIO: i/o error (0 of 2 bytes written)`);
     expect(error.code).toBe("EIO");
+    thrown = undefined;
+    error = await log.append("x\n", { sync: false }).catch((e) => e);
+    expect(error.message).toBe(`cannot write ${path}: undefined (0 of 2 bytes written)`);
     await log.close();
   });
 
@@ -387,7 +392,9 @@ describe("AppendLog.append, offsets and ends", () => {
     const { log } = await AppendLog.open(path, { io });
     await log.append("a\n", { sync: true });
     syncError = "no sync";
-    await expect(log.append("b\n", { sync: true })).rejects.toThrow(`cannot write ${path}: fsync failed: no sync`);
+    const syncFailure = await log.append("b\n", { sync: true }).catch((e) => e);
+    expect(syncFailure.message).toBe(`cannot write ${path}: fsync failed: no sync`);
+    expect(syncFailure.cause).toBe("no sync");
     await log.close();
 
     const other = await AppendLog.open(path, { io });
@@ -398,5 +405,90 @@ describe("AppendLog.append, offsets and ends", () => {
     cutFails = false;
     await expect(other.log.append("d\n", { sync: false })).rejects.toBe(failure);
     await other.log.close();
+  });
+});
+
+describe("AppendLog, what reaches the disk", () => {
+  /** The methods of Node's FileHandle, to watch the calls the log makes. */
+  async function fileHandlePrototype(dir: string) {
+    const probe = await open(join(dir, "probe"), "w");
+    await probe.close();
+    return Object.getPrototypeOf(probe) as FileHandle;
+  }
+
+  it("syncs a new file's folder once; fdatasyncs a sync append only; opens an intact log without cutting it", async () => {
+    const dir = tempDir();
+    const proto = await fileHandlePrototype(dir);
+    const sync = vi.spyOn(proto, "sync");
+    const datasync = vi.spyOn(proto, "datasync");
+    const truncate = vi.spyOn(proto, "truncate");
+    try {
+      const path = join(dir, "log");
+      const { log } = await AppendLog.open(path);
+      expect([sync.mock.calls.length, datasync.mock.calls.length, truncate.mock.calls.length]).toEqual([1, 0, 0]);
+      await log.append("a\n", { sync: false });
+      expect(datasync).toHaveBeenCalledTimes(0);
+      await log.append("b\n", { sync: true });
+      expect(datasync).toHaveBeenCalledTimes(1);
+      await log.close();
+      await log.close();
+      for (const spy of [sync, datasync, truncate]) spy.mockClear();
+      const again = await AppendLog.open(path);
+      expect([sync.mock.calls.length, datasync.mock.calls.length, truncate.mock.calls.length]).toEqual([0, 0, 0]);
+      expect(again.lines).toEqual(["a", "b"]);
+      await again.log.close();
+    } finally {
+      for (const spy of [sync, datasync, truncate]) spy.mockRestore();
+    }
+  });
+
+  it("calls the injected sync only for a sync append", async () => {
+    let syncs = 0;
+    const { log } = await AppendLog.open(join(tempDir(), "log"), {
+      io: {
+        sync: async (h) => {
+          syncs++;
+          await h.datasync();
+        },
+      },
+    });
+    await log.append("a\n", { sync: false });
+    expect(syncs).toBe(0);
+    await log.append("b\n", { sync: true });
+    expect(syncs).toBe(1);
+    await log.close();
+  });
+
+  it("leaves a wider file it may not chmod (someone else's) as it is; any other chmod failure fails the open", async () => {
+    const dir = tempDir();
+    const chmod = vi.spyOn(await fileHandlePrototype(dir), "chmod");
+    try {
+      const path = join(dir, "log");
+      writeFileSync(path, "a\n");
+      chmodSync(path, 0o644);
+      chmod.mockRejectedValueOnce(errno("EPERM"));
+      const { log, lines } = await AppendLog.open(path);
+      expect(lines).toEqual(["a"]);
+      expect(statSync(path).mode & 0o777).toBe(0o644);
+      await log.close();
+      chmod.mockRejectedValueOnce(errno("EIO"));
+      await expect(AppendLog.open(path)).rejects.toMatchObject({ code: "EIO" });
+    } finally {
+      chmod.mockRestore();
+    }
+  });
+
+  it("a bad line with whole lines after it is corrupt: nothing is cut, with skipCorrupt or without", async () => {
+    const path = join(tempDir(), "log.jsonl");
+    const text = '{"n":1}\n{"n":2\n{"n":3}\n';
+    writeFileSync(path, text);
+    await expect(AppendLog.open(path, { isRecord: isJson })).rejects.toMatchObject({
+      name: "CorruptLogError",
+      line: 2,
+    });
+    const { log, lines } = await AppendLog.open(path, { isRecord: isJson, skipCorrupt: true });
+    expect(lines).toEqual(['{"n":1}', '{"n":3}']);
+    await log.close();
+    expect(readFileSync(path, "utf8")).toBe(text);
   });
 });

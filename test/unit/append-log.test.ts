@@ -1,6 +1,6 @@
 /** The append-only log: torn tails cut on open, short writes never leave a partial record, appends serialized. */
 import { spawnSync } from "node:child_process";
-import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -441,6 +441,19 @@ describe("AppendLog, what reaches the disk", () => {
       for (const spy of [sync, datasync, truncate]) spy.mockRestore();
     }
   });
+
+  it.skipIf(!existsSync("/proc/self/fd"))(
+    "leaves no file descriptor open once closed, the folder's included",
+    async () => {
+      const dir = tempDir();
+      const descriptors = () => readdirSync("/proc/self/fd").length;
+      const before = descriptors();
+      const { log } = await AppendLog.open(join(dir, "new"));
+      await log.append("a\n", { sync: true });
+      await log.close();
+      expect(descriptors()).toBe(before);
+    },
+  );
 
   it("calls the injected sync only for a sync append", async () => {
     let syncs = 0;

@@ -282,10 +282,11 @@ export interface JournalOptions {
 /** The test-only variable setting JournalOptions.fullAtBytes. */
 export const TEST_JOURNAL_FULL_AT = "FACTURAR_TEST_JOURNAL_FULL_AT";
 
-/** JournalOptions.fullAtBytes from the environment, for tests; undefined when unset or not a number. */
+/** JournalOptions.fullAtBytes from the environment, for tests; undefined when unset or not a whole number. */
 export function testJournalLimit(env: NodeJS.ProcessEnv): number | undefined {
-  const bytes = Number(env[TEST_JOURNAL_FULL_AT]);
-  return env[TEST_JOURNAL_FULL_AT] && Number.isInteger(bytes) && bytes >= 0 ? bytes : undefined;
+  const value = env[TEST_JOURNAL_FULL_AT] ?? "";
+  // Digits only: Number() would read " " as 0, a disk full from the first byte.
+  return /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 /** Writes that fail with ENOSPC past `limit` bytes of file (see JournalOptions.fullAtBytes). */
@@ -352,7 +353,7 @@ export class Journal {
       });
       journal.log = log;
       journal.reader = await open(path, "r");
-      if (fresh) await journal.adoptLegacy(dir, key, opts.profile);
+      if (fresh) await journal.adoptLegacy(log, dir, key, opts.profile);
     } catch (error) {
       await journal.close().catch(() => {});
       journal.lock?.release();
@@ -432,7 +433,7 @@ export class Journal {
    * kept as a hint (shown by `facturar journal`, its send times honoured) but every voucher in it
    * is checked with the service before it is called issued or sent again.
    */
-  private async adoptLegacy(dir: string, key: AccountKey, profile: string): Promise<void> {
+  private async adoptLegacy(log: AppendLog, dir: string, key: AccountKey, profile: string): Promise<void> {
     const header = { t: "account", service: key.service, punto_venta: key.punto_venta ?? null, profile };
     const lines = [JSON.stringify(header)];
     const legacy = join(dir, `journal-${safeName(profile)}.jsonl`);
@@ -449,8 +450,8 @@ export class Journal {
     }
     const hints = [...old.values()].map((entry) => ({ ...entry, legacy: true }));
     lines.push(...hints.map((hint) => JSON.stringify(hint)));
-    const start = await this.log?.append(`${lines.join("\n")}\n`, { sync: true });
-    if (start !== undefined) this.applyWritten(hints, lines.slice(1), start + Buffer.byteLength(`${lines[0]}\n`));
+    const start = await log.append(`${lines.join("\n")}\n`, { sync: true });
+    this.applyWritten(hints, lines.slice(1), start + Buffer.byteLength(`${lines[0]}\n`));
   }
 
   /** The day of the latest voucher this journal saw issued in a lane, if any. */
@@ -553,7 +554,8 @@ function canonical(value: unknown): string {
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value)
       .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      // An object's keys are unique: never equal.
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
   }
   return JSON.stringify(value);

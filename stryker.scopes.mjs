@@ -21,6 +21,11 @@ export const SCOPES = {
     mutate: ["src/api/protocol.ts", "src/batch/issue.ts", "src/batch/run.ts", "src/batch/journal.ts"],
     tests: ["test/unit/exactly-once.test.ts", "test/unit/journal.test.ts"],
   },
+  // The typed protocol alone: fake transports answering canned bodies, milliseconds a test.
+  protocol: {
+    mutate: ["src/api/protocol.ts"],
+    tests: ["test/unit/protocol.test.ts", "test/unit/service-batches.test.ts"],
+  },
   // The journal's own tests, in milliseconds: the exactly-once tests (seconds a mutant) kill none of their survivors.
   journal: { mutate: ["src/batch/journal.ts"], tests: ["test/unit/journal.test.ts"] },
   // The durable log under the journal and the sandbox's state; the journal's tests drive it too.

@@ -1374,8 +1374,130 @@ describe("rules at their edges", () => {
     const r = validateEnvelope(raw, opts, true);
     expect([codes(r), codes(r, "warning")]).toEqual([[], ["rg_especiales.empty"]]);
     expect(finding(r, "rg_especiales.empty")?.path).toEqual(["comprobante", "rg_especiales", "datos", 0, "valor"]);
+    expect(finding(r, "rg_especiales.empty")?.message).toMatch(/dropped by the service/);
     raw.comprobante.rg_especiales.datos[0].valor = "x";
     expect(codes(validateEnvelope(raw, opts, true), "warning")).toEqual([]);
+  });
+
+  it("a supplier is never a customer abroad: a numbered OTRO supplier is refused whatever its condition", () => {
+    const supplier = {
+      documento_tipo: "OTRO",
+      documento_nro: "987654321",
+      razon_social: "Vendedor",
+      condicion_iva: "CDEX",
+    };
+    expect(judge(purchaseFrom(supplier)).errors).toEqual(["anonymous.document"]);
+  });
+
+  it("the VAT condition at fault is the one for the operation, when given; only class B to RI points at class A", () => {
+    const operation = judge((r) => (r.cliente.condicion_iva_operacion = "RI"));
+    expect(pathOf(operation, "vat-condition.class")).toEqual(["cliente", "condicion_iva_operacion"]);
+    const toSmall = finding(judge((r) => (r.cliente.condicion_iva = "M")).result, "vat-condition.class")?.message;
+    expect(toSmall).toMatch(/with VAT condition M; allowed: CF, E, CDEX, IVNA$/);
+  });
+
+  it("findings on associated vouchers and periods point at the entry and field", () => {
+    const late = judge((r) => {
+      r.comprobante.tipo = "NOTA DE CREDITO B";
+      r.comprobante.comprobantes_asociados = [
+        {
+          tipo_comprobante: "FACTURA B",
+          punto_venta: 3,
+          numero: 7,
+          comprobante_fecha: "01/11/2026",
+          cuit: "30000000007",
+        },
+        {
+          tipo_comprobante: "FACTURA B",
+          punto_venta: 3,
+          numero: 8,
+          comprobante_fecha: "21/11/2026",
+          cuit: "30000000008",
+        },
+      ];
+    });
+    expect(pathOf(late, "associations.date")).toEqual([
+      "comprobante",
+      "comprobantes_asociados",
+      1,
+      "comprobante_fecha",
+    ]);
+    expect(pathOf(late, "cuit.check")).toEqual(["comprobante", "comprobantes_asociados", 1, "cuit"]);
+    expect(finding(late.result, "cuit.check")?.message).toMatch(/^the associated voucher's issuer CUIT: /);
+    const period = judge((r) => {
+      r.comprobante.tipo = "NOTA DE DEBITO B";
+      r.comprobante.comprobantes_asociados_periodo = { fecha_desde: "02/11/2026", fecha_hasta: "01/11/2026" };
+    });
+    expect(pathOf(period, "period.order")).toEqual(["comprobante", "comprobantes_asociados_periodo", "fecha_hasta"]);
+    const tributo = judge((r) => {
+      r.comprobante.tributos = [
+        { tipo: 6, regimen: 3, base_imponible: 100, alicuota: 3, total: 3 },
+        { tipo: 2, regimen: 3, base_imponible: 100, alicuota: 3, total: 3 },
+      ];
+      untotalled(r);
+    });
+    expect(pathOf(tributo, "tributo.type")).toEqual(["comprobante", "tributos", 1, "tipo"]);
+  });
+
+  it("export findings say what they are about", () => {
+    const invoiceE = { tipo_comprobante: "FACTURA E", punto_venta: 3, numero: 12, cuit: "30000000007" };
+    const cites = judge(
+      variant(
+        exportServices,
+        (r) => (r.comprobante.comprobantes_asociados = [{ ...invoiceE, comprobante_fecha: "10/11/2026" }]),
+      ),
+    );
+    expect(cites.errors).toEqual(["class-e.associations"]);
+    expect(finding(cites.result, "class-e.associations")?.message).toMatch(/^an export invoice adjusts no voucher/);
+    const note = (r: Raw) => {
+      exportServices(r);
+      r.comprobante.tipo = "NOTA DE CREDITO E";
+      delete r.comprobante.fex.fecha_pago;
+      r.comprobante.fex.comprobantes_asociados = [{ ...invoiceE, tipo_comprobante: "FACTURA B", cuit: "30000000008" }];
+    };
+    const wrong = judge(note);
+    expect(finding(wrong.result, "associations.class")?.message).toBe(
+      "a class E note adjusts class E vouchers, not FACTURA B",
+    );
+    expect(finding(wrong.result, "cuit.check")?.message).toMatch(/^the associated voucher's issuer CUIT: /);
+    const country = judge(variant(exportServices, (r) => (r.comprobante.fex.cliente_pais_cuit = "55000002208")));
+    expect(finding(country.result, "cuit.check")?.message).toMatch(/^the country CUIT: /);
+    const named = judge((r) => {
+      exportServices(r);
+      r.cliente.razon_social = "x".repeat(201);
+    });
+    expect(finding(named.result, "text.max")?.message).toBe(
+      "an export voucher's customer name takes at most 200 characters at the authority; it has 201",
+    );
+    const early = judge(variant(exportServices, (r) => (r.comprobante.fecha = "14/11/2026")));
+    expect(finding(early.result, "date.window")?.message).toBe(
+      "export vouchers are dated within 5 days of today (20/11/2026); the authority refuses 14/11/2026",
+    );
+  });
+
+  it("a discount line may not turn one rate's base negative, even when the total stays positive", () => {
+    const r = judge((raw) => {
+      raw.comprobante.detalle = [
+        item("Servicio exento", 1, 1000, -1),
+        item("Producto", 1, 100, 21),
+        item("Descuento", 1, -200, 21),
+      ];
+      untotalled(raw);
+    });
+    expect(r.result.totals?.total.sign()).toBe(1);
+    expect(r.errors).toEqual(["negative.totals"]);
+  });
+
+  it("a regime's wrong id is told with the ids it takes; the issuer's own CUIT is refused in words", () => {
+    const wrongId = judge(
+      (r) => (r.comprobante.rg_especiales = { regimen: "RG 2.863", datos: [{ id: 12, valor: "x" }] }),
+    );
+    expect(finding(wrongId.result, "rg_especiales.id")?.message).toBe("regime RG 2.863 takes ids 13, 14, 15, not 12");
+    const raw = baseVoucher();
+    raw.comprobante.tipo = "FACTURA A";
+    raw.cliente = { ...RI };
+    const self = validateEnvelope(raw, { issuerCuit: "30712293841", now: new Date("2026-11-20T15:00:00Z") });
+    expect(finding(self, "cuit.self")?.message).toMatch(/issuer's own/);
   });
 
   it("a declared total off by rounding passes; within the tolerance but beyond rounding warns; beyond it, an error", () => {

@@ -1475,6 +1475,10 @@ describe("rules at their edges", () => {
     );
   });
 
+  it("an export invoice without its customer is told so, like any sale", () => {
+    expect(judge(variant(exportServices, (r) => delete r.cliente)).errors).toEqual(["party.missing"]);
+  });
+
   it("a discount line may not turn one rate's base negative, even when the total stays positive", () => {
     const r = judge((raw) => {
       raw.comprobante.detalle = [

@@ -3,6 +3,21 @@ export const SCOPES = {
   ids: { mutate: ["src/voucher/ids.ts"], tests: ["test/unit/ids.test.ts", "test/unit/rules.test.ts"] },
   totals: { mutate: ["src/voucher/totals.ts"], tests: ["test/unit/totals.test.ts", "test/unit/rules.test.ts"] },
   decimal: { mutate: ["src/voucher/decimal.ts"], tests: ["test/unit/decimal.test.ts", "test/unit/totals.test.ts"] },
+  // The tax rules: the unit tests that check vouchers through validateEnvelope (directly or via `check`).
+  rules: {
+    mutate: ["src/voucher/rules.ts"],
+    tests: [
+      "test/unit/rules.test.ts",
+      "test/unit/readable.test.ts",
+      "test/unit/notes.test.ts",
+      "test/unit/schema.test.ts",
+      "test/unit/totals.test.ts",
+      "test/unit/ids.test.ts",
+      "test/unit/text.test.ts",
+      "test/unit/templates.test.ts",
+      "test/unit/csv.test.ts",
+    ],
+  },
   voucher: {
     mutate: ["src/voucher/**/*.ts"],
     tests: [

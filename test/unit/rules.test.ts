@@ -6,16 +6,36 @@ import { dayNumber } from "../../src/voucher/dates.js";
 import { Dec } from "../../src/voucher/decimal.js";
 import { cbuWithCheckDigits } from "../../src/voucher/ids.js";
 import { formatPath } from "../../src/voucher/path.js";
-import { LIMITS } from "../../src/voucher/rules.js";
+import { type Finding, LIMITS, unidentifiedConsumer } from "../../src/voucher/rules.js";
 import { type Envelope, TEXT_MAX } from "../../src/voucher/schema.js";
 import { defaultedFields, validateEnvelope } from "../../src/voucher/validate.js";
 import { baseVoucher, check, codes, finding, item, type Raw, ROOT, TODAY } from "../helpers.js";
+
+/**
+ * What every finding owes its reader, whatever the rule: a message with its values filled in, and
+ * a path into the voucher that was read (its parent exists; the CSV reader turns it into a cell).
+ */
+function expectReadable(raw: Raw, findings: readonly Finding[]) {
+  for (const f of findings) {
+    expect(f.message, f.code).toMatch(/\w/);
+    expect(f.message, f.code).not.toMatch(/\{\w+\}/);
+    expect(f.path.length, f.code).toBeGreaterThan(0);
+    expect(
+      f.path.every((k) => k !== ""),
+      `${f.code} at ${formatPath(f.path)}`,
+    ).toBe(true);
+    let node = raw;
+    for (const k of f.path.slice(0, -1)) node = node?.[k];
+    expect(typeof node, `${f.code} at ${formatPath(f.path)}`).toBe("object");
+  }
+}
 
 /** Applies `mutate` to a fresh base voucher and returns the error and warning codes. */
 function judge(mutate: (raw: Raw) => void, opts: { today?: string; ceiling?: string } = {}) {
   const raw = baseVoucher();
   mutate(raw);
   const r = check(raw, opts);
+  expectReadable(raw, r.findings);
   return { errors: codes(r), warnings: codes(r, "warning"), result: r };
 }
 
@@ -899,5 +919,622 @@ describe("dates a file leaves out", () => {
     const dated = baseVoucher();
     delete dated.comprobante.external_reference;
     expect(derivedReference(check(dated).envelope as never, 679)).not.toBe(derivedReference(one as never, 679));
+  });
+});
+
+describe("messages say which fault it is", () => {
+  const message = (mutate: (raw: Raw) => void, code: string, opts: { today?: string } = {}) =>
+    finding(judge(mutate, opts).result, code)?.message ?? "";
+
+  it("a class B voucher to a registered taxpayer points at class A; other mismatches list what is allowed", () => {
+    const toRI = message((r) => Object.assign(r.cliente, RI), "vat-condition.class");
+    expect(toRI).toMatch(/class B .* RI; allowed: CF, E, CDEX, IVNA \(a registered taxpayer gets class A\)$/);
+    const aToConsumer = message((r) => (r.comprobante.tipo = "FACTURA A"), "vat-condition.class");
+    expect(aToConsumer).toMatch(/class A .* CF; allowed: RI, M$/);
+  });
+
+  it("class C and E name the kind of item they refuse", () => {
+    const itemRate = (tipo: string, rate: number) => (r: Raw) => {
+      r.comprobante.tipo = tipo;
+      r.comprobante.detalle = [item("Clase", 1, 121, rate)];
+      untotalled(r);
+      if (tipo === "FACTURA E") {
+        Object.assign(r.cliente, { documento_tipo: "CUIT", documento_nro: "55000002207", condicion_iva: "CDEX" });
+        Object.assign(r.comprobante, { moneda: "DOL", cotizacion: 1000 });
+        r.comprobante.fex = { tipo_exportacion: 2, pais_comprobante_id: 212, fecha_pago: "15/12/2026" };
+      }
+    };
+    expect(message(itemRate("FACTURA C", 21), "class-c.vat")).toMatch(/carry no VAT:/);
+    expect(message(itemRate("FACTURA C", -1), "class-c.vat")).toMatch(/carry no exempt items:/);
+    expect(message(itemRate("FACTURA C", -2), "class-c.vat")).toMatch(/carry no non-taxed items:/);
+    expect(message(itemRate("FACTURA E", 21), "class-e.vat")).toMatch(/no VAT: send alicuota 0/);
+    expect(message(itemRate("FACTURA E", -2), "class-e.vat")).toMatch(/no non-taxed items/);
+    expect(judge(itemRate("FACTURA E", -1)).errors).toEqual([]);
+  });
+
+  it("a missing party says which block the operation needs, and whether the other one was sent instead", () => {
+    expect(message((r) => delete r.cliente, "party.missing")).toMatch(/needs a `cliente` block/);
+    expect(
+      message((r) => {
+        r.proveedor = r.cliente;
+        delete r.cliente;
+      }, "party.missing"),
+    ).toMatch(/needs `cliente`; `proveedor` is for purchases/);
+    expect(message((r) => (r.comprobante.operacion = "C"), "party.missing")).toMatch(
+      /needs `proveedor`; `cliente` is for sales/,
+    );
+    expect(
+      message((r) => {
+        r.comprobante.operacion = "C";
+        delete r.cliente;
+      }, "party.missing"),
+    ).toMatch(/needs a `proveedor` block/);
+  });
+
+  it("a CUIT or CUIL at fault is named as the customer's or the supplier's", () => {
+    const badCuit = (operacion: "V" | "C", documento_tipo: string, documento_nro: string) => (r: Raw) => {
+      const party = { ...RI, documento_tipo, documento_nro };
+      r.comprobante.tipo = documento_tipo === "CUIT" ? "FACTURA A" : "FACTURA B";
+      if (documento_tipo !== "CUIT") party.condicion_iva = "CF";
+      if (operacion === "C") {
+        r.comprobante.operacion = "C";
+        r.proveedor = party;
+        delete r.cliente;
+      } else r.cliente = party;
+    };
+    expect(message(badCuit("V", "CUIT", "30712293842"), "cuit.check")).toMatch(/^the customer's CUIT: /);
+    expect(message(badCuit("C", "CUIT", "30712293842"), "cuit.check")).toMatch(/^the supplier's CUIT: /);
+    expect(message(badCuit("V", "CUIL", "20111111113"), "cuit.check")).toMatch(/^the customer's CUIL: /);
+    expect(message(badCuit("C", "CUIL", "20111111113"), "cuit.check")).toMatch(/^the supplier's CUIL: /);
+  });
+
+  it("a date outside its window names the window that applies", () => {
+    const goods = message((r) => (r.comprobante.fecha = "10/11/2026"), "date.window");
+    expect(goods).toBe(
+      "vouchers for goods are dated within 5 days of today (20/11/2026); the authority refuses 10/11/2026",
+    );
+    const services = message(
+      (r) =>
+        Object.assign(r.comprobante, {
+          fecha: "01/11/2026",
+          periodo_facturado_desde: "01/10/2026",
+          periodo_facturado_hasta: "31/10/2026",
+        }),
+      "date.window",
+    );
+    expect(services).toBe(
+      "vouchers for services are dated within 10 days of today (20/11/2026); the authority refuses 01/11/2026",
+    );
+    const nextMonth = message((r) => (r.comprobante.fecha = "01/12/2026"), "date.window", { today: "28/11/2026" });
+    expect(nextMonth).toMatch(/dated ahead \(01\/12\/2026\) must stay in the current month \(28\/11\/2026\)/);
+    const fce = message((r) => {
+      fceInvoice(r);
+      r.comprobante.fecha = "22/11/2026";
+    }, "date.window");
+    expect(fce).toMatch(/from 5 days back to 1 ahead of today \(20\/11\/2026\); the authority refuses 22\/11\/2026/);
+  });
+});
+
+describe("rules at their edges", () => {
+  const exportServices = (r: Raw) => {
+    r.cliente = {
+      documento_tipo: "CUIT",
+      documento_nro: "55000002207",
+      razon_social: "Buyer LLC",
+      condicion_iva: "CDEX",
+    };
+    Object.assign(r.comprobante, { tipo: "FACTURA E", moneda: "DOL", cotizacion: 1000 });
+    r.comprobante.detalle = [item("Consultoría", 10, 12.1, 0)];
+    r.comprobante.fex = { tipo_exportacion: 2, pais_comprobante_id: 212, fecha_pago: "15/12/2026" };
+  };
+  const exportGoods = (r: Raw) => {
+    exportServices(r);
+    r.comprobante.fex = {
+      tipo_exportacion: 1,
+      permisos_tiene: "N",
+      pais_comprobante_id: 212,
+      incoterms_tipo_id: "FOB",
+    };
+  };
+  const purchaseFrom =
+    (proveedor: object, tipo = "FACTURA B") =>
+    (r: Raw) => {
+      r.comprobante.operacion = "C";
+      r.comprobante.tipo = tipo;
+      r.proveedor = proveedor;
+      delete r.cliente;
+    };
+  const pathOf = (result: ReturnType<typeof judge>, code: string) => finding(result.result, code)?.path;
+
+  it("e-mail addresses: a plausible address passes; spaces, a missing domain dot or trailing text warn", () => {
+    for (const email of ["juana.perez@example.com", "a@b.co", "juana@example.com, pagos@example.com.ar"]) {
+      expect(judge((r) => (r.cliente.email = email)).warnings, email).toEqual([]);
+    }
+    for (const email of ["juana perez@example.com", "juana@example.com extra", "juana@examplecom", "@example.com"]) {
+      expect(judge((r) => (r.cliente.email = email)).warnings, email).toEqual(["email.format"]);
+    }
+    const exactly255 = `${"a".repeat(243)}@example.com`;
+    expect(exactly255).toHaveLength(255);
+    expect(judge((r) => (r.cliente.email = exactly255)).errors).toEqual([]);
+  });
+
+  it("a purchase judges the supplier: no receiver's class matrix, anonymous rules or ceiling", () => {
+    const supplierRI = { ...RI };
+    const bought = judge(purchaseFrom(supplierRI));
+    expect([bought.errors, bought.warnings]).toEqual([[], []]);
+    const anonymousSeller = judge(
+      variant(
+        purchaseFrom({ documento_tipo: "OTRO", documento_nro: "0", razon_social: "Vendedor", condicion_iva: "RI" }),
+        (r) => {
+          r.comprobante.detalle = [item("Equipo usado", 1, 20000000, 0)];
+          r.comprobante.total = 20000000;
+        },
+      ),
+    );
+    expect(anonymousSeller.errors).toEqual([]);
+    const anonymousNumber = judge(
+      purchaseFrom({ documento_tipo: "OTRO", documento_nro: "5", razon_social: "Vendedor", condicion_iva: "CF" }),
+    );
+    expect(anonymousNumber.errors).toEqual(["anonymous.document"]);
+    expect(pathOf(anonymousNumber, "anonymous.document")).toEqual(["proveedor", "documento_nro"]);
+    const otra = judge(purchaseFrom({ ...RI, condicion_pago: 214 }, "FACTURA A"));
+    expect(pathOf(otra, "payment-condition.other")).toEqual(["proveedor", "condicion_pago_otra"]);
+  });
+
+  it("a DNI has 7 or 8 digits (a warning); other documents are not held to it", () => {
+    const dni = (nro: string) => judge((r) => (r.cliente.documento_nro = nro)).warnings;
+    expect(dni("1234567")).toEqual([]);
+    expect(dni("12345678")).toEqual([]);
+    expect(dni("123456")).toEqual(["document.dni"]);
+    expect(dni("123456789")).toEqual(["document.dni"]);
+    const cuil = judge((r) => Object.assign(r.cliente, { documento_tipo: "CUIL", documento_nro: "20111111112" }));
+    expect([cuil.errors, cuil.warnings]).toEqual([[], []]);
+    expect(judge((r) => Object.assign(r.cliente, { documento_tipo: "LE", documento_nro: "123456" })).warnings).toEqual(
+      [],
+    );
+  });
+
+  it("an FCE voucher goes to a CUIT, and to anything else that is the only complaint", () => {
+    const toDni = judge(
+      variant(fceInvoice, (r) => {
+        r.cliente = { ...r.cliente, documento_tipo: "DNI", documento_nro: "30123456" };
+        delete r.comprobante.rg_especiales;
+      }),
+    );
+    expect(toDni.errors).toEqual(["document.class"]);
+    expect(finding(toDni.result, "document.class")?.message).toBe("FCE vouchers go to a CUIT, not DNI");
+  });
+
+  it("the deprecated percepciones_iva draws a warning unless it is 0", () => {
+    expect(judge((r) => (r.comprobante.percepciones_iva = 0)).warnings).toEqual([]);
+    const sent = judge((r) => (r.comprobante.percepciones_iva = 5));
+    expect([sent.errors, sent.warnings]).toEqual([[], ["percepciones_iva.deprecated"]]);
+  });
+
+  it("export vouchers: no internal taxes per item, no period, a name that may be left out", () => {
+    const internal = judge(
+      variant(exportServices, (r) => {
+        r.comprobante.detalle[0].producto.impuestos_internos_alicuota = 5;
+        untotalled(r);
+      }),
+    );
+    expect(internal.errors).toEqual(["class-e.internal-taxes"]);
+    expect(pathOf(internal, "class-e.internal-taxes")).toEqual([
+      "comprobante",
+      "detalle",
+      0,
+      "producto",
+      "impuestos_internos_alicuota",
+    ]);
+    expect(
+      judge(variant(exportServices, (r) => (r.comprobante.detalle[0].producto.impuestos_internos_alicuota = 0))).errors,
+    ).toEqual([]);
+    const period = judge(
+      variant(exportServices, (r) => {
+        r.comprobante.tipo = "NOTA DE CREDITO E";
+        delete r.comprobante.fex.fecha_pago;
+        r.comprobante.comprobantes_asociados_periodo = { fecha_desde: "01/10/2026", fecha_hasta: "31/10/2026" };
+      }),
+    );
+    expect(period.errors).toEqual(["class-e.period"]);
+    expect(judge(variant(exportServices, (r) => delete r.cliente.razon_social)).errors).toEqual([]);
+    // A free line is no discount; a negative one is.
+    expect(
+      judge(variant(exportServices, (r) => r.comprobante.detalle.push(item("Muestra sin cargo", 1, 0, 0)))).errors,
+    ).toEqual([]);
+    const negative = judge(
+      variant(exportServices, (r) => {
+        r.comprobante.detalle.push(item("Descuento", 1, -10, 0));
+        untotalled(r);
+      }),
+    );
+    expect(negative.errors).toEqual(["class-e.discount"]);
+    expect(pathOf(negative, "class-e.discount")).toEqual([
+      "comprobante",
+      "detalle",
+      1,
+      "producto",
+      "precio_unitario_sin_iva",
+    ]);
+  });
+
+  it("the fex block: export type, permits, incoterms and destination country", () => {
+    expect(judge(variant(exportServices, (r) => (r.comprobante.fex.tipo_exportacion = 3))).errors).toEqual([
+      "fex.type",
+    ]);
+    expect(judge(variant(exportServices, (r) => (r.comprobante.fex.tipo_exportacion = 4))).errors).toEqual([]);
+    expect(judge(variant(exportGoods, (r) => delete r.comprobante.fex.permisos_tiene)).errors).toEqual(["fex.permits"]);
+    const listed = { codigo_despacho: "X1", pais_destino_id: 212 };
+    expect(judge(variant(exportGoods, (r) => (r.comprobante.fex.permisos = [listed]))).errors).toEqual(["fex.permits"]);
+    expect(
+      judge(variant(exportGoods, (r) => Object.assign(r.comprobante.fex, { permisos_tiene: "S", permisos: [listed] })))
+        .errors,
+    ).toEqual([]);
+    const noIncoterm = judge(variant(exportGoods, (r) => delete r.comprobante.fex.incoterms_tipo_id));
+    expect([noIncoterm.errors, noIncoterm.warnings]).toEqual([[], ["fex.incoterms"]]);
+    expect(judge(exportGoods).warnings).toEqual([]);
+    expect(judge(variant(exportServices, (r) => (r.comprobante.fex.incoterms_nro = "FOB 2020"))).errors).toEqual([
+      "fex.incoterms",
+    ]);
+    expect(judge(variant(exportServices, (r) => delete r.comprobante.fex.pais_comprobante_id)).errors).toEqual([
+      "fex.country",
+    ]);
+  });
+
+  it("FCE data: values read trimmed, findings point at the datum at fault, a valid alias", () => {
+    const datos = (list: { id: number; valor: string }[]) =>
+      variant(fceInvoice, (r) => (r.comprobante.rg_especiales.datos = list));
+    expect(
+      judge(
+        datos([
+          { id: 27, valor: " ADC " },
+          { id: 2101, valor: CBU },
+        ]),
+      ).errors,
+    ).toEqual([]);
+    const badCbu = judge(
+      datos([
+        { id: 27, valor: "SCA" },
+        { id: 2101, valor: `${CBU.slice(0, 21)}${(Number(CBU[21]) + 1) % 10}` },
+      ]),
+    );
+    expect(pathOf(badCbu, "fce.cbu")).toEqual(["comprobante", "rg_especiales", "datos", 1, "valor"]);
+    const noTransfer = judge(datos([{ id: 2101, valor: CBU }]));
+    expect(noTransfer.errors).toEqual(["fce.transfer"]);
+    expect(pathOf(noTransfer, "fce.transfer")).toEqual(["comprobante", "rg_especiales", "datos"]);
+    const withAlias = (alias: string) =>
+      datos([
+        { id: 2101, valor: CBU },
+        { id: 27, valor: "SCA" },
+        { id: 2102, valor: alias },
+      ]);
+    for (const alias of ["mi.alias-1", "abcdef", "a".repeat(20)])
+      expect(judge(withAlias(alias)).errors, alias).toEqual([]);
+    for (const alias of ["abcde", "a".repeat(21), "mi alias", "!!abcdef", "abcdef!!"]) {
+      const r = judge(withAlias(alias));
+      expect(r.errors, alias).toEqual(["fce.alias"]);
+      expect(pathOf(r, "fce.alias")).toEqual(["comprobante", "rg_especiales", "datos", 2, "valor"]);
+    }
+    const badNote = judge(variant(fceNote, (r) => (r.comprobante.rg_especiales.datos[0].valor = "X")));
+    expect(finding(badNote.result, "fce.annulment")?.message).toBe('id 22 (annulment) is "S" or "N", not "X"');
+  });
+
+  it("an FCE invoice due today has not passed; due yesterday it warns", () => {
+    const due = (vencimiento: string) =>
+      judge(variant(fceInvoice, (r) => Object.assign(r.comprobante, { fecha: "19/11/2026", vencimiento }))).warnings;
+    expect(due("20/11/2026")).toEqual([]);
+    expect(due("19/11/2026")).toEqual(["fce.due-date"]);
+  });
+
+  it("FCE notes adjust an FCE invoice, never another note or a period", () => {
+    const adjustsNote = judge(
+      variant(
+        fceNote,
+        (r) => (r.comprobante.comprobantes_asociados[0].tipo_comprobante = "NOTA DE DEBITO ELECTRONICA MiPyME (FCE) A"),
+      ),
+    );
+    expect(adjustsNote.errors).toEqual(["associations.fce"]);
+    const period = judge(
+      variant(fceNote, (r) => {
+        delete r.comprobante.comprobantes_asociados;
+        r.comprobante.comprobantes_asociados_periodo = { fecha_desde: "01/11/2026", fecha_hasta: "10/11/2026" };
+      }),
+    );
+    expect(period.errors).toEqual(["associations.fce"]);
+    expect(finding(period.result, "associations.fce")?.message).toMatch(/not a period/);
+  });
+
+  it("an invoice may cite vouchers of another class; a one-day associated period is in order", () => {
+    const cites = judge((r) => {
+      r.comprobante.comprobantes_asociados = [
+        {
+          tipo_comprobante: "FACTURA A",
+          punto_venta: 3,
+          numero: 7,
+          comprobante_fecha: "18/11/2026",
+          cuit: "30000000007",
+        },
+      ];
+    });
+    expect(cites.errors).toEqual([]);
+    const oneDay = judge((r) => {
+      r.comprobante.tipo = "NOTA DE DEBITO B";
+      r.comprobante.comprobantes_asociados_periodo = { fecha_desde: "10/11/2026", fecha_hasta: "10/11/2026" };
+    });
+    expect(oneDay.errors).toEqual([]);
+  });
+
+  it("an exchange rate with more than 3 decimals warns", () => {
+    const rated = (cotizacion: string) =>
+      judge((r) => Object.assign(r.comprobante, { moneda: "DOL", cotizacion })).warnings;
+    expect(rated("1015.125")).toEqual([]);
+    expect(rated("1015.1250")).toEqual([]);
+    expect(rated("1015.1255")).toEqual(["currency.rate"]);
+  });
+
+  it("an incomplete billed period names the end that is missing", () => {
+    const only = (field: string) => judge((r) => (r.comprobante[field] = "01/11/2026"));
+    expect(pathOf(only("periodo_facturado_desde"), "period.incomplete")).toEqual([
+      "comprobante",
+      "periodo_facturado_hasta",
+    ]);
+    expect(pathOf(only("periodo_facturado_hasta"), "period.incomplete")).toEqual([
+      "comprobante",
+      "periodo_facturado_desde",
+    ]);
+  });
+
+  it("a tributo's amount may be a cent off its base × rate; more warns", () => {
+    const total = (t: number) => (r: Raw) => {
+      r.comprobante.tributos = [{ tipo: 6, regimen: 3, base_imponible: 100, alicuota: 3, total: t }];
+      untotalled(r);
+    };
+    expect(judge(total(3.01)).warnings).not.toContain("tributo.amount");
+    expect(judge(total(3.02)).warnings).toContain("tributo.amount");
+  });
+
+  it("special regimes: a known one draws no warning; FCE ids stay off any other regime", () => {
+    const rg = (regimen: string, id: number) =>
+      judge((r) => (r.comprobante.rg_especiales = { regimen, datos: [{ id, valor: "x" }] }));
+    expect(rg("RG 2.820", 11).warnings).toEqual([]);
+    const fceId = rg("Otro régimen", 2101);
+    expect(fceId.errors).toEqual(["fce.not-fce"]);
+    expect(pathOf(fceId, "fce.not-fce")).toEqual(["comprobante", "rg_especiales", "datos", 0, "id"]);
+    expect(rg("Otro régimen", 23).errors).toEqual([]);
+  });
+
+  it("the month rule binds goods dated ahead only: not services, not a date back in last month", () => {
+    const ahead = judge(
+      (r) =>
+        Object.assign(r.comprobante, {
+          fecha: "03/12/2026",
+          vencimiento: "31/12/2026",
+          periodo_facturado_desde: "01/11/2026",
+          periodo_facturado_hasta: "30/11/2026",
+        }),
+      { today: "28/11/2026" },
+    );
+    expect(ahead.errors).toEqual([]);
+    const back = judge((r) => Object.assign(r.comprobante, { fecha: "29/11/2026", vencimiento: "31/12/2026" }), {
+      today: "02/12/2026",
+    });
+    expect(back.errors).toEqual([]);
+  });
+
+  it("an unidentified consumer is a sale to OTRO that is not a customer abroad", () => {
+    const of = (mutate: (r: Raw) => void) => {
+      const raw = baseVoucher();
+      mutate(raw);
+      return unidentifiedConsumer(check(raw).envelope as Envelope);
+    };
+    expect(of((r) => Object.assign(r.cliente, { documento_tipo: "OTRO", documento_nro: "0" }))).toBe(true);
+    expect(of(() => {})).toBe(false);
+    expect(
+      of((r) => Object.assign(r.cliente, { documento_tipo: "OTRO", documento_nro: "0", condicion_iva: "CDEX" })),
+    ).toBe(false);
+    expect(of(purchaseFrom({ ...RI }, "FACTURA A"))).toBe(false);
+  });
+
+  it("a foreign-currency sale to an anonymous consumer without its rate asks for the rate", () => {
+    const r = judge((raw) => {
+      Object.assign(raw.cliente, { documento_tipo: "OTRO", documento_nro: "0" });
+      raw.comprobante.moneda = "DOL";
+    });
+    expect(r.errors).toEqual(["currency.rate"]);
+  });
+
+  it("a refused tag or reference is quoted, cut short", () => {
+    const tag = judge((r) => (r.comprobante.tags = [`${"a".repeat(300)}/`]));
+    expect(finding(tag.result, "tags.format")?.message).toMatch(new RegExp(`got "${"a".repeat(40)}"$`));
+    const ref = judge((r) => (r.comprobante.external_reference = `${"b".repeat(100)} x`));
+    expect(finding(ref.result, "external_reference.format")?.message).toMatch(new RegExp(`got "${"b".repeat(60)}"$`));
+  });
+
+  it("a customer CUIT that fails its check digit is not also compared with the issuer's", () => {
+    const raw = baseVoucher();
+    raw.comprobante.tipo = "FACTURA A";
+    raw.cliente = { ...RI, documento_nro: "30712293842" };
+    const r = validateEnvelope(raw, { issuerCuit: "30712293842", now: new Date("2026-11-20T15:00:00Z") });
+    expect(codes(r)).toEqual(["cuit.check"]);
+  });
+
+  it("an FCE note that names its invoice may also give a period", () => {
+    const both = judge(
+      variant(fceNote, (r) => {
+        r.comprobante.comprobantes_asociados_periodo = { fecha_desde: "01/11/2026", fecha_hasta: "10/11/2026" };
+      }),
+    );
+    expect(both.errors).toEqual([]);
+  });
+
+  it("a special-regime datum with a blank valor (a CSV cell of spaces) warns that the service drops it", () => {
+    const raw = baseVoucher();
+    raw.comprobante.rg_especiales = { regimen: "RG 2.820", datos: [{ id: 11, valor: "  " }] };
+    const opts = { today: dayNumber(TODAY), ceiling: Dec.parse("10000000") };
+    const r = validateEnvelope(raw, opts, true);
+    expect([codes(r), codes(r, "warning")]).toEqual([[], ["rg_especiales.empty"]]);
+    expect(finding(r, "rg_especiales.empty")?.path).toEqual(["comprobante", "rg_especiales", "datos", 0, "valor"]);
+    expect(finding(r, "rg_especiales.empty")?.message).toMatch(/dropped by the service/);
+    raw.comprobante.rg_especiales.datos[0].valor = "x";
+    expect(codes(validateEnvelope(raw, opts, true), "warning")).toEqual([]);
+  });
+
+  it("a supplier is never a customer abroad: a numbered OTRO supplier is refused whatever its condition", () => {
+    const supplier = {
+      documento_tipo: "OTRO",
+      documento_nro: "987654321",
+      razon_social: "Vendedor",
+      condicion_iva: "CDEX",
+    };
+    expect(judge(purchaseFrom(supplier)).errors).toEqual(["anonymous.document"]);
+  });
+
+  it("the VAT condition at fault is the one for the operation, when given; only class B to RI points at class A", () => {
+    const operation = judge((r) => (r.cliente.condicion_iva_operacion = "RI"));
+    expect(pathOf(operation, "vat-condition.class")).toEqual(["cliente", "condicion_iva_operacion"]);
+    const toSmall = finding(judge((r) => (r.cliente.condicion_iva = "M")).result, "vat-condition.class")?.message;
+    expect(toSmall).toMatch(/with VAT condition M; allowed: CF, E, CDEX, IVNA$/);
+  });
+
+  it("findings on associated vouchers and periods point at the entry and field", () => {
+    const late = judge((r) => {
+      r.comprobante.tipo = "NOTA DE CREDITO B";
+      r.comprobante.comprobantes_asociados = [
+        {
+          tipo_comprobante: "FACTURA B",
+          punto_venta: 3,
+          numero: 7,
+          comprobante_fecha: "01/11/2026",
+          cuit: "30000000007",
+        },
+        {
+          tipo_comprobante: "FACTURA B",
+          punto_venta: 3,
+          numero: 8,
+          comprobante_fecha: "21/11/2026",
+          cuit: "30000000008",
+        },
+      ];
+    });
+    expect(pathOf(late, "associations.date")).toEqual([
+      "comprobante",
+      "comprobantes_asociados",
+      1,
+      "comprobante_fecha",
+    ]);
+    expect(pathOf(late, "cuit.check")).toEqual(["comprobante", "comprobantes_asociados", 1, "cuit"]);
+    expect(finding(late.result, "cuit.check")?.message).toMatch(/^the associated voucher's issuer CUIT: /);
+    const period = judge((r) => {
+      r.comprobante.tipo = "NOTA DE DEBITO B";
+      r.comprobante.comprobantes_asociados_periodo = { fecha_desde: "02/11/2026", fecha_hasta: "01/11/2026" };
+    });
+    expect(pathOf(period, "period.order")).toEqual(["comprobante", "comprobantes_asociados_periodo", "fecha_hasta"]);
+    const tributo = judge((r) => {
+      r.comprobante.tributos = [
+        { tipo: 6, regimen: 3, base_imponible: 100, alicuota: 3, total: 3 },
+        { tipo: 2, regimen: 3, base_imponible: 100, alicuota: 3, total: 3 },
+      ];
+      untotalled(r);
+    });
+    expect(pathOf(tributo, "tributo.type")).toEqual(["comprobante", "tributos", 1, "tipo"]);
+  });
+
+  it("export findings say what they are about", () => {
+    const invoiceE = { tipo_comprobante: "FACTURA E", punto_venta: 3, numero: 12, cuit: "30000000007" };
+    const cites = judge(
+      variant(
+        exportServices,
+        (r) => (r.comprobante.comprobantes_asociados = [{ ...invoiceE, comprobante_fecha: "10/11/2026" }]),
+      ),
+    );
+    expect(cites.errors).toEqual(["class-e.associations"]);
+    expect(finding(cites.result, "class-e.associations")?.message).toMatch(/^an export invoice adjusts no voucher/);
+    const note = (r: Raw) => {
+      exportServices(r);
+      r.comprobante.tipo = "NOTA DE CREDITO E";
+      delete r.comprobante.fex.fecha_pago;
+      r.comprobante.fex.comprobantes_asociados = [{ ...invoiceE, tipo_comprobante: "FACTURA B", cuit: "30000000008" }];
+    };
+    const wrong = judge(note);
+    expect(finding(wrong.result, "associations.class")?.message).toBe(
+      "a class E note adjusts class E vouchers, not FACTURA B",
+    );
+    expect(finding(wrong.result, "cuit.check")?.message).toMatch(/^the associated voucher's issuer CUIT: /);
+    const country = judge(variant(exportServices, (r) => (r.comprobante.fex.cliente_pais_cuit = "55000002208")));
+    expect(finding(country.result, "cuit.check")?.message).toMatch(/^the country CUIT: /);
+    const named = judge((r) => {
+      exportServices(r);
+      r.cliente.razon_social = "x".repeat(201);
+    });
+    expect(finding(named.result, "text.max")?.message).toBe(
+      "an export voucher's customer name takes at most 200 characters at the authority; it has 201",
+    );
+    const early = judge(variant(exportServices, (r) => (r.comprobante.fecha = "14/11/2026")));
+    expect(finding(early.result, "date.window")?.message).toBe(
+      "export vouchers are dated within 5 days of today (20/11/2026); the authority refuses 14/11/2026",
+    );
+  });
+
+  it("an export invoice without its customer is told so, like any sale", () => {
+    expect(judge(variant(exportServices, (r) => delete r.cliente)).errors).toEqual(["party.missing"]);
+  });
+
+  it("a discount line may not turn one rate's base negative, even when the total stays positive", () => {
+    const r = judge((raw) => {
+      raw.comprobante.detalle = [
+        item("Servicio exento", 1, 1000, -1),
+        item("Producto", 1, 100, 21),
+        item("Descuento", 1, -200, 21),
+      ];
+      untotalled(raw);
+    });
+    expect(r.result.totals?.total.sign()).toBe(1);
+    expect(r.errors).toEqual(["negative.totals"]);
+  });
+
+  it("a regime's wrong id is told with the ids it takes; the issuer's own CUIT is refused in words", () => {
+    const wrongId = judge(
+      (r) => (r.comprobante.rg_especiales = { regimen: "RG 2.863", datos: [{ id: 12, valor: "x" }] }),
+    );
+    expect(finding(wrongId.result, "rg_especiales.id")?.message).toBe("regime RG 2.863 takes ids 13, 14, 15, not 12");
+    const raw = baseVoucher();
+    raw.comprobante.tipo = "FACTURA A";
+    raw.cliente = { ...RI };
+    const self = validateEnvelope(raw, { issuerCuit: "30712293841", now: new Date("2026-11-20T15:00:00Z") });
+    expect(finding(self, "cuit.self")?.message).toMatch(/issuer's own/);
+  });
+
+  it("a declared total off by rounding passes; within the tolerance but beyond rounding warns; beyond it, an error", () => {
+    // One rate: rounding explains 0.01. The authority's tolerance on 121.00 is 0.01 or 0.01 %; on a large total, more.
+    const declared = (price: number, total: string) =>
+      judge((r) => {
+        r.comprobante.detalle = [item("Equipo", 1, price, 21)];
+        r.comprobante.total = total;
+      });
+    expect(declared(100, "121.01").warnings).toEqual([]);
+    const big = declared(1000000, "1210000.00").result.totals;
+    const tolerance = big?.tolerance.toFixed(2);
+    expect(Number(tolerance)).toBeGreaterThan(0.02);
+    const drift = declared(1000000, "1210000.02");
+    expect([drift.errors, drift.warnings]).toEqual([[], ["total.drift"]]);
+    expect(finding(drift.result, "total.drift")?.message).toMatch(/by 0\.02/);
+    const atTolerance = declared(1000000, (1210000 + Number(tolerance)).toFixed(2));
+    expect([atTolerance.errors, atTolerance.warnings]).toEqual([[], ["total.drift"]]);
+    const beyond = declared(1000000, (1210000 + Number(tolerance) + 0.01).toFixed(2));
+    expect([beyond.errors, beyond.warnings]).toEqual([["total.mismatch"], []]);
+  });
+
+  it("rounding slack grows with each rate and tributo summed", () => {
+    // Two rates and one tributo: up to 0.03 is rounding, not drift.
+    const mixed = (total: string) =>
+      judge((r) => {
+        r.comprobante.detalle = [item("Item A", 1, 1000000, 21), item("Item B", 1, 1000000, 10.5)];
+        r.comprobante.tributos = [{ tipo: 6, regimen: 3, base_imponible: 100, alicuota: 3, total: 3 }];
+        r.comprobante.total = total;
+      });
+    const exact = mixed("0").result.totals?.total.toFixed(2) as string;
+    const plus = (cents: number) => (Number(exact) + cents / 100).toFixed(2);
+    expect(mixed(plus(3)).warnings).toEqual([]);
+    expect(mixed(plus(4)).warnings).toEqual(["total.drift"]);
   });
 });

@@ -4,7 +4,7 @@
  * may send back. With `allowAddress`, the exchange connects only to addresses it accepts.
  */
 
-import dns, { type LookupAddress } from "node:dns";
+import type { LookupAddress, LookupAllOptions } from "node:dns";
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import type { Agent as HttpsAgent } from "node:https";
 import { createRequire } from "node:module";
@@ -86,9 +86,11 @@ export function filteredLookup(
   allow: (ip: string, family: number) => boolean,
   resolve: (
     hostname: string,
-    options: dns.LookupAllOptions,
+    options: LookupAllOptions,
     callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
-  ) => void = (hostname, options, callback) => dns.lookup(hostname, options, callback),
+  ) => void = (hostname, options, callback) =>
+    // Required at the first lookup: only a document download on a named host needs node:dns.
+    (createRequire(import.meta.url)("node:dns") as typeof import("node:dns")).lookup(hostname, options, callback),
 ): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {

@@ -253,17 +253,22 @@ class Retryable extends Error {
 
 /**
  * See ClientOptions.spacingMarginMs. Measured against `facturar sandbox --like-production` on a
- * busy 2-core machine: 5 ms still met a 429 about once in 100 calls (each costs its Retry-After,
- * 1 s, to every lane); 10 ms met none in three runs of 100.
+ * busy 2-core machine when gaps were counted from a request's turn: 5 ms still met a 429 about
+ * once in 100 calls (each costs its Retry-After, 1 s, to every lane), 10 ms none in three runs of
+ * 100. Counted from when a request left (see gate), what happened between the turn and the
+ * write no longer needs covering: what is left is how the way there and the service's clock vary.
  */
-export const SPACING_MARGIN_MS = 10;
+export const SPACING_MARGIN_MS = 5;
+
+/** What each 429 adds to the margin (up to a quarter of the interval): see spacingMarginMs. */
+export const MARGIN_STEP_MS = 10;
 
 export class ApiClient {
   private base: URL;
   private readonly sleep: (ms: number) => Promise<void>;
   /** The requests waiting for their turn to start, one after another (see gate). */
   private turns: Promise<void> = Promise.resolve();
-  /** When the last request started (performance.now()). */
+  /** When the last request left (performance.now()): see gate. */
   private lastStart = Number.NEGATIVE_INFINITY;
   /** No request starts before this: the service answered 429 with Retry-After. */
   private notBefore = Number.NEGATIVE_INFINITY;
@@ -408,26 +413,39 @@ export class ApiClient {
   }
 
   /**
-   * Spaces request starts by `minIntervalMs` (plus the margin), across every caller of this
-   * client, one after another in the order they asked; counted from when the previous one really
-   * started (a timer may fire late), and never before a Retry-After the service gave has passed.
+   * Spaces requests by `minIntervalMs` (plus the margin), across every caller of this client, one
+   * after another in the order they asked, and never before a Retry-After the service gave has
+   * passed. Each gap is counted from when the previous request really left (its last byte handed
+   * to the connection, after connecting if it had to), not from when its turn came: what happens
+   * in between (a late timer, a busy event loop, a new connection's handshake) would otherwise
+   * shorten the gap on arrival. Resolves with `left`, to be called when the request has left or
+   * failed (once is enough; later calls do nothing): the next turn waits for it.
    */
-  private gate(): Promise<void> {
+  private async gate(): Promise<() => void> {
     const interval = this.options.minIntervalMs ?? 0;
     const spacing = interval > 0 ? interval + this.margin : 0;
-    if (spacing <= 0 && this.notBefore === Number.NEGATIVE_INFINITY) return Promise.resolve();
-    const turn = this.turns.then(async () => {
-      for (;;) {
-        const wait = Math.max(this.lastStart + spacing, this.notBefore) - performance.now();
-        if (wait <= 0) break;
-        await this.sleep(wait);
-        // A fake sleep (tests) does not move the clock: one wait is the turn.
-        if (this.options.sleep) break;
-      }
-      this.lastStart = performance.now();
+    if (spacing <= 0 && this.notBefore === Number.NEGATIVE_INFINITY) return () => {};
+    let release: () => void = () => {};
+    const gone = new Promise<void>((resolve) => {
+      release = resolve;
     });
-    this.turns = turn;
-    return turn;
+    const previous = this.turns;
+    this.turns = gone;
+    await previous;
+    for (;;) {
+      const wait = Math.max(this.lastStart + spacing, this.notBefore) - performance.now();
+      if (wait <= 0) break;
+      await this.sleep(wait);
+      // A fake sleep (tests) does not move the clock: one wait is the turn.
+      if (this.options.sleep) break;
+    }
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.lastStart = performance.now();
+      release();
+    };
   }
 
   private async once(method: string, body: Answer, timeoutMs: number): Promise<Answer> {
@@ -435,16 +453,16 @@ export class ApiClient {
     const payload = JSON.stringify({ ...body, ...this.options.credentials });
     const log = this.options.log;
     // Everything but the send itself is done before the turn: the send follows it at once.
-    await this.gate();
-    const started = Date.now();
+    let line: string | undefined;
     if (log) {
       const shown = Object.fromEntries(
         Object.entries({ ...body, ...this.options.credentials }).map(([k, v]) => [k, SECRET_KEYS.has(k) ? "***" : v]),
       );
-      log(
-        `POST ${url.origin}${url.pathname} ${cleanText(JSON.stringify(shown).slice(0, 8000), this.options.credentials).slice(0, 4000)}`,
-      );
+      line = `POST ${url.origin}${url.pathname} ${cleanText(JSON.stringify(shown).slice(0, 8000), this.options.credentials).slice(0, 4000)}`;
     }
+    const left = await this.gate();
+    const started = Date.now();
+    if (line !== undefined) log?.(line);
     let response: HttpResponse;
     try {
       response = await (this.options.transport ?? exchange)(url, {
@@ -452,8 +470,11 @@ export class ApiClient {
         body: payload,
         timeoutMs,
         headers: { "user-agent": this.options.userAgent, accept: "application/json" },
+        onSent: left,
       });
     } catch (error) {
+      // Never sent, or sent and lost: either way the next request's turn may come.
+      left();
       if (error instanceof TransportError) {
         // A redirect's Location, say, is the server's text: it may echo the credentials.
         const cleaned = new TransportError(
@@ -473,6 +494,8 @@ export class ApiClient {
       }
       throw error;
     }
+    // A transport that does not tell when the request left: it has, now that it is answered.
+    left();
     // A server that echoes the credentials back (in an error text, say) must not get them printed
     // or journaled: they are cut out of the answer before anything reads it (from the raw text,
     // then from each decoded string: see cleanAnswer).
@@ -505,7 +528,7 @@ export class ApiClient {
       if (waitMs !== undefined) this.notBefore = Math.max(this.notBefore, performance.now() + waitMs);
       // Spaced, and still too close on arrival: the way there varies more than the margin allows.
       const interval = this.options.minIntervalMs ?? 0;
-      if (interval > 0) this.margin = Math.min(this.margin + SPACING_MARGIN_MS, Math.ceil(interval / 4));
+      if (interval > 0) this.margin = Math.min(this.margin + MARGIN_STEP_MS, Math.ceil(interval / 4));
       throw new Retryable(
         new UnavailableError(t("too many requests (HTTP 429)"), t("lower the request rate"), "service.rate-limited"),
         waitMs,

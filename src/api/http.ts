@@ -75,6 +75,8 @@ export interface HttpOptions {
    * never one pooled by another exchange.
    */
   allowAddress?: (ip: string, family: number) => boolean;
+  /** Called once the whole request has been handed to the connection (after connecting, if it had to). */
+  onSent?: () => void;
 }
 
 /**
@@ -229,6 +231,7 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
     });
     req.on("finish", () => {
       sent = true;
+      opts.onSent?.();
     });
     req.end(opts.body);
   });

@@ -21,7 +21,15 @@ import { anonymousAmount, ceilingMessage, unidentifiedConsumer } from "../vouche
 import { ruleOptions } from "../voucher/validate.js";
 import { currentCeiling } from "./ceiling.js";
 import { checkRates, type ForeignVoucher } from "./exchange.js";
-import { type Begun, Issuer, laneBreak, type PreparedVoucher, ServiceStop, type VoucherHeading } from "./issue.js";
+import {
+  type Begun,
+  headingOf,
+  Issuer,
+  laneBreak,
+  type PreparedVoucher,
+  ServiceStop,
+  type VoucherHeading,
+} from "./issue.js";
 import { accountId, Journal, testJournalLimit, withPointOfSale } from "./journal.js";
 import { blankResult, type Problem, type VoucherResult } from "./result.js";
 import { EnvelopeStore } from "./spill.js";
@@ -205,8 +213,22 @@ async function readPlan(
     valid: 0,
     notes,
   };
-  /** The first voucher under each reference, and what it says (see contentDigest). */
-  const firstOf = new Map<string, { voucher: Planned; digest: string }>();
+  /** The first voucher under each reference. */
+  const firstOf = new Map<string, Planned>();
+  /**
+   * What a first voucher says (see contentDigest), worked out only when its reference comes
+   * again: hashing every voucher of a big run would cost more than reading it.
+   */
+  const firstDigests = new Map<Planned, string>();
+  const digestOf = async (v: Planned): Promise<string> => {
+    let digest = firstDigests.get(v);
+    if (digest === undefined) {
+      await store.seal();
+      digest = Issuer.prepare(await store.get(v.slot), v.source, undefined, req.mode).digest;
+      firstDigests.set(v, digest);
+    }
+    return digest;
+  };
   // Types, dates and amounts repeat across a batch: one copy of each, not one per voucher.
   const copies = new Map<string, string>();
   const shared = (text: string): string => {
@@ -237,7 +259,7 @@ async function readPlan(
     plan.valid++;
     // Once one is invalid nothing is sent, unless the invalid ones are skipped: keep only the check.
     if (plan.invalid > 0 && !req.skipInvalid) return;
-    const prepared = Issuer.prepare(envelope, source.label, undefined, req.mode);
+    const prepared = headingOf(envelope, source.label, undefined);
     // One literal, always the same fields in the same order: a run keeps hundreds of thousands.
     const voucher: Planned = {
       slot: await store.add(envelope),
@@ -255,10 +277,11 @@ async function readPlan(
     };
     const first = firstOf.get(voucher.reference);
     if (!first) {
-      firstOf.set(voucher.reference, { voucher, digest: prepared.digest });
+      firstOf.set(voucher.reference, voucher);
       plan.planned.push(voucher);
-    } else if (first.digest === prepared.digest) addRepeat(plan, voucher);
-    else plan.suspects.push({ first: first.voucher, other: voucher });
+    } else if ((await digestOf(first)) === Issuer.prepare(envelope, source.label, undefined, req.mode).digest)
+      addRepeat(plan, voucher);
+    else plan.suspects.push({ first, other: voucher });
     if (unidentifiedConsumer(envelope) && check.result.totals)
       plan.unidentified.push({
         voucher,

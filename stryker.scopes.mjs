@@ -16,6 +16,37 @@ export const SCOPES = {
       "test/unit/templates.test.ts",
     ],
   },
+  // src/voucher/ but for the modules with scopes of their own (ids, totals, decimal, rules).
+  "voucher-rest": {
+    mutate: [
+      "src/voucher/schema.ts",
+      "src/voucher/notes.ts",
+      "src/voucher/readable.ts",
+      "src/voucher/dates.ts",
+      "src/voucher/codes.ts",
+      "src/voucher/text.ts",
+      "src/voucher/qr.ts",
+      "src/voucher/validate.ts",
+      "src/voucher/vat-book.ts",
+      "src/voucher/exchange.ts",
+      "src/voucher/path.ts",
+      "src/voucher/json-schema.ts",
+    ],
+    tests: [
+      "test/unit/schema.test.ts",
+      "test/unit/notes.test.ts",
+      "test/unit/readable.test.ts",
+      "test/unit/text.test.ts",
+      "test/unit/templates.test.ts",
+      "test/unit/rules.test.ts",
+      "test/unit/totals.test.ts",
+      "test/unit/csv.test.ts",
+      "test/unit/vat-book.test.ts",
+      "test/unit/dates-qr.test.ts",
+      "test/unit/schema-fields.test.ts",
+      "test/unit/codes.test.ts",
+    ],
+  },
   // The exactly-once core: protocol layer, issuer, lanes, journal.
   core: {
     mutate: ["src/api/protocol.ts", "src/batch/issue.ts", "src/batch/run.ts", "src/batch/journal.ts"],

@@ -45,6 +45,8 @@ export const SCOPES = {
       "test/unit/dates-qr.test.ts",
       "test/unit/schema-fields.test.ts",
       "test/unit/codes.test.ts",
+      "test/unit/notes-answer.test.ts",
+      "test/unit/validate.test.ts",
     ],
   },
   // The exactly-once core: protocol layer, issuer, lanes, journal.

@@ -47,6 +47,7 @@ export const SCOPES = {
       "test/unit/codes.test.ts",
       "test/unit/notes-answer.test.ts",
       "test/unit/validate.test.ts",
+      "test/unit/readable-limits.test.ts",
     ],
   },
   // The exactly-once core: protocol layer, issuer, lanes, journal.

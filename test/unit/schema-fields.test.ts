@@ -235,6 +235,9 @@ describe("flags, texts and codes", () => {
     );
     expect(refusal(alicuota, "EXENTO")).toMatch(/got "EXENTO"/);
     expect(refusal(alicuota, null)).toMatch(/got null/);
+    // Text that is no number is no rate, not 0 % (a spreadsheet's "-" for nothing, a stray point).
+    for (const written of [" ", "-", "+", ".", "-.", "21."])
+      expect(refusal(alicuota, written), written).toMatch(/^VAT rate must be one of/);
   });
 
   it("voucher types: the service's names, a suggestion for a near miss", () => {

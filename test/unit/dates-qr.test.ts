@@ -146,5 +146,8 @@ describe("the voucher QR", () => {
     expect(decodeQr(`${QR_BASE_URL}?p=${Buffer.from("null").toString("base64")}`)).toBeUndefined();
     expect(decodeQr(`${QR_BASE_URL}?p=${Buffer.from("{nope").toString("base64")}`)).toBeUndefined();
     expect(decodeQr(`${QR_BASE_URL}?p=%E0%A4%A`)).toBeUndefined();
+    // The parameter alone, without the address before it, reads the same.
+    expect(decodeQr(url.slice(url.indexOf("?p=")))).toEqual(decodeQr(url));
+    expect(decodeQr(url.slice(url.indexOf("?p=")))?.nroCmp).toBe(17);
   });
 });

@@ -176,6 +176,8 @@ describe("dates", () => {
     expect(refusal(fecha, "01/00/2026")).toBe("01/00/2026 is not a date in the calendar");
     expect(refusal(fecha, "2026-03-05")).toBe('expected a date dd/mm/yyyy, got "2026-03-05"');
     expect(refusal(fecha, 20260305)).toBe("expected a date dd/mm/yyyy");
+    // A two-digit year is not taken for 19xx, nor written back short.
+    expect(refusal(fecha, "01/01/0050")).toBe("01/01/0050 is not a date in the calendar");
   });
 
   it("stay right past the cache's bound", () => {

@@ -413,8 +413,9 @@ const vatRate = scalar<(typeof VAT_RATES)[number]>(
     ],
   },
   (value) => {
-    const canonical =
-      typeof value === "number" || typeof value === "string" ? decimalParts(value)?.canonical : undefined;
+    // Numeric text only, as in the other number fields: the parts pattern alone reads "", "-" or "." as 0.
+    const numeric = typeof value === "number" || (typeof value === "string" && NUMBER_TEXT.test(value));
+    const canonical = numeric ? decimalParts(value as number | string)?.canonical : undefined;
     if (!canonical || !(VAT_RATES as readonly string[]).includes(canonical)) {
       return {
         error: t("VAT rate must be one of {value} (-1 exempt, -2 non-taxed); got {value2}", {

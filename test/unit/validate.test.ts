@@ -1,0 +1,204 @@
+/**
+ * Validation around the rules: the options, the clean-up of the service's empty strings, what the
+ * file leaves out filled in and told (dates, total, the peso rate), and the schema's findings.
+ */
+import { describe, expect, it } from "vitest";
+import { dayNumber } from "../../src/voucher/dates.js";
+import { Dec } from "../../src/voucher/decimal.js";
+import { defaultedFields, dropEmptyStrings, ruleOptions, validateEnvelope } from "../../src/voucher/validate.js";
+import { baseVoucher, check, type Raw, TODAY } from "../helpers.js";
+
+const warnings = (raw: Raw) =>
+  check(raw)
+    .findings.filter((f) => f.severity === "warning")
+    .map((f) => [f.code, f.path.join("."), f.message]);
+
+describe("rule options", () => {
+  it("count today in Argentina, take the ceiling as text or decimal, and the issuer only when given", () => {
+    const options = ruleOptions({ now: new Date("2026-11-21T02:00:00Z"), ceiling: "500.5" });
+    expect(options).toEqual({ today: dayNumber("20/11/2026"), ceiling: Dec.parse("500.5") });
+    const decimal = ruleOptions({ now: new Date("2026-11-21T03:00:00Z"), ceiling: Dec.parse("7"), issuerCuit: "1" });
+    expect([decimal.today, decimal.ceiling.toString(), decimal.issuerCuit]).toEqual([
+      dayNumber("21/11/2026"),
+      "7",
+      "1",
+    ]);
+    expect(ruleOptions({ issuerCuit: "" })).not.toHaveProperty("issuerCuit");
+    expect(ruleOptions().ceiling.toString()).toBe("10000000");
+  });
+
+  it("apply to a voucher validated with them", () => {
+    const raw = baseVoucher();
+    delete raw.comprobante.fecha;
+    delete raw.comprobante.vencimiento;
+    const result = validateEnvelope(raw, { now: new Date("2026-11-21T02:00:00Z") });
+    expect(result.envelope?.comprobante.fecha).toBe("20/11/2026");
+  });
+});
+
+describe("empty strings", () => {
+  it("read as absent fields, at any depth; other values kept", () => {
+    expect(
+      dropEmptyStrings({ a: "", b: " \t", c: "x", d: [{ e: "", f: 0 }, "", null], g: null, h: { i: " " }, j: false }),
+    ).toEqual({ c: "x", d: [{ f: 0 }, "", null], g: null, h: {}, j: false });
+    expect(dropEmptyStrings("")).toBe("");
+  });
+
+  it("are kept when the reader says it never writes them", () => {
+    const raw = baseVoucher();
+    raw.comprobante.leyenda_gral = "";
+    expect(validateEnvelope(raw, { now: new Date() }).findings.some((f) => f.severity === "error")).toBe(false);
+    const kept = validateEnvelope(raw, { now: new Date("2026-11-20T15:00:00Z") }, true);
+    expect(kept.ok).toBe(false);
+    expect(kept.findings.map((f) => [f.code, f.path.join(".")])).toEqual([
+      ["schema.invalid", "comprobante.leyenda_gral"],
+    ]);
+  });
+});
+
+describe("what the file leaves out", () => {
+  it("a voucher without fecha: today, and due today, each told", () => {
+    const raw = baseVoucher();
+    delete raw.comprobante.fecha;
+    delete raw.comprobante.vencimiento;
+    expect(warnings(raw)).toEqual([
+      ["date.default", "comprobante.fecha", `no fecha given: dated today in Argentina, ${TODAY}`],
+      ["date.default", "comprobante.vencimiento", `no vencimiento given: due on the voucher's date, ${TODAY}`],
+    ]);
+  });
+
+  it("an FCE invoice is due in 30 days, an FCE note on its date", () => {
+    const raw = baseVoucher();
+    raw.comprobante.tipo = "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) B";
+    raw.comprobante.fecha = "05/11/2026";
+    delete raw.comprobante.vencimiento;
+    const result = check(raw);
+    expect(result.envelope?.comprobante.vencimiento).toBe("05/12/2026");
+    expect(result.findings.find((f) => f.code === "date.default")?.message).toBe(
+      "no vencimiento given: an FCE invoice is due 30 days after its date, 05/12/2026",
+    );
+    expect(defaultedFields(result.envelope as object)).toEqual(["vencimiento"]);
+    raw.comprobante.tipo = "NOTA DE CREDITO ELECTRONICA MiPyME (FCE) B";
+    expect(check(raw).envelope?.comprobante.vencimiento).toBe("05/11/2026");
+  });
+
+  it("a subscription bills the month so far unless the file gives a period, or half of one", () => {
+    const raw = baseVoucher();
+    Object.assign(raw.comprobante, { fecha: "18/11/2026", abono: "S", abono_frecuencia: 1, abono_hasta: "12/2027" });
+    const result = check(raw);
+    expect(result.envelope?.comprobante).toMatchObject({
+      periodo_facturado_desde: "01/11/2026",
+      periodo_facturado_hasta: "18/11/2026",
+    });
+    expect(result.findings.find((f) => f.code === "date.default")).toEqual({
+      severity: "warning",
+      code: "date.default",
+      path: ["comprobante", "periodo_facturado_hasta"],
+      message: "no billed period given: the month up to the voucher's date, 01/11/2026 to 18/11/2026",
+    });
+    expect(defaultedFields(result.envelope as object)).toEqual(["periodo_facturado_desde", "periodo_facturado_hasta"]);
+    const half = check({ ...raw, comprobante: { ...raw.comprobante, periodo_facturado_hasta: "18/11/2026" } });
+    expect(half.envelope?.comprobante.periodo_facturado_desde).toBeUndefined();
+    const other = check({ ...raw, comprobante: { ...raw.comprobante, periodo_facturado_desde: "01/10/2026" } });
+    expect(other.envelope?.comprobante.periodo_facturado_hasta).toBeUndefined();
+    const once = check({ ...raw, comprobante: { ...raw.comprobante, abono: "N" } });
+    expect(once.envelope?.comprobante.periodo_facturado_desde).toBeUndefined();
+    expect(defaultedFields(once.envelope as object)).toEqual([]);
+  });
+
+  it("an export of services or other bills the month so far; of goods, it does not", () => {
+    const periodOf = (tipo_exportacion: number) => {
+      const raw = baseVoucher();
+      raw.comprobante.tipo = "FACTURA E";
+      raw.comprobante.fecha = "18/11/2026";
+      raw.comprobante.fex = { tipo_exportacion };
+      return check(raw).envelope?.comprobante.periodo_facturado_desde;
+    };
+    expect([1, 2, 4].map(periodOf)).toEqual([undefined, "01/11/2026", "01/11/2026"]);
+  });
+
+  it("no total: the computed one, told", () => {
+    const raw = baseVoucher();
+    delete raw.comprobante.total;
+    const result = check(raw);
+    expect(result.envelope?.comprobante.total).toBe("121.00");
+    expect(warnings(raw)).toEqual([
+      ["total.missing", "comprobante.total", "no total given: filled in with the computed 121.00"],
+    ]);
+    expect(result.ok).toBe(true);
+    expect(result.totals?.total.toFixed(2)).toBe("121.00");
+  });
+
+  it("a peso voucher goes at 1: another rate is dropped and told, 1 written any way is not", () => {
+    const raw = baseVoucher();
+    raw.comprobante.cotizacion = "1050.5";
+    expect(warnings(raw)).toEqual([
+      [
+        "currency.rate",
+        "comprobante.cotizacion",
+        "a voucher in pesos goes with cotizacion 1, as the authority requires; 1050.5 is not sent",
+      ],
+    ]);
+    expect(check(raw).envelope?.comprobante.cotizacion).toBe("1");
+    raw.comprobante.cotizacion = "1.000";
+    expect(warnings(raw)).toEqual([]);
+    expect(check(raw).envelope?.comprobante.cotizacion).toBe("1");
+  });
+
+  it("a foreign-currency voucher keeps its rate", () => {
+    const raw = baseVoucher();
+    Object.assign(raw.comprobante, { moneda: "DOL", cotizacion: "1050.5" });
+    expect(check(raw).envelope?.comprobante.cotizacion).toBe("1050.5");
+  });
+});
+
+describe("the schema's findings", () => {
+  it("name an unknown field, a missing one and an invalid one by path, with what is wrong", () => {
+    const raw = baseVoucher();
+    raw.comprobante.precio = 1;
+    raw.comprobante.detalle[0].producto.color = "rojo";
+    delete raw.comprobante.rubro;
+    raw.comprobante.punto_venta = 0;
+    const r = check(raw);
+    expect(r.ok).toBe(false);
+    expect(r.envelope).toBeUndefined();
+    // In the schema's order of fields, which is not the point: compared sorted by path.
+    const found = r.findings.map((f) => [f.severity, f.code, f.path.join("."), f.message]);
+    expect(found.sort((a, b) => String(a[2]).localeCompare(String(b[2])))).toEqual([
+      [
+        "error",
+        "schema.unknown-field",
+        "comprobante.detalle.0.producto.color",
+        'unknown field "color"; check its spelling (see `facturar schema`)',
+      ],
+      [
+        "error",
+        "schema.unknown-field",
+        "comprobante.precio",
+        'unknown field "precio"; check its spelling (see `facturar schema`)',
+      ],
+      ["error", "schema.invalid", "comprobante.punto_venta", "must be between 1 and 99999, got 0"],
+      ["error", "schema.required", "comprobante.rubro", "required field is missing"],
+    ]);
+  });
+
+  it("a text too long is text.max with its length; a list too long is not", () => {
+    const raw = baseVoucher();
+    raw.comprobante.rubro = "x".repeat(256);
+    expect(check(raw).findings.map((f) => [f.code, f.message])).toEqual([
+      ["text.max", "must have at most 255 characters; it has 256"],
+    ]);
+  });
+
+  it("a field that is not an object where one is wanted is invalid, not missing", () => {
+    const raw = baseVoucher();
+    raw.cliente = "Juana";
+    const r = check(raw);
+    expect(r.findings.map((f) => [f.code, f.path.join(".")])).toEqual([["schema.invalid", "cliente"]]);
+    const deeper = baseVoucher();
+    deeper.comprobante.detalle[0].producto = null;
+    expect(check(deeper).findings.map((f) => [f.code, f.path.join(".")])).toEqual([
+      ["schema.invalid", "comprobante.detalle.0.producto"],
+    ]);
+  });
+});

@@ -6,6 +6,8 @@
  * the end of the command's first run, so it holds the functions that command ran.
  * Without the bundle (a build by tsc alone) it imports dist/cli.js, as before.
  */
+
+import { createHash } from "node:crypto";
 import {
   closeSync,
   constants,
@@ -55,13 +57,14 @@ function cached(source: string, argv: string[]): unknown {
   // loads, so it is set first, and the cache made at exit sees the same flags.
   setFlagsFromString("--heap-growing-percent=20");
   const file = cacheFile(source, argv);
-  const cachedData = file ? readTrusted(file) : undefined;
+  const identity = bundleIdentity();
+  const cachedData = file && identity ? readTrusted(file, identity) : undefined;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: BUNDLE,
     cachedData,
   });
-  if (file && (!cachedData || script.cachedDataRejected)) {
-    process.once("exit", () => writeCache(file, () => script.createCachedData()));
+  if (file && identity && (!cachedData || script.cachedDataRejected)) {
+    process.once("exit", () => writeCache(file, identity, () => script.createCachedData()));
   }
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, dirname(BUNDLE));
@@ -77,7 +80,11 @@ function cacheFile(source: string, argv: string[]): string | undefined {
   const word = words[commandWordAt(words)] ?? "";
   // `_`: no command (--version, the program's help) or an unknown one.
   const command = names.split(",").includes(word) ? word : "_";
-  return join(dir, `${build}-${process.version}-${process.arch}-${command}.v8`);
+  // Node options change V8's flags, which a cache must match: runs with and without them (a
+  // NODE_OPTIONS in one environment only) keep a cache each instead of rewriting one in turn.
+  const options = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ").trim();
+  const variant = options ? `-${createHash("sha256").update(options).digest("hex").slice(0, 8)}` : "";
+  return join(dir, `${build}-${process.version}-${process.arch}${variant}-${command}.v8`);
 }
 
 /**
@@ -107,10 +114,33 @@ function cacheDir(): string | undefined {
 }
 
 /**
- * A cache file as V8 will run it: only a regular file (not a link) of this user's or root's that
- * nobody else may write, since a planted one would be run as code.
+ * The bundle file as it is now. V8 checks only that a cache was made for a source of the same
+ * length: a bundle edited in place (a patch, a hand fix) keeps its header and may keep its
+ * length, and its old bytecode would run. A cache names the file it was made from.
  */
-function readTrusted(file: string): Buffer | undefined {
+function bundleIdentity(): string | undefined {
+  try {
+    const stat = statSync(BUNDLE);
+    return `${stat.size}:${stat.mtimeMs}:${stat.ino}:${stat.dev}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Our own first line of a cache file: the format, a digest of the V8 data after it, the bundle's identity. */
+const MAGIC = "facturar-code-cache 1";
+
+function digest(data: Buffer): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/**
+ * A cache file as V8 will run it: only a regular file (not a link) of this user's or root's that
+ * nobody else may write, since a planted one would be run as code; made for this very bundle
+ * file; and whole: V8 does not checksum the data it deserialises (bytes damaged in place crash
+ * it), so the file carries a digest of its data, checked first.
+ */
+function readTrusted(file: string, identity: string): Buffer | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
@@ -119,7 +149,12 @@ function readTrusted(file: string): Buffer | undefined {
     if (!stat.isFile()) return undefined;
     if (uid !== undefined && stat.uid !== uid && stat.uid !== 0) return undefined;
     if (process.platform !== "win32" && (stat.mode & 0o022) !== 0) return undefined;
-    return readFileSync(fd);
+    const content = readFileSync(fd);
+    const end = content.indexOf(10);
+    const [magic, sum, madeFor] = content.subarray(0, Math.max(end, 0)).toString("latin1").split(" | ");
+    if (end < 0 || magic !== MAGIC || madeFor !== identity) return undefined;
+    const data = content.subarray(end + 1);
+    return sum === digest(data) ? data : undefined;
   } catch {
     return undefined;
   } finally {
@@ -128,12 +163,14 @@ function readTrusted(file: string): Buffer | undefined {
 }
 
 /** Written whole under another name, then renamed: a reader sees the old file or the new one. */
-function writeCache(file: string, data: () => Buffer): void {
+function writeCache(file: string, identity: string, made: () => Buffer): void {
   const dir = dirname(file);
   const temporary = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(temporary, data(), { mode: 0o600, flag: "wx" });
+    const data = made();
+    const first = Buffer.from(`${[MAGIC, digest(data), identity].join(" | ")}\n`, "latin1");
+    writeFileSync(temporary, Buffer.concat([first, data]), { mode: 0o600, flag: "wx" });
     renameSync(temporary, file);
   } catch {
     // A cache is an optimisation: a full disk or a read-only folder costs only speed.

@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
 import {
   chmodSync,
+  cpSync,
   lstatSync,
   readdirSync,
   readFileSync,
@@ -56,6 +58,43 @@ describe("the code cache", () => {
     const run = await runCli(["validate", SAMPLE], { env });
     expect(run).toEqual(clean);
     expect(readFileSync(file).equals(garbage)).toBe(false);
+  });
+
+  it("bytes damaged in place are caught by the file's own digest, never handed to V8 (which would crash)", async () => {
+    const dir = join(tempDir(), "cache");
+    const env = user(dir);
+    const clean = await runCli(["validate", SAMPLE], { env });
+    const file = cacheOf(dir, "validate");
+    const bytes = readFileSync(file);
+    for (const at of [0.2, 0.4, 0.6, 0.8])
+      bytes.fill(0xff, Math.floor(bytes.length * at), Math.floor(bytes.length * at) + 8);
+    writeFileSync(file, bytes);
+    expect(await runCli(["validate", SAMPLE], { env })).toEqual(clean);
+    expect(readFileSync(file).equals(bytes)).toBe(false);
+  });
+
+  it("a bundle edited in place, same header and length, never runs the old code from the cache", async () => {
+    const app = tempDir("facturar-patched-");
+    cpSync(join(ROOT, "bin"), join(app, "bin"), { recursive: true });
+    cpSync(join(ROOT, "dist"), join(app, "dist"), { recursive: true });
+    cpSync(join(ROOT, "package.json"), join(app, "package.json"));
+    symlinkSync(join(ROOT, "node_modules"), join(app, "node_modules"));
+    const env = user(join(tempDir(), "cache"));
+    const bin = join(app, "bin", "facturar.js");
+    const summary = () =>
+      new Promise<string>((resolve) =>
+        execFile(process.execPath, [bin, "validate", SAMPLE], { env: { ...process.env, ...env } }, (_e, _out, err) =>
+          resolve(err),
+        ),
+      );
+    expect(await summary()).toContain("1 voucher: 1 valid");
+    expect(await summary()).toContain("1 voucher: 1 valid"); // from the cache
+    const bundle = join(app, "dist", "cli.cjs");
+    const text = readFileSync(bundle, "utf8");
+    const message = '"{n} voucher: {valid} valid, {invalid} invalid"';
+    expect(text).toContain(message);
+    writeFileSync(bundle, text.replaceAll(message, message.replace("valid,", "VALID,")));
+    expect(await summary()).toContain("1 voucher: 1 VALID");
   });
 
   it("one that others may write, or a link, is never read, and is replaced by a file of our own", async () => {

@@ -32,7 +32,7 @@ import { commandWordAt } from "./command-word.js";
 const BUNDLE = fileURLToPath(new URL("./cli.cjs", import.meta.url));
 /** The bundle's first line: `//facturar-bundle <hash of the rest> <its commands, comma-separated>`. */
 const HEADER = /^\/\/facturar-bundle ([0-9a-f]{16,64}) ([a-z,-]*)\n/;
-/** A cache nobody used for this long is removed when another one is written. */
+/** Caches of other builds made this long ago are removed when another one is written. */
 const STALE_MS = 30 * 86_400_000;
 
 export async function launch(argv: string[]): Promise<void> {

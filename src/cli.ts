@@ -2,7 +2,6 @@
  * The commander program: global flags, lazily loaded commands, and the one place where an
  * outcome becomes an exit code. Nothing below this file calls process.exit.
  */
-import { setFlagsFromString } from "node:v8";
 import { Command, CommanderError, Help } from "commander";
 import { commandWordAt } from "./command-word.js";
 import { type Define, examples, type Run } from "./commands/define.js";
@@ -16,15 +15,12 @@ import {
   stopToken,
 } from "./context.js";
 import { EXIT_CODES, FacturarError, type Outcome, UsageError } from "./errors.js";
+import { tuneHeap } from "./heap.js";
 import { type Lang, langFromEnv, parseLang, t, useLang } from "./i18n/index.js";
 import { visibleLines } from "./output/visible.js";
 import { VERSION } from "./version.js";
 
-// Between full collections V8 lets the heap grow to as much as four times what is alive. A big
-// batch makes garbage fast (a voucher read, checked, sent and journaled), so a run that keeps
-// 100 MB alive peaked over 500 MB. Growing by a fifth keeps the peak near the live set, at no
-// cost in speed that bench/issue-memory.mjs could measure.
-setFlagsFromString("--heap-growing-percent=20");
+tuneHeap();
 
 /**
  * Each command's flags, help and examples, in its own file beside its action, in the order the

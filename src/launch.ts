@@ -25,9 +25,9 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 import { commandWordAt } from "./command-word.js";
+import { tuneHeap } from "./heap.js";
 
 const BUNDLE = fileURLToPath(new URL("./cli.cjs", import.meta.url));
 /** The bundle's first line: `//facturar-bundle <hash of the rest> <its commands, comma-separated>`. */
@@ -40,30 +40,44 @@ export async function launch(argv: string[]): Promise<void> {
   // module's map as it loads it, and a vm script's not at all, so --verbose loads it plainly.
   const verbose = argv.includes("--verbose") || argv.includes("-v");
   if (verbose) process.setSourceMapsEnabled(true);
-  let source: string | undefined;
-  try {
-    source = readFileSync(BUNDLE, "utf8");
-  } catch {
-    // A build by tsc alone: the modules one by one.
-  }
-  if (source === undefined) return (await import("./cli.js")).main(argv);
-  const cli = verbose ? createRequire(BUNDLE)(BUNDLE) : cached(source, argv);
+  const bundle = readBundle();
+  // A build by tsc alone: the modules one by one.
+  if (bundle === undefined) return (await import("./cli.js")).main(argv);
+  const cli = verbose ? createRequire(BUNDLE)(BUNDLE) : cached(bundle.source, bundle.identity, argv);
   return (cli as typeof import("./cli.js")).main(argv);
 }
 
+/**
+ * The bundle's text, and the file it was read from as it was then. V8 checks only that a cache
+ * was made for a source of the same length: a bundle edited in place (a patch, a hand fix) keeps
+ * its header and may keep its length, and its old bytecode would run. A cache names the file it
+ * was made from; both come from one open file, so they cannot describe two different ones.
+ */
+function readBundle(): { source: string; identity: string } | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(BUNDLE, "r");
+    const stat = fstatSync(fd);
+    return { source: readFileSync(fd, "utf8"), identity: `${stat.size}:${stat.mtimeMs}:${stat.ino}:${stat.dev}` };
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** The bundle's exports, compiled from the code cache when there is a good one. */
-function cached(source: string, argv: string[]): unknown {
-  // V8 accepts a cache only under the flags it was made with: cli.ts changes this one when it
+function cached(source: string, identity: string, argv: string[]): unknown {
+  // V8 accepts a cache only under the flags it was made with: cli.ts changes the heap's when it
   // loads, so it is set first, and the cache made at exit sees the same flags.
-  setFlagsFromString("--heap-growing-percent=20");
+  tuneHeap();
   const file = cacheFile(source, argv);
-  const identity = bundleIdentity();
-  const cachedData = file && identity ? readTrusted(file, identity) : undefined;
+  const cachedData = file ? readTrusted(file, identity) : undefined;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: BUNDLE,
     cachedData,
   });
-  if (file && identity && (!cachedData || script.cachedDataRejected)) {
+  if (file && (!cachedData || script.cachedDataRejected)) {
     process.once("exit", () => writeCache(file, identity, () => script.createCachedData()));
   }
   const module = { exports: {} };
@@ -111,20 +125,6 @@ function cacheDir(): string | undefined {
     return undefined;
   }
   return home && isAbsolute(home) && home !== "/" ? join(home, ".cache", "facturar") : undefined;
-}
-
-/**
- * The bundle file as it is now. V8 checks only that a cache was made for a source of the same
- * length: a bundle edited in place (a patch, a hand fix) keeps its header and may keep its
- * length, and its old bytecode would run. A cache names the file it was made from.
- */
-function bundleIdentity(): string | undefined {
-  try {
-    const stat = statSync(BUNDLE);
-    return `${stat.size}:${stat.mtimeMs}:${stat.ino}:${stat.dev}`;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Our own first line of a cache file: the format, a digest of the V8 data after it, the bundle's identity. */

@@ -32,6 +32,9 @@ import { tuneHeap } from "./heap.js";
 const BUNDLE = fileURLToPath(new URL("./cli.cjs", import.meta.url));
 /** The bundle's first line: `//facturar-bundle <hash of the rest> <its commands, comma-separated>`. */
 const HEADER = /^\/\/facturar-bundle ([0-9a-f]{16,64}) ([a-z,-]*)\n/;
+/** What the bundle's text is compiled inside (a CommonJS module's function); its length shifts
+ * every position V8 reports, which scripts/coverage.mjs takes back. */
+export const WRAPPER = "(function (exports, require, module, __filename, __dirname) {";
 /** Caches of other builds made this long ago are removed when another one is written. */
 const STALE_MS = 30 * 86_400_000;
 
@@ -73,7 +76,7 @@ function cached(source: string, identity: string, argv: string[]): unknown {
   tuneHeap();
   const file = cacheFile(source, argv);
   const cachedData = file ? readTrusted(file, identity) : undefined;
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  const script = new Script(`${WRAPPER}${source}\n})`, {
     filename: BUNDLE,
     cachedData,
   });

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { writeSafely } from "../../src/output/files.js";
-import { freshUser, journalStates, journalText, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
+import { freshUser, inTerminal, journalStates, journalText, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
 import { pdfText } from "../pdf-text.js";
 import { startSandboxProcess, tempDir } from "../sandbox-process.js";
 
@@ -399,6 +399,21 @@ describe("batches", () => {
     // The bar (and nothing of it in the file) was drawn on the terminal.
     expect(shell.stdout).toMatch(/2\/2 \| issued 2/);
     expect(out).not.toMatch(/issued 2 rejected/);
+  });
+
+  it("at a terminal, results are printed above the bar, which counts a repeat as skipped", async () => {
+    const u = freshUser("facturar-bar-tty-");
+    const env = { ...process.env, ...u.env, CI: "", TERM: "xterm" };
+    const files = ["samples/factura-b-dni.json", "samples/factura-c.json"].map((f) => join(ROOT, f));
+    expect((await runCli(["--json", "issue", "--no-pdf", files[0] as string], { cwd: u.cwd, env: u.env })).code).toBe(
+      0,
+    );
+    const screen = await inTerminal(["issue", "--no-pdf", ...files], { cwd: u.cwd, env }, []);
+    expect(screen).toMatch(/EXIT=0/);
+    // Each result clears the bar's line, is written, and the bar comes back under it.
+    expect(screen).toMatch(/\r\u001b\[2K\S* ?FACTURA B .*ref FB-2026-0001/);
+    expect(screen).toMatch(/\r\u001b\[2K\S* ?FACTURA C /);
+    expect(screen).toMatch(/2\/2 \| issued 1 rejected 0 skipped 1/);
   });
 
   it("issues a CSV batch through lotes in groups of one type, each exactly once, even when answers are lost", async () => {

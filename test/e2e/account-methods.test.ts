@@ -45,6 +45,41 @@ function purchase(reference: string, numero = 24) {
 }
 
 describe("purchases (operacion C)", () => {
+  it("qr --ref of a purchase checks the QR's CUIT against its supplier's, the issuer of a purchase", async () => {
+    const u = user();
+    expect((await u.run(["issue", "--no-pdf", u.write("compra.json", purchase("COMPRA-QR"))])).code).toBe(0);
+    const qr = (cuit: number) =>
+      `https://www.afip.gob.ar/fe/qr/?p=${Buffer.from(
+        JSON.stringify({
+          ver: 1,
+          fecha: "2026-11-20",
+          cuit,
+          ptoVta: 15,
+          tipoCmp: 1,
+          nroCmp: 24,
+          importe: 375100,
+          moneda: "PES",
+          ctz: 1,
+          tipoCodAut: "E",
+          codAut: 70000000000000,
+        }),
+      ).toString("base64")}`;
+    const supplier = await u.run(["--json", "qr", qr(30711111111), "--ref", "COMPRA-QR"]);
+    expect(supplier.code, supplier.stderr).toBe(0);
+    expect(ndjson(supplier.stdout)[0].checks).toContainEqual({
+      field: "cuit",
+      qr: 30711111111,
+      voucher: "30711111111",
+      ok: true,
+      compared: true,
+    });
+    // No receiver's document is compared: the receiver of a purchase is this account.
+    expect(ndjson(supplier.stdout)[0].checks.map((c: { field: string }) => c.field)).not.toContain("nroDocRec");
+    const other = await u.run(["qr", qr(30711111112), "--ref", "COMPRA-QR"]);
+    expect(other.code).toBe(3);
+    expect(other.stdout).toMatch(/✖ cuit +QR 30711111112 +voucher 30711111111/);
+  });
+
   it("keep the supplier's point of sale and number, out of the sales numbering; queried as purchases", async () => {
     const u = user();
     const bought = await u.run(["--json", "issue", "--no-pdf", u.write("compra.json", purchase("COMPRA-1"))]);
@@ -562,6 +597,27 @@ describe("against a scripted service: what the real one may answer", () => {
     });
     // Sales first (the journal keeps no operacion), then purchases.
     expect(asked.slice(-2)).toEqual(["V", "C"]);
+  }, 30_000);
+
+  it("resend and queue delete whose answers are lost are sent once: exit 8, told they may have been done", async () => {
+    const calls: string[] = [];
+    const u = await scripted((method, _body, req) => {
+      calls.push(method);
+      req.socket.destroy();
+    });
+    const resent = await u.run(["resend", "--type", "FACTURA B", "--number", "00679-00000007"]);
+    expect(resent.code, resent.stderr).toBe(8);
+    expect(resent.stderr).toMatch(
+      /the answer to reenviar was lost \(.*\): FACTURA B 00679-00000007 may have been e-mailed/,
+    );
+    expect(resent.stderr).toMatch(/ask the client before sending it again/);
+    const deleted = await u.run(["queue", "delete", "--ref", "COLA-7"]);
+    expect(deleted.code, deleted.stderr).toBe(8);
+    expect(deleted.stderr).toMatch(/delete COLA-7: .*; the service may or may not have done it/);
+    expect(deleted.stderr).toMatch(/check with: facturar query --ref COLA-7/);
+    // Neither is retried: an e-mail and a queue change are not asked for twice.
+    expect(calls.filter((m) => m === "facturacion/reenviar")).toHaveLength(1);
+    expect(calls.filter((m) => m === "facturacion/eliminar_encolado")).toHaveLength(1);
   }, 30_000);
 
   it("pay whose answer is lost is not sent again: exit 8, and where to look", async () => {

@@ -753,6 +753,9 @@ describe("exit codes", () => {
     expect((await u.run(["query", "--type", "FACTURA Z", "--number", "1"])).code).toBe(2);
     expect((await u.run(["issue", "nope.json"])).code).toBe(2);
     expect((await u.run(["issue-queued", "--timeout", "5", sample("factura-b-dni")])).code).toBe(2);
+    const bare = await u.run(["issue", "--out"]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/^error: option '--out <dir>' needs a value\n/);
     const plain = await u.run(["status"], {
       FACTURAR_BASE_URL: "http://example.com/app/api/v2",
       FACTURAR_USERTOKEN: "a",

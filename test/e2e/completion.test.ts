@@ -34,6 +34,10 @@ describe("facturar completion", () => {
     expect(bashComplete(u.cwd, u.env, ["template", "NOTA DE DEBITO M"])).toEqual(["NOTA\\ DE\\ DEBITO\\ M"]);
     expect(bashComplete(u.cwd, u.env, ["queue", "re"])).toEqual(["reschedule", "retry"]);
     expect(bashComplete(u.cwd, u.env, ["completion", ""])).toEqual(["bash", "zsh", "fish"]);
+    expect(bashComplete(u.cwd, u.env, ["validate", "--encoding", ""])).toEqual(["utf8", "latin1"]);
+    expect(bashComplete(u.cwd, u.env, ["validate", "--delimiter", ""])).toEqual([",", "\\;"]);
+    expect(bashComplete(u.cwd, u.env, ["validate", "--decimal", "c"])).toEqual(["comma"]);
+    expect(bashComplete(u.cwd, u.env, ["--lang", ""])).toEqual(["es", "en"]);
     // File arguments fall back to the shell's own file completion.
     writeFileSync(join(u.cwd, "lote-noviembre.csv"), "");
     expect(bashComplete(u.cwd, u.env, ["issue", "lote-"])).toEqual(["lote-noviembre.csv"]);

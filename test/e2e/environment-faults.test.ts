@@ -187,6 +187,40 @@ describe("the environment's faults", () => {
     }
   });
 
+  it("standard output on a full device stops the batch with exit 6; what was sent is in the journal, never sent again", () => {
+    const u = freshUser("facturar-stdout-full-");
+    const full = openSync("/dev/full", "w");
+    try {
+      const run = spawnSync(process.execPath, [BIN_JS, "issue", "--no-pdf", NIGHTLY], {
+        cwd: u.cwd,
+        env: u.env,
+        stdio: ["ignore", full, "pipe"],
+        encoding: "utf8",
+      });
+      expect(run.status, run.stderr).toBe(6);
+      expect(run.stderr).toContain(
+        "standard output cannot be written (ENOSPC): stopping; the vouchers in flight settle, nothing new is sent",
+      );
+      // Nothing lost: every voucher sent is issued in the journal (none left sending or unknown).
+      const states = [...journalText(u.env.XDG_STATE_HOME).matchAll(/"state":"([a-z-]+)"/g)].map((m) => m[1]);
+      expect(states.length).toBeGreaterThan(0);
+      expect(states.filter((s) => s !== "sending" && s !== "issued")).toEqual([]);
+    } finally {
+      closeSync(full);
+    }
+    // The next run sends only what the first did not, each once: 24 vouchers, every one issued.
+    const again = spawnSync(process.execPath, [BIN_JS, "--json", "issue", "--no-pdf", NIGHTLY], {
+      cwd: u.cwd,
+      env: u.env,
+      encoding: "utf8",
+    });
+    expect(again.status, again.stderr).toBe(0);
+    const results = ndjson(again.stdout);
+    expect(results).toHaveLength(24);
+    expect(results.every((r) => r.status === "issued" || r.status === "skipped-duplicate")).toBe(true);
+    expect(new Set(results.map((r) => `${r.comprobante_tipo} ${r.comprobante_nro}`)).size).toBe(24);
+  });
+
   it("under `ulimit -f`, the embedded sandbox that cannot store says so with its path and cause", () => {
     const u = freshUser("facturar-sandbox-efbig-");
     const run = spawnSync("bash", ["-c", 'ulimit -f 16; exec "$NODE" "$BIN" issue --no-pdf "$CSV" 2>&1'], {

@@ -16,7 +16,12 @@ let server: Server;
 let port: number;
 let connections = 0;
 let requests = 0;
-let reply: (n: number) => { status: number; body: Buffer | string; type?: string } = () => ({
+let reply: (n: number) => {
+  status: number;
+  body: Buffer | string;
+  type?: string;
+  headers?: Record<string, string>;
+} = () => ({
   status: 200,
   body: "%PDF-1.7\n",
 });
@@ -24,8 +29,8 @@ let reply: (n: number) => { status: number; body: Buffer | string; type?: string
 beforeAll(async () => {
   server = createServer((_req, res) => {
     requests++;
-    const { status, body, type } = reply(requests);
-    res.writeHead(status, { "content-type": type ?? "application/pdf" });
+    const { status, body, type, headers } = reply(requests);
+    res.writeHead(status, { "content-type": type ?? "application/pdf", ...headers });
     res.end(body);
   });
   server.on("connection", () => {
@@ -233,6 +238,37 @@ describe("ApiClient.download", () => {
     const response = await client().download(new URL(`http://localhost:${port}/1.pdf`));
     expect(isPdf(response.body)).toBe(true);
     expect(requests).toBe(2);
+  });
+
+  it("waits as long as a 429's Retry-After says, in seconds or as a date, at most a minute", async () => {
+    const waited: number[] = [];
+    const patient = new ApiClient({
+      baseUrl: "https://api.example.test/app/api/v2",
+      credentials: { usertoken: "u", apikey: "k", apitoken: "t" },
+      userAgent: "facturar-test",
+      retries: 4,
+      backoffMs: 1,
+      sleep: async (ms) => void waited.push(ms),
+    });
+    const busy = (after: string) => ({
+      status: 429,
+      body: "slow down",
+      type: "text/plain",
+      headers: { "retry-after": after },
+    });
+    const inTenSeconds = new Date(Date.now() + 10_000).toUTCString();
+    reply = (n) =>
+      [busy("2"), busy(inTenSeconds), busy("3600"), busy("not a time")][n - 1] ?? { status: 200, body: "%PDF-1.4" };
+    const response = await patient.download(new URL(`http://localhost:${port}/1.pdf`));
+    expect(isPdf(response.body)).toBe(true);
+    expect(requests).toBe(5);
+    expect(waited[0]).toBe(2000);
+    // An HTTP date: the time left until then (whole seconds, so 9 to 10 s from now).
+    expect(waited[1]).toBeGreaterThan(8_000);
+    expect(waited[1]).toBeLessThanOrEqual(10_000);
+    expect(waited[2]).toBe(60_000);
+    // Neither: the client's own backoff (1 ms doubled three times, jittered).
+    expect(waited[3]).toBeLessThan(13);
   });
 
   it("refuses a link the policy refuses before connecting", async () => {

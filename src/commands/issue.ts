@@ -187,6 +187,8 @@ export async function issueVouchers(
   let results = 0;
   /** Issued vouchers whose --qr file could not be written: done fiscally, not wholly (exit 7). */
   let qrMissing = 0;
+  /** Still queued when --wait gave up (--timeout): not issued yet, no PDF (exit 7, like a missing one). */
+  let stillQueued = 0;
   let progress: Progress | undefined;
   ctx.stop.graceful = true;
   void ctx.stop.requestedPromise.then(() =>
@@ -234,6 +236,7 @@ export async function issueVouchers(
     async (given) => {
       const result = settled(given);
       results++;
+      if (flags.wait && result.status === "queued") stillQueued++;
       // A QR file is part of the voucher's result: written before it is told, its failure among its warnings.
       if (flags.qr && flags.qr !== "terminal" && (result.status === "issued" || result.status === "skipped-duplicate"))
         await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) => {
@@ -310,7 +313,7 @@ export async function issueVouchers(
   if (report?.failure) return "unavailable";
   if (summary.cancelled) return "done";
   const outcome = summaryOutcome(summary);
-  return outcome === "done" && qrMissing > 0 ? "partial" : outcome;
+  return outcome === "done" && (qrMissing > 0 || stillQueued > 0) ? "partial" : outcome;
 }
 
 export const issueInstant = issueCommand("instant");

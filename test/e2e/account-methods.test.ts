@@ -44,6 +44,25 @@ function purchase(reference: string, numero = 24) {
   return raw;
 }
 
+describe("the service's refusals, with what to do", () => {
+  it("an ordinary invoice to a buyer obliged to MiPyME credit invoices: rejected, and the hint says to issue an FCE", async () => {
+    const u = user();
+    const big = sample("factura-a-mixed-rates");
+    big.cliente.documento_nro = "30500010912";
+    Object.assign(big.comprobante, { external_reference: "FA-BIG", fecha: TODAY, vencimiento: TODAY });
+    big.comprobante.detalle = [{ ...big.comprobante.detalle[0], cantidad: 6 }];
+    delete big.comprobante.total;
+    const r = await u.run(["--json", "issue", "--no-pdf", u.write("big.json", big)]);
+    expect(r.code, r.stderr).toBe(4);
+    expect(ndjson(r.stdout)[0]).toMatchObject({
+      status: "rejected",
+      hint: "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)",
+    });
+    const human = await u.run(["issue", "--no-pdf", "big.json"]);
+    expect(human.stdout).toMatch(/hint: this buyer must receive a MiPyME credit invoice/);
+  });
+});
+
 describe("purchases (operacion C)", () => {
   it("qr --ref of a purchase checks the QR's CUIT against its supplier's, the issuer of a purchase", async () => {
     const u = user();

@@ -814,6 +814,63 @@ describe("profiles", () => {
     expect(unknown.stderr).toMatch(/profiles there: pv2/);
     await sbx.stop();
   });
+
+  it("--config uses exactly that file, wherever it is; a credential from an unset variable and a missing file are told, exit 2", async () => {
+    const sbx = await startSandboxProcess();
+    const pv = sbx.pointsOfSale[1] as NonNullable<(typeof sbx.pointsOfSale)[number]>;
+    const u = user();
+    // A configuration the search would find, naming another profile: --config must skip it.
+    writeFileSync(
+      join(u.cwd, ".facturarrc.json"),
+      JSON.stringify({ profiles: { elsewhere: { base_url: "sandbox" } } }),
+    );
+    mkdirSync(join(u.home, "configs"));
+    const cfg = join(u.home, "configs", "facturar-pv3.json");
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        default_profile: "pv3",
+        profiles: {
+          pv3: {
+            base_url: sbx.baseUrl,
+            usertoken: { env: "PV3_USERTOKEN" },
+            apikey: { env: "PV3_APIKEY" },
+            apitoken: { env: "PV3_APITOKEN" },
+            punto_venta: pv.punto_venta,
+          },
+        },
+      }),
+    );
+    const creds = { PV3_USERTOKEN: pv.usertoken, PV3_APIKEY: pv.apikey, PV3_APITOKEN: pv.apitoken };
+    const issued = await u.run(["--json", "-c", cfg, "issue", "--no-pdf", sample("factura-b-dni")], creds);
+    expect(issued.code, issued.stderr).toBe(0);
+    expect(ndjson(issued.stdout)[0]).toMatchObject({ status: "issued", punto_venta: pv.punto_venta, numero: 1 });
+    expect((await u.run(["--config", cfg, "--profile", "elsewhere", "status"], creds)).stderr).toMatch(
+      /profiles there: pv3/,
+    );
+    // A credential from a variable that is not set: named, before anything is sent.
+    const unset = await u.run(["--config", cfg, "issue", "--no-pdf", sample("factura-c")], {
+      PV3_USERTOKEN: pv.usertoken,
+      PV3_APIKEY: pv.apikey,
+    });
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toMatch(
+      /credential apitoken comes from the environment variable PV3_APITOKEN, which is not set/,
+    );
+    const missing = await u.run(["--config", join(u.home, "configs", "nope.json"), "status"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(join(u.home, "configs", "nope.json"));
+    expect(
+      (
+        await sbx.call(
+          "facturacion/consulta_avanzada",
+          { busqueda_tipo: "EXT_REF", comprobante: { external_reference: "FC-2026-0001" } },
+          pv,
+        )
+      ).body.comprobantes ?? [],
+    ).toHaveLength(0);
+    await sbx.stop();
+  });
 });
 
 describe("writing documents", () => {

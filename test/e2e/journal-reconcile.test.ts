@@ -145,3 +145,30 @@ describe("journal --reconcile asks the service about every open entry", () => {
     expect((await held("REC-QUEUED")).body.comprobantes).toHaveLength(1);
   }, 60_000);
 });
+
+describe("issue-queued --wait on a queue that does not move", () => {
+  it("gives up after --timeout: told still queued with a warning, exit 7, the journal keeps it queued, nothing sent twice", async () => {
+    const { cwd, env } = freshUser("facturar-wait-");
+    const all = { ...sandboxEnv(sbx, env), FACTURAR_RETRY_BACKOFF: "0.01" };
+    writeFileSync(join(cwd, "slow.json"), JSON.stringify(voucher("WAIT-SLOW")));
+    const started = Date.now();
+    const r = await runCli(["--json", "issue-queued", "--wait", "--timeout", "1", "--no-pdf", "slow.json"], {
+      cwd,
+      env: all,
+    });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const [result] = ndjson(r.stdout);
+    expect(result).toMatchObject({ status: "queued", external_reference: "WAIT-SLOW" });
+    expect(result.warnings.join(" ")).toContain("still queued after 1 s");
+    // Not what --wait was asked for (issued, PDF saved): partly done.
+    expect(r.code, r.stderr).toBe(7);
+    expect(journalStates(env.XDG_STATE_HOME).get("WAIT-SLOW")).toBe("queued");
+    const again = await runCli(["--json", "issue-queued", "--no-pdf", "slow.json"], { cwd, env: all });
+    expect(ndjson(again.stdout)[0]).toMatchObject({ status: "queued" });
+    const held = await sbx.call("facturacion/consulta_avanzada", {
+      busqueda_tipo: "EXT_REF",
+      comprobante: { external_reference: "WAIT-SLOW" },
+    });
+    expect(held.body.comprobantes).toHaveLength(1);
+  }, 60_000);
+});

@@ -188,6 +188,13 @@ describe("facturar credit-note and debit-note", () => {
     const both = await u.run(["credit-note", "--ref", "VENTA-E", "--amount", "10", "--items", "1"]);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--amount and --items exclude each other/);
+    for (const items of ["0", "1,x", "1;2"]) {
+      const counted = await u.run(["credit-note", "--ref", "VENTA-E", "--items", items]);
+      expect(counted.code).toBe(2);
+      expect(counted.stderr).toContain(
+        `--items takes item numbers counted from 1, comma separated (1,3), not "${items}"`,
+      );
+    }
     const noRef = await u.run(["debit-note"]);
     expect(noRef.code).toBe(2);
     expect(await held(u, "VENTA-E-NC1")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);

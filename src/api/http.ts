@@ -219,11 +219,18 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
         return;
       }
       const refused = error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN";
+      // The handshake failed: a service offering only TLS 1.1 or older, or no cipher in common.
+      const handshake = error.code === "EPROTO" || /^ERR_SSL_/.test(error.code ?? "");
       finish(
         new TransportError(
           refused
             ? t("cannot connect to {host} ({code})", { host: url.host, code: String(error.code) })
-            : t("the connection failed ({code})", { code: error.code ?? error.message }),
+            : handshake
+              ? t("no secure connection with {host}: it offers no TLS 1.2 or newer, or no cipher in common ({code})", {
+                  host: url.host,
+                  code: String(error.code),
+                })
+              : t("the connection failed ({code})", { code: error.code ?? error.message }),
           refused ? "refused" : "dropped",
           !refused && sent,
         ),

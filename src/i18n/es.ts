@@ -73,6 +73,8 @@ export const ES: Readonly<Record<string, string>> = {
     "{source}: {message}; se consulta al servicio si guardó {ref}",
   "could not ask the service about {ref}: {message}": "no se pudo consultar al servicio por {ref}: {message}",
   "still queued after {seconds} s": "sigue encolado después de {seconds} s",
+  "no secure connection with {host}: it offers no TLS 1.2 or newer, or no cipher in common ({code})":
+    "no hay conexión segura con {host}: no ofrece TLS 1.2 o posterior, o ningún cifrado en común ({code})",
   "PDF not saved: the answer gave no usable voucher number":
     "PDF no guardado: la respuesta no trajo un número de comprobante utilizable",
   "PDF not saved: {message}": "PDF no guardado: {message}",

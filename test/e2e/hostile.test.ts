@@ -499,6 +499,39 @@ describe("hostile servers", () => {
     }
   }, 60_000);
 
+  it("a PDF link expired by the time it is fetched (410) is renewed with regenerar_pdf: the PDF saved, the voucher issued once", async () => {
+    const server = await hostile((method, _b, _q, res) => {
+      if (method === "facturacion/consulta_avanzada") return json(res, NOT_FOUND);
+      if (method === "facturacion/regenerar_pdf")
+        return json(res, {
+          error: "N",
+          errores: [],
+          comprobante_pdf_url: `${server.baseUrl}/docs/fresh.pdf`,
+          comprobante_ticket_url: "",
+        });
+      if (method === "docs/old.pdf")
+        return json(res, { error: "S", errores: ["El link ha vencido: use regenerar_pdf"] }, 410);
+      if (method === "docs/fresh.pdf") {
+        res.writeHead(200, { "content-type": "application/pdf" });
+        return res.end("%PDF-1.4 renewed");
+      }
+      json(res, issued({ comprobante_nro: "00679-00000001", comprobante_pdf_url: `${server.baseUrl}/docs/old.pdf` }));
+    });
+    const { cwd, result } = run(server.baseUrl, ["--json", "issue", "--out", "pdfs", sample]);
+    const r = await result;
+    expect(r.code, r.stderr).toBe(0);
+    const [voucher] = ndjson(r.stdout);
+    expect(voucher).toMatchObject({ status: "issued" });
+    expect(voucher.documents_missing).toBeFalsy();
+    expect(readFileSync(voucher.pdf, "utf8")).toBe("%PDF-1.4 renewed");
+    expect(voucher.pdf.startsWith(join(cwd, "pdfs"))).toBe(true);
+    const methods = server.seen.map((s) => s.method);
+    expect(methods.filter((m) => m === "facturacion/nuevo")).toHaveLength(1);
+    expect(methods.filter((m) => m === "facturacion/regenerar_pdf")).toHaveLength(1);
+    // The expired link asked once, then the fresh one.
+    expect(methods.filter((m) => m.startsWith("docs/"))).toEqual(["docs/old.pdf", "docs/fresh.pdf"]);
+  });
+
   it("documents an earlier run could not save are listed by `facturar journal` and fetched by the next run", async () => {
     let healthy = false;
     let numero = 0;

@@ -16,8 +16,14 @@ beforeAll(() => {
   // A certificate for 127.0.0.1, trusted by the CLI through NODE_EXTRA_CA_CERTS.
   const made = spawnSync(
     "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1"]
-      .concat(["-addext", "subjectAltName=IP:127.0.0.1", "-keyout", "key.pem", "-out", "cert.pem"]),
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1"].concat([
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-keyout",
+      "key.pem",
+      "-out",
+      "cert.pem",
+    ]),
     { cwd: dir, encoding: "utf8" },
   );
   if (made.status !== 0) throw new Error(`openssl could not make a test certificate: ${made.stderr}`);

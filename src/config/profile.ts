@@ -5,6 +5,7 @@
  */
 
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { cosmiconfig, defaultLoaders, type Loader } from "cosmiconfig";
@@ -187,12 +188,22 @@ function guardedData(loader: Loader): Loader {
   };
 }
 
+/**
+ * A config that is code, loaded by Node itself: an ES module's default export, a CommonJS
+ * module's exports. cosmiconfig's own loader calls import(), which the bundle (one CommonJS file)
+ * turns into require(): an ES module's namespace came back instead of its default export.
+ */
+const loadCode: Loader = (path) => {
+  const loaded = createRequire(import.meta.url)(path);
+  return loaded?.[Symbol.toStringTag] === "Module" ? loaded.default : loaded;
+};
+
 const CODE_LOADERS = [".js", ".mjs", ".cjs", ".ts"] as const;
 const DATA_LOADERS = [".json", ".yaml", ".yml", "noExt"] as const;
 
 async function loadConfigFile(explicit: string | undefined, cwd: string, home: string | undefined) {
   const loaders = Object.fromEntries([
-    ...CODE_LOADERS.map((ext) => [ext, guardedCode(defaultLoaders[ext] as Loader)]),
+    ...CODE_LOADERS.map((ext) => [ext, guardedCode(ext === ".ts" ? (defaultLoaders[ext] as Loader) : loadCode)]),
     ...DATA_LOADERS.map((ext) => [ext, guardedData(defaultLoaders[ext] as Loader)]),
   ]) as Record<string, Loader>;
   const explorer = cosmiconfig("facturar", {

@@ -3,11 +3,13 @@ import {
   chmodSync,
   cpSync,
   lstatSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -116,6 +118,31 @@ describe("the code cache", () => {
     expect(await runCli(["--version"], { env })).toEqual(clean);
     expect(lstatSync(file).isSymbolicLink()).toBe(false);
     expect(readFileSync(elsewhere).equals(valid)).toBe(true);
+  });
+
+  it("caches of other builds, and leftovers of killed writers, are removed once over a month old", async () => {
+    const dir = join(tempDir(), "cache");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const old = Date.now() / 1000 - 40 * 86_400;
+    const recent = Date.now() / 1000 - 5 * 86_400;
+    const files = {
+      otherOld: "0123456789abcdef-v20.0.0-x64-issue.v8",
+      otherRecent: "fedcba9876543210-v20.0.0-x64-issue.v8",
+      leftoverOld: `${BUILD}-v20.0.0-x64-issue.v8.1234.tmp`,
+      mineOld: `${BUILD}-v18.0.0-x64-query.v8`,
+    };
+    for (const name of Object.values(files)) writeFileSync(join(dir, name), "x");
+    for (const name of [files.otherOld, files.leftoverOld, files.mineOld]) utimesSync(join(dir, name), old, old);
+    utimesSync(join(dir, files.otherRecent), recent, recent);
+    // Writing this command's cache cleans the folder.
+    expect((await runCli(["validate", SAMPLE], { env: user(dir) })).code).toBe(0);
+    const left = readdirSync(dir);
+    expect(left).not.toContain(files.otherOld);
+    expect(left).not.toContain(files.leftoverOld);
+    // This build's own caches stay whatever their age (another Node version's), and a recent one of another build.
+    expect(left).toContain(files.mineOld);
+    expect(left).toContain(files.otherRecent);
+    expect(left.some((f) => f.endsWith("-validate.v8"))).toBe(true);
   });
 
   it("a mistyped or missing command shares one cache, `_`, with --version", async () => {

@@ -173,6 +173,17 @@ describe("secrets", () => {
     expect(foreign.code).toBe(2);
     expect(foreign.stderr).toMatch(/refusing to run .*facturar\.config\.mjs: another user owns it or can write it/);
     expect(foreign.stderr).not.toMatch(/CODE RAN/);
+    // The same config, the user's own and writable by nobody else: it runs, and its profile is used.
+    chownSync(code, process.getuid?.() ?? 0, process.getgid?.() ?? 0);
+    chmodSync(code, 0o600);
+    writeFileSync(
+      code,
+      'console.error("CODE RAN"); export default { default_profile: "mine", profiles: { mine: { base_url: "sandbox" } } };',
+    );
+    const own = await runCli(["--json", "status"], { cwd: join(shared, "sub"), env: elsewhere });
+    expect(own.code, own.stdout).toBe(0);
+    expect(own.stderr).toMatch(/CODE RAN/);
+    expect(JSON.parse(own.stdout)).toMatchObject({ profile: "mine", sandbox: true });
   });
 
   it("a config file another user owns or can write is refused, whatever its format; HOME=/ is no home", async () => {

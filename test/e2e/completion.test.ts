@@ -38,6 +38,10 @@ describe("facturar completion", () => {
     expect(bashComplete(u.cwd, u.env, ["validate", "--delimiter", ""])).toEqual([",", "\\;"]);
     expect(bashComplete(u.cwd, u.env, ["validate", "--decimal", "c"])).toEqual(["comma"]);
     expect(bashComplete(u.cwd, u.env, ["--lang", ""])).toEqual(["es", "en"]);
+    // A configuration that cannot be read still completes the built-in sandbox, silently.
+    const broken = freshUser("facturar-complete-broken-");
+    writeFileSync(join(broken.cwd, ".facturarrc.json"), "{ not json");
+    expect(bashComplete(broken.cwd, broken.env, ["--profile", ""])).toEqual(["sandbox"]);
     // File arguments fall back to the shell's own file completion.
     writeFileSync(join(u.cwd, "lote-noviembre.csv"), "");
     expect(bashComplete(u.cwd, u.env, ["issue", "lote-"])).toEqual(["lote-noviembre.csv"]);

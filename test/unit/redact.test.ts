@@ -1,6 +1,7 @@
 /** How the service's texts are cleaned of the profile's credentials (src/api/client.ts). */
 import { describe, expect, it } from "vitest";
 import { cleanAnswer, cleanText, printable } from "../../src/api/client.js";
+import { shownLocation } from "../../src/api/http.js";
 
 const CREDENTIALS = {
   usertoken: "d7abea89fd07a9c0843c79d70dc89713",
@@ -42,5 +43,21 @@ describe("redaction of the service's texts", () => {
     const split = `${CREDENTIALS.usertoken.slice(0, 10)}\u001b[0m\u202e${CREDENTIALS.usertoken.slice(10)}`;
     expect(cleanText(`redirect to https://x/${split}`, CREDENTIALS)).toBe("redirect to https://x/***");
     expect(printable("a\u2066b\u200fc\u061cd")).toBe("abcd");
+  });
+});
+
+describe("a redirect's target as it is told", () => {
+  const from = new URL("https://api.example.test/app/api/v2/facturacion/nuevo");
+  it("shows where it leads without its query or fragment, which may carry secrets", () => {
+    expect(shownLocation(from, "https://other.example.test/login?token=abc#x")).toBe(
+      "https://other.example.test/login?…",
+    );
+    expect(shownLocation(from, "/app/api/v3/facturacion/nuevo")).toBe(
+      "https://api.example.test/app/api/v3/facturacion/nuevo",
+    );
+  });
+  it("shows ? for none, or for a target that is no URL", () => {
+    expect(shownLocation(from, undefined)).toBe("?");
+    expect(shownLocation(from, "http://[::1")).toBe("?");
   });
 });

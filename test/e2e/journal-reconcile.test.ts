@@ -149,7 +149,17 @@ describe("journal --reconcile asks the service about every open entry", () => {
 describe("issue-queued --wait on a queue that does not move", () => {
   it("gives up after --timeout: told still queued with a warning, exit 7, the journal keeps it queued, nothing sent twice", async () => {
     const { cwd, env } = freshUser("facturar-wait-");
-    const all = { ...sandboxEnv(sbx, env), FACTURAR_RETRY_BACKOFF: "0.01" };
+    // Its own point of sale: a voucher left queued blocks instant issuing at its point of sale,
+    // which the other test of this file does.
+    const pv = sbx.pointsOfSale[1] as NonNullable<(typeof sbx.pointsOfSale)[number]>;
+    const all = {
+      ...sandboxEnv(sbx, env),
+      FACTURAR_USERTOKEN: pv.usertoken,
+      FACTURAR_APIKEY: pv.apikey,
+      FACTURAR_APITOKEN: pv.apitoken,
+      FACTURAR_PUNTO_VENTA: String(pv.punto_venta),
+      FACTURAR_RETRY_BACKOFF: "0.01",
+    };
     writeFileSync(join(cwd, "slow.json"), JSON.stringify(voucher("WAIT-SLOW")));
     const started = Date.now();
     const r = await runCli(["--json", "issue-queued", "--wait", "--timeout", "1", "--no-pdf", "slow.json"], {
@@ -165,10 +175,11 @@ describe("issue-queued --wait on a queue that does not move", () => {
     expect(journalStates(env.XDG_STATE_HOME).get("WAIT-SLOW")).toBe("queued");
     const again = await runCli(["--json", "issue-queued", "--no-pdf", "slow.json"], { cwd, env: all });
     expect(ndjson(again.stdout)[0]).toMatchObject({ status: "queued" });
-    const held = await sbx.call("facturacion/consulta_avanzada", {
-      busqueda_tipo: "EXT_REF",
-      comprobante: { external_reference: "WAIT-SLOW" },
-    });
+    const held = await sbx.call(
+      "facturacion/consulta_avanzada",
+      { busqueda_tipo: "EXT_REF", comprobante: { external_reference: "WAIT-SLOW" } },
+      pv,
+    );
     expect(held.body.comprobantes).toHaveLength(1);
   }, 60_000);
 });

@@ -798,15 +798,18 @@ export class SandboxService {
         );
       }
       const problems = this.check(r, pv, false);
-      const rateProblem = this.rateProblem(r.comprobante);
+      // A purchase is checked as nuevo checks it: its number and date are its supplier's, not this lane's.
+      const purchase = r.comprobante.operacion === "C";
+      const rateProblem = purchase ? undefined : this.rateProblem(r.comprobante);
       if (rateProblem) problems.push({ code: "TFC-6661", text: rateProblem });
-      const fce = this.fceRefusal(r);
+      const fce = purchase ? undefined : this.fceRefusal(r);
       if (fce) problems.push({ code: "TFC-8004", text: fce });
       if (problems.length > 0)
         return fail(
           problems.map((p) => `Fila ${i} (comenzando en 0): ${p.text}`),
           { response: [], ...(fce ? { requiere_fec: "SI" } : {}) },
         );
+      if (purchase) continue;
       const numero = sentNumber(r.comprobante);
       if (numero !== undefined && numero !== first + i) {
         return fail(

@@ -193,6 +193,20 @@ describe("purchases (operacion C)", () => {
     expect(again.stderr).toMatch(/No se encontro el comprobante/);
   }, 30_000);
 
+  it("two purchases issued in one run go in one lotes call: both recorded with their suppliers' numbers", async () => {
+    const u = user();
+    const files = [
+      u.write("c1.json", purchase("COMPRA-LOTE-1", 31)),
+      u.write("c2.json", purchase("COMPRA-LOTE-2", 32)),
+    ];
+    const r = await u.run(["--json", "issue", "--no-pdf", ...files]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(ndjson(r.stdout).map((v) => [v.status, v.punto_venta, v.numero])).toEqual([
+      ["issued", 15, 31],
+      ["issued", 15, 32],
+    ]);
+  }, 30_000);
+
   it("delete-purchase on a failing network: exit 6 or 8 with where to look, never an internal error", async () => {
     const u = user();
     expect((await u.run(["issue", "--no-pdf", u.write("compra.json", purchase("COMPRA-NET"))])).code).toBe(0);

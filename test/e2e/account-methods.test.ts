@@ -388,6 +388,26 @@ describe("cuit, status, table", () => {
   }, 30_000);
 });
 
+describe("table: the lists a voucher's codes come from", () => {
+  it("VAT rates with exempt and non-taxed, the special regimes' data ids, the perception regimes with their tributo type", async () => {
+    const u = user();
+    const list = async (name: string) => {
+      const r = await u.run(["--json", "table", name]);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).items as { id: string; descripcion: string }[];
+    };
+    const rates = await list("alicuotas-iva");
+    expect(rates).toContainEqual({ id: "21", descripcion: "21%" });
+    expect(rates).toContainEqual({ id: "-1", descripcion: "IVA Exento" });
+    expect(rates).toContainEqual({ id: "-2", descripcion: "IVA No gravado" });
+    // The ids the FCE samples send in rg_especiales.datos are listed under the FCE regime.
+    const regimes = await list("rg-especiales-regimenes");
+    for (const id of ["2101", "27"]) expect(regimes).toContainEqual({ id, descripcion: expect.stringMatching(/FCE/) });
+    const perceptions = await list("tributos-percepciones-regimenes");
+    expect(perceptions).toContainEqual({ id: "5", descripcion: "IIBB Buenos Aires (tipo 7)" });
+  }, 30_000);
+});
+
 describe("resend, pay, customer-ledger, products", () => {
   it("a voucher in dollars stays in dollars: ledger in pesos at its cotizacion, pay, products, query", async () => {
     const u = user();

@@ -403,14 +403,24 @@ describe("facturar sandbox", () => {
     ).toMatch(/limite permitido es 20/);
   });
 
-  it("lotes and lotes_encola without requests: refused, nothing processed", async () => {
-    for (const method of ["facturacion/lotes", "facturacion/lotes_encola"])
+  it("lotes and lotes_encola without requests, or with requests that are not vouchers: refused, nothing processed", async () => {
+    for (const method of ["facturacion/lotes", "facturacion/lotes_encola"]) {
       for (const body of [{}, { requests: [] }, { requests: "no" }])
         expect((await sbx.call(method, body)).body, `${method} ${JSON.stringify(body)}`).toMatchObject({
           error: "S",
           errores: ["Debe enviar requests: un array de comprobantes."],
           response: [],
         });
+      // An answer like any refusal, never an internal error.
+      for (const requests of [[null], [1, 2]]) {
+        const r = await sbx.call(method, { requests });
+        expect(r.status, `${method} ${JSON.stringify(requests)}`).toBe(200);
+        expect(r.body.error).toBe("S");
+      }
+    }
+    expect((await sbx.call("facturacion/lotes", { requests: [null] })).body.errores).toContain(
+      "Fila 0 (comenzando en 0): Debe enviar el bloque comprobante.",
+    );
   });
 
   it("a purchase (operacion C) in a lotes batch is recorded, found by its number, refused when sent again; with payments it cannot be deleted", async () => {

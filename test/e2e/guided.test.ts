@@ -350,6 +350,44 @@ describe("facturar issue --interactive", () => {
     expect(saved.comprobante.total).toBe("121.00");
   }, 60_000);
 
+  it("an item the whole voucher refuses sends the user back to that item; a warning is shown before the totals", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    const long = `Cafe ${"x".repeat(251)}`;
+    const screen = await inTerminal(["issue", "--interactive", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Voucher type/, ENTER],
+      [/Unidentified final consumer/, ENTER],
+      [/Customer's document/, ENTER],
+      [/DNI number/, `123456${ENTER}`],
+      [/Customer's name/, `Ana Diaz${ENTER}`],
+      [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
+      [/Item 1: description/, `${long}${ENTER}`],
+      [/Quantity/, `2${ENTER}`],
+      [/Unit price without VAT/, `100${ENTER}`],
+      [/VAT rate/, ENTER],
+      [/Add another item\?/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, `LARGO-1${ENTER}`],
+      // 256 characters: only the whole voucher's rules say so; back at the item, its other answers offered.
+      [/error: .*at most 255 characters/, ""],
+      [/Item 1: description/, `Cafe molido${ENTER}`],
+      [/Quantity/, ENTER],
+      [/Unit price without VAT/, ENTER],
+      [/VAT rate/, ENTER],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, ENTER],
+    ]);
+    expect(screen).toMatch(/warning: a DNI has 7 or 8 digits; got 123456/);
+    expect(screen).toMatch(/FACTURA B to Ana Diaz \(DNI 123456\), 1 item/);
+    expect(screen).toMatch(/net 21% 200\.00 \+ VAT 42\.00 = 242\.00/);
+    expect(screen).toMatch(/✔ FACTURA B 00679-00000001 .*ref LARGO-1/);
+    expect(screen).toMatch(/EXIT=0/);
+    const [issued] = ndjson((await runCli(["--json", "query", "--ref", "LARGO-1"], { cwd: u.cwd, env: u.env })).stdout);
+    expect(issued.comprobante.detalle).toMatchObject([{ cantidad: 2, producto: { descripcion: "Cafe molido" } }]);
+  }, 60_000);
+
   it("the same wrong answer given round after round: the guide gives up, shows the error, sends nothing", async () => {
     const u = freshUser("facturar-guided-");
     const env = { ...process.env, ...u.env, CI: "" };

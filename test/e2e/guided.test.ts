@@ -388,6 +388,46 @@ describe("facturar issue --interactive", () => {
     expect(issued.comprobante.detalle).toMatchObject([{ cantidad: 2, producto: { descripcion: "Cafe molido" } }]);
   }, 60_000);
 
+  it("a name or an address with a hidden direction control: back at the customer, then at the address, the rest kept", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    const RLO = "\u202e";
+    const screen = await inTerminal(["issue", "--interactive", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Voucher type/, ENTER],
+      [/Unidentified final consumer/, ENTER],
+      [/Customer's document/, ENTER],
+      [/DNI number/, `30123458${ENTER}`],
+      [/Customer's name/, `Ana${RLO} Diaz${ENTER}`],
+      [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, `Calle${RLO} 12${ENTER}`],
+      [/Customer's e-mail/, ENTER],
+      [/Item 1: description/, `Cafe molido${ENTER}`],
+      [/Quantity/, ENTER],
+      [/Unit price without VAT/, `100${ENTER}`],
+      [/VAT rate/, ENTER],
+      [/Add another item\?/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, `OCULTO-1${ENTER}`],
+      [/error: .*direction controls.* \[schema/, ""],
+      // The whole customer again, each answer offered; only the name typed anew.
+      [/Unidentified final consumer/, ENTER],
+      [/Customer's document/, ENTER],
+      [/DNI number/, ENTER],
+      [/Customer's name/, `${erase(20)}Ana Diaz${ENTER}`],
+      [/Customer's VAT condition/, ENTER],
+      [/error: .*direction controls.* \[schema/, ""],
+      [/Customer's address/, `${erase(20)}Calle 12${ENTER}`],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, ENTER],
+    ]);
+    expect(screen).toMatch(/FACTURA B to Ana Diaz \(DNI 30123458\), 1 item/);
+    expect(screen).toMatch(/EXIT=0/);
+    const [issued] = ndjson(
+      (await runCli(["--json", "query", "--ref", "OCULTO-1"], { cwd: u.cwd, env: u.env })).stdout,
+    );
+    expect(issued).toMatchObject({ state: "issued", cliente: { razon_social: "Ana Diaz" } });
+  }, 60_000);
+
   it("the same wrong answer given round after round: the guide gives up, shows the error, sends nothing", async () => {
     const u = freshUser("facturar-guided-");
     const env = { ...process.env, ...u.env, CI: "" };

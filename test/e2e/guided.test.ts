@@ -529,6 +529,44 @@ describe("facturar issue --interactive", () => {
     expect(ndjson(held.stdout)).toMatchObject([{ ok: false, status: "not-found" }]);
   }, 90_000);
 
+  it("--from-ref while the voucher's latest note is still queued: that note is the one made, under its reference", async () => {
+    const { u, env } = await issuedInvoice("VENTA-6");
+    const asNote: [RegExp, string][] = [
+      [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
+      [/Quantity \(0 leaves the item out\)/, ENTER],
+      [/Unit price without VAT/, ENTER],
+      [/Quantity \(0 leaves the item out\)/, ENTER],
+      [/Unit price without VAT/, ENTER],
+      [/Voucher date/, ENTER],
+    ];
+    const first = await inTerminal(["issue", "--from-ref", "VENTA-6", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Which note\?/, ENTER],
+      ...asNote,
+      [/Reference/, ENTER],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, `y${ENTER}`],
+      [/\? File/, `nc1.json${ENTER}`],
+    ]);
+    expect(first).toMatch(/✔ NOTA DE CREDITO B 00679-00000001 .*ref VENTA-6-NC1/);
+    // A second note, queued while the authority is down: at the service, not issued.
+    const down = { FACTURAR_SANDBOX_FAULTS: "authority-down" };
+    const second = JSON.parse(readFileSync(join(u.cwd, "nc1.json"), "utf8"));
+    second.comprobante.external_reference = "VENTA-6-NC2";
+    writeFileSync(join(u.cwd, "nc2.json"), JSON.stringify(second));
+    const queued = await runCli(["issue-queued", "--no-pdf", "nc2.json"], { cwd: u.cwd, env: { ...u.env, ...down } });
+    expect(queued.stdout + queued.stderr).toMatch(/VENTA-6-NC2/);
+    const screen = await inTerminal(
+      ["issue", "--from-ref", "VENTA-6", "--no-pdf"],
+      { cwd: u.cwd, env: { ...env, ...down } },
+      [[/Which note\?/, ENTER], ...asNote, [/Reference/, ENTER], [/Issue it\?/, `n${ENTER}`]],
+    );
+    expect(screen).not.toMatch(/is issued already/);
+    expect(screen).toMatch(/Reference \(external_reference\) \(VENTA-6-NC2\)/);
+    expect(screen).toMatch(/nothing sent/);
+  }, 90_000);
+
   it("--from-ref: a debit note charges more than the voucher had: its amounts are not capped", async () => {
     const { u, env } = await issuedInvoice("VENTA-8");
     const screen = await inTerminal(["issue", "--from-ref", "VENTA-8", "--no-pdf"], { cwd: u.cwd, env }, [

@@ -134,13 +134,19 @@ const HEAD_BYTES = 1024;
 
 /** The first KB of a file (see HEAD_BYTES). */
 async function head(file: string): Promise<Uint8Array> {
-  const handle = await open(file, "r");
   try {
-    const bytes = new Uint8Array(HEAD_BYTES);
-    const { bytesRead } = await handle.read(bytes, 0, HEAD_BYTES, 0);
-    return bytes.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
+    const handle = await open(file, "r");
+    try {
+      const bytes = new Uint8Array(HEAD_BYTES);
+      const { bytesRead } = await handle.read(bytes, 0, HEAD_BYTES, 0);
+      return bytes.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    // A CSV file is looked at before it streams: what stops that is told as any unreadable file is.
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new InputError(`${file}: ${t("cannot be read ({code})", { code: code ?? message })}`, file);
   }
 }
 

@@ -798,15 +798,21 @@ export class SandboxService {
         );
       }
       const problems = this.check(r, pv, false);
-      const rateProblem = this.rateProblem(r.comprobante);
+      // A request that is no voucher has its refusal from check: nothing more to look at in it.
+      const c = typeof r?.comprobante === "object" && r.comprobante !== null ? r.comprobante : undefined;
+      // A purchase is checked as nuevo checks it: its number and date are its supplier's, not this lane's.
+      const purchase = c?.operacion === "C";
+      const sale = c !== undefined && !purchase;
+      const rateProblem = sale ? this.rateProblem(c) : undefined;
       if (rateProblem) problems.push({ code: "TFC-6661", text: rateProblem });
-      const fce = this.fceRefusal(r);
+      const fce = sale ? this.fceRefusal(r) : undefined;
       if (fce) problems.push({ code: "TFC-8004", text: fce });
       if (problems.length > 0)
         return fail(
           problems.map((p) => `Fila ${i} (comenzando en 0): ${p.text}`),
           { response: [], ...(fce ? { requiere_fec: "SI" } : {}) },
         );
+      if (purchase) continue;
       const numero = sentNumber(r.comprobante);
       if (numero !== undefined && numero !== first + i) {
         return fail(

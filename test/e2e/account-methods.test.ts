@@ -193,6 +193,20 @@ describe("purchases (operacion C)", () => {
     expect(again.stderr).toMatch(/No se encontro el comprobante/);
   }, 30_000);
 
+  it("two purchases issued in one run go in one lotes call: both recorded with their suppliers' numbers", async () => {
+    const u = user();
+    const files = [
+      u.write("c1.json", purchase("COMPRA-LOTE-1", 31)),
+      u.write("c2.json", purchase("COMPRA-LOTE-2", 32)),
+    ];
+    const r = await u.run(["--json", "issue", "--no-pdf", ...files]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(ndjson(r.stdout).map((v) => [v.status, v.punto_venta, v.numero])).toEqual([
+      ["issued", 15, 31],
+      ["issued", 15, 32],
+    ]);
+  }, 30_000);
+
   it("delete-purchase on a failing network: exit 6 or 8 with where to look, never an internal error", async () => {
     const u = user();
     expect((await u.run(["issue", "--no-pdf", u.write("compra.json", purchase("COMPRA-NET"))])).code).toBe(0);
@@ -371,6 +385,26 @@ describe("cuit, status, table", () => {
     const wrong = await u.run(["table", "provincia"]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/did you mean provincias\?/);
+  }, 30_000);
+});
+
+describe("table: the lists a voucher's codes come from", () => {
+  it("VAT rates with exempt and non-taxed, the special regimes' data ids, the perception regimes with their tributo type", async () => {
+    const u = user();
+    const list = async (name: string) => {
+      const r = await u.run(["--json", "table", name]);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).items as { id: string; descripcion: string }[];
+    };
+    const rates = await list("alicuotas-iva");
+    expect(rates).toContainEqual({ id: "21", descripcion: "21%" });
+    expect(rates).toContainEqual({ id: "-1", descripcion: "IVA Exento" });
+    expect(rates).toContainEqual({ id: "-2", descripcion: "IVA No gravado" });
+    // The ids the FCE samples send in rg_especiales.datos are listed under the FCE regime.
+    const regimes = await list("rg-especiales-regimenes");
+    for (const id of ["2101", "27"]) expect(regimes).toContainEqual({ id, descripcion: expect.stringMatching(/FCE/) });
+    const perceptions = await list("tributos-percepciones-regimenes");
+    expect(perceptions).toContainEqual({ id: "5", descripcion: "IIBB Buenos Aires (tipo 7)" });
   }, 30_000);
 });
 

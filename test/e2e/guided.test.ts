@@ -91,7 +91,7 @@ describe("facturar issue --interactive", () => {
     expect(journal).not.toMatch(/voucher\.json/);
   }, 60_000);
 
-  it("a CUIT typed: the registry's name and VAT condition are offered; a failing lookup just asks", async () => {
+  it("a CUIT typed: the registry's name and VAT condition are offered; a failing lookup just asks (--verbose tells why)", async () => {
     const u = freshUser("facturar-guided-");
     const env = { ...process.env, ...u.env, CI: "" };
     // The sandbox's registry: this CUIT is a monotributo taxpayer, GOMEZ PABLO.
@@ -129,11 +129,13 @@ describe("facturar issue --interactive", () => {
     expect(issued).toMatchObject({ state: "issued", cliente: { razon_social: "GOMEZ PABLO" } });
     // The lookup fails (the registry has no such person): asked as before, nothing offered.
     const unknown = await inTerminal(
-      ["issue", "--interactive", "--no-pdf"],
+      ["--verbose", "issue", "--interactive", "--no-pdf"],
       { cwd: u.cwd, env },
       steps("55000000018", "Foreign Co"),
     );
     expect(unknown).not.toMatch(/registry:/);
+    // --verbose says why nothing was offered.
+    expect(unknown).toMatch(/registry lookup failed: /);
     expect(unknown).toMatch(/EXIT=0/);
     expect(JSON.parse(readFileSync(join(u.cwd, "55000000018.json"), "utf8")).cliente).toMatchObject({
       razon_social: "Foreign Co",
@@ -304,5 +306,320 @@ describe("facturar issue --interactive", () => {
     const screen = await inTerminal(["issue", "--from-ref", "NO-EXISTE"], { cwd: u.cwd, env }, []);
     expect(screen).toMatch(/the service holds no voucher with reference NO-EXISTE/);
     expect(screen).toMatch(/EXIT=9/);
+  }, 60_000);
+
+  /** The first prompts of a NOTA DE CREDITO B typed from scratch, to an unidentified consumer, one item of 100 + VAT. */
+  const creditNoteStart: [RegExp, string][] = [
+    [/Voucher type/, `${DOWN.repeat(4)}${ENTER}`],
+    [/Unidentified final consumer/, `y${ENTER}`],
+    [/Customer's address/, ENTER],
+    [/Customer's e-mail/, ENTER],
+    [/Item 1: description/, `Devolucion parcial${ENTER}`],
+    [/Quantity/, ENTER],
+    [/Unit price without VAT/, `100${ENTER}`],
+    [/VAT rate/, ENTER],
+    [/Add another item\?/, ENTER],
+    [/Voucher date/, ENTER],
+  ];
+
+  it("a note typed without a voucher asks the period it adjusts; a period that ends before it starts is asked again", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    const screen = await inTerminal(["issue", "--interactive", "--no-pdf"], { cwd: u.cwd, env }, [
+      ...creditNoteStart,
+      // Each day alone is fine; only the two together show the period reversed.
+      [/Period the note adjusts: from/, `${erase(10)}${argentinaDay(-5)}${ENTER}`],
+      [/to \(dd\/mm\/yyyy\)/, `${erase(10)}${argentinaDay(-10)}${ENTER}`],
+      [/Reference/, `NC-PERIODO${ENTER}`],
+      [/error: the period ends \(\S+\) before it starts \(\S+\) \[period\.order\]/, ""],
+      // Back at the period, the first answer kept as the default.
+      [/Period the note adjusts: from/, ENTER],
+      [/to \(dd\/mm\/yyyy\)/, `${erase(10)}${argentinaDay()}${ENTER}`],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, `y${ENTER}`],
+      [/\? File/, ENTER],
+    ]);
+    expect(screen).toMatch(/NOTA DE CREDITO B to Consumidor final \(OTRO 0\), 1 item/);
+    expect(screen).toMatch(/✔ NOTA DE CREDITO B 00679-00000001 .*ref NC-PERIODO/);
+    expect(screen).toMatch(/EXIT=0/);
+    const saved = JSON.parse(readFileSync(screen.match(/saved to (\S+\.json)/)?.[1] as string, "utf8"));
+    expect(saved.comprobante.comprobantes_asociados_periodo).toEqual({
+      fecha_desde: argentinaDay(-5),
+      fecha_hasta: argentinaDay(),
+    });
+    expect(saved.comprobante.total).toBe("121.00");
+  }, 60_000);
+
+  it("an item the whole voucher refuses sends the user back to that item; a warning is shown before the totals", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    const long = `Cafe ${"x".repeat(251)}`;
+    const screen = await inTerminal(["issue", "--interactive", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Voucher type/, ENTER],
+      [/Unidentified final consumer/, ENTER],
+      [/Customer's document/, ENTER],
+      [/DNI number/, `123456${ENTER}`],
+      [/Customer's name/, `Ana Diaz${ENTER}`],
+      [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
+      [/Item 1: description/, `${long}${ENTER}`],
+      [/Quantity/, `2${ENTER}`],
+      [/Unit price without VAT/, `100${ENTER}`],
+      [/VAT rate/, ENTER],
+      [/Add another item\?/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, `LARGO-1${ENTER}`],
+      // 256 characters: only the whole voucher's rules say so; back at the item, its other answers offered.
+      [/error: .*at most 255 characters/, ""],
+      [/Item 1: description/, `Cafe molido${ENTER}`],
+      [/Quantity/, ENTER],
+      [/Unit price without VAT/, ENTER],
+      [/VAT rate/, ENTER],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, ENTER],
+    ]);
+    expect(screen).toMatch(/warning: a DNI has 7 or 8 digits; got 123456/);
+    expect(screen).toMatch(/FACTURA B to Ana Diaz \(DNI 123456\), 1 item/);
+    expect(screen).toMatch(/net 21% 200\.00 \+ VAT 42\.00 = 242\.00/);
+    expect(screen).toMatch(/✔ FACTURA B 00679-00000001 .*ref LARGO-1/);
+    expect(screen).toMatch(/EXIT=0/);
+    const [issued] = ndjson((await runCli(["--json", "query", "--ref", "LARGO-1"], { cwd: u.cwd, env: u.env })).stdout);
+    expect(issued.comprobante.detalle).toMatchObject([{ cantidad: 2, producto: { descripcion: "Cafe molido" } }]);
+  }, 60_000);
+
+  it("a name or an address with a hidden direction control: back at the customer, then at the address, the rest kept", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    const RLO = "\u202e";
+    const screen = await inTerminal(["issue", "--interactive", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Voucher type/, ENTER],
+      [/Unidentified final consumer/, ENTER],
+      [/Customer's document/, ENTER],
+      [/DNI number/, `30123458${ENTER}`],
+      [/Customer's name/, `Ana${RLO} Diaz${ENTER}`],
+      [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, `Calle${RLO} 12${ENTER}`],
+      [/Customer's e-mail/, ENTER],
+      [/Item 1: description/, `Cafe molido${ENTER}`],
+      [/Quantity/, ENTER],
+      [/Unit price without VAT/, `100${ENTER}`],
+      [/VAT rate/, ENTER],
+      [/Add another item\?/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, `OCULTO-1${ENTER}`],
+      [/error: .*direction controls.* \[schema/, ""],
+      // The whole customer again, each answer offered; only the name typed anew.
+      [/Unidentified final consumer/, ENTER],
+      [/Customer's document/, ENTER],
+      [/DNI number/, ENTER],
+      [/Customer's name/, `${erase(20)}Ana Diaz${ENTER}`],
+      [/Customer's VAT condition/, ENTER],
+      [/error: .*direction controls.* \[schema/, ""],
+      [/Customer's address/, `${erase(20)}Calle 12${ENTER}`],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, ENTER],
+    ]);
+    expect(screen).toMatch(/FACTURA B to Ana Diaz \(DNI 30123458\), 1 item/);
+    expect(screen).toMatch(/EXIT=0/);
+    const [issued] = ndjson(
+      (await runCli(["--json", "query", "--ref", "OCULTO-1"], { cwd: u.cwd, env: u.env })).stdout,
+    );
+    expect(issued).toMatchObject({ state: "issued", cliente: { razon_social: "Ana Diaz" } });
+  }, 60_000);
+
+  it("the same wrong answer given round after round: the guide gives up, shows the error, sends nothing", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    const again: [RegExp, string][] = [];
+    // Twenty rounds back to the period, each answered with the reversed one kept as the default.
+    for (let round = 0; round < 20; round++)
+      again.push([/Period the note adjusts: from/, ENTER], [/to \(dd\/mm\/yyyy\)/, ENTER]);
+    const screen = await inTerminal(["issue", "--interactive", "--no-pdf"], { cwd: u.cwd, env }, [
+      ...creditNoteStart,
+      [/Period the note adjusts: from/, `${erase(10)}${argentinaDay(-5)}${ENTER}`],
+      [/to \(dd\/mm\/yyyy\)/, `${erase(10)}${argentinaDay(-10)}${ENTER}`],
+      [/Reference/, `NC-TERCO${ENTER}`],
+      ...again,
+    ]);
+    expect(screen.match(/\[period\.order\]/g)).toHaveLength(21);
+    expect(screen).not.toMatch(/Issue it\?/);
+    expect(screen).toMatch(/EXIT=3\b/);
+    expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
+  }, 90_000);
+
+  it("the ceiling cannot be had from the service: a warning, the documented default used", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, FACTURAR_SANDBOX_FAULTS: "plan-ended", CI: "" };
+    const screen = await inTerminal(["issue", "--interactive", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Voucher type/, ENTER],
+      [/Unidentified final consumer/, `y${ENTER}`],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
+      [/Item 1: description/, `Cafe 1 kg${ENTER}`],
+      [/Quantity/, ENTER],
+      [/Unit price without VAT/, `100${ENTER}`],
+      [/VAT rate/, ENTER],
+      [/Add another item\?/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, ENTER],
+      [/Issue it\?/, `n${ENTER}`],
+    ]);
+    expect(screen).toMatch(/warning: could not get the current final-consumer ceiling \(.+\); using \d+/);
+    expect(screen).toMatch(/FACTURA B to Consumidor final \(OTRO 0\), 1 item/);
+    expect(screen).toMatch(/nothing sent/);
+    expect(screen).toMatch(/EXIT=0/);
+  }, 60_000);
+
+  /** A user who issued the sample FACTURA B (items: 1 × 95000, 2 × 8500 less 10 %) as `ref`. */
+  async function issuedInvoice(ref: string) {
+    const u = freshUser("facturar-guided-");
+    const today = argentinaDay();
+    const invoice = JSON.parse(readFileSync(join(ROOT, "samples", "factura-b-dni.json"), "utf8"));
+    Object.assign(invoice.comprobante, { fecha: today, vencimiento: today, external_reference: ref });
+    writeFileSync(join(u.cwd, "venta.json"), JSON.stringify(invoice));
+    const issued = await runCli(["issue", "--no-pdf", "venta.json"], { cwd: u.cwd, env: u.env });
+    expect(issued.code, issued.stderr).toBe(0);
+    return { u, env: { ...process.env, ...u.env, CI: "" } };
+  }
+
+  it("--from-ref: a credit note's price is capped at the voucher's; another note is the next in sequence; a condition the document cannot take is shown, nothing sent", async () => {
+    const { u, env } = await issuedInvoice("VENTA-7");
+    const first = await inTerminal(["issue", "--from-ref", "VENTA-7", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Which note\?/, ENTER],
+      [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
+      [/Quantity \(0 leaves the item out\)/, ENTER],
+      [/Unit price without VAT/, `${erase(5)}95001${ENTER}`],
+      [/at most 95000, what the voucher had/, `${erase(5)}90000${ENTER}`],
+      [/Quantity \(0 leaves the item out\)/, ENTER],
+      [/Unit price without VAT/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, ENTER],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, ENTER],
+    ]);
+    // 90000 × 1.21 + 2 × 8500 × 0.9 × 1.21
+    expect(first).toMatch(/total 127,413\.00/);
+    expect(first).toMatch(/✔ NOTA DE CREDITO B 00679-00000001 .*ref VENTA-7-NC1/);
+    expect(first).toMatch(/EXIT=0/);
+
+    // Another note asked for: VENTA-7-NC2. An exempt customer with a DNI cannot take a B, and a
+    // note keeps the voucher's customer: no prompt can fix it, so it is shown and nothing is sent.
+    const second = await inTerminal(["issue", "--from-ref", "VENTA-7", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Which note\?/, ENTER],
+      [/VENTA-7-NC1 is issued already: NOTA DE CREDITO B 00679-00000001/, ""],
+      [/Make another note of this voucher\?/, `y${ENTER}`],
+      [/Customer's VAT condition/, `${DOWN}${ENTER}`],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
+      [/Quantity \(0 leaves the item out\)/, ENTER],
+      [/Unit price without VAT/, ENTER],
+      [/Quantity \(0 leaves the item out\)/, ENTER],
+      [/Unit price without VAT/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, ENTER],
+    ]);
+    expect(second).toMatch(/VENTA-7-NC2/);
+    expect(second).toMatch(/error: .*not DNI \[document\.class\]/);
+    expect(second).not.toMatch(/Issue it\?/);
+    expect(second).toMatch(/EXIT=3\b/);
+    const held = await runCli(["--json", "query", "--ref", "VENTA-7-NC2"], { cwd: u.cwd, env: u.env });
+    expect(ndjson(held.stdout)).toMatchObject([{ ok: false, status: "not-found" }]);
+  }, 90_000);
+
+  it("--from-ref while the voucher's latest note is still queued: that note is the one made, under its reference", async () => {
+    const { u, env } = await issuedInvoice("VENTA-6");
+    const asNote: [RegExp, string][] = [
+      [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
+      [/Quantity \(0 leaves the item out\)/, ENTER],
+      [/Unit price without VAT/, ENTER],
+      [/Quantity \(0 leaves the item out\)/, ENTER],
+      [/Unit price without VAT/, ENTER],
+      [/Voucher date/, ENTER],
+    ];
+    const first = await inTerminal(["issue", "--from-ref", "VENTA-6", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Which note\?/, ENTER],
+      ...asNote,
+      [/Reference/, ENTER],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, `y${ENTER}`],
+      [/\? File/, `nc1.json${ENTER}`],
+    ]);
+    expect(first).toMatch(/✔ NOTA DE CREDITO B 00679-00000001 .*ref VENTA-6-NC1/);
+    // A second note, queued while the authority is down: at the service, not issued.
+    const down = { FACTURAR_SANDBOX_FAULTS: "authority-down" };
+    const second = JSON.parse(readFileSync(join(u.cwd, "nc1.json"), "utf8"));
+    second.comprobante.external_reference = "VENTA-6-NC2";
+    writeFileSync(join(u.cwd, "nc2.json"), JSON.stringify(second));
+    const queued = await runCli(["issue-queued", "--no-pdf", "nc2.json"], { cwd: u.cwd, env: { ...u.env, ...down } });
+    expect(queued.stdout + queued.stderr).toMatch(/VENTA-6-NC2/);
+    const screen = await inTerminal(
+      ["issue", "--from-ref", "VENTA-6", "--no-pdf"],
+      { cwd: u.cwd, env: { ...env, ...down } },
+      [[/Which note\?/, ENTER], ...asNote, [/Reference/, ENTER], [/Issue it\?/, `n${ENTER}`]],
+    );
+    expect(screen).not.toMatch(/is issued already/);
+    expect(screen).toMatch(/Reference \(external_reference\) \(VENTA-6-NC2\)/);
+    expect(screen).toMatch(/nothing sent/);
+  }, 90_000);
+
+  it("--from-ref: a debit note charges more than the voucher had: its amounts are not capped", async () => {
+    const { u, env } = await issuedInvoice("VENTA-8");
+    const screen = await inTerminal(["issue", "--from-ref", "VENTA-8", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Which note\?/, `${DOWN}${ENTER}`],
+      [/NOTA DE DEBITO B from it/, ""],
+      [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
+      [/Quantity \(0 leaves the item out\)/, `${erase(1)}3${ENTER}`],
+      [/Unit price without VAT/, `${erase(5)}100000${ENTER}`],
+      [/Quantity \(0 leaves the item out\)/, `${erase(1)}0${ENTER}`],
+      [/Voucher date/, ENTER],
+      [/Reference/, ENTER],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, ENTER],
+    ]);
+    expect(screen).not.toMatch(/at most/);
+    expect(screen).toMatch(/NOTA DE DEBITO B to Juana Pérez \(DNI 30123456\), 1 item/);
+    // 3 × 100000 × 1.21
+    expect(screen).toMatch(/total 363,000\.00/);
+    expect(screen).toMatch(/✔ NOTA DE DEBITO B 00679-00000001 .*ref VENTA-8-ND1/);
+    expect(screen).toMatch(/EXIT=0/);
+  }, 60_000);
+
+  it("--from-ref of an FCE invoice asks whether the note annuls it (rejected by the buyer)", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    const fce = JSON.parse(readFileSync(join(ROOT, "samples", "fce-b.json"), "utf8"));
+    Object.assign(fce.comprobante, {
+      fecha: argentinaDay(),
+      vencimiento: argentinaDay(30),
+      external_reference: "FCE-1",
+    });
+    writeFileSync(join(u.cwd, "fce.json"), JSON.stringify(fce));
+    const issued = await runCli(["issue", "--no-pdf", "fce.json"], { cwd: u.cwd, env: u.env });
+    expect(issued.code, issued.stderr).toBe(0);
+    const screen = await inTerminal(["issue", "--from-ref", "FCE-1", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Which note\?/, ENTER],
+      [/Customer's VAT condition/, ENTER],
+      [/Does the note annul the invoice \(rejected by the buyer\)\?/, `y${ENTER}`],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
+      [/Quantity \(0 leaves the item out\)/, ENTER],
+      [/Unit price without VAT/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, ENTER],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, `y${ENTER}`],
+      [/\? File/, `nota.json${ENTER}`],
+    ]);
+    expect(screen).toMatch(/EXIT=0/);
+    const saved = JSON.parse(readFileSync(join(u.cwd, "nota.json"), "utf8"));
+    expect(saved.comprobante.tipo).toMatch(/NOTA DE CREDITO ELECTRONICA MiPyME \(FCE\) B/);
+    expect(saved.comprobante.rg_especiales.datos).toContainEqual({ id: 22, valor: "S" });
   }, 60_000);
 });

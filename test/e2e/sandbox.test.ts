@@ -345,6 +345,12 @@ describe("facturar sandbox", () => {
   });
 
   it("answers requiere_fec, topecf and the service status", async () => {
+    expect((await sbx.call("facturacion/requiere_fec", { cuit: 30500010912, fecha: "2026-11-20" })).body).toMatchObject(
+      {
+        error: "S",
+        errores: ["El campo fecha debe tener el formato dd/mm/aaaa."],
+      },
+    );
     expect((await sbx.call("facturacion/requiere_fec", { cuit: 30500010912, fecha: "20/11/2026" })).body).toEqual({
       error: "N",
       errores: [],
@@ -395,6 +401,70 @@ describe("facturar sandbox", () => {
     expect(
       (await sbx.call("facturacion/lotes", { requests: Array.from({ length: 21 }, () => a) })).body.errores[0],
     ).toMatch(/limite permitido es 20/);
+  });
+
+  it("lotes and lotes_encola without requests, or with requests that are not vouchers: refused, nothing processed", async () => {
+    for (const method of ["facturacion/lotes", "facturacion/lotes_encola"]) {
+      for (const body of [{}, { requests: [] }, { requests: "no" }])
+        expect((await sbx.call(method, body)).body, `${method} ${JSON.stringify(body)}`).toMatchObject({
+          error: "S",
+          errores: ["Debe enviar requests: un array de comprobantes."],
+          response: [],
+        });
+      // An answer like any refusal, never an internal error.
+      for (const requests of [[null], [1, 2]]) {
+        const r = await sbx.call(method, { requests });
+        expect(r.status, `${method} ${JSON.stringify(requests)}`).toBe(200);
+        expect(r.body.error).toBe("S");
+      }
+    }
+    expect((await sbx.call("facturacion/lotes", { requests: [null] })).body.errores).toContain(
+      "Fila 0 (comenzando en 0): Debe enviar el bloque comprobante.",
+    );
+  });
+
+  it("a purchase (operacion C) in a lotes batch is recorded, found by its number, refused when sent again; with payments it cannot be deleted", async () => {
+    const buy = wire("purchase-proveedor", pv, (r) => {
+      Object.assign(r.comprobante, {
+        fecha: today(),
+        vencimiento: today(),
+        numero: 77,
+        external_reference: "LOTE-COMPRA-1",
+        pagos: { formas_pago: [{ descripcion: "Transferencia", importe: 1000 }], total: 1000 },
+      });
+    });
+    // A purchase carries the supplier's point of sale, not the account's.
+    buy.comprobante.punto_venta = 15;
+    const ok = await sbx.call("facturacion/lotes", { requests: [buy] });
+    expect(ok.body.error, JSON.stringify(ok.body)).toBe("N");
+    expect(ok.body.response).toEqual([
+      expect.objectContaining({
+        error: "N",
+        errores: [],
+        rta: expect.stringMatching(/^El comprobante FACTURA A .*se ha guardado correctamente$/),
+      }),
+    ]);
+    const found = await sbx.call("facturacion/consulta_avanzada", {
+      busqueda_tipo: "TN",
+      comprobante: { tipo: "FACTURA A", operacion: "C", punto_venta: 15, numero_desde: 77, numero_hasta: 77 },
+    });
+    expect(found.body.comprobantes.map((c: any) => [c.comprobante.tipo, c.comprobante.numero])).toEqual([
+      ["FACTURA A", 77],
+    ]);
+    // The same supplier's voucher again: that item refused, and the batch with it.
+    const again = await sbx.call("facturacion/lotes", { requests: [buy] });
+    expect(again.body.error).toBe("S");
+    expect(again.body.response[0]).toMatchObject({
+      error: "S",
+      errores: [expect.stringMatching(/^El comprobante de compra FACTURA A .* ya fue ingresado\.$/)],
+    });
+    const deleted = await sbx.call("facturacion/comprobante_eliminar", {
+      comprobante: { tipo: "FACTURA A", operacion: "C", punto_venta: 15, numero: 77 },
+    });
+    expect(deleted.body).toMatchObject({
+      error: "S",
+      errores: ["El comprobante tiene pagos relacionados: no es posible eliminarlo."],
+    });
   });
 });
 

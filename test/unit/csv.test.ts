@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -6,7 +6,7 @@ import { FacturarError } from "../../src/errors.js";
 import { checkSource } from "../../src/input/check.js";
 import { columnCatalogue } from "../../src/input/columns.js";
 import { readCsvVouchers } from "../../src/input/csv.js";
-import { readVouchers } from "../../src/input/read.js";
+import { inputDelimiter, readVouchers } from "../../src/input/read.js";
 import type { SourceVoucher } from "../../src/input/source.js";
 import { ruleOptions } from "../../src/voucher/validate.js";
 
@@ -406,6 +406,60 @@ describe("CSV files and encodings", () => {
     expect(await names("-", { stdin: Readable.from([Buffer.from(text)]) })).toEqual(["Peña Ñandú"]);
     const json = JSON.stringify({ cliente: { razon_social: "Desde JSON" }, comprobante: {} });
     expect(await names("-", { stdin: Readable.from([Buffer.from(json)]) })).toEqual(["Desde JSON"]);
+  });
+
+  it("reads a .txt file as CSV, and a file of another kind by what it holds", async () => {
+    const txt = join(dir, "ventas.txt");
+    const dat = join(dir, "ventas.dat");
+    const json = join(dir, "pedido.dat");
+    writeFileSync(txt, text);
+    writeFileSync(dat, text);
+    writeFileSync(json, JSON.stringify({ cliente: { razon_social: "Desde JSON" }, comprobante: {} }));
+    expect(await names(txt)).toEqual(["Peña Ñandú"]);
+    expect(await names(dat)).toEqual(["Peña Ñandú"]);
+    expect(await names(json)).toEqual(["Desde JSON"]);
+  });
+
+  it("a CSV file that starts with a UTF-16 byte order mark but is not UTF-16 is told as such", async () => {
+    const file = join(dir, "broken-utf16.csv");
+    // The mark, then a lone low surrogate (U+DC00): no UTF-16 text has it.
+    writeFileSync(
+      file,
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("a,b\n", "utf16le"), Buffer.from([0x00, 0xdc])]),
+    );
+    for (const encoding of ["utf8", "latin1"] as const)
+      await expect(names(file, { encoding })).rejects.toMatchObject({
+        code: "input.unreadable",
+        message: expect.stringMatching(/starts as UTF-16 but is not valid UTF-16/),
+      });
+  });
+
+  // Tests run as root, whom file permissions do not stop: /proc/self/mem is a file anyone may open
+  // and no one may read from its start (EIO), the stand-in for a file that cannot be read.
+  it("a file that cannot be read, CSV or JSON or by its content, is named with the cause; a folder too", async () => {
+    for (const name of ["unreadable.csv", "unreadable.json", "unreadable.dat"]) {
+      const file = join(dir, name);
+      symlinkSync("/proc/self/mem", file);
+      await expect(names(file)).rejects.toMatchObject({
+        code: "input.unreadable",
+        message: expect.stringMatching(/cannot be read \(EIO\)/),
+      });
+    }
+    const folder = join(dir, "folder.csv");
+    mkdirSync(folder);
+    await expect(names(folder)).rejects.toMatchObject({
+      code: "input.unreadable",
+      message: expect.stringMatching(/is a folder, not a voucher file/),
+    });
+  });
+
+  it("the report's delimiter follows the CSV files that can be read; one that cannot counts for nothing", async () => {
+    const semicolon = join(dir, "punto-y-coma.csv");
+    const unreadable = join(dir, "unreadable-delimiter.csv");
+    writeFileSync(semicolon, `${HEADER.join(";")}\n`);
+    symlinkSync("/proc/self/mem", unreadable);
+    expect(await inputDelimiter([unreadable, semicolon])).toBe(";");
+    expect(await inputDelimiter([join(dir, "plain.csv"), semicolon])).toBe(",");
   });
 
   it("names a missing file", async () => {

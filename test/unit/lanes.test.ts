@@ -4,14 +4,15 @@
  * the vouchers in flight, what is held and why, and when the run stops are seen exactly; then
  * `issueFiles` whole, against the embedded sandbox in this process (milliseconds a run).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Begun, ServiceStop, type VoucherHeading } from "../../src/batch/issue.js";
 import { blankResult, type VoucherResult } from "../../src/batch/result.js";
 import { heldResult, type IssueRequest, type IssueSummary, issueFiles, lanes, runLanes } from "../../src/batch/run.js";
-import { FacturarError } from "../../src/errors.js";
-import { baseVoucher, freshUser, type Raw, TODAY } from "../helpers.js";
+import { FacturarError, UsageError } from "../../src/errors.js";
+import { startSandbox } from "../../src/sandbox/server.js";
+import { baseVoucher, freshUser, type Raw, ROOT, TODAY } from "../helpers.js";
 
 const FCE_B = "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) B";
 
@@ -678,7 +679,10 @@ describe("issueFiles: one reference, twice in the input", () => {
 
   it("two different vouchers under one reference: invalid input, nothing sent", async () => {
     const u = user();
-    const other = raw("C-1", (r) => (r.comprobante.detalle[0].producto.descripcion = "Otro producto"));
+    const other = raw("C-1", (r) => {
+      r.comprobante.detalle[0].producto.descripcion = "Otro producto";
+      r.cliente.documento_nro = "123456";
+    });
     const out = await issue(u, [[raw("C-1"), raw("C-2"), other]]);
     expect(by(out.results)).toEqual([["C-1", "invalid"]]);
     const r = out.results[0] as VoucherResult;
@@ -689,6 +693,7 @@ describe("issueFiles: one reference, twice in the input", () => {
       { code: "reference.conflict", text: message, field: "comprobante.external_reference", place: r.source },
     ]);
     expect(r.hint).toBe("give each voucher its own external_reference");
+    expect(r.warning_details?.map((w) => w.code)).toEqual(["document.dni"]);
     expect(out.summary).toEqual({ ...NONE, invalid: 1 });
     expect((await issue(u, [[raw("C-2")]])).results[0]?.numero).toBe(1);
     // --skip-invalid: the first under the reference is sent, the other told.
@@ -810,9 +815,10 @@ describe("issueFiles: checks made once the service can be asked", () => {
 
   it("dated before the latest voucher issued in its lane: invalid before sending (10016)", async () => {
     const u = user();
-    await issue(u, [[raw("L-1")]]);
     const yesterday = (ref: string) => raw(ref, (r) => (r.comprobante.fecha = "19/11/2026"));
-    const out = await issue(u, [[yesterday("L-0"), raw("L-2"), raw("L-1")]]);
+    await issue(u, [[yesterday("L-A"), raw("L-1")]]);
+    // L-A, issued before, is no voucher to send: found issued, not refused.
+    const out = await issue(u, [[yesterday("L-0"), raw("L-2"), raw("L-1"), yesterday("L-A")]]);
     expect(by(out.results)).toEqual([["L-0", "invalid"]]);
     const r = out.results[0] as VoucherResult;
     const message =
@@ -822,12 +828,15 @@ describe("issueFiles: checks made once the service can be asked", () => {
     ]);
     expect(r.hint).toBe("date it on or after 20/11/2026, or issue it from another point of sale");
     expect(out.summary).toEqual({ ...NONE, invalid: 1 });
-    const skipping = await issue(u, [[yesterday("L-0"), raw("L-2"), yesterday("L-0")]], { skipInvalid: true });
+    const skipping = await issue(u, [[yesterday("L-0"), raw("L-2"), yesterday("L-0"), yesterday("L-A")]], {
+      skipInvalid: true,
+    });
     expect(by(skipping.results)).toEqual([
       ["L-0", "invalid"],
+      ["L-A", "skipped-duplicate"],
       ["L-2", "issued"],
     ]);
-    expect(skipping.summary).toEqual({ ...NONE, invalid: 1, issued: 1, skippedInvalid: true });
+    expect(skipping.summary).toEqual({ ...NONE, invalid: 1, issued: 1, skipped: 1, skippedInvalid: true });
   });
 });
 
@@ -875,5 +884,168 @@ describe("issueFiles: asked first, stopped, sent in batches", () => {
     const out = await issue(u, [Array.from({ length: 21 }, (_, i) => queued(`Q-${i + 1}`))], { mode: "queued" });
     expect(out.summary).toEqual({ ...NONE, queued: 21 });
     expect(calls(out.log)).toEqual(["facturacion/lotes_encola"]);
+  });
+});
+
+describe("issueFiles: what the service or the disk says midway", () => {
+  it("the authority down: nothing issued, every voucher held, the run stopped by it", async () => {
+    const u = user();
+    const env = { ...u.env, FACTURAR_SANDBOX_FAULTS: "authority-down" };
+    const out = await issue(u, [[raw("AD-1"), raw("AD-2"), raw("AD-1")]], { env, profile: { env, cwd: u.cwd } });
+    expect(by(out.results)).toEqual([
+      ["AD-1", "held"],
+      ["AD-1", "held"],
+      ["AD-2", "held"],
+    ]);
+    expect(out.summary.stoppedBy?.message).toMatch(/authority/);
+    expect(out.results[2]?.errors[0]).toBe(`not sent: the service stopped the run: ${out.summary.stoppedBy?.message}`);
+    expect(out.summary).toMatchObject({ ...NONE, held: 3 });
+  });
+
+  it("a journal that fills up midway stops the run, and the outcomes it could not take are told", async () => {
+    const u = user();
+    const env = { ...u.env, FACTURAR_TEST_JOURNAL_FULL_AT: "3000" };
+    const out = await issue(u, [Array.from({ length: 12 }, (_, i) => raw(`J-${i + 1}`))], { env, batchSize: 1 });
+    expect(out.summary.stoppedBy?.message).toMatch(/journal.*cannot be used: .*ENOSPC/);
+    expect(out.results).toHaveLength(12);
+    expect(out.summary.issued).toBeGreaterThan(0);
+    expect(out.summary.held).toBe(12 - out.summary.issued);
+    expect(out.warnings).toContainEqual(
+      expect.stringMatching(/^\d+ outcomes are not in the journal; the next run asks the service about them$/),
+    );
+  });
+
+  it("a date the authority refuses (unchecked): told rejected, the rest of its lane held, both counted", async () => {
+    const u = user();
+    const out = await issue(u, [[raw("RJ-1", (r) => (r.comprobante.fecha = "01/10/2026")), raw("RJ-2")]], {
+      validate: false,
+    });
+    expect(by(out.results)).toEqual([
+      ["RJ-1", "rejected"],
+      ["RJ-2", "held"],
+    ]);
+    expect(out.results[0]?.errors.join(" ")).toMatch(/10016/);
+    expect(out.summary).toEqual({ ...NONE, rejected: 1, held: 1 });
+  });
+});
+
+describe("issueFiles: the documents", () => {
+  it("documents not saved are counted; a later run that saves documents fetches them, unless it has them itself", async () => {
+    const u = user();
+    const blocker = join(u.cwd, "blocker");
+    writeFileSync(blocker, "a file where the folder should be");
+    const first = await issue(u, [[raw("DOC-1"), raw("DOC-2"), raw("DOC-1")]], {
+      savePdf: true,
+      outDir: join(blocker, "pdf"),
+    });
+    expect(by(first.results)).toEqual([
+      ["DOC-1", "issued"],
+      ["DOC-1", "skipped-duplicate"],
+      ["DOC-2", "issued"],
+    ]);
+    expect(first.results.map((r) => r.documents_missing)).toEqual([true, undefined, true]);
+    expect(first.summary).toEqual({ ...NONE, issued: 2, skipped: 1, documentsMissing: 2 });
+    const about = (warnings: string[]) => warnings.filter((w) => /^DOC-\d: /.test(w));
+    // Without documents, or stopped: not fetched.
+    expect(about((await issue(u, [[raw("OTHER-1")]])).warnings)).toEqual([]);
+    const ok = join(u.cwd, "ok");
+    expect(
+      about((await issue(u, [[raw("OTHER-2")]], { savePdf: true, outDir: ok, stop: { requested: true } })).warnings),
+    ).toEqual([]);
+    const down = { ...u.env, FACTURAR_SANDBOX_FAULTS: "authority-down" };
+    const stopped = await issue(u, [[raw("OTHER-4")]], {
+      savePdf: true,
+      outDir: ok,
+      env: down,
+      profile: { env: down, cwd: u.cwd },
+    });
+    expect(stopped.summary.stoppedBy).toBeDefined();
+    expect(about(stopped.warnings)).toEqual([]);
+    const still = await issue(u, [[raw("OTHER-3")]], { savePdf: true, outDir: join(blocker, "pdf") });
+    expect(about(still.warnings)).toEqual([
+      expect.stringMatching(/^DOC-1: its documents are still missing: .+/),
+      expect.stringMatching(/^DOC-2: its documents are still missing: .+/),
+    ]);
+    rmSync(blocker);
+    const fixed = await issue(u, [[raw("DOC-1")]], { savePdf: true, outDir: ok });
+    expect(about(fixed.warnings)).toEqual([
+      expect.stringMatching(/^DOC-2: the documents an earlier run could not save are saved now: .*\.pdf$/),
+    ]);
+  });
+});
+
+describe("issueFiles: a service at a URL", () => {
+  it("a voucher without a point of sale, and none in the profile: refused before anything is sent", async () => {
+    const u = user();
+    const sandbox = await startSandbox({ dataDir: join(u.home, "service") });
+    try {
+      const pv = sandbox.pointsOfSale[0] as (typeof sandbox.pointsOfSale)[number];
+      const env = {
+        ...u.env,
+        FACTURAR_BASE_URL: sandbox.baseUrl,
+        FACTURAR_USERTOKEN: pv.usertoken,
+        FACTURAR_APIKEY: pv.apikey,
+        FACTURAR_APITOKEN: pv.apitoken,
+      };
+      const req = { env, profile: { env, cwd: u.cwd }, rateMs: 0 };
+      const named = await issue(u, [[raw("URL-1", (r) => (r.comprobante.punto_venta = pv.punto_venta))]], req);
+      expect(by(named.results)).toEqual([["URL-1", "issued"]]);
+      const unnamed = issue(
+        u,
+        [[raw("URL-2", (r) => (r.comprobante.punto_venta = pv.punto_venta)), raw("URL-3")]],
+        req,
+      );
+      await expect(unnamed).rejects.toThrow(
+        /in-\d+\.json\[1\]: no point of sale: the voucher names none and profile default has no punto_venta/,
+      );
+      await expect(unnamed).rejects.toBeInstanceOf(UsageError);
+      expect(sandbox.store.findByReference(pv.punto_venta, "URL-2")).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("--rate spaces the requests", async () => {
+    const u = user();
+    const started = performance.now();
+    const out = await issue(u, [[raw("RATE-1"), raw("RATE-2"), raw("RATE-3")]], { batchSize: 1, rateMs: 40 });
+    expect(out.summary.issued).toBe(3);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(80);
+  });
+});
+
+describe("issueFiles: purchases, re-issues, where documents go", () => {
+  it("a purchase dated before the last one from its supplier's point of sale is sent: that order is the supplier's", async () => {
+    const u = user();
+    const sample = JSON.parse(readFileSync(join(ROOT, "samples", "purchase-proveedor.json"), "utf8"));
+    const buy = (ref: string, fecha: string, numero: number) => {
+      const r = structuredClone(sample);
+      r.comprobante.external_reference = ref;
+      r.comprobante.fecha = fecha;
+      r.comprobante.numero = numero;
+      return r;
+    };
+    expect(by((await issue(u, [[buy("BUY-2", "20/11/2026", 30)]])).results)).toEqual([["BUY-2", "issued"]]);
+    expect(by((await issue(u, [[buy("BUY-1", "19/11/2026", 31)]])).results)).toEqual([["BUY-1", "issued"]]);
+  });
+
+  it("--allow-duplicate sends an issued voucher again under another reference; its repeat in the input is told so", async () => {
+    const u = user();
+    const first = await issue(u, [[raw("AG-1")]]);
+    const again = await issue(u, [[raw("AG-1"), raw("AG-1")]], { allowDuplicate: true });
+    expect(again.results.map((r) => r.status)).toEqual(["issued", "skipped-duplicate"]);
+    const [copy, repeat] = again.results as [VoucherResult, VoucherResult];
+    expect(copy.external_reference).not.toBe("AG-1");
+    expect(copy.numero).toBe((first.results[0]?.numero ?? 0) + 1);
+    expect(repeat.comprobante_nro).toBe(copy.comprobante_nro);
+    expect(repeat.hint).toMatch(/sent once/);
+  });
+
+  it("documents go to ./comprobantes by default, or to --out under the working folder", async () => {
+    const u = user();
+    const out = await issue(u, [[raw("PDF-1")]], { savePdf: true });
+    expect(out.results[0]?.pdf).toBe(join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001.pdf"));
+    const relative = await issue(u, [[raw("PDF-2")]], { savePdf: true, outDir: "mine" });
+    expect(relative.results[0]?.pdf).toBe(join(u.cwd, "mine", "FACTURA_B-00679-00000002.pdf"));
   });
 });

@@ -4,7 +4,7 @@
  * the vouchers in flight, what is held and why, and when the run stops are seen exactly; then
  * `issueFiles` whole, against the embedded sandbox in this process (milliseconds a run).
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Begun, ServiceStop, type VoucherHeading } from "../../src/batch/issue.js";
@@ -562,6 +562,12 @@ describe("issueFiles: a run from the files to every voucher's result", () => {
     expect(first.total).toBe(3);
     const again = await issue(u, [[raw("R-1"), raw("R-2"), raw("R-3")]]);
     expect(again.summary).toEqual({ ...NONE, skipped: 3 });
+    // The journal lost: the service is asked once for the day's listing, nothing is sent again.
+    rmSync(join(u.env.XDG_STATE_HOME as string, "facturar"), { recursive: true });
+    const lost = await issue(u, [[raw("R-1"), raw("R-2"), raw("R-3")]]);
+    expect(lost.summary).toEqual({ ...NONE, skipped: 3 });
+    expect(lost.log.filter((l) => / \S+\/facturacion\/consulta_avanzada /.test(l))).toHaveLength(1);
+    expect(calls(lost.log)).toEqual([]);
   });
 
   it("one invalid voucher: it is told with its findings, nothing is sent, the valid ones counted as not sent", async () => {
@@ -778,6 +784,8 @@ describe("issueFiles: checks made once the service can be asked", () => {
       ["ID-1", "issued"],
     ]);
     expect(skipping.summary).toEqual({ ...NONE, invalid: 2, issued: 1, skippedInvalid: true });
+    // Neither U-2 is left to send: only ID-1 is counted for the progress bar.
+    expect(skipping.total).toBe(1);
     // Without validation the service judges it (the sandbox takes it).
     const unchecked = await issue(u, [[anonymous("U-3")]], { validate: false });
     expect(by(unchecked.results)).toEqual([["U-3", "issued"]]);
@@ -811,6 +819,10 @@ describe("issueFiles: checks made once the service can be asked", () => {
       ["USD-1", "issued"],
     ]);
     expect(skipping.summary).toEqual({ ...NONE, invalid: 1, issued: 1, skippedInvalid: true });
+    // Without validation the rate is not checked here: it is sent, and the service refuses it.
+    const unchecked = await issue(u, [[usd("USD-3", 10)]], { validate: false });
+    expect(by(unchecked.results)).toEqual([["USD-3", "rejected"]]);
+    expect(unchecked.results[0]?.error_details.map((d) => d.code)).not.toContain("currency.rate-range");
   });
 
   it("dated before the latest voucher issued in its lane: invalid before sending (10016)", async () => {
@@ -837,6 +849,7 @@ describe("issueFiles: checks made once the service can be asked", () => {
       ["L-2", "issued"],
     ]);
     expect(skipping.summary).toEqual({ ...NONE, invalid: 1, issued: 1, skipped: 1, skippedInvalid: true });
+    expect(skipping.total).toBe(2);
   });
 });
 
@@ -884,6 +897,18 @@ describe("issueFiles: asked first, stopped, sent in batches", () => {
     const out = await issue(u, [Array.from({ length: 21 }, (_, i) => queued(`Q-${i + 1}`))], { mode: "queued" });
     expect(out.summary).toEqual({ ...NONE, queued: 21 });
     expect(calls(out.log)).toEqual(["facturacion/lotes_encola"]);
+    // --wait follows a queued voucher until the service's queue (every 200 ms here) issues it.
+    const waited = await issue(u, [[queued("QW-1")]], { mode: "queued", wait: true, waitTimeoutMs: 10_000 });
+    expect(waited.results.map((r) => [r.status, r.comprobante_nro !== null])).toEqual([["issued", true]]);
+    // The queue takes a voucher dated ahead (it is issued on its day); an instant run refuses it.
+    const ahead = (ref: string) =>
+      raw(ref, (r) => {
+        r.comprobante.numero = 0;
+        r.comprobante.fecha = "15/12/2026";
+        r.comprobante.vencimiento = "30/12/2026";
+      });
+    expect(by((await issue(u, [[ahead("QA-1")]], { mode: "queued" })).results)).toEqual([["QA-1", "queued"]]);
+    expect(by((await issue(u, [[ahead("QA-2")]])).results)).toEqual([["QA-2", "invalid"]]);
   });
 });
 
@@ -945,6 +970,9 @@ describe("issueFiles: the documents", () => {
     ]);
     expect(first.results.map((r) => r.documents_missing)).toEqual([true, undefined, true]);
     expect(first.summary).toEqual({ ...NONE, issued: 2, skipped: 1, documentsMissing: 2 });
+    // The repeat tells the first's warnings (why its documents are missing), not counted again.
+    expect(first.results[1]?.warnings).toEqual(first.results[0]?.warnings);
+    expect(first.results[0]?.warnings?.length).toBeGreaterThan(0);
     const about = (warnings: string[]) => warnings.filter((w) => /^DOC-\d: /.test(w));
     // Without documents, or stopped: not fetched.
     expect(about((await issue(u, [[raw("OTHER-1")]])).warnings)).toEqual([]);
@@ -1047,5 +1075,19 @@ describe("issueFiles: purchases, re-issues, where documents go", () => {
     expect(out.results[0]?.pdf).toBe(join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001.pdf"));
     const relative = await issue(u, [[raw("PDF-2")]], { savePdf: true, outDir: "mine" });
     expect(relative.results[0]?.pdf).toBe(join(u.cwd, "mine", "FACTURA_B-00679-00000002.pdf"));
+  });
+});
+
+describe("issueFiles: the profile", () => {
+  it("a profile's warnings are told (literal credentials in a file others can read)", async () => {
+    const u = user();
+    const config = join(u.cwd, "facturar.json");
+    writeFileSync(config, JSON.stringify({ profiles: { sandbox: { base_url: "sandbox", usertoken: "literal" } } }));
+    chmodSync(config, 0o644);
+    const out = await issue(u, [[raw("PW-1")]], { profile: { env: u.env, cwd: u.cwd, config } });
+    expect(out.warnings).toContainEqual(
+      expect.stringMatching(/holds literal credentials \(usertoken\) and other users can read it/),
+    );
+    expect(out.summary.issued).toBe(1);
   });
 });

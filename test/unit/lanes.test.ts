@@ -465,6 +465,17 @@ describe("runLanes: documents downloading while the lane goes on", () => {
     expect(s.told.every((r) => r.pdf === `/out/${r.external_reference}.pdf`)).toBe(true);
   });
 
+  it("a bug while its documents land is not lost: the other vouchers are told, then the bug is thrown", async () => {
+    const s = scripted();
+    const run = runLanes([lane("A", 3)], {
+      ...s.runner,
+      takeDownload: (ref: string) =>
+        ref === "A2" ? Promise.reject(new Error("bug saving A2")) : Promise.resolve(resultOf(heading(ref), ISSUED)),
+    });
+    await expect(run).rejects.toThrow("bug saving A2");
+    expect(s.status()).toEqual({ A1: "issued", A3: "issued" });
+  });
+
   it("a result without documents to wait for is told at once", async () => {
     const s = scripted();
     await runLanes([lane("A", 2)], { ...s.runner, takeDownload: () => undefined });

@@ -12,7 +12,7 @@ import { blankResult, type VoucherResult } from "../../src/batch/result.js";
 import { heldResult, type IssueRequest, type IssueSummary, issueFiles, lanes, runLanes } from "../../src/batch/run.js";
 import { FacturarError, UsageError } from "../../src/errors.js";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { baseVoucher, freshUser, type Raw, ROOT, TODAY } from "../helpers.js";
+import { baseVoucher, freshUser, item, journalFiles, type Raw, ROOT, TODAY } from "../helpers.js";
 
 const FCE_B = "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) B";
 
@@ -476,6 +476,20 @@ describe("runLanes: documents downloading while the lane goes on", () => {
     expect(s.status()).toEqual({ A1: "issued", A3: "issued" });
   });
 
+  it("a download that failed no longer counts among those in flight: the lane goes on to its end", async () => {
+    const s = scripted();
+    const later = async (ref: string) => {
+      for (let k = 0; k < 30; k++) await new Promise((r) => setImmediate(r));
+      return resultOf(heading(ref), ISSUED);
+    };
+    const run = runLanes([lane("A", 20)], {
+      ...s.runner,
+      takeDownload: (ref: string) => (ref === "A1" ? Promise.reject(new Error("bug saving A1")) : later(ref)),
+    });
+    await expect(run).rejects.toThrow("bug saving A1");
+    expect(s.told).toHaveLength(19);
+  });
+
   it("a result without documents to wait for is told at once", async () => {
     const s = scripted();
     await runLanes([lane("A", 2)], { ...s.runner, takeDownload: () => undefined });
@@ -571,6 +585,8 @@ describe("issueFiles: a run from the files to every voucher's result", () => {
     expect(first.results.map((r) => r.numero)).toEqual([1, 2, 3]);
     expect(first.summary).toEqual({ ...NONE, issued: 3 });
     expect(first.total).toBe(3);
+    // No warnings, none listed.
+    expect(first.results.map((r) => r.warning_details)).toEqual([undefined, undefined, undefined]);
     const again = await issue(u, [[raw("R-1"), raw("R-2"), raw("R-3")]]);
     expect(again.summary).toEqual({ ...NONE, skipped: 3 });
     // The journal lost: the service is asked once for the day's listing, nothing is sent again.
@@ -579,6 +595,12 @@ describe("issueFiles: a run from the files to every voucher's result", () => {
     expect(lost.summary).toEqual({ ...NONE, skipped: 3 });
     expect(lost.log.filter((l) => / \S+\/facturacion\/consulta_avanzada /.test(l))).toHaveLength(1);
     expect(calls(lost.log)).toEqual([]);
+  });
+
+  it("the checks read the run's clock: five days back from it is within the authority's window", async () => {
+    const u = user();
+    const out = await issue(u, [[raw("CLOCK-1", (r) => (r.comprobante.fecha = "15/11/2026"))]]);
+    expect(by(out.results)).toEqual([["CLOCK-1", "issued"]]);
   });
 
   it("one invalid voucher: it is told with its findings, nothing is sent, the valid ones counted as not sent", async () => {
@@ -674,6 +696,22 @@ describe("issueFiles: a run from the files to every voucher's result", () => {
     );
     // Each voucher's result lists its own.
     for (const r of out.results) expect(r.warning_details?.map((w) => w.code)).toEqual(["document.dni"]);
+    // The same warning on another item (the 2nd, the 11th) is the same warning.
+    const legend = (ref: string, items: number) =>
+      raw(ref, (r) => {
+        r.comprobante.detalle = Array.from({ length: items }, () => item("Caja", 1, 100));
+        r.comprobante.detalle[items - 1].leyenda = "x".repeat(101);
+        r.comprobante.total = 121 * items;
+      });
+    const items = await issue(u, [[legend("LG-1", 1), legend("LG-2", 2), legend("LG-11", 11)]]);
+    expect(items.summary.issued).toBe(3);
+    const long = items.warnings.filter((w) => /text\.max/.test(w));
+    expect(long).toEqual([
+      expect.stringMatching(/\[0\] comprobante\.detalle\[0\]\.leyenda: .*\[text\.max\]$/),
+      expect.stringMatching(
+        /: the same warning \[text\.max\] on comprobante\.detalle\[0\]\.leyenda for 2 more vouchers/,
+      ),
+    ]);
   });
 });
 
@@ -690,6 +728,7 @@ describe("issueFiles: one reference, twice in the input", () => {
     expect(repeat.source).not.toBe(first.source);
     expect(repeat.comprobante_nro).toBe(first.comprobante_nro);
     expect(repeat.hint).toBe(`the same voucher as ${first.source} (same external_reference): sent once`);
+    expect(repeat.warnings ?? []).toEqual(first.warnings ?? []);
     expect(out.summary).toEqual({ ...NONE, issued: 2, skipped: 1 });
     expect(out.total).toBe(3);
   });
@@ -772,10 +811,17 @@ describe("issueFiles: checks made once the service can be asked", () => {
     const cached = JSON.parse(readFileSync(cache, "utf8")) as Record<string, { day: string; monto: string }>;
     for (const key of Object.keys(cached)) (cached[key] as { monto: string }).monto = "121.00";
     writeFileSync(cache, JSON.stringify(cached));
-    const out = await issue(u, [[raw("ID-1"), anonymous("U-2"), anonymous("U-2")]]);
+    // In dollars, the amount is weighed in pesos: 1.21 dollars at 1000 is 1210 pesos.
+    const dollars = anonymous("U-USD");
+    dollars.comprobante.moneda = "DOL";
+    dollars.comprobante.cotizacion = 1000;
+    dollars.comprobante.detalle[0].producto.precio_unitario_sin_iva = 1;
+    dollars.comprobante.total = 1.21;
+    const out = await issue(u, [[raw("ID-1"), anonymous("U-2"), anonymous("U-2"), dollars]]);
     expect(by(out.results)).toEqual([
       ["U-2", "invalid"],
       ["U-2", "invalid"],
+      ["U-USD", "invalid"],
     ]);
     const r = out.results[0] as VoucherResult;
     expect(r.error_details).toEqual([
@@ -787,7 +833,7 @@ describe("issueFiles: checks made once the service can be asked", () => {
       },
     ]);
     expect(r.errors).toEqual([`${r.source} cliente.documento_tipo: ${r.error_details[0]?.text} [anonymous.ceiling]`]);
-    expect(out.summary).toEqual({ ...NONE, invalid: 2 });
+    expect(out.summary).toEqual({ ...NONE, invalid: 3 });
     const skipping = await issue(u, [[raw("ID-1"), anonymous("U-2"), anonymous("U-2")]], { skipInvalid: true });
     expect(by(skipping.results)).toEqual([
       ["U-2", "invalid"],
@@ -809,6 +855,7 @@ describe("issueFiles: checks made once the service can be asked", () => {
         r.comprobante.moneda = "DOL";
         r.comprobante.cotizacion = cotizacion;
       });
+    expect(by((await issue(u, [[usd("USD-0", 1000)]])).results)).toEqual([["USD-0", "issued"]]);
     const out = await issue(u, [[usd("USD-1", 1000), usd("USD-2", 10)]]);
     expect(by(out.results)).toEqual([["USD-2", "invalid"]]);
     const r = out.results[0] as VoucherResult;
@@ -824,12 +871,15 @@ describe("issueFiles: checks made once the service can be asked", () => {
       "give the rate in pesos per unit; `facturar exchange-rate --currency DOL` shows the authority's",
     );
     expect(out.summary).toEqual({ ...NONE, invalid: 1 });
-    const skipping = await issue(u, [[usd("USD-1", 1000), usd("USD-2", 10)]], { skipInvalid: true });
+    // USD-1 again with another rate is a conflict: told as one, not checked against the rate too.
+    const skipping = await issue(u, [[usd("USD-1", 1000), usd("USD-2", 10), usd("USD-1", 9)]], { skipInvalid: true });
     expect(by(skipping.results)).toEqual([
+      ["USD-1", "invalid"],
       ["USD-2", "invalid"],
       ["USD-1", "issued"],
     ]);
-    expect(skipping.summary).toEqual({ ...NONE, invalid: 1, issued: 1, skippedInvalid: true });
+    expect(skipping.results[0]?.error_details[0]?.code).toBe("reference.conflict");
+    expect(skipping.summary).toEqual({ ...NONE, invalid: 2, issued: 1, skippedInvalid: true });
     // Without validation the rate is not checked here: it is sent, and the service refuses it.
     const unchecked = await issue(u, [[usd("USD-3", 10)]], { validate: false });
     expect(by(unchecked.results)).toEqual([["USD-3", "rejected"]]);
@@ -883,14 +933,17 @@ describe("issueFiles: asked first, stopped, sent in batches", () => {
 
   it("a stop asked before sending: every voucher held as interrupted, the run says so", async () => {
     const u = user();
-    const out = await issue(u, [[raw("I-1"), raw("I-2"), raw("I-1")]], { stop: { requested: true } });
-    expect(by(out.results)).toEqual([
-      ["I-1", "held"],
-      ["I-1", "held"],
-      ["I-2", "held"],
+    const named = raw("I-680", (r) => (r.comprobante.punto_venta = 680));
+    const out = await issue(u, [[raw("I-1"), raw("I-2"), raw("I-1"), named]], { stop: { requested: true } });
+    // Each says which voucher it is: its point of sale (the profile's, or its own) and total.
+    const told = out.results.map((r) => [r.external_reference, r.status, r.punto_venta, r.total, r.errors.join()]);
+    expect(told.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+      ["I-1", "held", 679, "121", "not sent: interrupted"],
+      ["I-1", "held", 679, "121", "not sent: interrupted"],
+      ["I-2", "held", 679, "121", "not sent: interrupted"],
+      ["I-680", "held", 680, "121", "not sent: interrupted"],
     ]);
-    expect(out.results[2]?.errors).toEqual(["not sent: interrupted"]);
-    expect(out.summary).toEqual({ ...NONE, held: 3, interrupted: true });
+    expect(out.summary).toEqual({ ...NONE, held: 4, interrupted: true });
   });
 
   it("instant: up to 20 vouchers a lotes call by default, a single one through nuevo; --batch-size 1 one by one", async () => {
@@ -953,15 +1006,27 @@ describe("issueFiles: what the service or the disk says midway", () => {
 
   it("a date the authority refuses (unchecked): told rejected, the rest of its lane held, both counted", async () => {
     const u = user();
-    const out = await issue(u, [[raw("RJ-1", (r) => (r.comprobante.fecha = "01/10/2026")), raw("RJ-2")]], {
-      validate: false,
-    });
+    const vouchers = [raw("RJ-1", (r) => (r.comprobante.fecha = "01/10/2026")), raw("RJ-2"), raw("RJ-3")];
+    const out = await issue(u, [vouchers], { validate: false });
     expect(by(out.results)).toEqual([
       ["RJ-1", "rejected"],
       ["RJ-2", "held"],
+      ["RJ-3", "held"],
     ]);
     expect(out.results[0]?.errors.join(" ")).toMatch(/10016/);
-    expect(out.summary).toEqual({ ...NONE, rejected: 1, held: 1 });
+    expect(out.summary).toEqual({ ...NONE, rejected: 1, held: 2 });
+    // One by one, RJ-2 is journaled while RJ-1 is in flight: the journal then says held, not sending.
+    const single = await issue(u, [vouchers], { validate: false, batchSize: 1 });
+    expect(by(single.results)).toEqual([
+      ["RJ-1", "rejected"],
+      ["RJ-2", "held"],
+      ["RJ-3", "held"],
+    ]);
+    const [journal] = journalFiles(u.env.XDG_STATE_HOME as string);
+    const states = readFileSync(journal as string, "utf8")
+      .split("\n")
+      .flatMap((line) => (line.includes('"RJ-2"') ? [JSON.parse(line).state] : []));
+    expect(states.at(-1)).toBe("held");
   });
 });
 
@@ -1000,10 +1065,11 @@ describe("issueFiles: the documents", () => {
     });
     expect(stopped.summary.stoppedBy).toBeDefined();
     expect(about(stopped.warnings)).toEqual([]);
-    const still = await issue(u, [[raw("OTHER-3")]], { savePdf: true, outDir: join(blocker, "pdf") });
+    // DOC-1, in this run's input, is told in its own result; DOC-2 is fetched, and fails again.
+    const still = await issue(u, [[raw("DOC-1")]], { savePdf: true, outDir: join(blocker, "pdf") });
+    expect(still.results.map((r) => [r.status, r.documents_missing])).toEqual([["skipped-duplicate", true]]);
     expect(about(still.warnings)).toEqual([
-      expect.stringMatching(/^DOC-1: its documents are still missing: .+/),
-      expect.stringMatching(/^DOC-2: its documents are still missing: .+/),
+      expect.stringMatching(/^DOC-2: its documents are still missing: PDF not saved: .+; ticket not saved: .+/),
     ]);
     rmSync(blocker);
     const fixed = await issue(u, [[raw("DOC-1")]], { savePdf: true, outDir: ok });
@@ -1038,6 +1104,9 @@ describe("issueFiles: a service at a URL", () => {
         /in-\d+\.json\[1\]: no point of sale: the voucher names none and profile default has no punto_venta/,
       );
       await expect(unnamed).rejects.toBeInstanceOf(UsageError);
+      await expect(unnamed).rejects.toMatchObject({
+        hint: "set punto_venta in the profile (or FACTURAR_PUNTO_VENTA), or comprobante.punto_venta in the voucher",
+      });
       expect(sandbox.store.findByReference(pv.punto_venta, "URL-2")).toEqual([]);
     } finally {
       await sandbox.close();
@@ -1046,10 +1115,17 @@ describe("issueFiles: a service at a URL", () => {
 
   it("--rate spaces the requests", async () => {
     const u = user();
-    const started = performance.now();
-    const out = await issue(u, [[raw("RATE-1"), raw("RATE-2"), raw("RATE-3")]], { batchSize: 1, rateMs: 40 });
-    expect(out.summary.issued).toBe(3);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(80);
+    const sent: number[] = [];
+    const out = await issue(u, [[raw("RATE-1"), raw("RATE-2")]], {
+      batchSize: 1,
+      rateMs: 150,
+      log: (line) => {
+        if (/\/facturacion\/nuevo /.test(line)) sent.push(performance.now());
+      },
+    });
+    expect(out.summary.issued).toBe(2);
+    expect(sent).toHaveLength(2);
+    expect((sent[1] as number) - (sent[0] as number)).toBeGreaterThanOrEqual(145);
   });
 });
 
@@ -1066,6 +1142,14 @@ describe("issueFiles: purchases, re-issues, where documents go", () => {
     };
     expect(by((await issue(u, [[buy("BUY-2", "20/11/2026", 30)]])).results)).toEqual([["BUY-2", "issued"]]);
     expect(by((await issue(u, [[buy("BUY-1", "19/11/2026", 31)]])).results)).toEqual([["BUY-1", "issued"]]);
+    // Nor by this account's own sales at the same point of sale and type.
+    const sale = JSON.parse(readFileSync(join(ROOT, "samples", "usd-invoice.json"), "utf8"));
+    sale.comprobante = { ...sale.comprobante, moneda: "PES", external_reference: "SALE-A", fecha: "20/11/2026" };
+    delete sale.comprobante.cotizacion;
+    expect(by((await issue(u, [[sale]])).results)).toEqual([["SALE-A", "issued"]]);
+    const own = buy("BUY-679", "19/11/2026", 32);
+    own.comprobante.punto_venta = 679;
+    expect(by((await issue(u, [[own]])).results)).toEqual([["BUY-679", "issued"]]);
   });
 
   it("--allow-duplicate sends an issued voucher again under another reference; its repeat in the input is told so", async () => {
@@ -1095,7 +1179,8 @@ describe("issueFiles: the profile", () => {
     const config = join(u.cwd, "facturar.json");
     writeFileSync(config, JSON.stringify({ profiles: { sandbox: { base_url: "sandbox", usertoken: "literal" } } }));
     chmodSync(config, 0o644);
-    const out = await issue(u, [[raw("PW-1")]], { profile: { env: u.env, cwd: u.cwd, config } });
+    // No progress bar asked for (onStart left out): the run goes on all the same.
+    const out = await issue(u, [[raw("PW-1")]], { profile: { env: u.env, cwd: u.cwd, config }, onStart: undefined });
     expect(out.warnings).toContainEqual(
       expect.stringMatching(/holds literal credentials \(usertoken\) and other users can read it/),
     );

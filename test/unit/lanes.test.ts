@@ -7,9 +7,13 @@
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { accountOf } from "../../src/api/connect.js";
 import { type Begun, ServiceStop, type VoucherHeading } from "../../src/batch/issue.js";
+import { type AccountKey, Journal, JournalBusyError } from "../../src/batch/journal.js";
 import { blankResult, type VoucherResult } from "../../src/batch/result.js";
 import { heldResult, type IssueRequest, type IssueSummary, issueFiles, lanes, runLanes } from "../../src/batch/run.js";
+import { stateDir } from "../../src/config/paths.js";
+import { loadProfile } from "../../src/config/profile.js";
 import { FacturarError, UsageError } from "../../src/errors.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { baseVoucher, freshUser, item, journalFiles, type Raw, ROOT, TODAY } from "../helpers.js";
@@ -1080,7 +1084,7 @@ describe("issueFiles: the documents", () => {
 });
 
 describe("issueFiles: a service at a URL", () => {
-  it("a voucher without a point of sale, and none in the profile: refused before anything is sent", async () => {
+  it("requests 100 ms apart unless --rate; a voucher without a point of sale, and none in the profile, refused", async () => {
     const u = user();
     const sandbox = await startSandbox({ dataDir: join(u.home, "service") });
     try {
@@ -1095,6 +1099,22 @@ describe("issueFiles: a service at a URL", () => {
       const req = { env, profile: { env, cwd: u.cwd }, rateMs: 0 };
       const named = await issue(u, [[raw("URL-1", (r) => (r.comprobante.punto_venta = pv.punto_venta))]], req);
       expect(by(named.results)).toEqual([["URL-1", "issued"]]);
+      // Without --rate, a service at a URL gets the 100 ms it asks between requests.
+      const sent: number[] = [];
+      const spaced = await issue(
+        u,
+        [["URL-4", "URL-5"].map((ref) => raw(ref, (r) => (r.comprobante.punto_venta = pv.punto_venta)))],
+        {
+          ...req,
+          rateMs: undefined,
+          batchSize: 1,
+          log: (line) => {
+            if (/\/facturacion\/nuevo /.test(line)) sent.push(performance.now());
+          },
+        },
+      );
+      expect(spaced.summary.issued).toBe(2);
+      expect((sent[1] as number) - (sent[0] as number)).toBeGreaterThanOrEqual(95);
       const unnamed = issue(
         u,
         [[raw("URL-2", (r) => (r.comprobante.punto_venta = pv.punto_venta)), raw("URL-3")]],
@@ -1170,6 +1190,45 @@ describe("issueFiles: purchases, re-issues, where documents go", () => {
     expect(out.results[0]?.pdf).toBe(join(u.cwd, "comprobantes", "FACTURA_B-00679-00000001.pdf"));
     const relative = await issue(u, [[raw("PDF-2")]], { savePdf: true, outDir: "mine" });
     expect(relative.results[0]?.pdf).toBe(join(u.cwd, "mine", "FACTURA_B-00679-00000002.pdf"));
+  });
+});
+
+describe("issueFiles: the service's queue", () => {
+  it("a voucher the queue failed is reported, and put back in the queue only with --requeue", async () => {
+    const u = user();
+    const failing = { ...u.env, FACTURAR_SANDBOX_FAULTS: "queue-error=1" };
+    const v = raw("RQ-1", (r) => (r.comprobante.numero = 0));
+    const queued = { mode: "queued" as const };
+    const failed = await issue(u, [[v]], {
+      ...queued,
+      wait: true,
+      waitTimeoutMs: 10_000,
+      env: failing,
+      profile: { env: failing, cwd: u.cwd },
+    });
+    expect(by(failed.results)).toEqual([["RQ-1", "rejected"]]);
+    const told = await issue(u, [[v]], queued);
+    expect(by(told.results)).toEqual([["RQ-1", "rejected"]]);
+    expect(told.results[0]?.hint).toMatch(/--requeue/);
+    expect(calls(told.log)).not.toContain("facturacion/reenviar_encolado");
+    const requeued = await issue(u, [[v]], { ...queued, requeue: true });
+    expect(by(requeued.results)).toEqual([["RQ-1", "queued"]]);
+    expect(calls(requeued.log)).toContain("facturacion/reenviar_encolado");
+  });
+});
+
+describe("issueFiles: one run at a time on a journal", () => {
+  it("a run finding another at work on its journal sends nothing and says which process", async () => {
+    const u = user();
+    await issue(u, [[raw("LOCK-1")]]);
+    const account = await accountOf(await loadProfile({ env: u.env, cwd: u.cwd }), u.env);
+    const other = await Journal.open(stateDir(u.env), account as AccountKey, { lock: true, profile: "other" });
+    try {
+      await expect(issue(u, [[raw("LOCK-2")]])).rejects.toBeInstanceOf(JournalBusyError);
+    } finally {
+      await other.close();
+    }
+    expect((await issue(u, [[raw("LOCK-2")]])).results.map((r) => r.numero)).toEqual([2]);
   });
 });
 

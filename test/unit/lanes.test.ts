@@ -1224,7 +1224,9 @@ describe("issueFiles: one run at a time on a journal", () => {
     const account = await accountOf(await loadProfile({ env: u.env, cwd: u.cwd }), u.env);
     const other = await Journal.open(stateDir(u.env), account as AccountKey, { lock: true, profile: "other" });
     try {
-      await expect(issue(u, [[raw("LOCK-2")]])).rejects.toBeInstanceOf(JournalBusyError);
+      const busy = issue(u, [[raw("LOCK-2")]]);
+      await expect(busy).rejects.toBeInstanceOf(JournalBusyError);
+      await expect(busy).rejects.toThrow(/^another facturar run \(process \d+\) is issuing/);
     } finally {
       await other.close();
     }

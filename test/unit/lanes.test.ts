@@ -16,6 +16,7 @@ import { stateDir } from "../../src/config/paths.js";
 import { loadProfile } from "../../src/config/profile.js";
 import { FacturarError, UsageError } from "../../src/errors.js";
 import { startSandbox } from "../../src/sandbox/server.js";
+import { clockFrom } from "../../src/voucher/dates.js";
 import { baseVoucher, freshUser, item, journalFiles, type Raw, ROOT, TODAY } from "../helpers.js";
 
 const FCE_B = "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) B";
@@ -1214,6 +1215,41 @@ describe("issueFiles: the service's queue", () => {
     const requeued = await issue(u, [[v]], { ...queued, requeue: true });
     expect(by(requeued.results)).toEqual([["RQ-1", "queued"]]);
     expect(calls(requeued.log)).toContain("facturacion/reenviar_encolado");
+  });
+});
+
+describe("issueFiles: an answer lost, and the service then out of reach", () => {
+  it("the voucher is unknown, counted so; the next run settles it", async () => {
+    const u = user();
+    const sandbox = await startSandbox({ dataDir: join(u.home, "service"), now: clockFrom(u.env) });
+    try {
+      const pv = sandbox.pointsOfSale[0] as (typeof sandbox.pointsOfSale)[number];
+      const env = {
+        ...u.env,
+        FACTURAR_BASE_URL: sandbox.baseUrl,
+        FACTURAR_USERTOKEN: pv.usertoken,
+        FACTURAR_APIKEY: pv.apikey,
+        FACTURAR_APITOKEN: pv.apitoken,
+        FACTURAR_PUNTO_VENTA: String(pv.punto_venta),
+        FACTURAR_RETRY_BACKOFF: "0.001",
+        FACTURAR_SETTLE_WINDOW: "0.05",
+      };
+      const req = { env, profile: { env, cwd: u.cwd }, rateMs: 0 };
+      const out = await issue(u, [[raw("UNK-1")]], {
+        ...req,
+        // From the send on, every connection drops before the service reads it.
+        log: (line) => {
+          if (/\/facturacion\/nuevo /.test(line)) sandbox.faults.dropBefore = 1;
+        },
+      });
+      expect(by(out.results)).toEqual([["UNK-1", "unknown"]]);
+      expect(out.summary).toEqual({ ...NONE, unknown: 1 });
+      sandbox.faults.dropBefore = 0;
+      const next = await issue(u, [[raw("UNK-1")]], req);
+      expect(next.results.map((r) => r.status)).toEqual(["issued"]);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

@@ -960,7 +960,7 @@ describe("issueFiles: asked first, stopped, sent in batches", () => {
     expect(calls(single.log)).toEqual(["facturacion/nuevo", "facturacion/nuevo"]);
   });
 
-  it("queued: up to 100 a lotes_encola call by default", async () => {
+  it("queued: one lotes_encola call takes more than the instant 20 by default (up to 100)", async () => {
     const u = user();
     const queued = (ref: string) => raw(ref, (r) => (r.comprobante.numero = 0));
     const out = await issue(u, [Array.from({ length: 21 }, (_, i) => queued(`Q-${i + 1}`))], { mode: "queued" });

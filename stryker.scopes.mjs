@@ -70,6 +70,12 @@ export const SCOPES = {
     mutate: ["src/api/protocol.ts", "src/batch/issue.ts", "src/batch/run.ts", "src/batch/journal.ts"],
     tests: ["test/unit/exactly-once.test.ts", "test/unit/journal.test.ts"],
   },
+  // The lanes alone (run.ts): the exactly-once tests drive runLanes against the embedded service's
+  // logic; lanes.test.ts drives runLanes with scripted steps and issueFiles end to end in-process.
+  run: {
+    mutate: ["src/batch/run.ts"],
+    tests: ["test/unit/exactly-once.test.ts", "test/unit/lanes.test.ts"],
+  },
   // The typed protocol alone: fake transports answering canned bodies, milliseconds a test.
   protocol: {
     mutate: ["src/api/protocol.ts"],

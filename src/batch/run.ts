@@ -815,9 +815,9 @@ export async function runLanes<V extends VoucherHeading>(
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(run.concurrency, all.length)) }, worker);
-  // Every lane ends (each voucher told) before a bug in one is reported.
-  const ended = await Promise.allSettled(workers);
-  await Promise.allSettled(landed);
+  // Every lane ends (each voucher told) before a bug in one is reported; a bug while a result's
+  // documents landed too, or that voucher would go untold without a word.
+  const ended = [...(await Promise.allSettled(workers)), ...(await Promise.allSettled(landed))];
   const failed = ended.find((e): e is PromiseRejectedResult => e.status === "rejected");
   if (failed) throw failed.reason;
   // The journal failed on the run's last outcomes: nothing was left to stop, but the run says so.

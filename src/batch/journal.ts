@@ -116,7 +116,7 @@ export class JournalBusyError extends FacturarError {
   constructor(profile: string, pid: number) {
     super(
       t(
-        "another facturar run (process {pid}) is issuing with profile {profile}; two runs on one journal would interleave",
+        "another facturar run (process {pid}) is issuing on the journal of this account (profile {profile}); two runs on one journal would interleave",
         {
           pid,
           profile,

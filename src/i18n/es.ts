@@ -97,8 +97,8 @@ export const ES: Readonly<Record<string, string>> = {
   "leave numero out: the service assigns the next number itself":
     "no indique numero: el servicio asigna el próximo número",
   // batch/journal.ts
-  "another facturar run (process {pid}) is issuing with profile {profile}; two runs on one journal would interleave":
-    "otra ejecución de facturar (proceso {pid}) está emitiendo con el perfil {profile}; dos ejecuciones sobre un mismo diario se intercalarían",
+  "another facturar run (process {pid}) is issuing on the journal of this account (profile {profile}); two runs on one journal would interleave":
+    "otra ejecución de facturar (proceso {pid}) está emitiendo sobre el diario de esta cuenta (perfil {profile}); dos ejecuciones sobre un mismo diario se intercalarían",
   "wait for it to finish; if that process is gone, run again (its lock is then taken over)":
     "espere a que termine; si ese proceso ya no existe, ejecute de nuevo (se toma su bloqueo)",
   // batch/run.ts

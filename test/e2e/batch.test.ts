@@ -314,7 +314,9 @@ describe("cron batches", () => {
     expect(journalText(state)).toMatch(/"sending"/);
     const second = await start(["issue", "--no-pdf", path], env, cwd).done;
     expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(/another facturar run \(process \d+\) is issuing with profile sandbox/);
+    expect(second.stderr).toMatch(
+      /another facturar run \(process \d+\) is issuing on the journal of this account \(profile sandbox\)/,
+    );
     const done = await first.done;
     expect(done.code).toBe(0);
     expect(ndjson(done.stdout).filter((r) => r.status === "issued")).toHaveLength(200);

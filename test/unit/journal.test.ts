@@ -330,7 +330,9 @@ describe("Journal.open", () => {
     const busy = Journal.open(dir, KEY, { lock: true, profile: "shop" });
     await expect(busy).rejects.toBeInstanceOf(JournalBusyError);
     await expect(busy).rejects.toMatchObject({ code: "journal.busy", outcome: "usage" });
-    await expect(busy).rejects.toThrow(`process ${process.pid}) is issuing with profile shop`);
+    await expect(busy).rejects.toThrow(
+      `process ${process.pid}) is issuing on the journal of this account (profile shop)`,
+    );
     await expect(busy).rejects.toMatchObject({ hint: expect.stringContaining("its lock is then taken over") });
     const unlocked = await Journal.open(dir, KEY, { lock: false, profile: "p" });
     await unlocked.close();

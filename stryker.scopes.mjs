@@ -70,6 +70,11 @@ export const SCOPES = {
     mutate: ["src/api/protocol.ts", "src/batch/issue.ts", "src/batch/run.ts", "src/batch/journal.ts"],
     tests: ["test/unit/exactly-once.test.ts", "test/unit/journal.test.ts"],
   },
+  // The issuer alone (src/batch/issue.ts), driven in-process: the exactly-once tests and its own.
+  issue: {
+    mutate: ["src/batch/issue.ts"],
+    tests: ["test/unit/exactly-once.test.ts"],
+  },
   // The typed protocol alone: fake transports answering canned bodies, milliseconds a test.
   protocol: {
     mutate: ["src/api/protocol.ts"],

@@ -1,0 +1,1305 @@
+/**
+ * The Issuer's own decisions, in-process (test/inprocess.ts): what it sends and how many times,
+ * what result each voucher gets, what the journal keeps, what it warns about, the documents it
+ * saves. Milliseconds a test: the service's answers are scripted where the sandbox would need
+ * minutes or a broken authority to give them.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { AccessDeniedError } from "../../src/api/client.js";
+import type { HttpResponse } from "../../src/api/http.js";
+import { TransportError } from "../../src/api/http.js";
+import {
+  AuthorityDownError,
+  type HttpService,
+  type IssueAnswer,
+  type Service,
+  ServiceRefusedError,
+  type ServiceVoucher,
+} from "../../src/api/protocol.js";
+import {
+  type Begun,
+  Issuer,
+  type IssueSettings,
+  isServiceFailure,
+  laneBreak,
+  NO_ANSWER,
+  NOT_PROCESSED,
+  type PreparedVoucher,
+  ServiceStop,
+  saveDocument,
+} from "../../src/batch/issue.js";
+import { Journal, JournalUnwritableError } from "../../src/batch/journal.js";
+import { blankResult, type VoucherResult } from "../../src/batch/result.js";
+import { FacturarError } from "../../src/errors.js";
+import { lost, run, SETTINGS, voucher, type World, world } from "../inprocess.js";
+
+let w: World;
+afterEach(async () => {
+  await w?.close();
+});
+
+const PDF = Buffer.from("%PDF-1.4 test document");
+
+/** Replaces some of the service's methods; the rest answer as the embedded sandbox does. */
+function script(target: World, parts: Partial<Record<keyof Service, unknown>>): HttpService {
+  const real = target.service;
+  target.service = Object.assign(Object.create(real), parts) as HttpService;
+  return real;
+}
+
+/** Documents served from memory: each URL's answer by `answer`, every URL asked kept in `asked`. */
+function documents(target: World, answer: (url: string) => HttpResponse = () => ok(PDF)) {
+  const asked: string[] = [];
+  script(target, {
+    download: async (url: URL) => {
+      asked.push(url.href);
+      return answer(url.href);
+    },
+  });
+  return asked;
+}
+
+function ok(body: Buffer): HttpResponse {
+  return { status: 200, headers: {}, body };
+}
+
+function status(code: number): HttpResponse {
+  return { status: code, headers: {}, body: Buffer.from("") };
+}
+
+interface Rig {
+  issuer: Issuer;
+  journal: Journal;
+  warnings: string[];
+  close(): Promise<void>;
+}
+
+/** An Issuer over the world's journal, driven directly (no lanes): issue, issueBatch, survey. */
+async function rig(
+  target: World,
+  settings: Partial<IssueSettings> = {},
+  wrap: (j: Journal) => Journal = (j) => j,
+): Promise<Rig> {
+  const journal = await Journal.open(join(target.dir, "state"), target.account, { lock: false, profile: "test" });
+  const warnings: string[] = [];
+  const issuer = new Issuer(target.service, wrap(journal), { ...SETTINGS, ...settings }, (l) => warnings.push(l));
+  return { issuer, journal, warnings, close: () => journal.close() };
+}
+
+/** The journal's entry for a reference, as a later run reads it. */
+async function entryOf(target: World, ref: string) {
+  const journal = await Journal.open(join(target.dir, "state"), target.account, { lock: false, profile: "test" });
+  const entry = journal.get(ref);
+  await journal.close();
+  return entry;
+}
+
+function outDir(): string {
+  return mkdtempSync(join(tmpdir(), "facturar-docs-"));
+}
+
+const queuedVoucher = (ref: string) => voucher(ref, (raw) => (raw.comprobante.numero = 0));
+
+/** A result with only what laneBreak reads. */
+function outcome(status: VoucherResult["status"], errors: string[] = [], codes: string[] = []): VoucherResult {
+  const r = blankResult(status, { source: "x.json", reference: "R", tipo: null, punto_venta: null, total: null });
+  r.errors = errors;
+  r.error_details = codes.map((code) => ({ code, text: code }));
+  return r;
+}
+
+describe("which failures stop the run", () => {
+  it("access denied and an unavailable service are the service's; a bad request is the voucher's", () => {
+    expect(isServiceFailure(new AccessDeniedError("no"))).toBe(true);
+    expect(isServiceFailure(new FacturarError("down", "unavailable", "service.x"))).toBe(true);
+    expect(isServiceFailure(new FacturarError("HTTP 500", "rejected", "http.500"))).toBe(true);
+    expect(isServiceFailure(new FacturarError("HTTP 409", "rejected", "http.409"))).toBe(true);
+    for (const code of ["http.400", "http.413", "http.422"])
+      expect(isServiceFailure(new FacturarError(code, "rejected", code)), code).toBe(false);
+    expect(isServiceFailure(new FacturarError("refused", "rejected", "service.refused"))).toBe(false);
+    expect(isServiceFailure(new Error("HTTP 500"))).toBe(false);
+  });
+
+  it("a lane waits behind a voucher not settled, or one whose numbering or date would fail the rest", () => {
+    expect(laneBreak(outcome("unknown"))).toBe("unsettled");
+    expect(laneBreak(outcome("held"))).toBe("unsettled");
+    expect(laneBreak(outcome("issued", ["fecha"]))).toBeUndefined();
+    expect(laneBreak(outcome("queued", ["numero"]))).toBeUndefined();
+    expect(laneBreak(outcome("rejected", ["x"], [NO_ANSWER]))).toBe("unsettled");
+    expect(laneBreak(outcome("rejected", ["Error 10016: algo"]))).toBe("sequence");
+    expect(laneBreak(outcome("rejected", ["Error 10015"]))).toBe("sequence");
+    expect(laneBreak(outcome("rejected", ["El Numero no es el proximo a emitir"]))).toBe("sequence");
+    expect(laneBreak(outcome("rejected", ["La FECHA es anterior"]))).toBe("sequence");
+    expect(laneBreak(outcome("rejected", ["ok", "proximo a emitir"]))).toBe("sequence");
+    expect(laneBreak(outcome("rejected", ["Error 100160", "Error 110015"]))).toBeUndefined();
+    expect(laneBreak(outcome("rejected", ["El CUIT es invalido"], ["TFC-8004"]))).toBeUndefined();
+  });
+});
+
+describe("saving a document", () => {
+  const service = (answers: HttpResponse[], asked: string[] = []) =>
+    ({
+      baseUrl: new URL("http://sandbox.invalid/app/api/v2"),
+      download: async (url: URL) => {
+        asked.push(url.href);
+        return answers.shift() ?? status(599);
+      },
+    }) as unknown as Service;
+  const link = (n: number) => `http://sandbox.invalid/app/api/v2/comprobantes/pdf/${n}.pdf`;
+
+  it("writes what the link serves, under its name, and says where", async () => {
+    const dir = outDir();
+    const path = await saveDocument(service([ok(PDF)]), dir, "FB-1.pdf", link(1), async () => null);
+    expect(path).toBe(join(dir, "FB-1.pdf"));
+    expect(readFileSync(path)).toEqual(PDF);
+  });
+
+  it("an expired link (410, 404, 403) is regenerated once; a second refusal fails", async () => {
+    for (const code of [410, 404, 403]) {
+      const asked: string[] = [];
+      let regenerated = 0;
+      const dir = outDir();
+      const regenerate = async () => link(100 + ++regenerated);
+      await saveDocument(service([status(code), ok(PDF)], asked), dir, "a.pdf", link(1), regenerate);
+      expect(asked, String(code)).toEqual([link(1), link(101)]);
+      expect(regenerated).toBe(1);
+      await expect(
+        saveDocument(service([status(code), status(code)]), dir, "b.pdf", link(1), regenerate),
+      ).rejects.toThrow(`the link answered HTTP ${code}`);
+      expect(existsSync(join(dir, "b.pdf"))).toBe(false);
+    }
+  });
+
+  it("any other status fails at once, without asking for a fresh link", async () => {
+    let regenerated = 0;
+    const asked: string[] = [];
+    await expect(
+      saveDocument(service([status(500)], asked), outDir(), "a.pdf", link(1), async () => link(++regenerated)),
+    ).rejects.toThrow("the link answered HTTP 500");
+    expect(regenerated).toBe(0);
+    expect(asked).toHaveLength(1);
+  });
+
+  it("something that is not a PDF is not saved", async () => {
+    const dir = outDir();
+    await expect(
+      saveDocument(service([ok(Buffer.from("<html>"))]), dir, "a.pdf", link(1), async () => null),
+    ).rejects.toThrow("the link did not return a PDF");
+    expect(existsSync(join(dir, "a.pdf"))).toBe(false);
+  });
+
+  it("no link at hand: a fresh one is asked for first; none to be had is no document", async () => {
+    const asked: string[] = [];
+    const path = await saveDocument(service([ok(PDF)], asked), outDir(), "a.pdf", null, async () => link(7));
+    expect(asked).toEqual([link(7)]);
+    expect(existsSync(path)).toBe(true);
+    await expect(saveDocument(service([ok(PDF)]), outDir(), "b.pdf", null, async () => null)).rejects.toThrow();
+  });
+
+  it("an expired link whose first renewal gave nothing is renewed once more", async () => {
+    const asked: string[] = [];
+    const fresh = [null, link(9)];
+    const path = await saveDocument(
+      service([status(410), ok(PDF)], asked),
+      outDir(),
+      "a.pdf",
+      link(1),
+      async () => fresh.shift() ?? null,
+    );
+    expect(asked).toEqual([link(1), link(9)]);
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it("a link to a host other than the service's is refused before connecting", async () => {
+    const asked: string[] = [];
+    await expect(
+      saveDocument(service([ok(PDF)], asked), outDir(), "a.pdf", "http://10.0.0.1/x.pdf", async () => null),
+    ).rejects.toThrow();
+    expect(asked).toEqual([]);
+  });
+});
+
+describe("an issued voucher", () => {
+  it("is reported with what the service gave, and the journal keeps it all for the next run", async () => {
+    w = await world();
+    script(w, {
+      issue: async (): Promise<IssueAnswer> => ({
+        ok: true,
+        state: "issued",
+        comprobante_tipo: null,
+        punto_venta: null,
+        numero: 12,
+        cae: "76123456789012",
+        vencimiento_cae: "30/11/2026",
+        vencimiento_pago: null,
+        qr: "https://qr.example/x",
+        pdf_url: null,
+        ticket_url: null,
+        observations: ["Observado: 10217"],
+      }),
+    });
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("J-1"));
+    await r.close();
+    expect(result).toMatchObject({
+      ok: true,
+      status: "issued",
+      source: "J-1.json",
+      external_reference: "J-1",
+      // The answer left type, point of sale and due date out: the voucher's own are reported.
+      comprobante_tipo: "FACTURA B",
+      punto_venta: 679,
+      numero: 12,
+      comprobante_nro: "00679-00000012",
+      cae: "76123456789012",
+      vencimiento_cae: "30/11/2026",
+      vencimiento_pago: "20/12/2026",
+      qr: "https://qr.example/x",
+      observations: ["Observado: 10217"],
+    });
+    expect(result.warnings).toBeUndefined();
+    expect(await entryOf(w, "J-1")).toMatchObject({
+      state: "issued",
+      tipo: "FACTURA B",
+      punto_venta: 679,
+      numero: 12,
+      comprobante_nro: "00679-00000012",
+      fecha: "20/11/2026",
+      cae: "76123456789012",
+      vencimiento_cae: "30/11/2026",
+      vencimiento_pago: "20/12/2026",
+      total: "121",
+      observations: ["Observado: 10217"],
+      digest: voucher("J-1").digest,
+    });
+  });
+
+  it("the answer's own type, point of sale and due date win over the file's", async () => {
+    w = await world();
+    script(w, {
+      issue: async (): Promise<IssueAnswer> => ({
+        ok: true,
+        state: "issued",
+        comprobante_tipo: "FACTURA C",
+        punto_venta: 5,
+        numero: 3,
+        cae: null,
+        vencimiento_cae: null,
+        vencimiento_pago: "01/01/2027",
+        qr: null,
+        pdf_url: null,
+        ticket_url: null,
+        observations: [],
+      }),
+    });
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("J-2"));
+    await r.close();
+    expect(result).toMatchObject({
+      comprobante_tipo: "FACTURA C",
+      punto_venta: 5,
+      comprobante_nro: "00005-00000003",
+      vencimiento_pago: "01/01/2027",
+    });
+    expect(result.observations).toBeUndefined();
+    const entry = await entryOf(w, "J-2");
+    expect(entry).toMatchObject({ tipo: "FACTURA C", punto_venta: 5, numero: 3 });
+    expect(entry?.cae).toBeUndefined();
+    expect(entry?.observations).toBeUndefined();
+  });
+
+  it("issued without a readable number: the service's record gives it", async () => {
+    w = await world();
+    const real = script(w, {
+      issue: async (mode: "instant", body: Record<string, unknown>): Promise<IssueAnswer> => {
+        const answer = await real.issue(mode, body);
+        return answer.ok ? { ...answer, numero: null, pdf_url: null } : answer;
+      },
+    });
+    const asked = documents(w);
+    const r = await rig(w, { savePdf: true, outDir: outDir() });
+    const result = await r.issuer.issue(voucher("NN-1"));
+    await r.close();
+    expect(result).toMatchObject({ status: "issued", numero: 1, comprobante_nro: "00679-00000001" });
+    expect(result.total).toBe("121.00");
+    expect(result.warnings).toBeUndefined();
+    // The documents come from the links the service's record gives.
+    expect(asked.some((u) => u.includes("/comprobantes/pdf/"))).toBe(true);
+    expect((await entryOf(w, "NN-1"))?.numero).toBe(1);
+  });
+
+  it("issued without a number the service can tell: reported issued, with a warning, no PDF", async () => {
+    w = await world();
+    let sent = false;
+    const real = script(w, {
+      issue: async (mode: "instant", body: Record<string, unknown>): Promise<IssueAnswer> => {
+        const answer = await real.issue(mode, body);
+        sent = true;
+        return answer.ok ? { ...answer, numero: null } : answer;
+      },
+      // Asked before sending, it answers; asked for the number afterwards, it cannot be reached.
+      findByReference: async (ref: string) => {
+        if (sent) throw new TransportError("cannot connect", "refused", false);
+        return real.findByReference(ref);
+      },
+    });
+    const asked = documents(w);
+    const r = await rig(w, { savePdf: true, outDir: outDir() });
+    const result = await r.issuer.issue(voucher("NN-2"));
+    await r.close();
+    expect(result.status).toBe("issued");
+    expect(result.numero).toBeNull();
+    expect(result.comprobante_nro).toBeNull();
+    expect(result.warnings).toEqual([
+      "issued, but the service gave no readable voucher number for NN-2: `facturar query --ref NN-2` tells it later",
+      "PDF not saved: the answer gave no usable voucher number",
+    ]);
+    expect(result.documents_missing).toBe(true);
+    expect(asked).toEqual([]);
+    expect(await entryOf(w, "NN-2")).toMatchObject({ state: "issued", documents_missing: true });
+  });
+
+  it("a queued answer: journaled queued, reported queued with the due date the service set", async () => {
+    w = await world();
+    const real = script(w, {
+      issue: async (mode: "queued", body: Record<string, unknown>): Promise<IssueAnswer> => {
+        const answer = await real.issue(mode, body);
+        return answer.ok ? { ...answer, vencimiento_pago: "15/01/2027" } : answer;
+      },
+    });
+    const r = await rig(w, { mode: "queued" });
+    const result = await r.issuer.issue(queuedVoucher("QA-1"));
+    await r.close();
+    expect(result).toMatchObject({ status: "queued", ok: true, vencimiento_pago: "15/01/2027", numero: null });
+    expect(await entryOf(w, "QA-1")).toMatchObject({ state: "queued", mode: "queued" });
+  });
+});
+
+describe("a voucher the service refuses", () => {
+  const refuse =
+    (errors: string[], codes: string[] = [], requiresFce = false) =>
+    async (): Promise<IssueAnswer> => ({
+      ok: false,
+      errors,
+      details: codes.map((code) => ({ code, text: errors[0] ?? "" })),
+      requiresFce,
+    });
+
+  it("is rejected with the service's errors and a hint that fits them; the journal says rejected", async () => {
+    const cases: [string[], string[], boolean, RegExp | undefined][] = [
+      [["El receptor debe recibir FCE"], [], true, /MiPyME credit invoice/],
+      [["Condicion IVA invalida"], ["TFC-8004"], false, /condicion_iva does not fit/],
+      [["Hay comprobantes ENCOLADOS pendientes"], [], false, /issue-queued/],
+      [["El numero no es el proximo a emitir"], [], false, /leave numero out/],
+      [["Next number expected"], [], false, /leave numero out/],
+      [["El CUIT es invalido"], ["TFC-1"], false, undefined],
+    ];
+    for (const [i, [errors, codes, fce, hint]] of cases.entries()) {
+      w = await world();
+      script(w, { issue: refuse(errors, codes, fce) });
+      const r = await rig(w);
+      const result = await r.issuer.issue(voucher(`RJ-${i}`));
+      await r.close();
+      expect(result.status).toBe("rejected");
+      expect(result.ok).toBe(false);
+      expect(result.errors).toEqual(errors);
+      expect(result.error_details.map((d) => d.code)).toEqual(codes);
+      if (hint) expect(result.hint, errors[0]).toMatch(hint);
+      else expect(result.hint).toBeUndefined();
+      expect(await entryOf(w, `RJ-${i}`)).toMatchObject({ state: "rejected", errors });
+      await w.close();
+    }
+  });
+
+  it("a bad request (HTTP 400) is that voucher's: rejected with the error's code and hint, nothing to settle", async () => {
+    w = await world();
+    script(w, {
+      issue: async () => {
+        throw new FacturarError("HTTP 400: bad body", "rejected", "http.400", "fix the body");
+      },
+    });
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("BR-1"));
+    expect(r.warnings).toEqual([]);
+    await r.close();
+    expect(result).toMatchObject({
+      status: "rejected",
+      errors: ["HTTP 400: bad body"],
+      error_details: [{ code: "http.400", text: "HTTP 400: bad body" }],
+      hint: "fix the body",
+    });
+    expect(await entryOf(w, "BR-1")).toMatchObject({ state: "rejected", errors: ["HTTP 400: bad body"] });
+  });
+
+  it("access denied stops the run: the voucher is held in the journal, not sending", async () => {
+    w = await world();
+    script(w, {
+      issue: async () => {
+        throw new AccessDeniedError("HTTP 403: credentials");
+      },
+    });
+    const r = await rig(w);
+    const stop = await r.issuer.issue(voucher("AD-1")).catch((e: unknown) => e);
+    await r.close();
+    expect(stop).toBeInstanceOf(ServiceStop);
+    expect((stop as ServiceStop).reason).toBeInstanceOf(AccessDeniedError);
+    expect(await entryOf(w, "AD-1")).toMatchObject({ state: "held", errors: ["HTTP 403: credentials"] });
+  });
+
+  it("a bug (not the service's word) is thrown as it is, and the journal keeps `sending`", async () => {
+    w = await world();
+    script(w, {
+      issue: async () => {
+        throw new TypeError("a bug");
+      },
+    });
+    const r = await rig(w);
+    await expect(r.issuer.issue(voucher("BUG-1"))).rejects.toThrow(TypeError);
+    await r.close();
+    expect((await entryOf(w, "BUG-1"))?.state).toBe("sending");
+  });
+});
+
+describe("an answer lost on the way", () => {
+  it("is told, the service asked, and the voucher sent again until three sends went unanswered", async () => {
+    w = await world();
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo") throw lost();
+      return call();
+    };
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("LOST-1"));
+    await r.close();
+    expect(w.calls.get("facturacion/nuevo")).toBe(3);
+    expect(r.warnings).toHaveLength(3);
+    expect(r.warnings[0]).toMatch(
+      /^LOST-1\.json: no complete answer within 1 s.*; asking the service whether LOST-1 was stored$/,
+    );
+    expect(result).toMatchObject({ status: "rejected", ok: false });
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatch(/no complete answer/);
+    expect(result.error_details).toEqual([{ code: NO_ANSWER, text: result.errors[0] }]);
+    expect(result.hint).toBe(
+      "sent 3 times without an answer, and the service holds nothing under LOST-1: not issued; run again later",
+    );
+    expect(await entryOf(w, "LOST-1")).toMatchObject({ state: "rejected", errors: result.errors });
+  });
+
+  it("each send again is journaled `sending` first, with its own time", async () => {
+    w = await world();
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo") throw lost();
+      return call();
+    };
+    let clock = Date.parse("2026-11-20T12:00:00Z");
+    const sending: string[] = [];
+    const r = await rig(w, { now: () => (clock += 1000) }, (j) => {
+      const recordAll = j.recordAll.bind(j);
+      j.recordAll = async (entries) => {
+        for (const e of entries) if (e.state === "sending") sending.push(e.sent_at as string);
+        return recordAll(entries);
+      };
+      return j;
+    });
+    await r.issuer.issue(voucher("LOST-2"));
+    await r.close();
+    expect(sending).toHaveLength(3);
+    expect(new Set(sending).size).toBe(3);
+  });
+
+  it("found at the service after a lost answer: issued by this run, reconciled", async () => {
+    w = await world();
+    w.step = async (method, _body, call) => {
+      if (method !== "facturacion/nuevo") return call();
+      await call();
+      throw lost();
+    };
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("FOUND-1"));
+    await r.close();
+    expect(result).toMatchObject({ status: "issued", reconciled: true, numero: 1 });
+    // Sent now: no "already issued" hint, no drift.
+    expect(result.hint).toBeUndefined();
+    expect(w.calls.get("facturacion/nuevo")).toBe(1);
+    expect(await entryOf(w, "FOUND-1")).toMatchObject({
+      state: "issued",
+      numero: 1,
+      digest: voucher("FOUND-1").digest,
+    });
+  });
+
+  it("the service cannot be asked after a lost answer: unknown, journaled so, with the reconcile hint", async () => {
+    w = await world();
+    let sent = false;
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo") {
+        sent = true;
+        throw lost();
+      }
+      if (sent) throw new TransportError("cannot connect", "refused", false);
+      return call();
+    };
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("UNK-1"));
+    await r.close();
+    expect(result.status).toBe("unknown");
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatch(/^could not ask the service about UNK-1: /);
+    expect(result.hint).toMatch(/facturar journal --reconcile/);
+    expect(await entryOf(w, "UNK-1")).toMatchObject({ state: "unknown", errors: result.errors });
+  });
+
+  it("waits for a voucher still being stored, asking less and less often, within the settle window", async () => {
+    w = await world();
+    const sleeps: number[] = [];
+    let clock = 0;
+    let lookups = 0;
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo") throw lost();
+      return call();
+    };
+    script(w, {
+      findByReference: async () => {
+        lookups++;
+        return [];
+      },
+    });
+    const r = await rig(w, {
+      settleWindowMs: 30_000,
+      now: () => clock,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        clock += ms;
+      },
+    });
+    await r.issuer.issue(voucher("SLOW-1"));
+    await r.close();
+    // Each of the three sends waits out the window: 500, 1000, 2000… at most 10 s, never past it.
+    const first = sleeps.slice(0, sleeps.indexOf(10_000) + 2);
+    expect(first).toEqual([500, 1000, 2000, 4000, 8000, 10_000, 4500]);
+    expect(sleeps.reduce((a, b) => a + b, 0)).toBe(3 * 30_000);
+    expect(lookups).toBeGreaterThanOrEqual(3 * 8);
+  });
+});
+
+describe("deciding before sending", () => {
+  it("a reference the journal holds as issued: reported from the journal, nothing asked, nothing sent", async () => {
+    w = await world();
+    script(w, {
+      issue: async (): Promise<IssueAnswer> => ({
+        ok: true,
+        state: "issued",
+        comprobante_tipo: "FACTURA B",
+        punto_venta: 679,
+        numero: 4,
+        cae: "71000000000004",
+        vencimiento_cae: "30/11/2026",
+        vencimiento_pago: "21/12/2026",
+        qr: null,
+        pdf_url: null,
+        ticket_url: null,
+        observations: ["obs"],
+      }),
+    });
+    const first = await rig(w);
+    await first.issuer.issue(voucher("JR-1"));
+    await first.close();
+    w.calls.clear();
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("JR-1"));
+    await r.close();
+    expect(w.calls.size).toBe(0);
+    expect(result).toMatchObject({
+      status: "skipped-duplicate",
+      ok: true,
+      comprobante_tipo: "FACTURA B",
+      punto_venta: 679,
+      numero: 4,
+      comprobante_nro: "00679-00000004",
+      cae: "71000000000004",
+      vencimiento_cae: "30/11/2026",
+      vencimiento_pago: "21/12/2026",
+      total: "121",
+      pdf: null,
+      ticket: null,
+      observations: ["obs"],
+      hint: "already issued (journal): not sent again; --allow-duplicate issues another on purpose",
+    });
+    expect(result.content_changed).toBeUndefined();
+    expect(result.warnings).toBeUndefined();
+  });
+
+  it("journaled issued without its number: the service is asked for it, nothing is sent", async () => {
+    w = await world();
+    await run(w, [voucher("NUM-1")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+    await journal.record({ ref: "NUM-1", state: "issued", mode: "instant", tipo: "FACTURA B", punto_venta: 679 });
+    await journal.close();
+    w.calls.clear();
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("NUM-1"));
+    await r.close();
+    expect(result).toMatchObject({ status: "skipped-duplicate", reconciled: true, numero: 1 });
+    expect(w.calls.get("facturacion/nuevo")).toBeUndefined();
+    expect((await entryOf(w, "NUM-1"))?.numero).toBe(1);
+  });
+
+  it("journaled issued without its number and the service cannot be asked: the journal's word, no stop", async () => {
+    w = await world();
+    const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+    await journal.record({ ref: "NUM-2", state: "issued", mode: "instant", tipo: "FACTURA B", punto_venta: 679 });
+    await journal.close();
+    w.step = async () => {
+      throw new TransportError("cannot connect", "refused", false);
+    };
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("NUM-2"));
+    await r.close();
+    expect(result).toMatchObject({ status: "skipped-duplicate", numero: null, comprobante_nro: null });
+    expect(result.reconciled).toBeUndefined();
+  });
+
+  it("never sent, and the service cannot be asked whether another run sent it: the run stops, nothing sent", async () => {
+    w = await world();
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/consulta_avanzada") throw new TransportError("cannot connect", "refused", false);
+      return call();
+    };
+    const r = await rig(w);
+    const stop = await r.issuer.issue(voucher("STOP-1")).catch((e: unknown) => e);
+    await r.close();
+    expect(stop).toBeInstanceOf(ServiceStop);
+    expect((stop as ServiceStop).reason).toBeInstanceOf(FacturarError);
+    expect((stop as ServiceStop).reason.outcome).toBe("unavailable");
+    expect((stop as ServiceStop).message).toMatch(/cannot connect/);
+    expect(w.calls.get("facturacion/nuevo")).toBeUndefined();
+    expect(await entryOf(w, "STOP-1")).toBeUndefined();
+  });
+
+  it("a bug in asking is thrown as it is", async () => {
+    w = await world();
+    script(w, {
+      findByReference: async () => {
+        throw new TypeError("a bug");
+      },
+    });
+    const r = await rig(w);
+    await expect(r.issuer.issue(voucher("BUG-2"))).rejects.toThrow(TypeError);
+    await r.close();
+  });
+
+  it("two issued vouchers under one reference: told, and the newest reported", async () => {
+    w = await world();
+    await run(w, [voucher("TWICE-1")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    await run(w, [voucher("TWICE-1")], { allowDuplicate: true });
+    // The second went as TWICE-1-R2; make the service hold two under TWICE-1 as an older client might.
+    const real = script(w, {
+      findByReference: async (ref: string) => [
+        ...(await real.findByReference(`${ref}-R2`)).map((v) => ({ ...v, external_reference: ref })),
+        ...(await real.findByReference(ref)),
+      ],
+    });
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("TWICE-1"));
+    await r.close();
+    expect(r.warnings).toEqual([
+      "the service holds 2 issued vouchers under TWICE-1 (sent twice before?); reporting the newest",
+    ]);
+    expect(result).toMatchObject({ status: "skipped-duplicate", numero: 2 });
+  });
+});
+
+describe("--allow-duplicate", () => {
+  it("issues another voucher under R-R2, R-R3… whether the journal or the service holds the reference", async () => {
+    w = await world();
+    const first = await run(w, [voucher("DUP-1")]);
+    expect(first.results[0]?.external_reference).toBe("DUP-1");
+    const second = await run(w, [voucher("DUP-1")], { allowDuplicate: true });
+    expect(second.results[0]).toMatchObject({ status: "issued", external_reference: "DUP-1-R2", numero: 2 });
+    const third = await run(w, [voucher("DUP-1")], { allowDuplicate: true });
+    expect(third.results[0]).toMatchObject({ status: "issued", external_reference: "DUP-1-R3", numero: 3 });
+    // The journal lost: the service's R and R-R2… are found and recorded, the next free one issued.
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const fourth = await run(w, [voucher("DUP-1")], { allowDuplicate: true });
+    expect(fourth.results[0]).toMatchObject({ status: "issued", external_reference: "DUP-1-R4", numero: 4 });
+    expect(await entryOf(w, "DUP-1-R2")).toMatchObject({ state: "issued", numero: 2 });
+    expect(["DUP-1", "DUP-1-R2", "DUP-1-R3", "DUP-1-R4"].map((ref) => w.held(ref))).toEqual([1, 1, 1, 1]);
+  });
+
+  it("a long reference is cut so that its suffix still fits", async () => {
+    w = await world();
+    const long = `L${"x".repeat(254)}`;
+    await run(w, [voucher(long)]);
+    const again = await run(w, [voucher(long)], { allowDuplicate: true });
+    expect(again.results[0]?.external_reference).toBe(`${long.slice(0, 250)}-R2`);
+    const third = await run(w, [voucher(long)], { allowDuplicate: true });
+    expect(third.results[0]?.external_reference).toBe(`${long.slice(0, 250)}-R3`);
+  });
+});
+
+describe("the survey before the lanes", () => {
+  const listings = () => w.calls.get("facturacion/consulta_avanzada") ?? 0;
+
+  it("lists a date once for its references; one the listing lacks is sent without a lookup of its own", async () => {
+    w = await world();
+    const r = await rig(w);
+    const vs = ["S-1", "S-2", "S-3"].map((ref) => voucher(ref));
+    await r.issuer.survey(vs);
+    expect(listings()).toBe(1);
+    for (const v of vs) expect((await r.issuer.issue(v)).status).toBe("issued");
+    await r.close();
+    expect(listings()).toBe(1);
+  });
+
+  it("a reference alone on its date is left to its own lookup", async () => {
+    w = await world();
+    const r = await rig(w);
+    await r.issuer.survey([voucher("S-1"), voucher("S-2", (raw) => (raw.comprobante.fecha = "19/11/2026"))]);
+    expect(listings()).toBe(0);
+    await r.close();
+  });
+
+  it("sales and purchases, and each date, are listed apart", async () => {
+    w = await world();
+    const asked: string[] = [];
+    const real = script(w, {
+      listByDate: (fecha: string, operacion: "V" | "C") => {
+        asked.push(`${operacion} ${fecha}`);
+        return real.listByDate(fecha, operacion);
+      },
+    });
+    const r = await rig(w);
+    const purchase = (v: PreparedVoucher): PreparedVoucher => ({ ...v, operacion: "C" });
+    await r.issuer.survey([
+      voucher("A-1"),
+      voucher("A-2"),
+      purchase(voucher("B-1")),
+      purchase(voucher("B-2")),
+      voucher("C-1", (raw) => (raw.comprobante.fecha = "19/11/2026")),
+      voucher("C-2", (raw) => (raw.comprobante.fecha = "19/11/2026")),
+    ]);
+    await r.close();
+    expect(asked.sort()).toEqual(["C 20/11/2026", "V 19/11/2026", "V 20/11/2026"]);
+  });
+
+  it("references the journal settled, or holds in flight, are not listed for", async () => {
+    w = await world();
+    await run(w, [voucher("J-1"), voucher("J-2")]);
+    const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+    await journal.recordAll(
+      ["J-3", "J-4"].map((ref) => ({
+        ref,
+        state: "sending" as const,
+        mode: "instant" as const,
+        sent_at: "2026-11-20T00:00:00Z",
+      })),
+    );
+    await journal.close();
+    w.calls.clear();
+    const r = await rig(w);
+    await r.issuer.survey(["J-1", "J-2", "J-3", "J-4"].map((ref) => voucher(ref)));
+    await r.close();
+    expect(listings()).toBe(0);
+  });
+
+  it("a voucher dated today for want of a date is not listed for (it may carry another day at the service)", async () => {
+    w = await world();
+    const undated = (ref: string) =>
+      voucher(ref, (raw) => {
+        delete raw.comprobante.fecha;
+      });
+    expect(undated("U-1").datedToday).toBe(true);
+    const r = await rig(w);
+    await r.issuer.survey([undated("U-1"), undated("U-2")]);
+    await r.close();
+    expect(listings()).toBe(0);
+  });
+
+  it("queued vouchers are never listed for: the queue changes their dates", async () => {
+    w = await world();
+    const r = await rig(w, { mode: "queued" });
+    await r.issuer.survey([queuedVoucher("Q-1"), queuedVoucher("Q-2")]);
+    await r.close();
+    expect(listings()).toBe(0);
+  });
+
+  it("a listing that fails is told, and each voucher is then looked up by its reference", async () => {
+    w = await world();
+    let failed = false;
+    w.step = async (method, body, call) => {
+      if (method === "facturacion/consulta_avanzada" && body.busqueda_tipo === "F") {
+        failed = true;
+        throw new TransportError("cannot connect", "refused", false);
+      }
+      return call();
+    };
+    const r = await rig(w);
+    await r.issuer.survey([voucher("F-1"), voucher("F-2")]);
+    expect(failed).toBe(true);
+    expect(r.warnings).toHaveLength(1);
+    expect(r.warnings[0]).toMatch(
+      /^could not list the vouchers of 20\/11\/2026 \(cannot connect.*\); asking about each voucher instead$/,
+    );
+    w.calls.clear();
+    await r.issuer.issue(voucher("F-1"));
+    await r.close();
+    expect(listings()).toBe(1);
+  });
+
+  it("what a listing found settles its reference without asking again", async () => {
+    w = await world();
+    await run(w, [voucher("L-1"), voucher("L-2")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    w.calls.clear();
+    const r = await rig(w);
+    await r.issuer.survey([voucher("L-1"), voucher("L-2"), voucher("L-3")]);
+    const results = await Promise.all(["L-1", "L-2", "L-3"].map((ref) => r.issuer.issue(voucher(ref))));
+    await r.close();
+    expect(results.map((x) => x.status)).toEqual(["skipped-duplicate", "skipped-duplicate", "issued"]);
+    expect(listings()).toBe(1);
+    expect(w.calls.get("facturacion/nuevo")).toBe(1);
+  });
+
+  it("a listing far longer than its references is cut short: those it did not show are looked up", async () => {
+    w = await world();
+    let pulled = 0;
+    const real = script(w, {
+      listByDate: async function* () {
+        const [sample] = await real.findByReference("OTHER");
+        for (let i = 0; i < 5000; i++) {
+          pulled++;
+          yield { ...(sample as ServiceVoucher), external_reference: `OTHER-${i}` };
+        }
+      },
+    });
+    await run(w, [voucher("OTHER")]);
+    w.calls.clear();
+    const r = await rig(w);
+    await r.issuer.survey([voucher("M-1"), voucher("M-2")]);
+    w.calls.clear();
+    await r.issuer.issue(voucher("M-1"));
+    await r.close();
+    // 2 references: no more than 2000 items read, then each asked about by reference.
+    expect(pulled).toBe(2001);
+    expect(listings()).toBe(1);
+  });
+});
+
+describe("the service's queue", () => {
+  it("a voucher already queued is not sent again: reported queued and reconciled, its type journaled", async () => {
+    w = await world();
+    await run(w, [queuedVoucher("QQ-1")], { mode: "queued" });
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const r = await rig(w, { mode: "queued" });
+    const result = await r.issuer.issue(queuedVoucher("QQ-1"));
+    await r.close();
+    expect(result).toMatchObject({
+      status: "queued",
+      reconciled: true,
+      hint: "already in the service's queue under QQ-1: not sent again",
+    });
+    expect(result.content_changed).toBeUndefined();
+    expect(await entryOf(w, "QQ-1")).toMatchObject({ state: "queued", mode: "queued", tipo: "FACTURA B" });
+    expect(w.calls.get("facturacion/nuevo_encola")).toBe(1);
+  });
+
+  it("queued under the reference with other figures: flagged as changed", async () => {
+    w = await world();
+    await run(w, [queuedVoucher("QQ-2")], { mode: "queued" });
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const changed = voucher("QQ-2", (raw) => {
+      raw.comprobante.numero = 0;
+      raw.comprobante.detalle[0].producto.precio_unitario_sin_iva = 200;
+      raw.comprobante.total = 242;
+    });
+    const r = await rig(w, { mode: "queued" });
+    const result = await r.issuer.issue(changed);
+    await r.close();
+    expect(result.content_changed).toBe(true);
+    expect(result.warnings).toEqual([
+      "QQ-2 was sent before with other content than QQ-2.json has now; not sent again (what was issued is shown)",
+    ]);
+  });
+
+  it("failed in the queue: reported with the service's errors and how to put it back, journaled queue-error", async () => {
+    w = await world();
+    await run(w, [queuedVoucher("QE-1")], { mode: "queued" });
+    w.sandbox.options.faults.queueError = 1;
+    await w.sandbox.processQueue();
+    const r = await rig(w, { mode: "queued" });
+    const result = await r.issuer.issue(queuedVoucher("QE-1"));
+    await r.close();
+    expect(result.status).toBe("rejected");
+    expect(result.reconciled).toBe(true);
+    expect(result.errors.length).toBeGreaterThan(0);
+    expect(result.error_details).toEqual([{ code: "queue-error", text: result.errors.join("; ") }]);
+    expect(result.hint).toMatch(/issue-queued --requeue.*queue retry --ref QE-1.*queue delete --ref QE-1/);
+    expect(await entryOf(w, "QE-1")).toMatchObject({ state: "queue-error", mode: "queued", errors: result.errors });
+  });
+
+  it("--requeue puts it back: reported queued with the reason, journaled queued", async () => {
+    w = await world();
+    await run(w, [queuedVoucher("QR-1")], { mode: "queued" });
+    w.sandbox.options.faults.queueError = 1;
+    await w.sandbox.processQueue();
+    const r = await rig(w, { mode: "queued", requeue: true });
+    const result = await r.issuer.issue(queuedVoucher("QR-1"));
+    await r.close();
+    expect(result).toMatchObject({
+      status: "queued",
+      reconciled: true,
+      hint: "re-queued QR-1 (reenviar_encolado): it had failed in the queue",
+    });
+    expect(await entryOf(w, "QR-1")).toMatchObject({ state: "queued" });
+  });
+
+  it("--requeue the service refuses to take: the run stops; one whose answer was lost: unknown", async () => {
+    w = await world();
+    await run(w, [queuedVoucher("QR-2")], { mode: "queued" });
+    w.sandbox.options.faults.queueError = 1;
+    await w.sandbox.processQueue();
+    script(w, {
+      requeue: async () => {
+        throw new AccessDeniedError("HTTP 403");
+      },
+    });
+    const r = await rig(w, { mode: "queued", requeue: true });
+    const stop = await r.issuer.issue(queuedVoucher("QR-2")).catch((e: unknown) => e);
+    expect(stop).toBeInstanceOf(ServiceStop);
+    script(w, {
+      requeue: async () => {
+        throw lost();
+      },
+    });
+    const r2 = await rig(w, { mode: "queued", requeue: true });
+    const result = await r2.issuer.issue(queuedVoucher("QR-2"));
+    expect(result.status).toBe("unknown");
+    script(w, {
+      requeue: async () => {
+        throw new TypeError("a bug");
+      },
+    });
+    const r3 = await rig(w, { mode: "queued", requeue: true });
+    await expect(r3.issuer.issue(queuedVoucher("QR-2"))).rejects.toThrow(TypeError);
+    for (const x of [r, r2, r3]) await x.close();
+  });
+});
+
+describe("--wait", () => {
+  /** A clock moved only by the issuer's own sleeps: --wait's timeout without waiting. */
+  function clock() {
+    let now = Date.parse("2026-11-20T12:00:00Z");
+    const sleeps: number[] = [];
+    return {
+      sleeps,
+      now: () => now,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    };
+  }
+
+  it("follows a queued voucher until it is issued: numbered, journaled issued", async () => {
+    w = await world();
+    const c = clock();
+    let polls = 0;
+    const r = await rig(w, {
+      mode: "queued",
+      wait: true,
+      waitTimeoutMs: 60_000,
+      pollMs: 700,
+      now: c.now,
+      sleep: async (ms) => {
+        await c.sleep(ms);
+        if (++polls === 3) await w.sandbox.processQueue();
+      },
+    });
+    const result = await r.issuer.issue(queuedVoucher("W-1"));
+    await r.close();
+    expect(result).toMatchObject({ status: "issued", numero: 1, comprobante_nro: "00679-00000001" });
+    expect(c.sleeps).toEqual([700, 700, 700]);
+    expect(await entryOf(w, "W-1")).toMatchObject({ state: "issued", numero: 1 });
+  });
+
+  it("still queued at the timeout: reported queued, with how long it waited", async () => {
+    w = await world();
+    const c = clock();
+    const r = await rig(w, { mode: "queued", wait: true, waitTimeoutMs: 2000, pollMs: 500, ...c });
+    const result = await r.issuer.issue(queuedVoucher("W-2"));
+    await r.close();
+    expect(result.status).toBe("queued");
+    expect(result.warnings).toEqual(["still queued after 2 s"]);
+    expect(c.sleeps).toEqual([500, 500, 500, 500]);
+  });
+
+  it("gone from the queue while followed: rejected, journaled deleted, to be sent anew", async () => {
+    w = await world();
+    const c = clock();
+    const r = await rig(w, {
+      mode: "queued",
+      wait: true,
+      waitTimeoutMs: 60_000,
+      now: c.now,
+      sleep: async (ms) => {
+        await c.sleep(ms);
+        await w.service.deleteQueued("W-3");
+      },
+    });
+    const result = await r.issuer.issue(queuedVoucher("W-3"));
+    await r.close();
+    expect(result).toMatchObject({
+      status: "rejected",
+      errors: ["W-3 is no longer in the service's queue (deleted?)"],
+      hint: "run again to send it anew",
+    });
+    expect(await entryOf(w, "W-3")).toMatchObject({ state: "deleted" });
+  });
+
+  it("the service cannot be asked: that voucher and the next are told queued, asked no more", async () => {
+    w = await world();
+    const c = clock();
+    let broken = false;
+    w.step = async (method, _body, call) => {
+      if (broken && method === "facturacion/consulta_avanzada")
+        throw new TransportError("cannot connect", "refused", false);
+      return call();
+    };
+    const r = await rig(w, { mode: "queued", wait: true, waitTimeoutMs: 60_000, ...c });
+    // Both decided (looked up) first, as a lane does; then the service can no longer be asked.
+    const begun = [await r.issuer.begin(queuedVoucher("W-4")), await r.issuer.begin(queuedVoucher("W-5"))];
+    broken = true;
+    w.calls.clear();
+    expect(r.issuer.unfollowed()).toBeUndefined();
+    const first = await r.issuer.finish(begun[0] as Begun);
+    const asked = w.calls.get("facturacion/consulta_avanzada");
+    const second = await r.issuer.finish(begun[1] as Begun);
+    await r.close();
+    for (const result of [first, second]) {
+      expect(result.status).toBe("queued");
+      expect(result.warnings).toHaveLength(1);
+      expect(result.warnings?.[0]).toMatch(/^could not follow it: cannot connect/);
+    }
+    expect(r.issuer.unfollowed()).toBeInstanceOf(FacturarError);
+    expect(r.issuer.unfollowed()?.message).toMatch(/cannot connect/);
+    expect(asked).toBeGreaterThan(0);
+    expect(w.calls.get("facturacion/consulta_avanzada")).toBe(asked);
+    expect(w.calls.get("facturacion/nuevo_encola")).toBe(2);
+  });
+
+  it("without --wait nothing is followed", async () => {
+    w = await world();
+    const r = await rig(w, { mode: "queued" });
+    const result = await r.issuer.issue(queuedVoucher("W-6"));
+    await r.close();
+    expect(result.status).toBe("queued");
+    expect(r.issuer.unfollowed()).toBeUndefined();
+  });
+});
+
+describe("documents", () => {
+  it("an issued voucher's PDF and ticket are saved under their names, and the journal says where", async () => {
+    w = await world();
+    const asked = documents(w);
+    const dir = outDir();
+    const r = await rig(w, { savePdf: true, outDir: dir });
+    const result = await r.issuer.issue(voucher("D-1"));
+    await r.close();
+    expect(asked).toHaveLength(2);
+    expect(result.pdf).toBe(join(dir, "FACTURA_B-00679-00000001.pdf"));
+    expect(result.ticket).toBe(join(dir, "FACTURA_B-00679-00000001-ticket.pdf"));
+    expect(readFileSync(result.pdf as string)).toEqual(PDF);
+    expect(result.documents_missing).toBeUndefined();
+    expect(result.warnings).toBeUndefined();
+    expect(result.hint).toBeUndefined();
+    expect(await entryOf(w, "D-1")).toMatchObject({
+      state: "issued",
+      pdf: result.pdf,
+      ticket: result.ticket,
+      documents_missing: false,
+      out_dir: dir,
+    });
+  });
+
+  it("without --pdf nothing is downloaded", async () => {
+    w = await world();
+    const asked = documents(w);
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("D-0"));
+    await r.close();
+    expect(asked).toEqual([]);
+    expect(result.pdf).toBeNull();
+  });
+
+  it("a PDF that cannot be saved: issued all the same, told, journaled missing for the next run", async () => {
+    w = await world();
+    documents(w, (url) => (url.includes("/pdf/") ? status(500) : ok(PDF)));
+    const dir = outDir();
+    const r = await rig(w, { savePdf: true, outDir: dir });
+    const result = await r.issuer.issue(voucher("D-2"));
+    await r.close();
+    expect(result.status).toBe("issued");
+    expect(result.pdf).toBeNull();
+    expect(result.ticket).toBe(join(dir, "FACTURA_B-00679-00000001-ticket.pdf"));
+    expect(result.warnings).toEqual(["PDF not saved: the link answered HTTP 500"]);
+    expect(result.documents_missing).toBe(true);
+    expect(result.hint).toBe("issued, but its documents were not saved: the next run fetches them");
+    expect(await entryOf(w, "D-2")).toMatchObject({ documents_missing: true, out_dir: dir, pdf: null });
+  });
+
+  it("a ticket that cannot be saved is told as the ticket's", async () => {
+    w = await world();
+    documents(w, (url) => (url.includes("/ticket/") ? status(500) : ok(PDF)));
+    const r = await rig(w, { savePdf: true, outDir: outDir() });
+    const result = await r.issuer.issue(voucher("D-3"));
+    await r.close();
+    expect(result.pdf).not.toBeNull();
+    expect(result.ticket).toBeNull();
+    expect(result.warnings).toEqual(["ticket not saved: the link answered HTTP 500"]);
+    expect(result.documents_missing).toBe(true);
+  });
+
+  it("an expired link is renewed once through regenerar_pdf, for both documents at once", async () => {
+    w = await world();
+    const seen = new Set<string>();
+    // Each first link has expired; the renewed ones work.
+    const asked = documents(w, (url) => {
+      const fresh = seen.size >= 2;
+      seen.add(url);
+      return fresh ? ok(PDF) : status(410);
+    });
+    const r = await rig(w, { savePdf: true, outDir: outDir() });
+    const result = await r.issuer.issue(voucher("D-4"));
+    await r.close();
+    expect(asked).toHaveLength(4);
+    expect(new Set(asked).size).toBe(4);
+    expect(w.calls.get("facturacion/regenerar_pdf")).toBe(1);
+    expect(result.pdf).not.toBeNull();
+    expect(result.ticket).not.toBeNull();
+  });
+
+  it("--defer-documents: the result at once, the download left for the lane to collect", async () => {
+    w = await world();
+    let release = () => {};
+    const gate = new Promise<void>((done) => (release = done));
+    const real = script(w, {
+      download: async (url: URL) => {
+        await gate;
+        return ok(PDF);
+      },
+    });
+    void real;
+    const r = await rig(w, { savePdf: true, deferDocuments: true, outDir: outDir() });
+    const result = await r.issuer.issue(voucher("D-5"));
+    expect(result.pdf).toBeNull();
+    const download = r.issuer.takeDownload("D-5");
+    expect(download).toBeDefined();
+    expect(r.issuer.takeDownload("D-5")).toBeUndefined();
+    release();
+    const saved = await download;
+    await r.close();
+    expect(saved?.pdf).toMatch(/FACTURA_B-00679-00000001\.pdf$/);
+  });
+
+  it("the next run fetches what an earlier one could not save, into that run's folder, and not twice", async () => {
+    w = await world();
+    documents(w, () => status(500));
+    const dir = outDir();
+    const first = await rig(w, { savePdf: true, outDir: dir });
+    await first.issuer.issue(voucher("M-1"));
+    await first.issuer.issue(voucher("M-2"));
+    await first.issuer.issue(voucher("M-3"));
+    await first.close();
+    documents(w);
+    // This run saves its own vouchers elsewhere: the earlier run's go where that run meant.
+    const r = await rig(w, { savePdf: true, outDir: outDir() });
+    const fetched = await r.issuer.fetchMissing(new Set(["M-2"]), 1);
+    await r.close();
+    expect(fetched).toHaveLength(1);
+    expect(fetched[0]).toMatchObject({
+      status: "skipped-duplicate",
+      external_reference: "M-1",
+      source: "M-1.json",
+      comprobante_tipo: "FACTURA B",
+      punto_venta: 679,
+      numero: 1,
+      comprobante_nro: "00679-00000001",
+      total: "121",
+      pdf: join(dir, "FACTURA_B-00679-00000001.pdf"),
+    });
+    expect(existsSync(join(dir, "FACTURA_B-00679-00000001-ticket.pdf"))).toBe(true);
+    expect((await entryOf(w, "M-1"))?.documents_missing).toBe(false);
+    const r2 = await rig(w, { savePdf: true, outDir: dir });
+    const rest = await r2.issuer.fetchMissing(new Set());
+    await r2.close();
+    expect(rest.map((x) => x.external_reference).sort()).toEqual(["M-2", "M-3"]);
+  });
+
+  it("a journal-settled voucher whose PDF went missing gets it again; one still on disk is left alone", async () => {
+    w = await world();
+    const asked = documents(w);
+    const dir = outDir();
+    const first = await rig(w, { savePdf: true, outDir: dir });
+    const issued = await first.issuer.issue(voucher("K-1"));
+    await first.close();
+    asked.length = 0;
+    const again = await rig(w, { savePdf: true, outDir: dir });
+    const kept = await again.issuer.issue(voucher("K-1"));
+    await again.close();
+    expect(asked).toEqual([]);
+    expect(kept.pdf).toBe(issued.pdf);
+    rmSync(issued.pdf as string);
+    const r = await rig(w, { savePdf: true, outDir: dir });
+    const refetched = await r.issuer.issue(voucher("K-1"));
+    await r.close();
+    expect(refetched.status).toBe("skipped-duplicate");
+    expect(w.calls.get("facturacion/regenerar_pdf")).toBe(1);
+    expect(existsSync(issued.pdf as string)).toBe(true);
+    expect(asked).toHaveLength(2);
+  });
+
+  it("found at the service with its PDF still where the journal says: not downloaded again", async () => {
+    w = await world();
+    const asked = documents(w);
+    const dir = outDir();
+    // Issued, its documents saved, then the issued entry lost: the journal says `sending` again.
+    const first = await rig(w, { savePdf: true, outDir: dir });
+    const issued = await first.issuer.issue(voucher("K-2"));
+    await first.journal.record({ ref: "K-2", state: "sending", mode: "instant", sent_at: "2026-11-20T00:00:00Z" });
+    await first.close();
+    asked.length = 0;
+    const r = await rig(w, { savePdf: true, outDir: dir });
+    const result = await r.issuer.issue(voucher("K-2"));
+    await r.close();
+    expect(result).toMatchObject({
+      status: "skipped-duplicate",
+      reconciled: true,
+      pdf: issued.pdf,
+      ticket: issued.ticket,
+    });
+    expect(asked).toEqual([]);
+  });
+
+  it("found at the service, the journal's ticket gone: both fetched again", async () => {
+    w = await world();
+    const asked = documents(w);
+    const dir = outDir();
+    const first = await rig(w, { savePdf: true, outDir: dir });
+    const issued = await first.issuer.issue(voucher("K-3"));
+    await first.journal.record({ ref: "K-3", state: "sending", mode: "instant", sent_at: "2026-11-20T00:00:00Z" });
+    await first.close();
+    rmSync(issued.ticket as string);
+    asked.length = 0;
+    const r = await rig(w, { savePdf: true, outDir: dir });
+    const result = await r.issuer.issue(voucher("K-3"));
+    await r.close();
+    expect(asked).toHaveLength(2);
+    expect(existsSync(result.ticket as string)).toBe(true);
+  });
+});

@@ -4,21 +4,14 @@
  * saves. Milliseconds a test: the service's answers are scripted where the sandbox would need
  * minutes or a broken authority to give them.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AccessDeniedError } from "../../src/api/client.js";
 import type { HttpResponse } from "../../src/api/http.js";
 import { TransportError } from "../../src/api/http.js";
-import {
-  AuthorityDownError,
-  type HttpService,
-  type IssueAnswer,
-  type Service,
-  ServiceRefusedError,
-  type ServiceVoucher,
-} from "../../src/api/protocol.js";
+import type { HttpService, IssueAnswer, Service, ServiceVoucher } from "../../src/api/protocol.js";
 import {
   type Begun,
   Issuer,
@@ -1189,7 +1182,7 @@ describe("documents", () => {
     let release = () => {};
     const gate = new Promise<void>((done) => (release = done));
     const real = script(w, {
-      download: async (url: URL) => {
+      download: async (_url: URL) => {
         await gate;
         return ok(PDF);
       },
@@ -1301,5 +1294,444 @@ describe("documents", () => {
     await r.close();
     expect(asked).toHaveLength(2);
     expect(existsSync(result.ticket as string)).toBe(true);
+  });
+});
+
+describe("a batch", () => {
+  const refusal = (errors: string[]): IssueAnswer => ({
+    ok: false,
+    errors,
+    details: [{ code: "TFC-1", text: errors[0] ?? "" }],
+    requiresFce: false,
+  });
+
+  /** `lotes` refusing the whole batch for row `row` the first time, answering as the sandbox after. */
+  function refuseRow(row: number, errors: string[]) {
+    const sent: string[][] = [];
+    let refused = false;
+    const real = script(w, {
+      issueBatch: async (mode: "instant", bodies: Record<string, unknown>[]) => {
+        const refs = bodies.map((b) => (b.comprobante as { external_reference: string }).external_reference);
+        sent.push(refs);
+        if (refused) return real.issueBatch(mode, bodies);
+        refused = true;
+        return {
+          items: bodies.map((_, i) => (i === row ? refusal(errors) : refusal(["not looked at"]))),
+          refusedRow: row,
+        };
+      },
+      issue: async (mode: "instant", body: Record<string, unknown>) => {
+        sent.push([(body.comprobante as { external_reference: string }).external_reference]);
+        return real.issue(mode, body);
+      },
+    });
+    return sent;
+  }
+
+  it("refused whole for one row: that voucher rejected, the others sent again without it, in order", async () => {
+    w = await world();
+    const sent = refuseRow(1, ["El CUIT es invalido"]);
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch(["B-1", "B-2", "B-3", "B-4"].map((ref) => voucher(ref)));
+    await r.close();
+    expect(results.map((x) => [x.external_reference, x.status])).toEqual([
+      ["B-1", "issued"],
+      ["B-2", "rejected"],
+      ["B-3", "issued"],
+      ["B-4", "issued"],
+    ]);
+    expect(results[1]?.errors).toEqual(["El CUIT es invalido"]);
+    expect(sent).toEqual([
+      ["B-1", "B-2", "B-3", "B-4"],
+      ["B-1", "B-3", "B-4"],
+    ]);
+    expect(results.map((x) => x.numero)).toEqual([1, null, 2, 3]);
+  });
+
+  it("refused for a numbering or date error: those before it sent again, those after it held", async () => {
+    w = await world();
+    const sent = refuseRow(2, ["Error 10016: el numero no es el proximo"]);
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch(["N-1", "N-2", "N-3", "N-4", "N-5"].map((ref) => voucher(ref)));
+    await r.close();
+    expect(results.map((x) => x.status)).toEqual(["issued", "issued", "rejected", "held", "held"]);
+    expect(results[3]?.errors).toEqual([
+      "not sent: N-3 failed in this lane with a numbering or date error, and this one would too",
+    ]);
+    expect(sent).toEqual([
+      ["N-1", "N-2", "N-3", "N-4", "N-5"],
+      ["N-1", "N-2"],
+    ]);
+    expect(await entryOf(w, "N-4")).toMatchObject({ state: "held", errors: results[3]?.errors });
+  });
+
+  it("refused for the first row alone, with one other: that other goes alone", async () => {
+    w = await world();
+    const sent = refuseRow(0, ["Error 10016"]);
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch([voucher("O-1"), voucher("O-2")]);
+    await r.close();
+    expect(results.map((x) => x.status)).toEqual(["rejected", "held"]);
+    expect(sent).toEqual([["O-1", "O-2"]]);
+  });
+
+  it("one refused and one alone left: that one is sent alone", async () => {
+    w = await world();
+    const sent = refuseRow(1, ["El CUIT es invalido"]);
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch([voucher("P-1"), voucher("P-2")]);
+    await r.close();
+    expect(results.map((x) => x.status)).toEqual(["issued", "rejected"]);
+    expect(sent).toEqual([["P-1", "P-2"], ["P-1"]]);
+  });
+
+  it("items not processed behind a failed one are held, and say which one failed", async () => {
+    w = await world();
+    script(w, {
+      issueBatch: async () => ({
+        items: [
+          refusal(["El CUIT es invalido"]),
+          { ...refusal(["no procesado"]), notProcessed: true },
+          { ...refusal(["no procesado"]), notProcessed: true },
+        ],
+      }),
+    });
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch([voucher("X-1"), voucher("X-2"), voucher("X-3")]);
+    await r.close();
+    expect(results.map((x) => x.status)).toEqual(["rejected", "held", "held"]);
+    const why = "not processed by the service: X-1, earlier in its batch, failed";
+    expect(results[1]).toMatchObject({ errors: [why], error_details: [{ code: NOT_PROCESSED, text: why }] });
+    expect(await entryOf(w, "X-2")).toMatchObject({ state: "held", errors: [why] });
+  });
+
+  it("not processed with no failed one before it: said so without a name", async () => {
+    w = await world();
+    script(w, {
+      issueBatch: async () => ({
+        items: [
+          { ...refusal(["no procesado"]), notProcessed: true },
+          { ...refusal(["no procesado"]), notProcessed: true },
+        ],
+      }),
+    });
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch([voucher("Y-1"), voucher("Y-2")]);
+    await r.close();
+    expect(results[0]?.errors).toEqual(["not processed by the service: an earlier voucher of its batch failed"]);
+  });
+
+  it("a bad request (HTTP 400): each voucher rejected with it, the journal says rejected", async () => {
+    w = await world();
+    script(w, {
+      issueBatch: async () => {
+        throw new FacturarError("HTTP 400: bad batch", "rejected", "http.400");
+      },
+    });
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch([voucher("Z-1"), voucher("Z-2")]);
+    await r.close();
+    expect(results.map((x) => x.status)).toEqual(["rejected", "rejected"]);
+    expect(results[1]?.errors).toEqual(["HTTP 400: bad batch"]);
+    expect(await entryOf(w, "Z-2")).toMatchObject({ state: "rejected", errors: ["HTTP 400: bad batch"] });
+  });
+
+  it("refused by a service failure: the run stops, both held in the journal", async () => {
+    w = await world();
+    script(w, {
+      issueBatch: async () => {
+        throw new AccessDeniedError("HTTP 403");
+      },
+    });
+    const r = await rig(w);
+    const stop = await r.issuer.issueBatch([voucher("Z-3"), voucher("Z-4")]).catch((e: unknown) => e);
+    await r.close();
+    expect(stop).toBeInstanceOf(ServiceStop);
+    expect((stop as ServiceStop).settled).toEqual([]);
+    expect((await entryOf(w, "Z-4"))?.state).toBe("held");
+  });
+
+  it("a bug in sending a batch is thrown as it is; the vouchers stay `sending`", async () => {
+    w = await world();
+    script(w, {
+      issueBatch: async () => {
+        throw new TypeError("a bug");
+      },
+    });
+    const r = await rig(w);
+    await expect(r.issuer.issueBatch([voucher("Z-5"), voucher("Z-6")])).rejects.toThrow(TypeError);
+    await r.close();
+    expect((await entryOf(w, "Z-6"))?.state).toBe("sending");
+  });
+
+  it("a batch with settled vouchers sends only the others; one left is sent alone", async () => {
+    w = await world();
+    await run(w, [voucher("S-1")]);
+    w.calls.clear();
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch([voucher("S-1"), voucher("S-2")]);
+    const all = await r.issuer.issueBatch([voucher("S-1"), voucher("S-2")]);
+    await r.close();
+    expect(results.map((x) => x.status)).toEqual(["skipped-duplicate", "issued"]);
+    expect(all.map((x) => x.status)).toEqual(["skipped-duplicate", "skipped-duplicate"]);
+    expect(w.calls.get("facturacion/lotes")).toBeUndefined();
+    expect(w.calls.get("facturacion/nuevo")).toBe(1);
+  });
+
+  it("lost, and the service cannot be asked: each unknown; lost, and the service then stops: unknown, run stopped", async () => {
+    w = await world();
+    let lostBatch = false;
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/lotes") {
+        lostBatch = true;
+        throw lost();
+      }
+      if (lostBatch && method === "facturacion/consulta_avanzada")
+        throw new TransportError("cannot connect", "refused", false);
+      return call();
+    };
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch([voucher("U-1"), voucher("U-2")]);
+    await r.close();
+    expect(r.warnings[0]).toMatch(/^batch of 2: no complete answer.*; asking the service about each voucher$/);
+    expect(results.map((x) => x.status)).toEqual(["unknown", "unknown"]);
+    expect((await entryOf(w, "U-2"))?.state).toBe("unknown");
+  });
+
+  it("lost, then the re-send of the first is refused by a stop: the rest are unknown, the first held", async () => {
+    w = await world();
+    let lotes = 0;
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/lotes" && lotes++ === 0) throw lost();
+      if (method === "facturacion/nuevo")
+        return {
+          status: 403,
+          headers: {},
+          body: Buffer.from('{"error":"S","errores":["Las credenciales enviadas no son validas."]}'),
+        };
+      return call();
+    };
+    const r = await rig(w);
+    const stop = await r.issuer.issueBatch([voucher("V-1"), voucher("V-2"), voucher("V-3")]).catch((e: unknown) => e);
+    await r.close();
+    expect(stop).toBeInstanceOf(ServiceStop);
+    const settled = (stop as ServiceStop).settled ?? [];
+    expect(settled[0]).toBeUndefined();
+    expect(settled.slice(1).map((x) => x?.status)).toEqual(["unknown", "unknown"]);
+    expect((await entryOf(w, "V-1"))?.state).toBe("held");
+    expect((await entryOf(w, "V-3"))?.state).toBe("unknown");
+  });
+
+  it("lost: what the service holds is settled, what it lacks goes again alone; behind one not settled, held", async () => {
+    w = await world();
+    let lotes = 0;
+    w.step = async (method, body, call) => {
+      if (method === "facturacion/lotes" && lotes++ === 0) {
+        // The service stored the first of the batch only.
+        body.requests = (body.requests as unknown[]).slice(0, 1);
+        await call();
+        throw lost();
+      }
+      const ref = (body.comprobante as { external_reference?: string } | undefined)?.external_reference;
+      if (method === "facturacion/nuevo" && ref === "H-2") throw lost();
+      return call();
+    };
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch([voucher("H-1"), voucher("H-2"), voucher("H-3")]);
+    await r.close();
+    expect(results.map((x) => x.status)).toEqual(["issued", "rejected", "held"]);
+    expect(results[0]?.reconciled).toBe(true);
+    expect(results[2]?.errors).toEqual([
+      "not sent: H-2, earlier in this lane, is not settled; sending this one first would break the lane's order",
+    ]);
+    expect(w.held("H-3")).toBe(0);
+  });
+});
+
+describe("a journal that cannot be written", () => {
+  /** A journal whose writes fail from the `from`-th on (a full disk), or only those `failing` says. */
+  function fullDisk(from: number, failing: (n: number) => boolean = (n) => n >= from) {
+    return (journal: Journal): Journal => {
+      let writes = 0;
+      const recordAll = journal.recordAll.bind(journal);
+      journal.recordAll = async (entries) => {
+        if (failing(++writes))
+          throw new JournalUnwritableError(
+            join(w.dir, "state"),
+            Object.assign(new Error("no space"), { code: "ENOSPC" }),
+          );
+        return recordAll(entries);
+      };
+      return journal;
+    };
+  }
+
+  it("no `sending` entry, no send: the run stops before anything goes", async () => {
+    w = await world();
+    const r = await rig(w, {}, fullDisk(1));
+    const stop = await r.issuer.issue(voucher("JF-1")).catch((e: unknown) => e);
+    await r.close();
+    expect(stop).toBeInstanceOf(ServiceStop);
+    expect((stop as ServiceStop).reason).toBeInstanceOf(JournalUnwritableError);
+    expect(r.issuer.halted()).toBeInstanceOf(JournalUnwritableError);
+    expect(w.calls.get("facturacion/nuevo")).toBeUndefined();
+  });
+
+  it("an outcome it cannot take is still told, kept, and written at the end if the disk has room again", async () => {
+    for (const roomAtTheEnd of [false, true]) {
+      w = await world();
+      let full = true;
+      const r = await rig(
+        w,
+        {},
+        fullDisk(2, (n) => n >= 2 && full),
+      );
+      expect(r.issuer.halted()).toBeUndefined();
+      const result = await r.issuer.issue(voucher("JF-2"));
+      expect(result.status).toBe("issued");
+      expect(r.issuer.halted()).toBeInstanceOf(JournalUnwritableError);
+      // Nothing more is sent this run.
+      await expect(r.issuer.issue(voucher("JF-3"))).rejects.toBeInstanceOf(ServiceStop);
+      expect(w.calls.get("facturacion/nuevo")).toBe(1);
+      full = !roomAtTheEnd;
+      expect(await r.issuer.flushUnwritten()).toBe(roomAtTheEnd ? 0 : 1);
+      await r.close();
+      // Not written: the journal still says `sending`, and the next run asks the service.
+      expect((await entryOf(w, "JF-2"))?.state).toBe(roomAtTheEnd ? "issued" : "sending");
+      await w.close();
+    }
+  });
+
+  it("a voucher journaled `sending` before the journal failed is not sent: held, and the run stops", async () => {
+    w = await world();
+    // Writes: 1 sending A, 2 sending B (both begun), 3 issued A fails.
+    const r = await rig(
+      w,
+      {},
+      fullDisk(3, (n) => n === 3),
+    );
+    const a = await r.issuer.begin(voucher("JF-4"));
+    const b = await r.issuer.begin(voucher("JF-5"));
+    expect((await r.issuer.finish(a)).status).toBe("issued");
+    const stop = await r.issuer.finish(b).catch((e: unknown) => e);
+    await r.close();
+    expect(stop).toBeInstanceOf(ServiceStop);
+    expect(w.calls.get("facturacion/nuevo")).toBe(1);
+    expect(await entryOf(w, "JF-5")).toMatchObject({
+      state: "held",
+      errors: ["not sent: the journal cannot be written"],
+    });
+  });
+
+  it("any other failure of the journal is a bug, thrown as it is", async () => {
+    w = await world();
+    let n = 0;
+    const r = await rig(w, {}, (journal) => {
+      const recordAll = journal.recordAll.bind(journal);
+      journal.recordAll = async (entries) => {
+        if (++n >= 2) throw new TypeError("a bug");
+        return recordAll(entries);
+      };
+      return journal;
+    });
+    await expect(r.issuer.issue(voucher("JF-6"))).rejects.toThrow(TypeError);
+    n = 0;
+    await expect(r.issuer.issue(voucher("JF-7"))).rejects.toThrow(TypeError);
+    n = 1;
+    await expect(r.issuer.flushUnwritten()).resolves.toBe(0);
+    await r.close();
+  });
+});
+
+describe("a lane's next voucher, begun ahead", () => {
+  it("is journaled `sending` again when it waited long, so the next run counts from the real send", async () => {
+    w = await world();
+    let clock = Date.parse("2026-11-20T12:00:00Z");
+    const sentAt: string[] = [];
+    const r = await rig(w, { now: () => clock }, (journal) => {
+      const recordAll = journal.recordAll.bind(journal);
+      journal.recordAll = async (entries) => {
+        for (const e of entries) if (e.state === "sending") sentAt.push(e.sent_at as string);
+        return recordAll(entries);
+      };
+      return journal;
+    });
+    const soon = await r.issuer.begin(voucher("BA-1"));
+    clock += 1000;
+    await r.issuer.finish(soon);
+    expect(sentAt).toEqual(["2026-11-20T12:00:00.000Z"]);
+    const late = await r.issuer.begin(voucher("BA-2"));
+    clock += 1001;
+    await r.issuer.finish(late);
+    await r.close();
+    expect(sentAt).toEqual(["2026-11-20T12:00:00.000Z", "2026-11-20T12:00:01.000Z", "2026-11-20T12:00:02.001Z"]);
+  });
+
+  it("abandoned: the journal says held, with why; one settled already is left as it is", async () => {
+    w = await world();
+    await run(w, [voucher("AB-1")]);
+    const r = await rig(w);
+    const begun = await r.issuer.begin(voucher("AB-2"));
+    await r.issuer.abandon(begun, "stopped by the user");
+    const settled = await r.issuer.begin(voucher("AB-1"));
+    await r.issuer.abandon(settled, "stopped by the user");
+    await r.close();
+    expect(await entryOf(w, "AB-2")).toMatchObject({ state: "held", errors: ["stopped by the user"] });
+    expect((await entryOf(w, "AB-1"))?.state).toBe("issued");
+  });
+});
+
+describe("the same reference with other content", () => {
+  it("journaled with its digest: any change is flagged; the same content is not", async () => {
+    w = await world();
+    await run(w, [voucher("DG-1")]);
+    const r = await rig(w);
+    const same = await r.issuer.issue(voucher("DG-1"));
+    const other = await r.issuer.issue(voucher("DG-1", (raw) => (raw.cliente.razon_social = "Otra")));
+    await r.close();
+    expect(same.content_changed).toBeUndefined();
+    expect(other.content_changed).toBe(true);
+    expect(other.warnings).toEqual([
+      "DG-1 was sent before with other content than DG-1.json has now; not sent again (what was issued is shown)",
+    ]);
+  });
+
+  it("without a digest: a different type or total is flagged; the same type and total are not", async () => {
+    w = await world();
+    const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+    const base = { state: "issued" as const, mode: "instant" as const, punto_venta: 679 };
+    await journal.recordAll([
+      { ...base, ref: "ND-1", tipo: "FACTURA B", total: "121.00", numero: 1 },
+      { ...base, ref: "ND-2", tipo: "FACTURA A", total: "121", numero: 2 },
+      { ...base, ref: "ND-3", tipo: "FACTURA B", total: "130", numero: 3 },
+      { ...base, ref: "ND-4", numero: 4 },
+    ]);
+    await journal.close();
+    const r = await rig(w);
+    const results = await Promise.all(["ND-1", "ND-2", "ND-3", "ND-4"].map((ref) => r.issuer.issue(voucher(ref))));
+    await r.close();
+    expect(results.map((x) => x.content_changed ?? false)).toEqual([false, true, true, false]);
+  });
+
+  it("found at the service (journal lost): its type and total are compared, and the journal keeps no digest", async () => {
+    w = await world();
+    await run(w, [voucher("SV-1"), voucher("SV-2")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const r = await rig(w);
+    const same = await r.issuer.issue(voucher("SV-1"));
+    const other = await r.issuer.issue(
+      voucher("SV-2", (raw) => {
+        raw.comprobante.detalle[0].producto.precio_unitario_sin_iva = 200;
+        raw.comprobante.total = 242;
+      }),
+    );
+    await r.close();
+    expect(same).toMatchObject({ status: "skipped-duplicate", reconciled: true, total: "121.00" });
+    expect(same.hint).toBe("already issued (the service holds SV-1): not sent again");
+    expect(same.content_changed).toBeUndefined();
+    expect(other.content_changed).toBe(true);
+    // What was sent is not this file: its digest is not journaled as if it were.
+    expect((await entryOf(w, "SV-2"))?.digest).toBeUndefined();
+    expect((await entryOf(w, "SV-1"))?.digest).toBe(voucher("SV-1").digest);
   });
 });

@@ -73,7 +73,7 @@ export const SCOPES = {
   // The issuer alone (src/batch/issue.ts), driven in-process: the exactly-once tests and its own.
   issue: {
     mutate: ["src/batch/issue.ts"],
-    tests: ["test/unit/exactly-once.test.ts"],
+    tests: ["test/unit/issuer.test.ts", "test/unit/exactly-once.test.ts"],
   },
   // The typed protocol alone: fake transports answering canned bodies, milliseconds a test.
   protocol: {

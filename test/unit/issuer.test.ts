@@ -127,6 +127,8 @@ describe("which failures stop the run", () => {
     expect(laneBreak(outcome("rejected", ["El Numero no es el proximo a emitir"]))).toBe("sequence");
     expect(laneBreak(outcome("rejected", ["La FECHA es anterior"]))).toBe("sequence");
     expect(laneBreak(outcome("rejected", ["ok", "proximo a emitir"]))).toBe("sequence");
+    // Each error is read on its own: a code is not glued to the error before it.
+    expect(laneBreak(outcome("rejected", ["Error", "10016"]))).toBe("sequence");
     expect(laneBreak(outcome("rejected", ["Error 100160", "Error 110015"]))).toBeUndefined();
     expect(laneBreak(outcome("rejected", ["El CUIT es invalido"], ["TFC-8004"]))).toBeUndefined();
   });
@@ -1733,5 +1735,130 @@ describe("the same reference with other content", () => {
     // What was sent is not this file: its digest is not journaled as if it were.
     expect((await entryOf(w, "SV-2"))?.digest).toBeUndefined();
     expect((await entryOf(w, "SV-1"))?.digest).toBe(voucher("SV-1").digest);
+  });
+});
+
+describe("what is sent", () => {
+  it("the service gets the texts escaped, the reference, the point of sale, and no credentials from the file", async () => {
+    w = await world();
+    const bodies: Record<string, unknown>[] = [];
+    const real = script(w, {
+      issue: async (mode: "instant", body: Record<string, unknown>) => {
+        bodies.push(body);
+        return real.issue(mode, body);
+      },
+    });
+    const v = voucher("W-1", (raw) => {
+      raw.$schema = "https://example.invalid/schema.json";
+      raw.usertoken = "secret-user";
+      raw.apikey = "secret-key";
+      raw.apitoken = "secret-token";
+      raw.cliente.razon_social = "Pérez 100%";
+      delete raw.comprobante.punto_venta;
+    });
+    const r = await rig(w);
+    await r.issuer.issue(v);
+    await r.close();
+    const [body] = bodies as [Record<string, unknown>];
+    expect(Object.keys(body).sort()).toEqual(["cliente", "comprobante"]);
+    expect((body.cliente as { razon_social: string }).razon_social).toBe("Pérez 100#&#");
+    expect(body.comprobante).toMatchObject({ external_reference: "W-1", punto_venta: 679 });
+    // The prepared voucher itself is not escaped (it is what the journal's digest and results read).
+    expect((v.envelope.cliente as { razon_social: string }).razon_social).toBe("Pérez 100%");
+  });
+
+  it("a voucher without a date says so; without a reference it gets one derived from its content", () => {
+    const undated = voucher("H-1", (raw) => {
+      delete raw.comprobante.fecha;
+    });
+    expect(undated.datedToday).toBe(true);
+    expect(voucher("H-2").datedToday).toBe(false);
+    const a = voucher("", (raw) => {
+      delete raw.comprobante.external_reference;
+    });
+    const b = voucher("", (raw) => {
+      delete raw.comprobante.external_reference;
+    });
+    expect(a.reference).toMatch(/^F-[0-9a-f]{24}-679$/);
+    expect(a.reference).toBe(b.reference);
+    expect(a.envelope.comprobante.external_reference).toBe(a.reference);
+    expect(a).toMatchObject({ tipo: "FACTURA B", punto_venta: 679, fecha: "20/11/2026", operacion: "V", total: "121" });
+  });
+
+  it("queued mode sends numero 0; the file's own point of sale is kept", () => {
+    const v = voucher("H-3", (raw) => {
+      raw.comprobante.numero = 5;
+      raw.comprobante.punto_venta = 2;
+    });
+    expect(v.envelope.comprobante.numero).toBe(5);
+    expect(v.punto_venta).toBe(2);
+    expect(v.envelope.comprobante.punto_venta).toBe(2);
+    const q = Issuer.prepare(v.envelope, "h.json", 679, "queued");
+    expect(q.envelope.comprobante.numero).toBe(0);
+    expect(q.envelope.comprobante.punto_venta).toBe(2);
+    const none = Issuer.prepare(
+      { ...v.envelope, comprobante: { ...v.envelope.comprobante, punto_venta: undefined } },
+      "h.json",
+      undefined,
+      "instant",
+    );
+    expect(none.envelope.comprobante.punto_venta).toBeUndefined();
+    expect(none.punto_venta).toBeUndefined();
+  });
+});
+
+describe("a purchase", () => {
+  it("is looked up among purchases, and journaled as one", async () => {
+    w = await world();
+    const asked: string[] = [];
+    const real = script(w, {
+      findByReference: async (ref: string, operacion: "V" | "C") => {
+        asked.push(`${operacion} ${ref}`);
+        return real.findByReference(ref, operacion);
+      },
+    });
+    const purchase: PreparedVoucher = { ...voucher("PC-1"), operacion: "C" };
+    const r = await rig(w);
+    await r.issuer.issue(purchase);
+    await r.issuer.issue(voucher("PC-2"));
+    await r.close();
+    expect(asked).toEqual(["C PC-1", "V PC-2"]);
+    expect((await entryOf(w, "PC-1"))?.operacion).toBe("C");
+    expect((await entryOf(w, "PC-2"))?.operacion).toBeUndefined();
+  });
+});
+
+describe("documents journaled missing", () => {
+  it("a journal-settled voucher whose ticket was not saved gets both fetched again", async () => {
+    w = await world();
+    const asked = documents(w, (url) => (url.includes("/ticket/") ? status(500) : ok(PDF)));
+    const dir = outDir();
+    const first = await rig(w, { savePdf: true, outDir: dir });
+    const issued = await first.issuer.issue(voucher("TM-1"));
+    await first.close();
+    expect(existsSync(issued.pdf as string)).toBe(true);
+    documents(w);
+    asked.length = 0;
+    const r = await rig(w, { savePdf: true, outDir: dir });
+    const again = await r.issuer.issue(voucher("TM-1"));
+    await r.close();
+    expect(again.status).toBe("skipped-duplicate");
+    expect(again.ticket).toMatch(/-ticket\.pdf$/);
+    expect(again.documents_missing).toBeUndefined();
+    expect((await entryOf(w, "TM-1"))?.documents_missing).toBe(false);
+  });
+
+  it("without --pdf a journal-settled voucher's missing documents are left alone", async () => {
+    w = await world();
+    const asked = documents(w, () => status(500));
+    const first = await rig(w, { savePdf: true, outDir: outDir() });
+    await first.issuer.issue(voucher("TM-2"));
+    await first.close();
+    asked.length = 0;
+    const r = await rig(w);
+    const again = await r.issuer.issue(voucher("TM-2"));
+    await r.close();
+    expect(again.status).toBe("skipped-duplicate");
+    expect(asked).toEqual([]);
   });
 });

@@ -11,7 +11,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AccessDeniedError } from "../../src/api/client.js";
 import type { HttpResponse } from "../../src/api/http.js";
 import { TransportError } from "../../src/api/http.js";
-import type { HttpService, IssueAnswer, Service, ServiceVoucher } from "../../src/api/protocol.js";
+import {
+  AuthorityDownError,
+  type HttpService,
+  type IssueAnswer,
+  type Service,
+  type ServiceVoucher,
+} from "../../src/api/protocol.js";
 import {
   type Begun,
   Issuer,
@@ -122,6 +128,8 @@ describe("which failures stop the run", () => {
     expect(laneBreak(outcome("issued", ["fecha"]))).toBeUndefined();
     expect(laneBreak(outcome("queued", ["numero"]))).toBeUndefined();
     expect(laneBreak(outcome("rejected", ["x"], [NO_ANSWER]))).toBe("unsettled");
+    expect(laneBreak(outcome("rejected", ["x"], ["TFC-1", NO_ANSWER]))).toBe("unsettled");
+    expect(laneBreak(outcome("rejected", ["x"]))).toBeUndefined();
     expect(laneBreak(outcome("rejected", ["Error 10016: algo"]))).toBe("sequence");
     expect(laneBreak(outcome("rejected", ["Error 10015"]))).toBe("sequence");
     expect(laneBreak(outcome("rejected", ["El Numero no es el proximo a emitir"]))).toBe("sequence");
@@ -1860,5 +1868,434 @@ describe("documents journaled missing", () => {
     await r.close();
     expect(again.status).toBe("skipped-duplicate");
     expect(asked).toEqual([]);
+  });
+});
+
+describe("an Issuer given no clock", () => {
+  it("really sleeps between questions about a lost answer: a few lookups in the settle window, not a busy loop", async () => {
+    w = await world();
+    let lookups = 0;
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo") throw lost();
+      if (method === "facturacion/consulta_avanzada") lookups++;
+      return call();
+    };
+    const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+    const { sleep: _s, now: _n, ...settings } = { ...SETTINGS, settleWindowMs: 40 };
+    const issuer = new Issuer(w.service, journal, settings, () => {});
+    const started = Date.now();
+    const result = await issuer.issue(voucher("CLK-1"));
+    await journal.close();
+    expect(result.status).toBe("rejected");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 40);
+    // One lookup before sending, then about two per send (one, a sleep to the window's end, one more).
+    expect(lookups).toBeLessThanOrEqual(1 + 3 * 3);
+  });
+});
+
+describe("what a result and the journal say", () => {
+  it("a rejected voucher still says which voucher it is: type, point of sale, total, due date", async () => {
+    w = await world();
+    script(w, {
+      issue: async (): Promise<IssueAnswer> => ({ ok: false, errors: ["no"], details: [], requiresFce: false }),
+    });
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("RS-1"));
+    await r.close();
+    expect(result).toMatchObject({
+      status: "rejected",
+      comprobante_tipo: "FACTURA B",
+      punto_venta: 679,
+      total: "121",
+      vencimiento_pago: "20/12/2026",
+      numero: null,
+      comprobante_nro: null,
+    });
+  });
+
+  it("issued with no point of sale known anywhere: no voucher number made up, and no PDF", async () => {
+    w = await world();
+    script(w, {
+      issue: async (): Promise<IssueAnswer> => ({
+        ok: true,
+        state: "issued",
+        comprobante_tipo: "FACTURA B",
+        punto_venta: null,
+        numero: 5,
+        cae: null,
+        vencimiento_cae: null,
+        vencimiento_pago: null,
+        qr: null,
+        pdf_url: null,
+        ticket_url: null,
+        observations: [],
+      }),
+    });
+    const base = voucher("NP-1");
+    const { punto_venta: _p, ...comprobante } = base.envelope.comprobante;
+    const v = Issuer.prepare({ ...base.envelope, comprobante }, "np.json", undefined, "instant");
+    const asked = documents(w);
+    const r = await rig(w, { savePdf: true, outDir: outDir() });
+    const result = await r.issuer.issue(v);
+    await r.close();
+    expect(result).toMatchObject({ status: "issued", numero: 5, punto_venta: null, comprobante_nro: null });
+    expect(result.warnings).toEqual(["PDF not saved: the answer gave no usable voucher number"]);
+    expect(asked).toEqual([]);
+  });
+
+  it("what the journal says is reported, not what the file says now", async () => {
+    w = await world();
+    const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+    await journal.record({
+      ref: "JW-1",
+      state: "issued",
+      mode: "instant",
+      tipo: "FACTURA C",
+      punto_venta: 5,
+      numero: 9,
+      cae: "7",
+      vencimiento_cae: "01/12/2026",
+      vencimiento_pago: "02/01/2027",
+      total: "999",
+      pdf: "/somewhere/a.pdf",
+      ticket: "/somewhere/a-ticket.pdf",
+    });
+    await journal.close();
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("JW-1"));
+    await r.close();
+    expect(result).toMatchObject({
+      comprobante_tipo: "FACTURA C",
+      punto_venta: 5,
+      numero: 9,
+      comprobante_nro: "00005-00000009",
+      cae: "7",
+      vencimiento_cae: "01/12/2026",
+      vencimiento_pago: "02/01/2027",
+      total: "999",
+      pdf: "/somewhere/a.pdf",
+      ticket: "/somewhere/a-ticket.pdf",
+    });
+    expect(result.observations).toBeUndefined();
+  });
+
+  it("found at the service: its figures reported, the file's where it gives none", async () => {
+    w = await world();
+    await run(w, [voucher("FS-1"), voucher("FS-2")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const real = script(w, {
+      findByReference: async (ref: string) =>
+        (await real.findByReference(ref)).map((v) =>
+          ref === "FS-1"
+            ? { ...v, tipo: "", vencimiento_pago: null, total: null, observations: [] }
+            : { ...v, tipo: "FACTURA C", vencimiento_pago: "03/01/2027", total: "999.00", observations: ["obs"] },
+        ),
+    });
+    const r = await rig(w);
+    const [a, b] = [await r.issuer.issue(voucher("FS-1")), await r.issuer.issue(voucher("FS-2"))];
+    await r.close();
+    expect(a).toMatchObject({ comprobante_tipo: "FACTURA B", vencimiento_pago: "20/12/2026", total: "121" });
+    expect(a.observations).toBeUndefined();
+    expect(b).toMatchObject({
+      comprobante_tipo: "FACTURA C",
+      vencimiento_pago: "03/01/2027",
+      total: "999.00",
+      observations: ["obs"],
+    });
+  });
+
+  it("found at the service with the journal lost: the journal gets everything again", async () => {
+    w = await world();
+    await run(w, [voucher("JL-1")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("JL-1"));
+    await r.close();
+    expect(r.warnings).toEqual([]);
+    expect(result.status).toBe("skipped-duplicate");
+    expect(await entryOf(w, "JL-1")).toMatchObject({
+      state: "issued",
+      tipo: "FACTURA B",
+      punto_venta: 679,
+      numero: 1,
+      comprobante_nro: "00679-00000001",
+      fecha: "20/11/2026",
+      vencimiento_pago: "20/12/2026",
+      total: "121.00",
+      digest: voucher("JL-1").digest,
+    });
+  });
+
+  it("issued without a number journaled: the next run asks the service for it", async () => {
+    w = await world();
+    let sent = false;
+    const real = script(w, {
+      issue: async (mode: "instant", body: Record<string, unknown>): Promise<IssueAnswer> => {
+        const answer = await real.issue(mode, body);
+        sent = true;
+        return answer.ok ? { ...answer, numero: null } : answer;
+      },
+      findByReference: async (ref: string) => {
+        if (sent) throw new TransportError("cannot connect", "refused", false);
+        return real.findByReference(ref);
+      },
+    });
+    const first = await rig(w);
+    expect((await first.issuer.issue(voucher("NN-3"))).numero).toBeNull();
+    await first.close();
+    w.service = real;
+    const r = await rig(w);
+    const again = await r.issuer.issue(voucher("NN-3"));
+    await r.close();
+    expect(again).toMatchObject({ status: "skipped-duplicate", numero: 1, reconciled: true });
+  });
+
+  it("the `sending` entry says what was sent, so that the journal can show it before any answer", async () => {
+    w = await world();
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo") throw new TypeError("the process dies here");
+      return call();
+    };
+    const r = await rig(w, { now: () => Date.parse("2026-11-20T12:00:00Z") });
+    await expect(r.issuer.issue(voucher("SE-1"))).rejects.toThrow();
+    await r.close();
+    expect(await entryOf(w, "SE-1")).toMatchObject({
+      state: "sending",
+      mode: "instant",
+      tipo: "FACTURA B",
+      punto_venta: 679,
+      total: "121",
+      fecha: "20/11/2026",
+      source: "SE-1.json",
+      digest: voucher("SE-1").digest,
+      sent_at: "2026-11-20T12:00:00.000Z",
+    });
+  });
+
+  it("a bug while asking about a lost answer is thrown as it is", async () => {
+    w = await world();
+    let sent = false;
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo") {
+        sent = true;
+        throw lost();
+      }
+      return call();
+    };
+    const real = script(w, {
+      findByReference: async (ref: string) => {
+        if (sent) throw new TypeError("a bug");
+        return real.findByReference(ref);
+      },
+    });
+    const r = await rig(w);
+    await expect(r.issuer.issue(voucher("BG-1"))).rejects.toThrow("a bug");
+    await r.close();
+  });
+
+  it("one issued and one queued under a reference is no duplicate to warn about", async () => {
+    w = await world();
+    await run(w, [voucher("IQ-1")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const real = script(w, {
+      findByReference: async (ref: string) => {
+        const found = await real.findByReference(ref);
+        return [...found, ...found.map((v) => ({ ...v, state: "queued" as const, numero: null }))];
+      },
+    });
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("IQ-1"));
+    await r.close();
+    expect(r.warnings).toEqual([]);
+    expect(result.status).toBe("skipped-duplicate");
+  });
+
+  it("queued in the service under another type: the journal keeps the service's type, or the file's if it gives none", async () => {
+    w = await world();
+    await run(w, [queuedVoucher("QT-1"), queuedVoucher("QT-2")], { mode: "queued" });
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const real = script(w, {
+      findByReference: async (ref: string) =>
+        (await real.findByReference(ref)).map((v) => ({ ...v, tipo: ref === "QT-1" ? "FACTURA C" : "" })),
+    });
+    const r = await rig(w, { mode: "queued" });
+    await r.issuer.issue(queuedVoucher("QT-1"));
+    await r.issuer.issue(queuedVoucher("QT-2"));
+    await r.close();
+    expect((await entryOf(w, "QT-1"))?.tipo).toBe("FACTURA C");
+    expect((await entryOf(w, "QT-2"))?.tipo).toBe("FACTURA B");
+  });
+
+  it("a queued answer with no due date keeps the file's", async () => {
+    w = await world();
+    const real = script(w, {
+      issue: async (mode: "queued", body: Record<string, unknown>): Promise<IssueAnswer> => {
+        const answer = await real.issue(mode, body);
+        return answer.ok ? { ...answer, vencimiento_pago: null } : answer;
+      },
+    });
+    const r = await rig(w, { mode: "queued" });
+    const result = await r.issuer.issue(queuedVoucher("QD-1"));
+    await r.close();
+    expect(result.vencimiento_pago).toBe("20/12/2026");
+  });
+});
+
+describe("documents the answer does not link", () => {
+  it("a PDF without a ticket (the old model): only the PDF saved, no fresh links asked", async () => {
+    w = await world();
+    const real = script(w, {
+      issue: async (mode: "instant", body: Record<string, unknown>): Promise<IssueAnswer> => {
+        const answer = await real.issue(mode, body);
+        return answer.ok ? { ...answer, ticket_url: null } : answer;
+      },
+    });
+    const asked = documents(w);
+    const r = await rig(w, { savePdf: true, outDir: outDir() });
+    const result = await r.issuer.issue(voucher("OM-1"));
+    await r.close();
+    expect(asked).toHaveLength(1);
+    expect(result.pdf).not.toBeNull();
+    expect(result.ticket).toBeNull();
+    expect(result.documents_missing).toBeUndefined();
+    expect(w.calls.get("facturacion/regenerar_pdf")).toBeUndefined();
+  });
+
+  it("no links, and no fresh ones to be had: journaled missing, without a warning", async () => {
+    w = await world();
+    const real = script(w, {
+      issue: async (mode: "instant", body: Record<string, unknown>): Promise<IssueAnswer> => {
+        const answer = await real.issue(mode, body);
+        return answer.ok ? { ...answer, pdf_url: null, ticket_url: null } : answer;
+      },
+      freshLinks: async () => ({ pdf: null, ticket: null }),
+    });
+    const asked = documents(w);
+    const r = await rig(w, { savePdf: true, outDir: outDir() });
+    const result = await r.issuer.issue(voucher("NL-1"));
+    await r.close();
+    expect(asked).toEqual([]);
+    expect(result).toMatchObject({ pdf: null, ticket: null, documents_missing: true });
+    expect(result.warnings).toBeUndefined();
+  });
+
+  it("found at the service without links: both documents fetched through fresh ones", async () => {
+    w = await world();
+    await run(w, [voucher("FL-1")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const real = script(w, {
+      findByReference: async (ref: string) =>
+        (await real.findByReference(ref)).map((v) => ({ ...v, pdf_url: null, ticket_url: null })),
+    });
+    const asked = documents(w);
+    const r = await rig(w, { savePdf: true, outDir: outDir() });
+    const result = await r.issuer.issue(voucher("FL-1"));
+    await r.close();
+    expect(asked).toHaveLength(2);
+    expect(result.pdf).not.toBeNull();
+    expect(result.ticket).not.toBeNull();
+    expect(w.calls.get("facturacion/regenerar_pdf")).toBe(1);
+  });
+
+  it("found at the service with a PDF link only: the ticket is not asked for", async () => {
+    w = await world();
+    await run(w, [voucher("FL-2")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const real = script(w, {
+      findByReference: async (ref: string) =>
+        (await real.findByReference(ref)).map((v) => ({ ...v, ticket_url: null })),
+    });
+    const asked = documents(w);
+    const r = await rig(w, { savePdf: true, outDir: outDir() });
+    const result = await r.issuer.issue(voucher("FL-2"));
+    await r.close();
+    expect(asked).toHaveLength(1);
+    expect(result.ticket).toBeNull();
+  });
+
+  it("issued before without --pdf: a run with --pdf fetches its documents", async () => {
+    w = await world();
+    await run(w, [voucher("LP-1")]);
+    const asked = documents(w);
+    const r = await rig(w, { savePdf: true, outDir: outDir() });
+    const result = await r.issuer.issue(voucher("LP-1"));
+    await r.close();
+    expect(result.status).toBe("skipped-duplicate");
+    expect(asked).toHaveLength(2);
+    expect(result.pdf).not.toBeNull();
+  });
+});
+
+describe("a batch answered item by item", () => {
+  const issued = (numero: number): IssueAnswer => ({
+    ok: true,
+    state: "issued",
+    comprobante_tipo: "FACTURA B",
+    punto_venta: 679,
+    numero,
+    cae: null,
+    vencimiento_cae: null,
+    vencimiento_pago: null,
+    qr: null,
+    pdf_url: null,
+    ticket_url: null,
+    observations: [],
+  });
+  const refused = (extra: Partial<Extract<IssueAnswer, { ok: false }>> = {}): IssueAnswer => ({
+    ok: false,
+    errors: ["El CUIT es invalido"],
+    details: [],
+    requiresFce: false,
+    ...extra,
+  });
+
+  it("not processed behind a failed one names it, not an issued one before it", async () => {
+    w = await world();
+    script(w, { issueBatch: async () => ({ items: [issued(1), refused(), refused({ notProcessed: true })] }) });
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch([voucher("IB-1"), voucher("IB-2"), voucher("IB-3")]);
+    await r.close();
+    expect(results.map((x) => x.status)).toEqual(["issued", "rejected", "held"]);
+    expect(results[2]?.errors).toEqual(["not processed by the service: IB-2, earlier in its batch, failed"]);
+  });
+
+  it("the authority down at an item: those before stay issued in the journal, it and the rest held", async () => {
+    w = await world();
+    const down = new AuthorityDownError(["AFIP No devolvio el CAE asociado."]);
+    script(w, {
+      issueBatch: async () => ({
+        items: [issued(1), issued(2), refused({ unavailable: down }), refused({ notProcessed: true })],
+      }),
+    });
+    const r = await rig(w);
+    const stop = await r.issuer
+      .issueBatch(["AU-1", "AU-2", "AU-3", "AU-4"].map((ref) => voucher(ref)))
+      .catch((e: unknown) => e);
+    await r.close();
+    expect(stop).toBeInstanceOf(ServiceStop);
+    expect((stop as ServiceStop).reason).toBe(down);
+    expect((stop as ServiceStop).settled?.map((x) => x?.status)).toEqual(["issued", "issued"]);
+    const states = [];
+    for (const ref of ["AU-1", "AU-2", "AU-3", "AU-4"]) states.push((await entryOf(w, ref))?.state);
+    expect(states).toEqual(["issued", "issued", "held", "held"]);
+  });
+});
+
+describe("the survey and what it did not ask about", () => {
+  it("a voucher left out of the survey is looked up by reference even when the day's listing showed it", async () => {
+    w = await world();
+    await run(w, [voucher("DT-1")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    w.calls.clear();
+    const undated = voucher("DT-1", (raw) => {
+      delete raw.comprobante.fecha;
+    });
+    const r = await rig(w);
+    await r.issuer.survey([voucher("DT-2"), voucher("DT-3"), undated]);
+    expect(w.calls.get("facturacion/consulta_avanzada")).toBe(1);
+    const result = await r.issuer.issue(undated);
+    await r.close();
+    expect(result.status).toBe("skipped-duplicate");
+    expect(w.calls.get("facturacion/consulta_avanzada")).toBe(2);
   });
 });

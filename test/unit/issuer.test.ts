@@ -20,12 +20,12 @@ import {
 } from "../../src/api/protocol.js";
 import {
   type Begun,
+  headingOf,
   Issuer,
   type IssueSettings,
   isServiceFailure,
   laneBreak,
   NO_ANSWER,
-  NOT_PROCESSED,
   type PreparedVoucher,
   ServiceStop,
   saveDocument,
@@ -33,6 +33,7 @@ import {
 import { Journal, JournalUnwritableError } from "../../src/batch/journal.js";
 import { blankResult, type VoucherResult } from "../../src/batch/result.js";
 import { FacturarError } from "../../src/errors.js";
+import type { Envelope } from "../../src/voucher/schema.js";
 import { lost, run, SETTINGS, voucher, type World, world } from "../inprocess.js";
 
 let w: World;
@@ -330,7 +331,8 @@ describe("an issued voucher", () => {
     expect(result.total).toBe("121.00");
     expect(result.warnings).toBeUndefined();
     // The documents come from the links the service's record gives.
-    expect(asked.some((u) => u.includes("/comprobantes/pdf/"))).toBe(true);
+    expect(asked).toHaveLength(2);
+    expect(w.calls.get("facturacion/regenerar_pdf")).toBeUndefined();
     expect((await entryOf(w, "NN-1"))?.numero).toBe(1);
   });
 
@@ -691,7 +693,7 @@ describe("deciding before sending", () => {
       },
     });
     const r = await rig(w);
-    await expect(r.issuer.issue(voucher("BUG-2"))).rejects.toThrow(TypeError);
+    await expect(r.issuer.issue(voucher("BUG-2"))).rejects.toThrow("a bug");
     await r.close();
   });
 
@@ -731,7 +733,11 @@ describe("--allow-duplicate", () => {
     rmSync(join(w.dir, "state"), { recursive: true });
     const fourth = await run(w, [voucher("DUP-1")], { allowDuplicate: true });
     expect(fourth.results[0]).toMatchObject({ status: "issued", external_reference: "DUP-1-R4", numero: 4 });
-    expect(await entryOf(w, "DUP-1-R2")).toMatchObject({ state: "issued", numero: 2 });
+    expect(await entryOf(w, "DUP-1-R2")).toMatchObject({
+      state: "issued",
+      numero: 2,
+      comprobante_nro: "00679-00000002",
+    });
     expect(["DUP-1", "DUP-1-R2", "DUP-1-R3", "DUP-1-R4"].map((ref) => w.held(ref))).toEqual([1, 1, 1, 1]);
   });
 
@@ -951,6 +957,7 @@ describe("the service's queue", () => {
     await run(w, [queuedVoucher("QR-1")], { mode: "queued" });
     w.sandbox.options.faults.queueError = 1;
     await w.sandbox.processQueue();
+    rmSync(join(w.dir, "state"), { recursive: true });
     const r = await rig(w, { mode: "queued", requeue: true });
     const result = await r.issuer.issue(queuedVoucher("QR-1"));
     await r.close();
@@ -959,7 +966,7 @@ describe("the service's queue", () => {
       reconciled: true,
       hint: "re-queued QR-1 (reenviar_encolado): it had failed in the queue",
     });
-    expect(await entryOf(w, "QR-1")).toMatchObject({ state: "queued" });
+    expect(await entryOf(w, "QR-1")).toMatchObject({ state: "queued", mode: "queued" });
   });
 
   it("--requeue the service refuses to take: the run stops; one whose answer was lost: unknown", async () => {
@@ -1062,7 +1069,7 @@ describe("--wait", () => {
       errors: ["W-3 is no longer in the service's queue (deleted?)"],
       hint: "run again to send it anew",
     });
-    expect(await entryOf(w, "W-3")).toMatchObject({ state: "deleted" });
+    expect(await entryOf(w, "W-3")).toMatchObject({ state: "deleted", mode: "queued" });
   });
 
   it("the service cannot be asked: that voucher and the next are told queued, asked no more", async () => {
@@ -1222,26 +1229,26 @@ describe("documents", () => {
     documents(w);
     // This run saves its own vouchers elsewhere: the earlier run's go where that run meant.
     const r = await rig(w, { savePdf: true, outDir: outDir() });
-    const fetched = await r.issuer.fetchMissing(new Set(["M-2"]), 1);
+    const fetched = await r.issuer.fetchMissing(new Set(["M-1"]), 1);
     await r.close();
     expect(fetched).toHaveLength(1);
     expect(fetched[0]).toMatchObject({
       status: "skipped-duplicate",
-      external_reference: "M-1",
-      source: "M-1.json",
+      external_reference: "M-2",
+      source: "M-2.json",
       comprobante_tipo: "FACTURA B",
       punto_venta: 679,
-      numero: 1,
-      comprobante_nro: "00679-00000001",
+      numero: 2,
+      comprobante_nro: "00679-00000002",
       total: "121",
-      pdf: join(dir, "FACTURA_B-00679-00000001.pdf"),
+      pdf: join(dir, "FACTURA_B-00679-00000002.pdf"),
     });
-    expect(existsSync(join(dir, "FACTURA_B-00679-00000001-ticket.pdf"))).toBe(true);
-    expect((await entryOf(w, "M-1"))?.documents_missing).toBe(false);
+    expect(existsSync(join(dir, "FACTURA_B-00679-00000002-ticket.pdf"))).toBe(true);
+    expect((await entryOf(w, "M-2"))?.documents_missing).toBe(false);
     const r2 = await rig(w, { savePdf: true, outDir: dir });
     const rest = await r2.issuer.fetchMissing(new Set());
     await r2.close();
-    expect(rest.map((x) => x.external_reference).sort()).toEqual(["M-2", "M-3"]);
+    expect(rest.map((x) => x.external_reference).sort()).toEqual(["M-1", "M-3"]);
   });
 
   it("a journal-settled voucher whose PDF went missing gets it again; one still on disk is left alone", async () => {
@@ -1411,7 +1418,7 @@ describe("a batch", () => {
     await r.close();
     expect(results.map((x) => x.status)).toEqual(["rejected", "held", "held"]);
     const why = "not processed by the service: X-1, earlier in its batch, failed";
-    expect(results[1]).toMatchObject({ errors: [why], error_details: [{ code: NOT_PROCESSED, text: why }] });
+    expect(results[1]).toMatchObject({ errors: [why], error_details: [{ code: "not-processed", text: why }] });
     expect(await entryOf(w, "X-2")).toMatchObject({ state: "held", errors: [why] });
   });
 
@@ -1988,7 +1995,14 @@ describe("what a result and the journal say", () => {
         (await real.findByReference(ref)).map((v) =>
           ref === "FS-1"
             ? { ...v, tipo: "", vencimiento_pago: null, total: null, observations: [] }
-            : { ...v, tipo: "FACTURA C", vencimiento_pago: "03/01/2027", total: "999.00", observations: ["obs"] },
+            : {
+                ...v,
+                tipo: "FACTURA C",
+                punto_venta: 5,
+                vencimiento_pago: "03/01/2027",
+                total: "999.00",
+                observations: ["obs"],
+              },
         ),
     });
     const r = await rig(w);
@@ -1998,6 +2012,7 @@ describe("what a result and the journal say", () => {
     expect(a.observations).toBeUndefined();
     expect(b).toMatchObject({
       comprobante_tipo: "FACTURA C",
+      punto_venta: 5,
       vencimiento_pago: "03/01/2027",
       total: "999.00",
       observations: ["obs"],
@@ -2297,5 +2312,321 @@ describe("the survey and what it did not ask about", () => {
     await r.close();
     expect(result.status).toBe("skipped-duplicate");
     expect(w.calls.get("facturacion/consulta_avanzada")).toBe(2);
+  });
+});
+
+describe("survivors of the mutation run, each a behaviour", () => {
+  it("a voucher with a supplier (`proveedor`) is a purchase; any other is a sale", () => {
+    const sale = voucher("OP-1");
+    expect(headingOf(sale.envelope, "s.json", 679).operacion).toBe("V");
+    const withSupplier = { ...sale.envelope, proveedor: { razon_social: "Proveedor SA" } } as unknown as Envelope;
+    expect(headingOf(withSupplier, "p.json", 679).operacion).toBe("C");
+    const emptySupplier = { ...sale.envelope, proveedor: undefined } as unknown as Envelope;
+    expect(headingOf(emptySupplier, "p.json", 679).operacion).toBe("V");
+  });
+
+  it("a bug while asking for a journaled voucher's missing number is thrown as it is", async () => {
+    w = await world();
+    const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+    await journal.record({ ref: "NB-1", state: "issued", mode: "instant", tipo: "FACTURA B", punto_venta: 679 });
+    await journal.close();
+    script(w, {
+      findByReference: async () => {
+        throw new TypeError("a bug");
+      },
+    });
+    const r = await rig(w);
+    await expect(r.issuer.issue(voucher("NB-1"))).rejects.toThrow("a bug");
+    await r.close();
+  });
+
+  it("flushing the unwritten outcomes: a failure that is not the disk's is thrown, not counted", async () => {
+    w = await world();
+    let mode: "ok" | "full" | "bug" = "ok";
+    let writes = 0;
+    const r = await rig(w, {}, (journal) => {
+      const recordAll = journal.recordAll.bind(journal);
+      journal.recordAll = async (entries) => {
+        if (++writes === 2) mode = "full";
+        if (mode === "full") throw new JournalUnwritableError(w.dir, new Error("no space"));
+        if (mode === "bug") throw new TypeError("a bug");
+        return recordAll(entries);
+      };
+      return journal;
+    });
+    await r.issuer.issue(voucher("FB-1"));
+    mode = "bug";
+    await expect(r.issuer.flushUnwritten()).rejects.toThrow("a bug");
+    await r.close();
+  });
+
+  it("a journal that failed once stops the run, even if its next write would have landed", async () => {
+    w = await world();
+    let writes = 0;
+    const r = await rig(w, {}, (journal) => {
+      const recordAll = journal.recordAll.bind(journal);
+      journal.recordAll = async (entries) => {
+        if (++writes === 2) throw new JournalUnwritableError(w.dir, new Error("no space"));
+        return recordAll(entries);
+      };
+      return journal;
+    });
+    await r.issuer.issue(voucher("JO-1"));
+    await expect(r.issuer.issue(voucher("JO-2"))).rejects.toBeInstanceOf(ServiceStop);
+    await r.close();
+    expect(w.calls.get("facturacion/nuevo")).toBe(1);
+    expect(await entryOf(w, "JO-2")).toBeUndefined();
+  });
+
+  it("abandoning a voucher settled already writes nothing", async () => {
+    w = await world();
+    await run(w, [voucher("AS-1")]);
+    const r = await rig(w);
+    const before = r.journal.all().length;
+    await r.issuer.abandon(await r.issuer.begin(voucher("AS-1")), "stopped");
+    expect(r.journal.all()).toHaveLength(before);
+    await r.close();
+  });
+
+  it("sent before without an answer, and the service cannot be asked now: unknown, the run goes on", async () => {
+    w = await world();
+    const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+    await journal.record({ ref: "IF-1", state: "sending", mode: "instant", sent_at: "2026-11-20T00:00:00Z" });
+    await journal.close();
+    w.step = async () => {
+      throw new TransportError("cannot connect", "refused", false);
+    };
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("IF-1"));
+    await r.close();
+    expect(result.status).toBe("unknown");
+    expect(result.errors[0]).toMatch(/^could not ask the service about IF-1: /);
+    expect((await entryOf(w, "IF-1"))?.state).toBe("unknown");
+  });
+
+  it("--allow-duplicate does not duplicate a voucher still in the queue", async () => {
+    w = await world();
+    await run(w, [queuedVoucher("AQ-1")], { mode: "queued" });
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const again = await run(w, [queuedVoucher("AQ-1")], { mode: "queued", allowDuplicate: true });
+    expect(again.results[0]).toMatchObject({ status: "queued", external_reference: "AQ-1" });
+    expect(w.calls.get("facturacion/nuevo_encola")).toBe(1);
+  });
+
+  it("--allow-duplicate of a reference that itself ends in -R<n> counts from its own suffix", async () => {
+    w = await world();
+    const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+    const issued = (ref: string, numero: number) => ({
+      ref,
+      state: "issued" as const,
+      mode: "instant" as const,
+      tipo: "FACTURA B",
+      punto_venta: 679,
+      numero,
+    });
+    await journal.record(issued("INV-R7", 1));
+    await journal.close();
+    const first = await run(w, [voucher("INV-R7")], { allowDuplicate: true });
+    expect(first.results[0]?.external_reference).toBe("INV-R7-R2");
+    const second = await run(w, [voucher("INV-R7")], { allowDuplicate: true });
+    expect(second.results[0]?.external_reference).toBe("INV-R7-R3");
+    // Past nine: two digits.
+    const more = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+    await more.recordAll([4, 5, 6, 7, 8, 9, 10].map((n) => issued(`INV-R7-R${n}`, 100 + n)));
+    await more.close();
+    const eleventh = await run(w, [voucher("INV-R7")], { allowDuplicate: true });
+    expect(eleventh.results[0]?.external_reference).toBe("INV-R7-R11");
+  });
+
+  it("a voucher of a batch sent alone is journaled `sending` before it goes", async () => {
+    w = await world();
+    await run(w, [voucher("BS-1")]);
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo") throw new TypeError("the process dies here");
+      return call();
+    };
+    const r = await rig(w);
+    await expect(r.issuer.issueBatch([voucher("BS-1"), voucher("BS-2")])).rejects.toThrow();
+    await r.close();
+    expect((await entryOf(w, "BS-2"))?.state).toBe("sending");
+  });
+
+  it("a lost batch, then a stop while settling it: what was settled before keeps its result", async () => {
+    w = await world();
+    let lotes = 0;
+    w.step = async (method, body, call) => {
+      if (method === "facturacion/lotes" && lotes++ === 0) {
+        body.requests = (body.requests as unknown[]).slice(0, 1);
+        await call();
+        throw lost();
+      }
+      if (method === "facturacion/nuevo")
+        return {
+          status: 403,
+          headers: {},
+          body: Buffer.from('{"error":"S","errores":["Las credenciales enviadas no son validas."]}'),
+        };
+      return call();
+    };
+    const r = await rig(w);
+    const stop = await r.issuer
+      .issueBatch([voucher("LS-1"), voucher("LS-2"), voucher("LS-3")])
+      .catch((e: unknown) => e);
+    await r.close();
+    expect(stop).toBeInstanceOf(ServiceStop);
+    expect((stop as ServiceStop).settled?.map((x) => x?.status)).toEqual(["issued", undefined, "unknown"]);
+    expect((await entryOf(w, "LS-1"))?.state).toBe("issued");
+    expect((await entryOf(w, "LS-2"))?.state).toBe("held");
+  });
+
+  it("a bug while settling a lost batch is thrown as it is", async () => {
+    w = await world();
+    let lostBatch = false;
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/lotes") {
+        lostBatch = true;
+        throw lost();
+      }
+      return call();
+    };
+    const real = script(w, {
+      findByReference: async (ref: string) => {
+        if (lostBatch) throw new TypeError("a bug");
+        return real.findByReference(ref);
+      },
+    });
+    const r = await rig(w);
+    await expect(r.issuer.issueBatch([voucher("LB-1"), voucher("LB-2")])).rejects.toThrow("a bug");
+    await r.close();
+  });
+
+  it("found at the service with the journal's PDF gone but its ticket there: the PDF fetched again", async () => {
+    w = await world();
+    const asked = documents(w);
+    const dir = outDir();
+    const first = await rig(w, { savePdf: true, outDir: dir });
+    const issued = await first.issuer.issue(voucher("K-4"));
+    await first.journal.record({ ref: "K-4", state: "sending", mode: "instant", sent_at: "2026-11-20T00:00:00Z" });
+    await first.close();
+    rmSync(issued.pdf as string);
+    asked.length = 0;
+    const r = await rig(w, { savePdf: true, outDir: dir });
+    const result = await r.issuer.issue(voucher("K-4"));
+    await r.close();
+    expect(existsSync(result.pdf as string)).toBe(true);
+    expect(asked.some((u) => u.includes("/pdf/"))).toBe(true);
+  });
+
+  it("queued by this run after a lost answer: reconciled, without the 'already queued' hint", async () => {
+    w = await world();
+    w.step = async (method, _body, call) => {
+      if (method !== "facturacion/nuevo_encola") return call();
+      await call();
+      throw lost();
+    };
+    const r = await rig(w, { mode: "queued" });
+    const result = await r.issuer.issue(queuedVoucher("QL-1"));
+    await r.close();
+    expect(result).toMatchObject({ status: "queued", reconciled: true });
+    expect(result.hint).toBeUndefined();
+    expect(w.calls.get("facturacion/nuevo_encola")).toBe(1);
+  });
+
+  it("a queue error with several causes tells them all", async () => {
+    w = await world();
+    await run(w, [queuedVoucher("QM-1")], { mode: "queued" });
+    w.sandbox.options.faults.queueError = 1;
+    await w.sandbox.processQueue();
+    const real = script(w, {
+      findByReference: async (ref: string) =>
+        (await real.findByReference(ref)).map((v) => ({ ...v, errors: ["uno", "dos"] })),
+    });
+    const r = await rig(w, { mode: "queued" });
+    const result = await r.issuer.issue(queuedVoucher("QM-1"));
+    await r.close();
+    expect(result.errors).toEqual(["uno", "dos"]);
+    expect(result.error_details).toEqual([{ code: "queue-error", text: "uno; dos" }]);
+  });
+
+  it("a bug while following a queued voucher is thrown as it is", async () => {
+    w = await world();
+    let sent = false;
+    const real = script(w, {
+      issue: async (mode: "queued", body: Record<string, unknown>) => {
+        sent = true;
+        return real.issue(mode, body);
+      },
+      findByReference: async (ref: string) => {
+        if (sent) throw new TypeError("a bug");
+        return real.findByReference(ref);
+      },
+    });
+    const r = await rig(w, { mode: "queued", wait: true });
+    await expect(r.issuer.issue(queuedVoucher("FB-2"))).rejects.toThrow("a bug");
+    await r.close();
+  });
+
+  it("followed until issued, with no links in the service's record: both documents through fresh links", async () => {
+    w = await world();
+    let processed = false;
+    const real = script(w, {
+      findByReference: async (ref: string) =>
+        (await real.findByReference(ref)).map((v) => ({ ...v, pdf_url: null, ticket_url: null })),
+    });
+    const asked = documents(w);
+    const r = await rig(w, {
+      mode: "queued",
+      wait: true,
+      savePdf: true,
+      outDir: outDir(),
+      sleep: async () => {
+        if (!processed) await w.sandbox.processQueue();
+        processed = true;
+      },
+    });
+    const result = await r.issuer.issue(queuedVoucher("FD-1"));
+    await r.close();
+    expect(result.status).toBe("issued");
+    expect(asked).toHaveLength(2);
+    expect(result.ticket).not.toBeNull();
+  });
+
+  it("the service cannot be asked whether a voucher was sent: the stop carries the service's own error", async () => {
+    for (const [thrown, code] of [
+      [new TransportError("cannot connect", "refused", false), "service.unavailable"],
+      [new AccessDeniedError("HTTP 403"), "service.denied"],
+    ] as const) {
+      w = await world();
+      script(w, {
+        findByReference: async () => {
+          throw thrown;
+        },
+      });
+      const r = await rig(w);
+      const stop = (await r.issuer.issue(voucher("SE-2")).catch((e: unknown) => e)) as ServiceStop;
+      await r.close();
+      expect(stop).toBeInstanceOf(ServiceStop);
+      expect(stop.reason).toBeInstanceOf(FacturarError);
+      expect(stop.reason.code).toBe(code);
+      expect(stop.reason.outcome).toBe(code === "service.denied" ? "denied" : "unavailable");
+      expect(stop.message).toBe(thrown.message);
+      await w.close();
+    }
+  });
+
+  it("a fresh link that has expired too is not renewed again", async () => {
+    const asked: string[] = [];
+    const links = ["http://sandbox.invalid/app/api/v2/a.pdf", "http://sandbox.invalid/app/api/v2/b.pdf"];
+    const service = {
+      baseUrl: new URL("http://sandbox.invalid/app/api/v2"),
+      download: async (url: URL) => {
+        asked.push(url.href);
+        return url.href.endsWith("a.pdf") ? status(410) : ok(PDF);
+      },
+    } as unknown as Service;
+    await expect(saveDocument(service, outDir(), "x.pdf", null, async () => links.shift() ?? null)).rejects.toThrow(
+      "the link answered HTTP 410",
+    );
+    expect(asked).toEqual(["http://sandbox.invalid/app/api/v2/a.pdf"]);
   });
 });

@@ -76,6 +76,11 @@ export const SCOPES = {
     mutate: ["src/batch/run.ts"],
     tests: ["test/unit/exactly-once.test.ts", "test/unit/lanes.test.ts"],
   },
+  // The issuer alone (src/batch/issue.ts), driven in-process: the exactly-once tests and its own.
+  issue: {
+    mutate: ["src/batch/issue.ts"],
+    tests: ["test/unit/issuer.test.ts", "test/unit/exactly-once.test.ts"],
+  },
   // The typed protocol alone: fake transports answering canned bodies, milliseconds a test.
   protocol: {
     mutate: ["src/api/protocol.ts"],

@@ -1022,13 +1022,7 @@ export class Issuer {
       const save = async (kind: "pdf" | "ticket", url: string | null): Promise<string | null> => {
         const name = `${documentName(tipo, puntoVenta, numero, kind === "ticket" ? "-ticket" : "")}.pdf`;
         try {
-          return await saveDocument(
-            this.service,
-            this.settings.outDir,
-            name,
-            url,
-            async () => (await freshLinks())[kind],
-          );
+          return await saveDocument(this.service, outDir, name, url, async () => (await freshLinks())[kind]);
         } catch (error) {
           if (error instanceof NoDocument) return null;
           missing = true;

@@ -149,5 +149,8 @@ describe("the voucher QR", () => {
     // The parameter alone, without the address before it, reads the same.
     expect(decodeQr(url.slice(url.indexOf("?p=")))).toEqual(decodeQr(url));
     expect(decodeQr(url.slice(url.indexOf("?p=")))?.nroCmp).toBe(17);
+    // Without its `?p=`, the payload is not read, even where what follows decodes.
+    const payload = url.slice(url.indexOf("?p=") + 3);
+    expect(decodeQr(`p=${payload}`)).toBeUndefined();
   });
 });

@@ -3,8 +3,10 @@
  * (numbers as exact decimal text, dates zero-padded, flags S/N), and what it says when it refuses.
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type * as z from "zod";
+import { Dec } from "../../src/voucher/decimal.js";
 import { voucherJsonSchema } from "../../src/voucher/json-schema.js";
 import {
   asociadoSchema,
@@ -307,5 +309,63 @@ describe("the JSON Schema of voucher files", () => {
     expect(valid([])).toBe(false);
     expect(valid([{ comprobante: {} }])).toBe(false);
     expect(valid({ ...envelope, extra: 1 })).toBe(false);
+  });
+});
+
+describe("number fields read a character at a time (the fast path) as the regular expressions do", () => {
+  const price = productoSchema.shape.precio_unitario_sin_iva; // 3 decimals, 13 digits, any sign
+
+  /** What the field must make of a text: its shortest exact decimal, or a refusal. */
+  function expected(text: string): string | undefined {
+    if (!/^\s*[+-]?\d+(\.\d+)?\s*$/.test(text)) return undefined;
+    const d = Dec.parse(text.trim());
+    return d.significantScale() > 3 || d.integerDigits() > 13 ? undefined : d.toString();
+  }
+
+  it("takes exactly the plain decimals, blanks around them allowed, and writes them canonically", () => {
+    const texts = fc.string({
+      unit: fc.constantFrom(..."0123456789", "0", "0", ".", "-", "+", " ", "x"),
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(fc.oneof(texts, fc.string({ maxLength: 8 })), (text) => {
+        const r = price.safeParse(text);
+        expect(r.success ? r.data : undefined).toEqual(expected(text));
+      }),
+      { numRuns: 4000 },
+    );
+    for (const text of [
+      "0.",
+      ".5",
+      "-",
+      "+",
+      "",
+      "1.5x",
+      "1.x",
+      "1.5.3",
+      "1.5-",
+      " -0 ",
+      " -0.50 ",
+      "-0.000",
+      "+007.250",
+    ])
+      expect(price.safeParse(text).data, text).toEqual(expected(text));
+  });
+
+  it("refuses a list, even of one number", () => {
+    expect(refusal(price, ["5"])).toMatch(/number/);
+    expect(refusal(productoSchema.shape.alicuota, [21])).toMatch(/VAT rate must be one of/);
+    expect(refusal(detalleSchema.shape.cantidad, [1])).toMatch(/number/);
+    expect(refusal(comprobanteSchema.shape.punto_venta, [1])).toMatch(/point of sale/);
+  });
+
+  it("refuses a VAT rate too large to write plainly", () => {
+    expect(refusal(productoSchema.shape.alicuota, 1e21)).toMatch(/VAT rate must be one of/);
+  });
+
+  it("takes a subscription's end as mm/yyyy and nothing around it", () => {
+    const end = comprobanteSchema.shape.abono_hasta;
+    expect(taken(end, " 3/2027 ")).toBe("03/2027");
+    for (const text of ["x12/2026", "12/20261", "12/2026x"]) expect(refusal(end, text), text).toMatch(/mm\/yyyy/);
   });
 });

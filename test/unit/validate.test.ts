@@ -202,3 +202,15 @@ describe("the schema's findings", () => {
     ]);
   });
 });
+
+describe("the verdict", () => {
+  it("a voucher the schema takes fails on a rule's error, not on a warning", () => {
+    const refused = check({ ...baseVoucher(), comprobante: { ...baseVoucher().comprobante, tags: ["a/b"] } });
+    expect(refused.envelope).toBeDefined();
+    expect([refused.ok, refused.findings.map((f) => f.code)]).toEqual([false, ["tags.format"]]);
+    const warned = baseVoucher();
+    warned.cliente.email = "no-es-un-correo";
+    const told = check(warned);
+    expect([told.ok, told.findings.map((f) => `${f.severity} ${f.code}`)]).toEqual([true, ["warning email.format"]]);
+  });
+});

@@ -483,3 +483,12 @@ describe("a note from an answer it cannot fully read", () => {
     expect(fce.assumed).toEqual(["condicion_iva"]);
   });
 });
+
+describe("a note of an amount no net makes to the cent", () => {
+  it("takes the net below when the nearest one would give back more than asked", () => {
+    // 0.17 at 21 % is 0.21 with its VAT, over the 0.20 asked; 0.16 is 0.19.
+    const built = note({}, {}, { part: { amount: "0.20" } }).envelope.comprobante;
+    expect(built.detalle).toMatchObject([{ producto: { precio_unitario_sin_iva: "0.16", alicuota: "21" } }]);
+    expect(built.total).toBe("0.19");
+  });
+});

@@ -214,3 +214,19 @@ describe("the verdict", () => {
     expect([told.ok, told.findings.map((f) => `${f.severity} ${f.code}`)]).toEqual([true, ["warning email.format"]]);
   });
 });
+
+describe("past the first 200 vouchers (the compiled schema)", () => {
+  it("validates as the first ones did: the same findings, the same envelope", () => {
+    const refusedVoucher = () => {
+      const raw = baseVoucher();
+      raw.comprobante.detalle[0].producto.alicuota = 22;
+      raw.comprobante.tags = ["a/b"];
+      return raw;
+    };
+    const first = [check(baseVoucher()), check(refusedVoucher())];
+    for (let i = 0; i < 250; i++) check(baseVoucher());
+    const later = [check(baseVoucher()), check(refusedVoucher())];
+    expect(later.map((r) => [r.ok, r.findings, r.envelope])).toEqual(first.map((r) => [r.ok, r.findings, r.envelope]));
+    expect(later.map((r) => r.ok)).toEqual([true, false]);
+  });
+});

@@ -284,8 +284,10 @@ describe("flags, texts and codes", () => {
 });
 
 describe("the JSON Schema of voucher files", () => {
-  const schema = voucherJsonSchema();
-  const valid = new Ajv2020({ strict: false }).compile(schema);
+  // Built and compiled inside the tests, so that a schema that cannot be built or compiled fails
+  // them rather than the file's loading (which a mutation run counts as nothing failed).
+  let compiled: ((data: unknown) => boolean) | undefined;
+  const valid = (data: unknown) => (compiled ??= new Ajv2020({ strict: false }).compile(voucherJsonSchema()))(data);
   const envelope = {
     comprobante: {
       tipo: "FACTURA B",
@@ -296,7 +298,7 @@ describe("the JSON Schema of voucher files", () => {
   };
 
   it("is a draft 2020-12 schema that names itself", () => {
-    expect(schema).toMatchObject({
+    expect(voucherJsonSchema()).toMatchObject({
       $schema: "https://json-schema.org/draft/2020-12/schema",
       title: "facturar voucher file",
       description: "One voucher envelope (cliente or proveedor + comprobante), or an array of them.",
@@ -307,6 +309,7 @@ describe("the JSON Schema of voucher files", () => {
     expect(valid(envelope)).toBe(true);
     expect(valid([envelope, envelope])).toBe(true);
     expect(valid([])).toBe(false);
+    expect(valid([[envelope]])).toBe(false);
     expect(valid([{ comprobante: {} }])).toBe(false);
     expect(valid({ ...envelope, extra: 1 })).toBe(false);
   });

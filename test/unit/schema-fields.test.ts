@@ -287,7 +287,10 @@ describe("the JSON Schema of voucher files", () => {
   // Built and compiled inside the tests, so that a schema that cannot be built or compiled fails
   // them rather than the file's loading (which a mutation run counts as nothing failed).
   let compiled: ((data: unknown) => boolean) | undefined;
-  const valid = (data: unknown) => (compiled ??= new Ajv2020({ strict: false }).compile(voucherJsonSchema()))(data);
+  const valid = (data: unknown) => {
+    compiled ??= new Ajv2020({ strict: false }).compile(voucherJsonSchema());
+    return compiled(data);
+  };
   const envelope = {
     comprobante: {
       tipo: "FACTURA B",

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Dec } from "../../src/voucher/decimal.js";
 
@@ -96,5 +97,50 @@ describe("Dec, the corners Stryker found untested", () => {
     expect([Dec.fromNumber(Number.NaN), Dec.fromNumber(Number.POSITIVE_INFINITY)]).toEqual([undefined, undefined]);
     expect(() => Dec.parse("1e5")).toThrow('not a plain decimal number: "1e5"');
     expect(d("12.5").toNumber()).toBe(12.5);
+  });
+});
+
+/** What a plain decimal is, read the slow sure way: the reference `Dec.tryParse`'s fast path must agree with. */
+function plainDecimal(text: string): { units: bigint; scale: number } | undefined {
+  const m = /^([+-])?(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return undefined;
+  const units = BigInt(`${m[2]}${m[3] ?? ""}`);
+  return { units: m[1] === "-" ? -units : units, scale: (m[3] ?? "").length };
+}
+
+describe("Dec.tryParse, read a character at a time up to 15 digits", () => {
+  it("reads exactly what a plain decimal says, and refuses the rest, at every length", () => {
+    // Texts of digits, signs, points and a stray letter or blank, from empty to past the 15-digit fast path.
+    const texts = fc.string({
+      unit: fc.constantFrom(..."0123456789", "0", "9", ".", "-", "+", "x", " "),
+      maxLength: 22,
+    });
+    fc.assert(
+      fc.property(fc.oneof(texts, fc.string()), (text) => {
+        const got = Dec.tryParse(text);
+        const want = plainDecimal(text);
+        expect(got && { units: got.units, scale: got.scale }).toEqual(want);
+        if (want) expect(Dec.parse(text).eq(got as Dec)).toBe(true);
+        else expect(() => Dec.parse(text)).toThrow(RangeError);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("refuses a doubled point, and stray characters around a number too long for the fast path", () => {
+    for (const bad of [
+      "1..2",
+      "-1..25",
+      "x1234567890123456",
+      "1234567890123456x",
+      " 12345678901234567",
+      "12345678901234567 ",
+    ]) {
+      expect(Dec.tryParse(bad), bad).toBeUndefined();
+    }
+    // 15 digits (the fast path) and 16 (the long one) read the same way, signed or not.
+    expect(Dec.parse("-999999999999999").toString()).toBe("-999999999999999");
+    expect(Dec.parse("+9999999999999.99").toFixed(2)).toBe("9999999999999.99");
+    expect(Dec.parse("-99999999999999.99").toFixed(2)).toBe("-99999999999999.99");
   });
 });

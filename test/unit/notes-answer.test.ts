@@ -403,3 +403,92 @@ describe("a partial note's limits", () => {
     expect(part({}, { amount: "1000" }, "debit").envelope.comprobante.total).toBe("1000.00");
   });
 });
+
+describe("a note from an answer it cannot fully read", () => {
+  /** The error `build` throws, to read its code, outcome and hint. */
+  function thrown(build: () => unknown): NoteSourceError | NotePartError | undefined {
+    try {
+      build();
+    } catch (error) {
+      return error as NoteSourceError | NotePartError;
+    }
+    return undefined;
+  }
+
+  it("tells a voucher that cannot be adjusted from a part that does not fit, by code, as invalid input", () => {
+    expect(thrown(() => noteType("RECIBO C"))).toMatchObject({ outcome: "invalid", code: "notes.source" });
+    expect(thrown(() => note({}, {}, { part: { items: [2] } }))).toMatchObject({
+      outcome: "invalid",
+      code: "notes.part",
+    });
+    // The note that would undo it is named, and the voucher it was asked for.
+    expect(() => noteType("NOTA DE CREDITO B", "credit")).toThrow(
+      new NoteSourceError("NOTA DE CREDITO B is a credit note: a debit note undoes it, not another credit note"),
+    );
+    expect(() => noteType("NOTA DE DEBITO A", "debit")).toThrow(
+      new NoteSourceError("NOTA DE DEBITO A is a debit note: a credit note undoes it, not another debit note"),
+    );
+  });
+
+  it("takes only a date written whole as the voucher's date", () => {
+    for (const fecha of ["x18/11/2026", "18/11/20260"])
+      expect(() => note({ fecha }), fecha).toThrow(/has no number or date yet/);
+  });
+
+  it("takes the service's total within the authority's cent, and points to a JSON file beyond it", () => {
+    expect(note({ total: "121.01" }).envelope.comprobante.total).toBe("121.00");
+    const off = thrown(() => note({ total: "121.02" }));
+    expect(off?.message).toBe("the items of FACTURA A 12 add up to 121.00, but the service says its total is 121.02");
+    expect(off?.hint).toBe("issue the note from a JSON file with the items it adjusts");
+  });
+
+  it("keeps a field the answer lacks empty, for validation to name; no items or tributes where it sends no list", () => {
+    const blank = note({
+      detalle: [{ producto: { descripcion: "Sin precio" } }],
+      tributos: [{ tipo: 7, regimen: 5 }],
+    }).envelope.comprobante;
+    expect(blank.detalle).toEqual([
+      { cantidad: "", producto: { descripcion: "Sin precio", precio_unitario_sin_iva: "", alicuota: "" } },
+    ]);
+    expect(blank.tributos).toEqual([{ tipo: 7, regimen: 5, base_imponible: "", alicuota: "", total: "" }]);
+    // Unreadable items make no total; the note is still built for validation to refuse.
+    expect(blank.total).toBeUndefined();
+    const none = note({ detalle: "x", tributos: "x" }).envelope.comprobante;
+    expect(none.detalle).toEqual([]);
+    expect("tributos" in none).toBe(false);
+  });
+
+  it("a part of unreadable items: some items keep no total, an amount cannot be split", () => {
+    const unreadable = { detalle: [{ cantidad: 1, producto: { descripcion: "Sin precio", alicuota: 21 } }] };
+    const some = note(unreadable, {}, { part: { items: [1] } }).envelope.comprobante;
+    expect(some.detalle).toHaveLength(1);
+    expect(some.total).toBeUndefined();
+    expect(() => note(unreadable, {}, { part: { amount: "10" } })).toThrow(
+      new NoteSourceError("the items of FACTURA A cannot be read back"),
+    );
+  });
+
+  it("an amount over a voucher whose answer gave no total is measured against its items' total", () => {
+    expect(() => note({ total: null }, {}, { part: { amount: "200" } })).toThrow(
+      new NotePartError("a credit note of 200.00 is more than FACTURA A 00679-00000012 was worth (121.00)"),
+    );
+  });
+
+  it("an FCE note to a customer without a CUIT assumes a final consumer", () => {
+    const fce = note(
+      { tipo: "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) B" },
+      { documento_tipo: "DNI", documento_nro: "30123456" },
+    );
+    expect(fce.envelope.cliente.condicion_iva).toBe("CF");
+    expect(fce.assumed).toEqual(["condicion_iva"]);
+  });
+});
+
+describe("a note of an amount no net makes to the cent", () => {
+  it("takes the net below when the nearest one would give back more than asked", () => {
+    // 0.17 at 21 % is 0.21 with its VAT, over the 0.20 asked; 0.16 is 0.19.
+    const built = note({}, {}, { part: { amount: "0.20" } }).envelope.comprobante;
+    expect(built.detalle).toMatchObject([{ producto: { precio_unitario_sin_iva: "0.16", alicuota: "21" } }]);
+    expect(built.total).toBe("0.19");
+  });
+});

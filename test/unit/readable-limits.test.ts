@@ -62,3 +62,20 @@ describe("rules on a refused voucher", () => {
     ).toEqual(["schema.invalid comprobante.external_reference", "tags.format comprobante.tags[0]"]);
   });
 });
+
+describe("rules on a refused block", () => {
+  it("judge the rest without the block, and say nothing the block's absence alone draws", () => {
+    // No stand-in is an object, so the refused customer is left out of both runs: the sale's
+    // "needs a cliente" is about the refused block itself and is not said, the reference's is.
+    const r = errors((v) => {
+      v.cliente = 5;
+      v.comprobante.detalle[0].producto.alicuota = 22;
+      v.comprobante.external_reference = "con espacios";
+    });
+    expect(r).toEqual([
+      "schema.invalid cliente",
+      "schema.invalid comprobante.detalle[0].producto.alicuota",
+      "external_reference.format comprobante.external_reference",
+    ]);
+  });
+});

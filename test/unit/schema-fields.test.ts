@@ -3,8 +3,10 @@
  * (numbers as exact decimal text, dates zero-padded, flags S/N), and what it says when it refuses.
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type * as z from "zod";
+import { Dec } from "../../src/voucher/decimal.js";
 import { voucherJsonSchema } from "../../src/voucher/json-schema.js";
 import {
   asociadoSchema,
@@ -282,8 +284,13 @@ describe("flags, texts and codes", () => {
 });
 
 describe("the JSON Schema of voucher files", () => {
-  const schema = voucherJsonSchema();
-  const valid = new Ajv2020({ strict: false }).compile(schema);
+  // Built and compiled inside the tests, so that a schema that cannot be built or compiled fails
+  // them rather than the file's loading (which a mutation run counts as nothing failed).
+  let compiled: ((data: unknown) => boolean) | undefined;
+  const valid = (data: unknown) => {
+    compiled ??= new Ajv2020({ strict: false }).compile(voucherJsonSchema());
+    return compiled(data);
+  };
   const envelope = {
     comprobante: {
       tipo: "FACTURA B",
@@ -294,7 +301,7 @@ describe("the JSON Schema of voucher files", () => {
   };
 
   it("is a draft 2020-12 schema that names itself", () => {
-    expect(schema).toMatchObject({
+    expect(voucherJsonSchema()).toMatchObject({
       $schema: "https://json-schema.org/draft/2020-12/schema",
       title: "facturar voucher file",
       description: "One voucher envelope (cliente or proveedor + comprobante), or an array of them.",
@@ -305,7 +312,66 @@ describe("the JSON Schema of voucher files", () => {
     expect(valid(envelope)).toBe(true);
     expect(valid([envelope, envelope])).toBe(true);
     expect(valid([])).toBe(false);
+    expect(valid([[envelope]])).toBe(false);
     expect(valid([{ comprobante: {} }])).toBe(false);
     expect(valid({ ...envelope, extra: 1 })).toBe(false);
+  });
+});
+
+describe("number fields read a character at a time (the fast path) as the regular expressions do", () => {
+  const price = productoSchema.shape.precio_unitario_sin_iva; // 3 decimals, 13 digits, any sign
+
+  /** What the field must make of a text: its shortest exact decimal, or a refusal. */
+  function expected(text: string): string | undefined {
+    if (!/^\s*[+-]?\d+(\.\d+)?\s*$/.test(text)) return undefined;
+    const d = Dec.parse(text.trim());
+    return d.significantScale() > 3 || d.integerDigits() > 13 ? undefined : d.toString();
+  }
+
+  it("takes exactly the plain decimals, blanks around them allowed, and writes them canonically", () => {
+    const texts = fc.string({
+      unit: fc.constantFrom(..."0123456789", "0", "0", ".", "-", "+", " ", "x"),
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(fc.oneof(texts, fc.string({ maxLength: 8 })), (text) => {
+        const r = price.safeParse(text);
+        expect(r.success ? r.data : undefined).toEqual(expected(text));
+      }),
+      { numRuns: 4000 },
+    );
+    for (const text of [
+      "0.",
+      ".5",
+      "-",
+      "+",
+      "",
+      "1.5x",
+      "1.x",
+      "1.5.3",
+      "1.5-",
+      " -0 ",
+      " -0.50 ",
+      "-0.000",
+      "+007.250",
+    ])
+      expect(price.safeParse(text).data, text).toEqual(expected(text));
+  });
+
+  it("refuses a list, even of one number", () => {
+    expect(refusal(price, ["5"])).toMatch(/number/);
+    expect(refusal(productoSchema.shape.alicuota, [21])).toMatch(/VAT rate must be one of/);
+    expect(refusal(detalleSchema.shape.cantidad, [1])).toMatch(/number/);
+    expect(refusal(comprobanteSchema.shape.punto_venta, [1])).toMatch(/point of sale/);
+  });
+
+  it("refuses a VAT rate too large to write plainly", () => {
+    expect(refusal(productoSchema.shape.alicuota, 1e21)).toMatch(/VAT rate must be one of/);
+  });
+
+  it("takes a subscription's end as mm/yyyy and nothing around it", () => {
+    const end = comprobanteSchema.shape.abono_hasta;
+    expect(taken(end, " 3/2027 ")).toBe("03/2027");
+    for (const text of ["x12/2026", "12/20261", "12/2026x"]) expect(refusal(end, text), text).toMatch(/mm\/yyyy/);
   });
 });

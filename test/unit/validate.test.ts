@@ -202,3 +202,31 @@ describe("the schema's findings", () => {
     ]);
   });
 });
+
+describe("the verdict", () => {
+  it("a voucher the schema takes fails on a rule's error, not on a warning", () => {
+    const refused = check({ ...baseVoucher(), comprobante: { ...baseVoucher().comprobante, tags: ["a/b"] } });
+    expect(refused.envelope).toBeDefined();
+    expect([refused.ok, refused.findings.map((f) => f.code)]).toEqual([false, ["tags.format"]]);
+    const warned = baseVoucher();
+    warned.cliente.email = "no-es-un-correo";
+    const told = check(warned);
+    expect([told.ok, told.findings.map((f) => `${f.severity} ${f.code}`)]).toEqual([true, ["warning email.format"]]);
+  });
+});
+
+describe("past the first 200 vouchers (the compiled schema)", () => {
+  it("validates as the first ones did: the same findings, the same envelope", () => {
+    const refusedVoucher = () => {
+      const raw = baseVoucher();
+      raw.comprobante.detalle[0].producto.alicuota = 22;
+      raw.comprobante.tags = ["a/b"];
+      return raw;
+    };
+    const first = [check(baseVoucher()), check(refusedVoucher())];
+    for (let i = 0; i < 250; i++) check(baseVoucher());
+    const later = [check(baseVoucher()), check(refusedVoucher())];
+    expect(later.map((r) => [r.ok, r.findings, r.envelope])).toEqual(first.map((r) => [r.ok, r.findings, r.envelope]));
+    expect(later.map((r) => r.ok)).toEqual([true, false]);
+  });
+});

@@ -7,5 +7,6 @@ import base from "./vitest.config.js";
 const scope = (SCOPES as Record<string, { tests: string[] }>)[process.env.STRYKER_SCOPE || "ids"];
 
 export default defineConfig({
-  test: { ...base.test, include: scope?.tests ?? [] },
+  // One test file at a time, as before the suite ran two per core: Stryker runs its own workers.
+  test: { ...base.test, include: scope?.tests ?? [], maxWorkers: 1 },
 });

@@ -225,12 +225,20 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
         new TransportError(
           refused
             ? t("cannot connect to {host} ({code})", { host: url.host, code: String(error.code) })
-            : handshake
-              ? t("no secure connection with {host}: it offers no TLS 1.2 or newer, or no cipher in common ({code})", {
+            : handshake && /wrong version number/i.test(error.message)
+              ? t("{host} does not answer in TLS: is its address http rather than https? ({code})", {
                   host: url.host,
                   code: String(error.code),
                 })
-              : t("the connection failed ({code})", { code: error.code ?? error.message }),
+              : handshake
+                ? t(
+                    "no secure connection with {host}: it offers no TLS 1.2 or newer, or no cipher in common ({code})",
+                    {
+                      host: url.host,
+                      code: String(error.code),
+                    },
+                  )
+                : t("the connection failed ({code})", { code: error.code ?? error.message }),
           refused ? "refused" : "dropped",
           !refused && sent,
         ),

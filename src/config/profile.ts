@@ -194,16 +194,36 @@ function guardedData(loader: Loader): Loader {
  * turns into require(): an ES module's namespace came back instead of its default export.
  */
 const loadCode: Loader = (path) => {
-  const loaded = createRequire(import.meta.url)(path);
-  return loaded?.[Symbol.toStringTag] === "Module" ? loaded.default : loaded;
+  let loaded: Record<string | symbol, unknown>;
+  try {
+    loaded = createRequire(import.meta.url)(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ERR_REQUIRE_ASYNC_MODULE")
+      throw new ConfigError(t("{path} uses top-level await, which a configuration file cannot", { path }));
+    throw error;
+  }
+  return moduleDefault(loaded, path);
 };
+
+/** An ES module's default export; one with named exports only is refused, never read as empty. */
+function moduleDefault(loaded: Record<string | symbol, unknown>, path: string): unknown {
+  const isModule = loaded?.[Symbol.toStringTag] === "Module" || (loaded?.__esModule === true && "default" in loaded);
+  if (!isModule) return loaded;
+  if (!("default" in loaded) || loaded.default === undefined)
+    throw new ConfigError(t("{path} has no default export: write export default { profiles: … }", { path }));
+  return loaded.default;
+}
+
+/** cosmiconfig's TypeScript loader imports what it compiles, which the bundle turns into require(). */
+const loadTs: Loader = async (path, content) =>
+  moduleDefault((await (defaultLoaders[".ts"] as Loader)(path, content)) as Record<string, unknown>, path);
 
 const CODE_LOADERS = [".js", ".mjs", ".cjs", ".ts"] as const;
 const DATA_LOADERS = [".json", ".yaml", ".yml", "noExt"] as const;
 
 async function loadConfigFile(explicit: string | undefined, cwd: string, home: string | undefined) {
   const loaders = Object.fromEntries([
-    ...CODE_LOADERS.map((ext) => [ext, guardedCode(ext === ".ts" ? (defaultLoaders[ext] as Loader) : loadCode)]),
+    ...CODE_LOADERS.map((ext) => [ext, guardedCode(ext === ".ts" ? loadTs : loadCode)]),
     ...DATA_LOADERS.map((ext) => [ext, guardedData(defaultLoaders[ext] as Loader)]),
   ]) as Record<string, Loader>;
   const explorer = cosmiconfig("facturar", {

@@ -73,6 +73,12 @@ export const ES: Readonly<Record<string, string>> = {
     "{source}: {message}; se consulta al servicio si guardó {ref}",
   "could not ask the service about {ref}: {message}": "no se pudo consultar al servicio por {ref}: {message}",
   "still queued after {seconds} s": "sigue encolado después de {seconds} s",
+  "{path} uses top-level await, which a configuration file cannot":
+    "{path} usa await en el nivel superior, que un archivo de configuración no puede usar",
+  "{path} has no default export: write export default { profiles: … }":
+    "{path} no tiene export default: escriba export default { profiles: … }",
+  "{host} does not answer in TLS: is its address http rather than https? ({code})":
+    "{host} no responde en TLS: ¿su dirección es http y no https? ({code})",
   "no secure connection with {host}: it offers no TLS 1.2 or newer, or no cipher in common ({code})":
     "no hay conexión segura con {host}: no ofrece TLS 1.2 o posterior, o ningún cifrado en común ({code})",
   "PDF not saved: the answer gave no usable voucher number":

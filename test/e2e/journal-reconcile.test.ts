@@ -168,11 +168,19 @@ describe("issue-queued --wait on a queue that does not move", () => {
     });
     expect(Date.now() - started).toBeLessThan(30_000);
     const [result] = ndjson(r.stdout);
-    expect(result).toMatchObject({ status: "queued", external_reference: "WAIT-SLOW" });
+    expect(result).toMatchObject({ ok: false, status: "queued", external_reference: "WAIT-SLOW" });
     expect(result.warnings.join(" ")).toContain("still queued after 1 s");
     // Not what --wait was asked for (issued, PDF saved): partly done.
     expect(r.code, r.stderr).toBe(7);
     expect(journalStates(env.XDG_STATE_HOME).get("WAIT-SLOW")).toBe("queued");
+    // --quiet still tells it: it is not done.
+    const quiet = await runCli(["--quiet", "issue-queued", "--wait", "--timeout", "1", "--no-pdf", "slow.json"], {
+      cwd,
+      env: all,
+    });
+    expect(quiet.code).toBe(7);
+    expect(quiet.stdout + quiet.stderr).toMatch(/WAIT-SLOW/);
+    expect(quiet.stdout + quiet.stderr).toMatch(/still queued after 1 s/);
     const again = await runCli(["--json", "issue-queued", "--no-pdf", "slow.json"], { cwd, env: all });
     expect(ndjson(again.stdout)[0]).toMatchObject({ status: "queued" });
     const held = await sbx.call(

@@ -184,6 +184,15 @@ describe("secrets", () => {
     expect(own.code, own.stdout).toBe(0);
     expect(own.stderr).toMatch(/CODE RAN/);
     expect(JSON.parse(own.stdout)).toMatchObject({ profile: "mine", sandbox: true });
+    // Named exports only: refused, never read as an empty configuration (the sandbox instead).
+    writeFileSync(code, 'export const profiles = { mine: { base_url: "https://127.0.0.1:9/app/api/v2" } };');
+    const named = await runCli(["status"], { cwd: join(shared, "sub"), env: elsewhere });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toMatch(/facturar\.config\.mjs has no default export: write export default \{ profiles: … \}/);
+    writeFileSync(code, "await 0; export default { profiles: {} };");
+    const awaiting = await runCli(["status"], { cwd: join(shared, "sub"), env: elsewhere });
+    expect(awaiting.code).toBe(2);
+    expect(awaiting.stderr).toMatch(/facturar\.config\.mjs uses top-level await, which a configuration file cannot/);
   });
 
   it("a config file another user owns or can write is refused, whatever its format; HOME=/ is no home", async () => {

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshUser, runCli, tempDir } from "../helpers.js";
+import { serveLoopback } from "../loopback.js";
 
 let dir: string;
 beforeAll(() => {
@@ -89,5 +90,21 @@ describe("TLS", () => {
     const current = await service({ minVersion: "TLSv1.2", maxVersion: "TLSv1.3" });
     await status(current.baseUrl);
     expect(current.seen.requests).toBeGreaterThan(0);
+  });
+
+  it("an https address whose server speaks plain http is told as such, before any request", async () => {
+    let requests = 0;
+    const plain = await serveLoopback((_req, res) => {
+      requests++;
+      res.end("{}");
+    });
+    try {
+      const r = await status(plain.baseUrl.replace("http://", "https://"));
+      expect(r.code).toBe(6);
+      expect(r.stderr).toMatch(/127\.0\.0\.1:\d+ does not answer in TLS: is its address http rather than https\?/);
+      expect(requests).toBe(0);
+    } finally {
+      plain.close();
+    }
   });
 });

@@ -14,17 +14,30 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { eachMapping, TraceMap } from "@jridgewell/trace-mapping";
 import libCoverage from "istanbul-lib-coverage";
-import { WRAPPER } from "../dist/launch.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = join(ROOT, "coverage");
 const RAW = join(OUT, "children-raw");
+// The children's data holds positions in the bundle as built when they ran: read against another
+// build it would credit the wrong lines, so the run records which bundle it measured.
+const BUILT = join(ROOT, "dist", "cli.cjs");
+const builtId = () => {
+  try {
+    return readFileSync(BUILT, "utf8").split("\n", 1)[0];
+  } catch {
+    console.error("coverage: no dist/cli.cjs: run `npm run build` first");
+    process.exit(2);
+  }
+};
+builtId();
+const { WRAPPER } = await import("../dist/launch.js");
 // --report: the report again from the last run's data, without running the tests.
 const reportOnly = process.argv[2] === "--report";
 let testStatus = 0;
 if (!reportOnly) {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(RAW, { recursive: true });
+  writeFileSync(join(OUT, "bundle.txt"), `${builtId()}\n`);
   const started = Date.now();
   const vitest = join(ROOT, "node_modules", ".bin", "vitest");
   const args = ["run", "--config", "vitest.coverage.config.ts", "--coverage.enabled", ...process.argv.slice(2)];
@@ -35,6 +48,16 @@ if (!reportOnly) {
   });
   testStatus = r.status ?? 1;
   console.error(`vitest: exit ${testStatus}, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+if (reportOnly) {
+  let measured = "";
+  try {
+    measured = readFileSync(join(OUT, "bundle.txt"), "utf8").trim();
+  } catch {}
+  if (measured !== builtId()) {
+    console.error("coverage: dist/ was built again since the last run (or there was none): run it again");
+    process.exit(2);
+  }
 }
 const children = childLines(RAW);
 const read = (file) => {

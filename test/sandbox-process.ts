@@ -26,9 +26,12 @@ export interface RunningSandbox {
 
 export { tempDir };
 
-/** The environment of an env-only profile pointed at a running sandbox's first point of sale. */
-export function sandboxEnv(s: RunningSandbox, base: Record<string, string>): Record<string, string> {
-  const pv = s.pointsOfSale[0] as PointOfSaleInfo;
+/** The environment of an env-only profile pointed at a running sandbox's point of sale (its first by default). */
+export function sandboxEnv(
+  s: RunningSandbox,
+  base: Record<string, string>,
+  pv = s.pointsOfSale[0] as PointOfSaleInfo,
+): Record<string, string> {
   return {
     ...base,
     FACTURAR_BASE_URL: s.baseUrl,

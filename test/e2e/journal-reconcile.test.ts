@@ -152,14 +152,7 @@ describe("issue-queued --wait on a queue that does not move", () => {
     // Its own point of sale: a voucher left queued blocks instant issuing at its point of sale,
     // which the other test of this file does.
     const pv = sbx.pointsOfSale[1] as NonNullable<(typeof sbx.pointsOfSale)[number]>;
-    const all = {
-      ...sandboxEnv(sbx, env),
-      FACTURAR_USERTOKEN: pv.usertoken,
-      FACTURAR_APIKEY: pv.apikey,
-      FACTURAR_APITOKEN: pv.apitoken,
-      FACTURAR_PUNTO_VENTA: String(pv.punto_venta),
-      FACTURAR_RETRY_BACKOFF: "0.01",
-    };
+    const all = { ...sandboxEnv(sbx, env, pv), FACTURAR_RETRY_BACKOFF: "0.01" };
     writeFileSync(join(cwd, "slow.json"), JSON.stringify(voucher("WAIT-SLOW")));
     const started = Date.now();
     const r = await runCli(["--json", "issue-queued", "--wait", "--timeout", "1", "--no-pdf", "slow.json"], {

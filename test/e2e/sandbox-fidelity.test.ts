@@ -42,7 +42,9 @@ describe("the sandbox's issuing methods, as strict and as lenient as the real se
       .comprobante.numero as number;
 
   beforeAll(async () => {
-    sbx = await startSandboxProcess();
+    // The queue never runs here: a voucher queued by one test must still be queued when the next request
+    // arrives (at the default 100 ms a loaded machine processed it first, and CI saw instant issuing pass).
+    sbx = await startSandboxProcess({ args: ["--queue-interval", "3600000"] });
     pv = sbx.pointsOfSale[0]?.punto_venta ?? 0;
     queuedPv = sbx.pointsOfSale[1]?.punto_venta ?? 0;
   });

@@ -203,12 +203,16 @@ describe("2. a lookup that finds nothing while the service is still storing the 
   it("after a SIGKILL and an immediate run again: still one voucher", async () => {
     const s = await sandbox(["--fault", "slow-commit=3000"]);
     const { user, env } = envFor(s);
-    const first = startCli(["--json", "issue", "--no-pdf", SAMPLE], { cwd: user.cwd, env });
-    await untilSending(user.env.XDG_STATE_HOME);
-    await new Promise((done) => setTimeout(done, 300));
+    // Through a relay, so the kill comes once the voucher has left the client, however slow the machine.
+    const relay = await mangledBatches(s, undefined);
+    const relayed = { ...env, FACTURAR_BASE_URL: relay.baseUrl };
+    const first = startCli(["--json", "issue", "--no-pdf", SAMPLE], { cwd: user.cwd, env: relayed });
+    for (let i = 0; i < 500 && !relay.methods.includes("facturacion/nuevo"); i++)
+      await new Promise((done) => setTimeout(done, 20));
+    expect(relay.methods).toContain("facturacion/nuevo");
     first.child.kill("SIGKILL");
     await first.done;
-    const again = await runCli(["--json", "issue", "--no-pdf", SAMPLE], { cwd: user.cwd, env });
+    const again = await runCli(["--json", "issue", "--no-pdf", SAMPLE], { cwd: user.cwd, env: relayed });
     expect(again.code, again.stderr).toBe(0);
     expect(ndjson(again.stdout)[0]).toMatchObject({ status: "skipped-duplicate", numero: 1 });
     await new Promise((done) => setTimeout(done, 500));

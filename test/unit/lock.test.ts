@@ -142,14 +142,19 @@ describe("acquireLock", () => {
 
   it("a zombie (exited, not yet reaped) holds nothing", () => {
     if (!linux) return;
-    // A shell whose child exits while the shell ignores it: the child stays a zombie meanwhile.
-    const shell = spawn("bash", ["-c", "sleep 0 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
+    // A shell whose child exits while the shell ignores it: the child stays a zombie meanwhile. The
+    // child exits only once the shell has become `sleep`, which never reaps: had it exited first,
+    // bash would have reaped it (a loaded machine saw /proc/<pid> gone).
+    const child = 'while [ "$(cat /proc/$PPID/comm)" != sleep ]; do sleep 0.01; done';
+    const shell = spawn("bash", ["-c", `bash -c '${child}' & echo $!; exec sleep 30`], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     children.push(shell);
     return new Promise<void>((resolve, reject) => {
       shell.stdout?.once("data", (data: Buffer) => {
         try {
           const pid = Number(String(data).trim());
-          for (let i = 0; i < 200 && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z "); i++)
+          for (let i = 0; i < 500 && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z "); i++)
             spawnSync("sleep", ["0.01"]);
           expect(readFileSync(`/proc/${pid}/stat`, "utf8")).toContain(") Z ");
           const path = join(tempDir(), "x.lock");

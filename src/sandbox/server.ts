@@ -9,7 +9,6 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { documentName } from "../output/files.js";
 import { argentinaToday } from "../voucher/dates.js";
-import { renderTicketPdf, renderVoucherPdf } from "./documents.js";
 import { type Faults, NO_FAULTS, sandboxSettleWindow } from "./faults.js";
 import { type Reply, SandboxService } from "./service.js";
 import { type PointOfSale, Store } from "./store.js";
@@ -131,6 +130,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
       pdf = readFileSync(path);
     } catch {
       const view = service.documentView(voucher);
+      // Loaded on the first download: pdfkit takes some 50 ms of CPU to load, which a run with
+      // --no-pdf, or one that only asks, never needs.
+      const { renderTicketPdf, renderVoucherPdf } = await import("./documents.js");
       pdf = kind === "pdf" ? await renderVoucherPdf(view) : await renderTicketPdf(view);
       writeFileSync(`${path}.tmp`, pdf);
       renameSync(`${path}.tmp`, path);

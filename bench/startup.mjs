@@ -5,7 +5,7 @@
  * voucher against a running service ≤ 2× node's start beyond the requests themselves (issue 15).
  * `validate` of one voucher is the first command that needs the schema; `issue` runs against a
  * `facturar sandbox` process on loopback through a profile with no spacing (`rate_ms: 0`), one new
- * voucher a run. The same with `--verbose` tells, from its own request lines (`200 in N ms`), how
+ * voucher a run; and against the embedded sandbox (no profile), which the CLI hosts itself. The same with `--verbose` tells, from its own request lines (`200 in N ms`), how
  * long the requests took; their median is taken off the plain run's ("beyond the requests").
  * `--verbose` is a row of its own as it also turns source maps on (bin/facturar.js).
  * With `--baseline DIR` (another build's root: its bin/facturar.js, dist/ and package.json;
@@ -39,13 +39,13 @@ const sandbox = await startSandbox(join(work, "sandbox"));
 writeProfileConfig(home, sandbox);
 const sample = JSON.parse(readFileSync("samples/factura-b-dni.json", "utf8"));
 let issued = 0;
-/** A voucher no run has issued yet (the journal skips one it holds). */
-function freshVoucher() {
+/** A voucher no run has issued yet (the journal skips one it holds), at the running sandbox's point of sale or the sample's. */
+function freshVoucher(puntoVenta = sandbox.pv.punto_venta) {
   const v = structuredClone(sample);
   v.comprobante.external_reference = `STARTUP-${issued}`;
   v.comprobante.fecha = argentinaDay(0);
   v.comprobante.vencimiento = argentinaDay(0);
-  v.comprobante.punto_venta = sandbox.pv.punto_venta;
+  v.comprobante.punto_venta = puntoVenta;
   const file = join(work, `voucher-${issued++}.json`);
   writeFileSync(file, JSON.stringify(v));
   return file;
@@ -57,11 +57,14 @@ const REPORT = `data:text/javascript,${encodeURIComponent(
   'import { writeSync } from "node:fs"; process.on("exit", () => { const u = process.cpuUsage(); writeSync(3, String((u.user + u.system) / 1000)); });',
 )}`;
 
+/** The same user with no profile: the embedded sandbox, as on a fresh machine. */
+const embedded = { ...env, XDG_CONFIG_HOME: join(home, "no-profile") };
+
 /** One fresh process: wall and CPU ms, and the ms its own `--verbose` lines say requests took. */
-function once(argv) {
+function once(argv, environment = env) {
   const started = process.hrtime.bigint();
   const r = spawnSync(process.execPath, ["--import", REPORT, ...argv], {
-    env,
+    env: environment,
     stdio: ["ignore", "ignore", "pipe", "pipe"],
     encoding: "utf8",
   });
@@ -82,6 +85,11 @@ for (const [name, root] of builds) {
     [label("facturar validate (one voucher)"), () => [bin, "validate", "-q", "samples/factura-b-dni.json"]],
     [label("facturar issue (one voucher, no PDF)"), () => [bin, "issue", "--no-pdf", freshVoucher()]],
     [label("facturar --verbose issue (the same)"), () => [bin, "--verbose", "issue", "--no-pdf", freshVoucher()]],
+    [
+      label("facturar issue (one voucher, no PDF, the embedded sandbox)"),
+      () => [bin, "issue", "--no-pdf", freshVoucher(sample.comprobante.punto_venta)],
+      embedded,
+    ],
   );
 }
 
@@ -90,8 +98,8 @@ for (const [name, root] of builds) {
 const samples = commands.map(() => []);
 try {
   for (let round = 0; round < runs + 2; round++) {
-    commands.forEach(([, argv], i) => {
-      const s = once(argv());
+    commands.forEach(([, argv, environment], i) => {
+      const s = once(argv(), environment);
       if (round >= 2) samples[i].push(s); // the first two rounds warm the disk cache
     });
   }

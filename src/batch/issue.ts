@@ -1162,6 +1162,25 @@ function breaksLane(result: VoucherResult): boolean {
 /** The link said there is no such document (no ticket for the old PDF model): not a failure. */
 class NoDocument extends Error {}
 
+/** A document link that gives no PDF: the service's doing, not a bug of ours (exit 6). */
+export class DocumentUnavailableError extends FacturarError {
+  constructor(message: string) {
+    super(message, "unavailable", "document.unavailable", t("run the same command again later"));
+  }
+}
+
+/** What a failed download's body says, where it is the service's JSON error (`errores`). */
+function serviceSays(body: Buffer): string | undefined {
+  if (body.length > 64 * 1024) return undefined;
+  try {
+    const said = (JSON.parse(body.toString("utf8")) as { errores?: unknown }).errores;
+    const first = Array.isArray(said) ? said.find((e) => typeof e === "string" && e.trim()) : undefined;
+    return typeof first === "string" ? first.trim().slice(0, 300) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Downloads a document link and saves it; an expired link is regenerated once. Where a link may
  * point is src/api/documents.ts's policy (https on public hosts, http on loopback, the service's
@@ -1187,11 +1206,18 @@ export async function saveDocument(
       link = await regenerate();
       continue;
     }
-    if (response.status !== 200) throw new Error(t("the link answered HTTP {status}", { status: response.status }));
-    if (!isPdf(response.body)) throw new Error(t("the link did not return a PDF"));
+    if (response.status !== 200) {
+      const said = serviceSays(response.body);
+      throw new DocumentUnavailableError(
+        said
+          ? t("the link answered HTTP {status}: {said}", { status: response.status, said })
+          : t("the link answered HTTP {status}", { status: response.status }),
+      );
+    }
+    if (!isPdf(response.body)) throw new DocumentUnavailableError(t("the link did not return a PDF"));
     return writeSafely(dir, name, response.body);
   }
-  throw new Error(t("no working link for the document"));
+  throw new DocumentUnavailableError(t("no working link for the document"));
 }
 
 function hintFor(result: VoucherResult, requiresFce: boolean): string | undefined {

@@ -9,7 +9,7 @@ import {
   ServiceRefusedError,
   type ServiceVoucher,
 } from "../api/protocol.js";
-import { saveDocument } from "../batch/issue.js";
+import { DocumentUnavailableError, saveDocument } from "../batch/issue.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
@@ -70,7 +70,7 @@ export async function pdfCommand(ctx: Context, flags: PdfFlags): Promise<Outcome
     );
     const dir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
     const regenerate = async () => {
-      throw new Error(t("the fresh link did not work"));
+      throw new DocumentUnavailableError(t("the fresh link did not work"));
     };
     const pdf = await saveDocument(
       connection.service,

@@ -92,6 +92,12 @@ export const ES: Readonly<Record<string, string>> = {
   "sent {n} times without an answer, and the service holds nothing under {ref}: not issued; run again later":
     "enviado {n} veces sin respuesta, y el servicio no tiene nada con la referencia {ref}: no se emitió; ejecute de nuevo más tarde",
   "the link answered HTTP {status}": "el enlace respondió HTTP {status}",
+  "the link answered HTTP {status}: {said}": "el enlace respondió HTTP {status}: {said}",
+  "run the same command again later": "ejecute el mismo comando más tarde",
+  "the sandbox cannot draw documents: {name} cannot be loaded ({message})":
+    "el sandbox no puede generar documentos: no se puede cargar {name} ({message})",
+  'install facturar again (README "Install"): its dependencies are incomplete':
+    'instale facturar de nuevo (README "Install"): sus dependencias están incompletas',
   "the link did not return a PDF": "el enlace no devolvió un PDF",
   "no working link for the document": "no hay un enlace que funcione para el documento",
   "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)":

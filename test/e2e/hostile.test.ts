@@ -751,6 +751,38 @@ describe("hostile servers", () => {
     expect(regenerate).toBe(2);
   }, 60_000);
 
+  it("pdf whose document link fails tells the service's words and exits 6, not as an internal error", async () => {
+    let downloads = 0;
+    const server = await hostile((method, _b, _q, res) => {
+      if (method === "facturacion/regenerar_pdf")
+        return json(res, {
+          error: "N",
+          errores: [],
+          comprobante_pdf_url: `${server.baseUrl}/docs/7.pdf`,
+          comprobante_ticket_url: "",
+        });
+      downloads++;
+      if (method === "docs/7.pdf")
+        return json(res, { error: "S", errores: ["Error interno: Cannot find module 'pdfkit'"] }, 500);
+      return json(res, NOT_FOUND);
+    });
+    const r = await run(server.baseUrl, ["pdf", "--type", "FACTURA B", "--number", "7"]).result;
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(/the link answered HTTP 500: Error interno: Cannot find module 'pdfkit'/);
+    expect(r.stderr).toMatch(/hint: run the same command again later/);
+    expect(r.stderr).not.toMatch(/internal error|please report/);
+    expect(downloads).toBeGreaterThan(0);
+    // A link that answers something other than a PDF: the same, in its words.
+    const html = await hostile((method, _b, _q, res) => {
+      if (method === "facturacion/regenerar_pdf")
+        return json(res, { error: "N", errores: [], comprobante_pdf_url: `${html.baseUrl}/docs/7.pdf` });
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html>login</html>");
+    });
+    const notPdf = await run(html.baseUrl, ["pdf", "--type", "FACTURA B", "--number", "7"]).result;
+    expect([notPdf.code, notPdf.stderr]).toEqual([6, expect.stringContaining("the link did not return a PDF")]);
+  }, 60_000);
+
   it("pdf tells the service's refusal when the query has no links either (exit 4)", async () => {
     const server = await hostile((method, _b, _q, res) =>
       method === "facturacion/regenerar_pdf"

@@ -5,8 +5,11 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { FacturarError } from "../errors.js";
+import { t } from "../i18n/index.js";
 import { documentName } from "../output/files.js";
 import { argentinaToday } from "../voucher/dates.js";
 import { type Faults, NO_FAULTS, sandboxSettleWindow } from "./faults.js";
@@ -84,7 +87,31 @@ function storageFailure(store: Store): Reply {
   };
 }
 
+/**
+ * The renderer loads at the first download (documents.ts), but its packages are looked for now:
+ * an install without them fails here, before anything is issued, rather than at every download.
+ */
+function checkRenderer(): void {
+  const require = createRequire(import.meta.url);
+  for (const name of ["pdfkit", "qrcode"]) {
+    try {
+      require.resolve(name);
+    } catch (error) {
+      throw new FacturarError(
+        t("the sandbox cannot draw documents: {name} cannot be loaded ({message})", {
+          name,
+          message: (error as NodeJS.ErrnoException).code ?? (error as Error).message,
+        }),
+        "unavailable",
+        "sandbox.renderer",
+        t('install facturar again (README "Install"): its dependencies are incomplete'),
+      );
+    }
+  }
+}
+
 export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
+  checkRenderer();
   const store = await Store.open(opts.dataDir, opts.quota !== undefined ? { quota: opts.quota } : {});
   const faults = { ...(opts.faults ?? NO_FAULTS) };
   const now = opts.now ?? (() => new Date());

@@ -4,7 +4,7 @@
  * against its embedded sandbox, PDF saved, with nothing of this checkout on its path.
  */
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -69,6 +69,23 @@ describe("the npm package", () => {
     expect(commands()).not.toContain("schema.v8");
     await exec(installed, ["schema"], { cwd: u.cwd, env });
     expect(commands()).toContain("schema.v8");
+    // An install missing the renderer's package (a dependency lost) fails before anything is sent,
+    // in words, with nothing issued; the sandbox loads pdfkit only at its first download.
+    renameSync(join(app, "node_modules", "pdfkit"), join(app, "pdfkit-aside"));
+    const other = freshUser("facturar-installed-broken-");
+    const broken = await exec(installed, ["issue", "--no-pdf", sample], {
+      cwd: other.cwd,
+      env: { ...other.env, PATH: env.PATH as string },
+    }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(broken.code, broken.stderr).toBe(6);
+    expect(broken.stderr).toMatch(/the sandbox cannot draw documents: pdfkit cannot be loaded \(MODULE_NOT_FOUND\)/);
+    expect(broken.stderr).toMatch(/hint: install facturar again/);
+    expect(broken.stdout).toBe("");
+    expect(readdirSync(other.cwd)).toEqual([]);
+    renameSync(join(app, "pdfkit-aside"), join(app, "node_modules", "pdfkit"));
     // The checkout's own CLI agrees on what the installed one issued: same journal, skipped.
     const again = await runCli(["--json", "issue", sample], { cwd: u.cwd, env: u.env });
     expect(JSON.parse(again.stdout.trim())).toMatchObject({ status: "skipped-duplicate" });

@@ -61,6 +61,7 @@ export const SCOPES = {
       "test/unit/schema-fields.test.ts",
       "test/unit/codes.test.ts",
       "test/unit/code-tables.test.ts",
+      "test/unit/voucher-modules.test.ts",
       "test/unit/notes-answer.test.ts",
       "test/unit/validate.test.ts",
       "test/unit/readable-limits.test.ts",

@@ -9,6 +9,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   CURRENCIES,
@@ -27,7 +28,8 @@ import {
   VOUCHER_TYPE_NAMES,
   VOUCHER_TYPES,
 } from "../../src/voucher/codes.js";
-import { ROOT } from "../helpers.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The first `shared/reference` up from the repository (a mutation run works in a copy below it). */
 function referenceDir(): string | undefined {

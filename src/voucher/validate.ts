@@ -225,6 +225,22 @@ function zodFindings(issues: z.core.$ZodIssue[], input: unknown): Finding[] {
       }
       continue;
     }
+    if (issue.code === "invalid_union") {
+      // "Invalid input" says nothing: the branch the value got furthest in (past its type and
+      // its literal, e.g. a supplier's payment condition, 0 or a code) says what is wrong.
+      const telling = issue.errors.find(
+        (branch) => branch.length > 0 && branch.every((i) => i.code !== "invalid_type" && i.code !== "invalid_value"),
+      );
+      if (telling) {
+        findings.push(
+          ...zodFindings(
+            telling.map((i) => ({ ...i, path: [...path, ...i.path] })),
+            input,
+          ),
+        );
+        continue;
+      }
+    }
     const value = valueAt(input, path);
     if (issue.code === "too_big" && issue.origin === "string" && typeof value === "string") {
       // A text longer than the reference allows (schema.ts TEXT_MAX): its own code, its length.

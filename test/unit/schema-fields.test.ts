@@ -15,6 +15,8 @@ import {
   date,
   detalleSchema,
   envelopeSchema,
+  fexAsociadoSchema,
+  pagosSchema,
   productoSchema,
   proveedorSchema,
   rgEspecialesSchema,
@@ -134,6 +136,85 @@ describe("whole-number and code fields", () => {
     expect(refusal(provincia, 99)).toBe("unknown province code 99");
     expect(refusal(provincia, "Buenos Aires")).toBe("expected a province code");
     expect(refusal(provincia, 2.5)).toBe("expected a province code");
+  });
+});
+
+describe("what each field says when it refuses", () => {
+  it("names the field's kind in the message, so the user knows what to write", () => {
+    const asociado = {
+      tipo_comprobante: "FACTURA B",
+      punto_venta: 1,
+      numero: 1,
+      comprobante_fecha: "20/11/2026",
+      cuit: "30712345678",
+    };
+    const fexAsociado = { tipo_comprobante: "FACTURA E", punto_venta: 1, numero: 1, cuit: "30712345678" };
+    const fex = comprobanteSchema.shape.fex.unwrap();
+    for (const [schema, value, message] of [
+      [rgEspecialesSchema, { regimen: "RG 4004-E", datos: [{ id: "x", valor: 1 }] }, "expected a regime data id"],
+      [pagosSchema, { formas_pago: [], total: 1 }, "list at least one payment"],
+      [asociadoSchema, { ...asociado, punto_venta: "x" }, "expected a point of sale number"],
+      [asociadoSchema, { ...asociado, numero: "x" }, "expected a voucher number"],
+      [asociadoSchema, { ...asociado, cuit: true }, "expected the issuer's CUIT (digits only)"],
+      [fexAsociadoSchema, { ...fexAsociado, punto_venta: "x" }, "expected a point of sale number"],
+      [fexAsociadoSchema, { ...fexAsociado, numero: "x" }, "expected a voucher number"],
+      [fexAsociadoSchema, { ...fexAsociado, cuit: true }, "expected the issuer's CUIT (digits only)"],
+      [fex, { tipo_exportacion: "x" }, "expected an export type (1 goods, 2 services, 4 other)"],
+      [fex, { tipo_exportacion: 1, pais_comprobante_id: "x" }, "expected a country id"],
+      [fex, { tipo_exportacion: 1, cliente_pais_cuit: true }, "expected the country CUIT (digits only)"],
+      [
+        fex,
+        { tipo_exportacion: 1, permisos: [{ codigo_despacho: "D", pais_destino_id: "x" }] },
+        "expected a country id",
+      ],
+      [
+        tributoSchema,
+        { tipo: 7, regimen: "x", base_imponible: 1, alicuota: 1, importe: 1 },
+        "expected a tributo regime code",
+      ],
+      [comprobanteSchema.shape.operacion, "X", 'expected "V" (sale) or "C" (purchase)'],
+      [comprobanteSchema.shape.numero, "x", "expected a voucher number of at most 8 digits"],
+      [comprobanteSchema.shape.abono_frecuencia, "x", "expected a frequency in months"],
+      [comprobanteSchema.shape.detalle, [], "a voucher needs at least one item"],
+      [comprobanteSchema.shape.moneda, "PESO", "expected a 3-character currency code such as PES, DOL or 060"],
+      [comprobanteSchema.shape.moneda, "XPES", "expected a 3-character currency code such as PES, DOL or 060"],
+      [clienteSchema.shape.documento_tipo, 5, "expected one of DNI, CUIT, CUIL, CDI, PASAPORTE, OTRO, LE, LC"],
+    ] as const) {
+      expect(refusal(schema as z.ZodType, value), JSON.stringify(value)).toContain(message);
+    }
+  });
+
+  it("keeps each field's bounds where a list of fields shares a kind", () => {
+    const internal = comprobanteSchema.shape.impuestos_internos_alicuota;
+    const productInternal = productoSchema.shape.impuestos_internos_alicuota;
+    for (const rate of [internal, productInternal]) {
+      expect(taken(rate, "8.5")).toBe("8.5");
+      expect(taken(rate, 100)).toBe("100");
+      expect(refusal(rate, "100.01")).toMatch(/100/);
+      expect(refusal(rate, "-1")).toMatch(/0/);
+      expect(refusal(rate, "8.555")).toMatch(/decimal/);
+    }
+    const other = proveedorSchema.shape.condicion_pago_otra;
+    expect(taken(other, "x".repeat(100))).toBe("x".repeat(100));
+    expect(refusal(other, "x".repeat(101))).toBe("must have at most 100 characters");
+  });
+
+  it("a supplier's payment condition, 0 or a code: what a wrong one is, as the user reads it", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { validateEnvelope } = await import("../../src/voucher/validate.js");
+    const raw = JSON.parse(readFileSync(new URL("../../samples/purchase-proveedor.json", import.meta.url), "utf8"));
+    raw.proveedor.condicion_pago = 999;
+    raw.proveedor.condicion_pago_otra = "x".repeat(101);
+    // Each a union of 0 and the field's kind: told as the kind tells it, not zod's "Invalid input".
+    const errors = validateEnvelope(raw).findings.filter((f) => f.severity === "error");
+    expect(errors.map(({ path, message, code }) => ({ path, message, code }))).toEqual([
+      { path: ["proveedor", "condicion_pago"], message: "unknown payment condition code 999", code: "schema.invalid" },
+      {
+        path: ["proveedor", "condicion_pago_otra"],
+        message: "must have at most 100 characters; it has 101",
+        code: "text.max",
+      },
+    ]);
   });
 });
 
@@ -306,6 +387,54 @@ describe("the JSON Schema of voucher files", () => {
       title: "facturar voucher file",
       description: "One voucher envelope (cliente or proveedor + comprobante), or an array of them.",
     });
+  });
+
+  it("takes every sample, and refuses, field by field, what the schema refuses", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const dir = new URL("../../samples/", import.meta.url).pathname;
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")))
+      expect(valid(JSON.parse(readFileSync(join(dir, file), "utf8"))), file).toBe(true);
+    const item = envelope.comprobante.detalle[0] as Record<string, unknown>;
+    const product = item.producto as Record<string, unknown>;
+    const withVoucher = (fields: Record<string, unknown>) => ({
+      ...envelope,
+      comprobante: { ...envelope.comprobante, ...fields },
+    });
+    const withProduct = (fields: Record<string, unknown>) =>
+      withVoucher({ detalle: [{ ...item, producto: { ...product, ...fields } }] });
+    const withClient = (fields: Record<string, unknown>) => ({
+      ...envelope,
+      cliente: { documento_tipo: "DNI", documento_nro: "12345678", razon_social: "A", condicion_iva: "CF", ...fields },
+    });
+    // What each kind of field takes, in the JSON Schema as in the zod schema.
+    for (const [label, good, bad] of [
+      ["an amount", withProduct({ precio_unitario_sin_iva: 10 }), withProduct({ precio_unitario_sin_iva: "1,5" })],
+      ["a whole number", withVoucher({ punto_venta: "12" }), withVoucher({ punto_venta: "12a" })],
+      ["a whole number as a JSON number", withVoucher({ punto_venta: 12 }), withVoucher({ punto_venta: 1.5 })],
+      ["a code of its table", withClient({ provincia: 2 }), withClient({ provincia: 99 })],
+      ["a code as digit text", withClient({ provincia: "2" }), withClient({ provincia: "dos" })],
+      ["digits", withClient({ documento_nro: 12345678 }), withClient({ documento_nro: "12.345.678" })],
+      [
+        "digits, up to the field's length",
+        withClient({ documento_nro: "12345678" }),
+        withClient({ documento_nro: -1 }),
+      ],
+      ["a date", withVoucher({ fecha: "20/11/2026" }), withVoucher({ fecha: "2026-11-20" })],
+      ["a flag", withVoucher({ abono: "s" }), withVoucher({ abono: "X" })],
+      ["a flag in lower case", withVoucher({ abono: "n" }), withVoucher({ abono: "" })],
+      ["a flag as a boolean", withVoucher({ abono: true }), withVoucher({ abono: 1 })],
+      ["a VAT rate", withProduct({ alicuota: "10.5" }), withProduct({ alicuota: 22 })],
+      ["a VAT rate as a number", withProduct({ alicuota: 10.5 }), withProduct({ alicuota: "22" })],
+      ["a product code", withProduct({ codigo: 37 }), withProduct({ codigo: -1 })],
+      ["a product code as text", withProduct({ codigo: "A-1" }), withProduct({ codigo: "" })],
+    ] as const) {
+      expect(valid(good), `${label}: ${JSON.stringify(good)}`).toBe(true);
+      expect(valid(bad), `${label}: ${JSON.stringify(bad)}`).toBe(false);
+    }
+    // What the editor shows beside a date.
+    const schema = JSON.stringify(voucherJsonSchema());
+    expect(schema).toContain('"description":"dd/mm/yyyy"');
   });
 
   it("takes one envelope or a list of at least one", () => {

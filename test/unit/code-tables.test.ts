@@ -225,8 +225,10 @@ describe.skipIf(!REFERENCES)("the code tables agree with the references", () => 
   });
 
   it("languages (§10.8), currencies (§10.9 and tax-rules §2.4), units (§10.10)", () => {
-    const languages = [...section(api, "### 10.8 `idioma`").matchAll(/`(\d)`/g)].map((m) => m[1]);
-    expect(Object.keys(LANGUAGES)).toEqual(languages);
+    // "`1` Spanish, `2` English": each printed in its own language.
+    const languages = [...section(api, "### 10.8 `idioma`").matchAll(/`(\d)` (\w+)/g)];
+    const OWN_NAME: Record<string, string> = { Spanish: "Español", English: "English" };
+    expect(LANGUAGES).toEqual(Object.fromEntries(languages.map(([, code, name]) => [code, OWN_NAME[name as string]])));
 
     const apiCurrencies = pairs(section(api, "### 10.9 `moneda`")).map(([c, n]) => [unquote(c), n] as const);
     const authority = rows(section(tax, "### 2.4 Currencies (`FEParamGetTiposMonedas`)")).map(([c]) => c);
@@ -236,7 +238,23 @@ describe.skipIf(!REFERENCES)("the code tables agree with the references", () => 
     // The API's names are ours but for the two it writes in English.
     for (const [code, name] of apiCurrencies)
       if (code !== "PES" && code !== "DOL") expect(CURRENCIES[code], code).toBe(name);
-    expect([CURRENCIES.PES, CURRENCIES.DOL]).toEqual(["Peso argentino", "Dólar estadounidense"]);
+    // The authority's table names them in English where the API's does not list them: ours are
+    // their Spanish names, as the service prints them.
+    const SPANISH: Record<string, string> = {
+      "Argentine peso": "Peso argentino",
+      "US dollar": "Dólar estadounidense",
+      "Dólar libre": "Dólar libre",
+      "Swiss franc": "Franco suizo",
+      "Uruguayan peso": "Peso uruguayo",
+      Real: "Real",
+      Yen: "Yen",
+      "Libra (pound)": "Libra esterlina",
+      "Chilean peso": "Peso chileno",
+      Euro: "Euro",
+      Yuan: "Yuan",
+    };
+    for (const [code, name] of rows(section(tax, "### 2.4 Currencies (`FEParamGetTiposMonedas`)")))
+      expect(CURRENCIES[code as string], code).toBe(SPANISH[name as string]);
 
     const units = pairs(section(api, "### 10.10 `unidad_medida`"));
     expect(units).toHaveLength(47);

@@ -252,6 +252,9 @@ describe("dates", () => {
     expect(taken(fecha, "29/02/2028")).toBe("29/02/2028");
     // Asked again, from the cache: the same answer.
     expect(taken(fecha, "5/3/2026")).toBe("05/03/2026");
+    // A day with more around it is not that day.
+    for (const text of ["x20/11/2026", "120/11/2026", "20/11/2026x", "20/11/20261"])
+      expect(refusal(fecha, text), text).toMatch(/dd\/mm\/yyyy/);
     expect(refusal(fecha, "29/02/2026")).toBe("29/02/2026 is not a date in the calendar");
     expect(refusal(fecha, " 32/01/2026 ")).toBe("32/01/2026 is not a date in the calendar");
     expect(refusal(fecha, "01/13/2026")).toBe("01/13/2026 is not a date in the calendar");

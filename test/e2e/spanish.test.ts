@@ -2,7 +2,7 @@
  * Spanish, as an Argentine accountant's machine asks for it: LANG=es_AR.UTF-8, then `init` and a
  * guided FACTURA B in a pseudo-terminal; and the language chosen by --lang, LC_ALL and LANG.
  */
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { freshUser, inTerminal, journalText, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
@@ -61,6 +61,13 @@ describe("in Spanish", () => {
       /un cliente no identificado \(OTRO\) debe ser consumidor final \(CF\), no IVNA \[anonymous\.condition\]/,
     );
     expect(r.stderr).toMatch(/1 comprobante: válidos 0, inválidos 1/);
+    // zod's own messages too (a wrong JSON type), in its Spanish locale.
+    const raw = JSON.parse(readFileSync(join(ROOT, "samples", "factura-b-dni.json"), "utf8"));
+    raw.comprobante.detalle = "una caja";
+    writeFileSync(join(u.cwd, "tipo.json"), JSON.stringify(raw));
+    const typed = await runCli(["validate", "tipo.json"], { cwd: u.cwd, env: { ...u.env, ...SPANISH } });
+    expect(typed.code).toBe(3);
+    expect(typed.stdout).toMatch(/comprobante\.detalle: Entrada inválida: se esperaba arreglo, recibido texto/);
     // Machines read the same codes in either language.
     const json = await runCli(["--json", "validate", file], { cwd: u.cwd, env: { ...u.env, ...SPANISH } });
     expect(JSON.parse(json.stdout).errors[0]).toMatchObject({ code: "anonymous.condition" });

@@ -226,11 +226,14 @@ function zodFindings(issues: z.core.$ZodIssue[], input: unknown): Finding[] {
       continue;
     }
     if (issue.code === "invalid_union") {
-      // "Invalid input" says nothing: the branch the value got furthest in (past its type and
-      // its literal, e.g. a supplier's payment condition, 0 or a code) says what is wrong.
-      const telling = issue.errors.find(
-        (branch) => branch.length > 0 && branch.every((i) => i.code !== "invalid_type" && i.code !== "invalid_value"),
-      );
+      // "Invalid input" says nothing. The branch the value got furthest in says what is wrong:
+      // one past its type and literal (a supplier's payment condition 999: an unknown code), else
+      // the one branch that is not a literal the value is not (0 of "0 or a text").
+      const branches = issue.errors.filter((branch) => branch.length > 0);
+      const notLiteral = branches.filter((branch) => !branch.every((i) => i.code === "invalid_value"));
+      const telling =
+        branches.find((branch) => branch.every((i) => i.code !== "invalid_type" && i.code !== "invalid_value")) ??
+        (notLiteral.length === 1 ? notLiteral[0] : undefined);
       if (telling) {
         findings.push(
           ...zodFindings(

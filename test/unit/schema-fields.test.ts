@@ -205,6 +205,25 @@ describe("what each field says when it refuses", () => {
     const raw = JSON.parse(readFileSync(new URL("../../samples/purchase-proveedor.json", import.meta.url), "utf8"));
     raw.proveedor.condicion_pago = 999;
     raw.proveedor.condicion_pago_otra = "x".repeat(101);
+    const typed = structuredClone(raw);
+    typed.proveedor.condicion_pago_otra = 5;
+    typed.proveedor.condicion_pago = "x";
+    expect(
+      validateEnvelope(typed)
+        .findings.filter((f) => f.severity === "error")
+        .map((f) => f.message),
+    ).toEqual(["expected a payment condition code", "Invalid input: expected string, received number"]);
+    // Neither branch near (a reference is text or a whole number): zod's own words.
+    const reference = structuredClone(raw);
+    reference.proveedor = JSON.parse(
+      readFileSync(new URL("../../samples/purchase-proveedor.json", import.meta.url), "utf8"),
+    ).proveedor;
+    reference.comprobante.external_reference = true;
+    expect(
+      validateEnvelope(reference)
+        .findings.filter((f) => f.severity === "error")
+        .map((f) => [f.path.join("."), f.message]),
+    ).toEqual([["comprobante.external_reference", "Invalid input"]]);
     // Each a union of 0 and the field's kind: told as the kind tells it, not zod's "Invalid input".
     const errors = validateEnvelope(raw).findings.filter((f) => f.severity === "error");
     expect(errors.map(({ path, message, code }) => ({ path, message, code }))).toEqual([

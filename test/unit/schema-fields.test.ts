@@ -224,6 +224,13 @@ describe("what each field says when it refuses", () => {
         .findings.filter((f) => f.severity === "error")
         .map((f) => [f.path.join("."), f.message]),
     ).toEqual([["comprobante.external_reference", "Invalid input"]]);
+    // A whole number below 0: the number branch (past its type) says why, not the text one.
+    reference.comprobante.external_reference = -1;
+    expect(
+      validateEnvelope(reference)
+        .findings.filter((f) => f.severity === "error")
+        .map((f) => f.message),
+    ).toEqual(["Too small: expected number to be >=0"]);
     // Each a union of 0 and the field's kind: told as the kind tells it, not zod's "Invalid input".
     const errors = validateEnvelope(raw).findings.filter((f) => f.severity === "error");
     expect(errors.map(({ path, message, code }) => ({ path, message, code }))).toEqual([

@@ -226,14 +226,13 @@ function zodFindings(issues: z.core.$ZodIssue[], input: unknown): Finding[] {
       continue;
     }
     if (issue.code === "invalid_union") {
-      // "Invalid input" says nothing. The branch the value got furthest in says what is wrong:
-      // one past its type and literal (a supplier's payment condition 999: an unknown code), else
-      // the one branch that is not a literal the value is not (0 of "0 or a text").
-      const branches = issue.errors.filter((branch) => branch.length > 0);
-      const notLiteral = branches.filter((branch) => !branch.every((i) => i.code === "invalid_value"));
-      const telling =
-        branches.find((branch) => branch.every((i) => i.code !== "invalid_type" && i.code !== "invalid_value")) ??
-        (notLiteral.length === 1 ? notLiteral[0] : undefined);
+      // "Invalid input" says nothing. Where all but one branch are literals the value is not (0
+      // of "0 or a code"), that branch says what is wrong: a supplier's payment condition 999 is
+      // an unknown code. (Where one branch got past its type, zod itself tells that branch.)
+      const notLiteral = issue.errors.filter(
+        (branch) => branch.length > 0 && !branch.every((i) => i.code === "invalid_value"),
+      );
+      const telling = notLiteral.length === 1 ? notLiteral[0] : undefined;
       if (telling) {
         findings.push(
           ...zodFindings(

@@ -224,7 +224,7 @@ describe("what each field says when it refuses", () => {
         .findings.filter((f) => f.severity === "error")
         .map((f) => [f.path.join("."), f.message]),
     ).toEqual([["comprobante.external_reference", "Invalid input"]]);
-    // A whole number below 0: the number branch (past its type) says why, not the text one.
+    // A whole number below 0: zod itself tells the branch that got past its type.
     reference.comprobante.external_reference = -1;
     expect(
       validateEnvelope(reference)

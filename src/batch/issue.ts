@@ -12,6 +12,7 @@
  */
 
 import { existsSync } from "node:fs";
+import { errorTexts } from "../api/client.js";
 import { documentUrl, isPdf } from "../api/documents.js";
 import { TransportError } from "../api/http.js";
 import {
@@ -1169,13 +1170,11 @@ export class DocumentUnavailableError extends FacturarError {
   }
 }
 
-/** What a failed download's body says, where it is the service's JSON error (`errores`). */
+/** What a failed download's body says, where it is the service's JSON error (`errores`), printable. */
 function serviceSays(body: Buffer): string | undefined {
   if (body.length > 64 * 1024) return undefined;
   try {
-    const said = (JSON.parse(body.toString("utf8")) as { errores?: unknown }).errores;
-    const first = Array.isArray(said) ? said.find((e) => typeof e === "string" && e.trim()) : undefined;
-    return typeof first === "string" ? first.trim().slice(0, 300) : undefined;
+    return errorTexts((JSON.parse(body.toString("utf8")) as { errores?: unknown } | null)?.errores)[0]?.slice(0, 300);
   } catch {
     return undefined;
   }

@@ -62,6 +62,11 @@ function run(baseUrl: string, args: string[], extra: Record<string, string> = {}
 
 const sample = join(ROOT, "samples", "factura-b-dni.json");
 
+/** regenerar_pdf's answer: a fresh PDF link, no ticket. */
+function regenerated(pdfUrl: string) {
+  return { error: "N", errores: [], comprobante_pdf_url: pdfUrl, comprobante_ticket_url: "" };
+}
+
 /** The sample with its point of sale: a cron job with no profile puts it in the file. */
 function withPointOfSale(home: string): string {
   const raw = JSON.parse(readFileSync(sample, "utf8"));
@@ -502,13 +507,7 @@ describe("hostile servers", () => {
   it("a PDF link expired by the time it is fetched (410) is renewed with regenerar_pdf: the PDF saved, the voucher issued once", async () => {
     const server = await hostile((method, _b, _q, res) => {
       if (method === "facturacion/consulta_avanzada") return json(res, NOT_FOUND);
-      if (method === "facturacion/regenerar_pdf")
-        return json(res, {
-          error: "N",
-          errores: [],
-          comprobante_pdf_url: `${server.baseUrl}/docs/fresh.pdf`,
-          comprobante_ticket_url: "",
-        });
+      if (method === "facturacion/regenerar_pdf") return json(res, regenerated(`${server.baseUrl}/docs/fresh.pdf`));
       if (method === "docs/old.pdf")
         return json(res, { error: "S", errores: ["El link ha vencido: use regenerar_pdf"] }, 410);
       if (method === "docs/fresh.pdf") {
@@ -537,13 +536,7 @@ describe("hostile servers", () => {
     let numero = 0;
     const server = await hostile((method, _b, _q, res) => {
       if (method === "facturacion/consulta_avanzada") return json(res, NOT_FOUND);
-      if (method === "facturacion/regenerar_pdf")
-        return json(res, {
-          error: "N",
-          errores: [],
-          comprobante_pdf_url: `${server.baseUrl}/docs/fresh.pdf`,
-          comprobante_ticket_url: "",
-        });
+      if (method === "facturacion/regenerar_pdf") return json(res, regenerated(`${server.baseUrl}/docs/fresh.pdf`));
       if (method.startsWith("docs/")) {
         res.writeHead(200, { "content-type": "application/pdf" });
         return res.end("%PDF-1.4 fetched later");
@@ -754,13 +747,7 @@ describe("hostile servers", () => {
   it("pdf whose document link fails tells the service's words and exits 6, not as an internal error", async () => {
     let downloads = 0;
     const server = await hostile((method, _b, _q, res) => {
-      if (method === "facturacion/regenerar_pdf")
-        return json(res, {
-          error: "N",
-          errores: [],
-          comprobante_pdf_url: `${server.baseUrl}/docs/7.pdf`,
-          comprobante_ticket_url: "",
-        });
+      if (method === "facturacion/regenerar_pdf") return json(res, regenerated(`${server.baseUrl}/docs/7.pdf`));
       downloads++;
       if (method === "docs/7.pdf")
         return json(res, { error: "S", errores: ["Error interno: Cannot find module 'pdfkit'"] }, 500);
@@ -774,8 +761,7 @@ describe("hostile servers", () => {
     expect(downloads).toBeGreaterThan(0);
     // A link that answers something other than a PDF: the same, in its words.
     const html = await hostile((method, _b, _q, res) => {
-      if (method === "facturacion/regenerar_pdf")
-        return json(res, { error: "N", errores: [], comprobante_pdf_url: `${html.baseUrl}/docs/7.pdf` });
+      if (method === "facturacion/regenerar_pdf") return json(res, regenerated(`${html.baseUrl}/docs/7.pdf`));
       res.writeHead(200, { "content-type": "text/html" });
       res.end("<html>login</html>");
     });

@@ -134,6 +134,8 @@ export function freshUser(prefix = "facturar-user-", home = tempDir(prefix)) {
     FACTURAR_PROFILE: "",
     FACTURAR_BASE_URL: "",
     FACTURAR_SANDBOX_FAULTS: "",
+    // The tests' day, also for an environment built from this one rather than from process.env.
+    FACTURAR_TODAY: TODAY,
     NO_COLOR: "1",
     ...ENGLISH,
   };

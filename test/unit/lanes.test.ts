@@ -1087,7 +1087,7 @@ describe("issueFiles: the documents", () => {
 describe("issueFiles: a service at a URL", () => {
   it("requests 100 ms apart unless --rate; a voucher without a point of sale, and none in the profile, refused", async () => {
     const u = user();
-    const sandbox = await startSandbox({ dataDir: join(u.home, "service") });
+    const sandbox = await startSandbox({ dataDir: join(u.home, "service"), now: clockFrom(u.env) });
     try {
       const pv = sandbox.pointsOfSale[0] as (typeof sandbox.pointsOfSale)[number];
       const env = {

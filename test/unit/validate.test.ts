@@ -47,8 +47,9 @@ describe("empty strings", () => {
   it("are kept when the reader says it never writes them", () => {
     const raw = baseVoucher();
     raw.comprobante.leyenda_gral = "";
-    expect(validateEnvelope(raw, { now: new Date() }).findings.some((f) => f.severity === "error")).toBe(false);
-    const kept = validateEnvelope(raw, { now: new Date("2026-11-20T15:00:00Z") }, true);
+    const day = new Date("2026-11-20T15:00:00Z");
+    expect(validateEnvelope(raw, { now: day }).findings.some((f) => f.severity === "error")).toBe(false);
+    const kept = validateEnvelope(raw, { now: day }, true);
     expect(kept.ok).toBe(false);
     expect(kept.findings.map((f) => [f.code, f.path.join(".")])).toEqual([
       ["schema.invalid", "comprobante.leyenda_gral"],

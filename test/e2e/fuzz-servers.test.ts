@@ -25,9 +25,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { argentinaToday, formatDay } from "../../src/voucher/dates.js";
 import { runHere } from "../cli-here.js";
-import { freshUser, journalFiles, ROOT } from "../helpers.js";
+import { freshUser, journalFiles, ROOT, TODAY } from "../helpers.js";
 import { type Loopback, serveLoopback } from "../loopback.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
@@ -87,8 +86,8 @@ function writeInput(dir: string, input: Input): { file: string; expected: Map<st
     delete v.$schema;
     v.comprobante.external_reference = `FZ-${n + 1}-${v.comprobante.external_reference}`;
     // Dated, as the scripted cases expect: the pre-send survey lists the date first (vouchers
-    // without a date are looked up one by one instead). The CLI runs here on the real clock.
-    v.comprobante.fecha = formatDay(argentinaToday());
+    // without a date are looked up one by one instead). The CLI runs on the tests' day.
+    v.comprobante.fecha = TODAY;
     v.comprobante.vencimiento ??= v.comprobante.fecha;
     expected.set(v.comprobante.external_reference, 1);
     return v;

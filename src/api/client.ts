@@ -10,6 +10,7 @@ import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { addressAllowed, documentUrl, MAX_DOCUMENT_BYTES } from "./documents.js";
 import { exchange, type HttpOptions, type HttpResponse, TransportError } from "./http.js";
+import { answerShapeProblem } from "./json-shape.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the service's answers are untyped JSON, read field by field
 export type Answer = Record<string, any>;
@@ -506,9 +507,11 @@ export class ApiClient {
     log?.(
       `  ${response.status} in ${Date.now() - started} ms: ${cleanText(text.slice(0, 8000), this.options.credentials).slice(0, 4000)}`,
     );
+    // Nested past any real answer, or a key given twice: nothing in it can be read surely.
+    const unreadable = answerShapeProblem(text);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = unreadable === undefined ? JSON.parse(text) : undefined;
     } catch {
       parsed = undefined;
     }
@@ -552,7 +555,9 @@ export class ApiClient {
     }
     if (!answer) {
       throw new UnavailableError(
-        t("the service answered {method} with something that is not a JSON object", { method }),
+        unreadable
+          ? t("the service's answer to {method} cannot be read: {problem}", { method, problem: unreadable })
+          : t("the service answered {method} with something that is not a JSON object", { method }),
         t("the base URL may point at a web page, or a proxy is in the way"),
         "service.not-json",
       );

@@ -74,7 +74,7 @@ export type IssueAnswer =
     };
 
 export interface BatchAnswer {
-  /** One per voucher sent, in order. */
+  /** One per voucher sent, in the order sent (matched by the reference each item names). */
   items: IssueAnswer[];
   /**
    * The batch was refused whole, nothing processed, for this row (counted from 0) alone: its
@@ -298,32 +298,59 @@ function lostIfUnreadable<T>(read: () => T): T {
   }
 }
 
-/** A `lotes` or `lotes_encola` answer, one item per voucher sent; MalformedAnswerError when it says less. */
-function batchAnswer(method: string, mode: IssueMode, answer: Record<string, unknown>, count: number): BatchAnswer {
+/** The row of a batch an error names (`fila 3 (comenzando en 0)`), if it names one of those sent. */
+export function namedRow(errors: string[], count: number): number | undefined {
+  const row = /\bfila\s+(\d+)/i.exec(errors.join(" "));
+  const n = row ? Number(row[1]) : undefined;
+  return n !== undefined && n < count ? n : undefined;
+}
+
+/**
+ * A `lotes` or `lotes_encola` answer: one item per voucher sent, each matched to its voucher by
+ * the reference it names (never by its place in the list), in the order the vouchers were sent.
+ * An answer that does not account for each voucher, one to one, says nothing sure of any of them:
+ * MalformedAnswerError (the caller treats it as lost, and asks the service about each).
+ */
+function batchAnswer(method: string, mode: IssueMode, answer: Record<string, unknown>, sent: string[]): BatchAnswer {
+  const count = sent.length;
   const top = text(answer.error).toUpperCase();
   const list: unknown[] = Array.isArray(answer.response) ? answer.response : [];
   if (list.length === 0) {
     // Issued, but no item says which: the outcome of each is to be asked.
     if (top === "N") throw new MalformedAnswerError(method, t("no item for the vouchers sent"));
-    // Nothing processed: a validation error of the whole batch (§6.8) names one row, or none.
     const whole = issueAnswer(method, answer, mode);
     if (!whole.ok && whole.unavailable) throw whole.unavailable;
-    // "la fila 3 (comenzando en 0)…": that voucher's fault, not the others'.
-    const row = /\bfila\s+(\d+)/i.exec(whole.ok ? "" : whole.errors.join(" "));
-    const refusedRow = row ? Number(row[1]) : undefined;
-    const items = Array.from({ length: count }, () => whole);
-    if (refusedRow !== undefined && refusedRow < count) return { items, refusedRow };
-    return { items };
+    // "la fila 3 (comenzando en 0)…": that voucher's refusal. The others are not named: the
+    // caller asks about each of them.
+    const refusedRow = top === "S" && !whole.ok ? namedRow(whole.errors, count) : undefined;
+    if (refusedRow !== undefined) return { items: Array.from({ length: count }, () => whole), refusedRow };
+    // A partial queueing, PARCIAL, an error that names no row: none of the vouchers is named.
+    throw new MalformedAnswerError(
+      method,
+      t("no item names the vouchers sent ({errors})", {
+        errors: whole.ok ? top : whole.errors.join("; ").slice(0, 300) || top,
+      }),
+    );
   }
-  if (list.length < count)
-    throw new MalformedAnswerError(method, t("{n} items for {count} vouchers sent", { n: list.length, count }));
-  const items: IssueAnswer[] = [];
-  let failedBefore = false;
-  for (let i = 0; i < count; i++) {
-    const raw = list[i];
+  const byReference = new Map<string, IssueAnswer>();
+  for (const [i, raw] of list.entries()) {
     if (raw === null || typeof raw !== "object" || Array.isArray(raw))
       throw new MalformedAnswerError(method, t("item {n} is not an answer", { n: i }));
-    const item = issueAnswer(method, raw as Record<string, unknown>, mode);
+    const item = raw as Record<string, unknown>;
+    const reference = text(item.external_reference);
+    if (reference === "") throw new MalformedAnswerError(method, t("item {n} names no voucher", { n: i }));
+    if (!sent.includes(reference))
+      throw new MalformedAnswerError(method, t("item {n} names {ref}, which was not sent", { n: i, ref: reference }));
+    if (byReference.has(reference))
+      throw new MalformedAnswerError(method, t("two items name {ref}", { ref: reference }));
+    byReference.set(reference, issueAnswer(method, item, mode));
+  }
+  if (byReference.size < count)
+    throw new MalformedAnswerError(method, t("{n} items for {count} vouchers sent", { n: byReference.size, count }));
+  const items: IssueAnswer[] = [];
+  let failedBefore = false;
+  for (const reference of sent) {
+    const item = byReference.get(reference) as IssueAnswer;
     // §6.8: after the authority fails one voucher of a batch, it processes none of the rest.
     if (!item.ok && failedBefore && mode === "instant") item.notProcessed = true;
     if (!item.ok) failedBefore = true;
@@ -574,7 +601,8 @@ export class HttpService implements Service {
   async issueBatch(mode: IssueMode, vouchers: Record<string, unknown>[]): Promise<BatchAnswer> {
     const method = mode === "queued" ? "facturacion/lotes_encola" : "facturacion/lotes";
     const answer = await this.issuing(method, { requests: vouchers });
-    return lostIfUnreadable(() => batchAnswer(method, mode, answer, vouchers.length));
+    const sent = vouchers.map((v) => text((v.comprobante as Record<string, unknown> | undefined)?.external_reference));
+    return lostIfUnreadable(() => batchAnswer(method, mode, answer, sent));
   }
 
   async findByReference(reference: string, operacion: Operacion = "V"): Promise<ServiceVoucher[]> {

@@ -19,11 +19,13 @@ import {
   type BatchAnswer,
   type IssueAnswer,
   type IssueMode,
+  namedRow,
   type Operacion,
   preferred,
   type Service,
   type ServiceVoucher,
 } from "../api/protocol.js";
+import { currentBoot } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { documentName, writeSafely } from "../output/files.js";
@@ -38,8 +40,9 @@ import {
   type Journal,
   type JournalEntry,
   JournalUnwritableError,
-  sentAt,
+  monotonicMs,
   settledInJournal,
+  sinceSent,
 } from "./journal.js";
 import { blankResult, type VoucherResult } from "./result.js";
 
@@ -114,7 +117,12 @@ export interface IssueSettings {
   /** Put an errored queued voucher back in the queue (`reenviar_encolado`) instead of reporting it. */
   requeue?: boolean;
   sleep?: (ms: number) => Promise<void>;
+  /** The clock waits and the settle window are measured on: the monotonic one by default (see monotonicMs). */
   now?: () => number;
+  /** The wall clock, for the times people read (`sent_at`). */
+  wall?: () => number;
+  /** This boot of the machine, which makes a journaled monotonic time comparable (see sinceSent). */
+  boot?: string;
 }
 
 /** A voucher of a batch to be sent: its place in the batch as the lane gave it. */
@@ -167,10 +175,10 @@ export class Issuer {
   private readonly downloads = new Map<string, Promise<VoucherResult>>();
   /** What a date listing made before the lanes started found: reference → vouchers. */
   private readonly listed = new Map<string, ServiceVoucher[]>();
-  /** References a complete date listing did not contain. */
-  private readonly listedAbsent = new Set<string>();
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  private readonly wall: () => number;
+  private readonly boot: string | undefined;
   private journalFault?: JournalUnwritableError;
   /** Why --wait could not follow queued vouchers (the service could not be asked), if so. */
   private followFault?: Error;
@@ -183,7 +191,9 @@ export class Issuer {
     private readonly warn: (line: string) => void,
   ) {
     this.sleep = settings.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.now = settings.now ?? Date.now;
+    this.now = settings.now ?? monotonicMs;
+    this.wall = settings.wall ?? Date.now;
+    this.boot = settings.boot ?? currentBoot();
   }
 
   /**
@@ -256,8 +266,11 @@ export class Issuer {
 
   /**
    * Before the lanes start, in instant mode: lists each date of the run once (paged) for the
-   * references the journal cannot settle, so each of them costs no lookup of its own. A date
-   * whose listing would take more pages than it has references is left to lookups by reference.
+   * references the journal cannot settle, so each one the service holds there costs no lookup of
+   * its own (a run again after the journal was lost). A listing proves presence, never absence:
+   * the service may hold a reference under another date (a queued voucher moved to another day,
+   * a file whose dates changed since it was sent), so every reference not found is asked for by
+   * reference. A date whose listing would take more pages than it has references is skipped.
    * Queued vouchers change dates in the queue, so they are always looked up by reference.
    */
   async survey(vouchers: Iterable<VoucherHeading>): Promise<void> {
@@ -279,13 +292,9 @@ export class Issuer {
       if (refs.size < 2) continue;
       const seen = new Map<string, ServiceVoucher[]>();
       let items = 0;
-      let complete = true;
       try {
         for await (const v of this.service.listByDate(fecha, operacion)) {
-          if (++items > refs.size * 1000) {
-            complete = false;
-            break;
-          }
+          if (++items > refs.size * 1000) break;
           if (refs.has(v.external_reference))
             seen.set(v.external_reference, [...(seen.get(v.external_reference) ?? []), v]);
         }
@@ -299,7 +308,6 @@ export class Issuer {
         continue;
       }
       for (const [ref, list] of seen) this.listed.set(ref, list);
-      if (complete) for (const ref of refs) if (!seen.has(ref)) this.listedAbsent.add(ref);
     }
   }
 
@@ -343,7 +351,8 @@ export class Issuer {
   private async journalSending(items: { voucher: PreparedVoucher; reference: string }[]): Promise<void> {
     // No promise to ask before sending again, no send: a journal that failed once stops the run.
     if (this.journalFault) throw new ServiceStop(this.journalFault);
-    const sentAt = new Date(this.now()).toISOString();
+    const sentAt = new Date(this.wall()).toISOString();
+    const sentMono = this.now();
     await this.strictRecordAll(
       items.map(({ voucher, reference }) => {
         const c = voucher.envelope.comprobante;
@@ -358,6 +367,8 @@ export class Issuer {
           source: voucher.source,
           digest: voucher.digest,
           sent_at: sentAt,
+          sent_mono: sentMono,
+          ...(this.boot !== undefined ? { boot: this.boot } : {}),
         };
       }),
     );
@@ -419,8 +430,12 @@ export class Issuer {
     entry: JournalEntry | undefined,
     operacion: Operacion,
   ): Promise<ServiceVoucher | undefined> {
-    if (inFlight(entry)) return this.awaitSettled(reference, sentAt(entry as JournalEntry), operacion);
-    if (this.listedAbsent.has(reference)) return undefined;
+    if (inFlight(entry)) {
+      // Sent by an earlier run: its window counts from that send as the monotonic clock tells
+      // it (a wall clock that stepped since cannot shorten it).
+      const elapsed = sinceSent(entry as JournalEntry, this.now, this.boot);
+      return this.awaitSettled(reference, this.now() - elapsed, operacion);
+    }
     const listed = this.listed.get(reference);
     if (listed) return preferred(listed);
     return this.lookup(reference, operacion);
@@ -499,119 +514,148 @@ export class Issuer {
       const [only] = pending as [(typeof pending)[number]];
       await this.journalSending([only]);
       results[only.index] = await this.send(only.voucher, only.reference, 1);
-    } else if (pending.length > 1) {
-      await this.journalSending(pending);
-      const since = this.now();
-      let batch: BatchAnswer | undefined;
-      try {
-        batch = await this.service.issueBatch(
-          this.settings.mode,
-          pending.map((p) => this.wire(p.voucher, p.reference)),
+      return;
+    }
+    if (pending.length === 0) return;
+    await this.journalSending(pending);
+    const since = this.now();
+    let batch: BatchAnswer;
+    try {
+      batch = await this.service.issueBatch(
+        this.settings.mode,
+        pending.map((p) => this.wire(p.voucher, p.reference)),
+      );
+    } catch (error) {
+      // A bug (not the service's word) leaves them `sending`: the next run asks the service.
+      if (!(error instanceof TransportError) && !(error instanceof FacturarError)) throw error;
+      if (error instanceof FacturarError && isServiceFailure(error)) {
+        // Refused before anything was done (access, maintenance, the authority down).
+        await this.notSent(
+          pending.map((p) => p.reference),
+          error,
         );
-      } catch (error) {
-        // A bug (not the service's word) leaves them `sending`: the next run asks the service.
-        if (!(error instanceof TransportError) && !(error instanceof FacturarError)) throw error;
-        if (!(error instanceof TransportError)) {
-          await this.notSent(
-            pending.map((p) => p.reference),
-            error,
-          );
-          if (isServiceFailure(error)) throw new ServiceStop(error);
-          for (const p of pending) results[p.index] = this.failed(p.voucher, p.reference, error as Error);
-          return;
-        }
-        this.warn(
-          t("batch of {n}: {message}; asking the service about each voucher", {
-            n: pending.length,
-            message: error.message,
-          }),
-        );
-        // The batch may still be running at the service (a 524 says so): settle each one in
-        // order; what it does not hold once the window has passed goes again, one by one, in
-        // order, and the first that does not settle holds the rest.
-        let breaker: VoucherResult | undefined;
-        for (const [k, p] of pending.entries()) {
-          let result: VoucherResult;
-          try {
-            const found = await this.awaitSettled(p.reference, since, p.voucher.operacion);
-            // Behind one that did not settle, a voucher the service does not hold is not sent
-            // again (the lane's order); one it holds was sent in the batch, and is settled.
-            result = found
-              ? await this.settleFound(p.voucher, p.reference, found, true)
-              : breaker
-                ? await this.holdBehind(p.voucher, p.reference, breaker)
-                : await this.send(p.voucher, p.reference, 2);
-          } catch (lookupError) {
-            if (lookupError instanceof ServiceStop) {
-              // The service stopped the run. One refused on its own re-send is held (the journal
-              // says so); the others went in the lost batch, and nobody can say now.
-              for (const q of pending.slice(k))
-                if (q !== p || inFlight(this.journal.get(q.reference)))
-                  results[q.index] = await this.unknown(q.voucher, q.reference, lookupError.reason);
-              throw lookupError;
-            }
-            if (!(lookupError instanceof LookupFailed)) throw lookupError;
-            result = await this.unknown(p.voucher, p.reference, lookupError.cause);
-          }
-          results[p.index] = result;
-          if (!breaker && breaksLane(result)) breaker = result;
-        }
+        throw new ServiceStop(error);
       }
-      if (batch?.refusedRow !== undefined) {
-        await this.refusedRow(pending, batch.refusedRow, batch.items[batch.refusedRow] as IssueAnswer, results);
-      } else if (batch) {
-        /** The voucher whose failure stopped the batch: the ones after it say which. */
-        let failed: string | undefined;
-        for (const [i, p] of pending.entries()) {
-          const item = batch.items[i] as IssueAnswer;
-          if (!item.ok && item.unavailable) {
-            // The authority went down midway: those before are settled, this one and the rest were not issued.
-            await this.notSent(
-              pending.slice(i).map((q) => q.reference),
-              item.unavailable,
-            );
-            throw new ServiceStop(item.unavailable);
-          }
-          if (!item.ok && item.notProcessed) {
-            const why = failed
-              ? t("not processed by the service: {ref}, earlier in its batch, failed", { ref: failed })
-              : t("not processed by the service: an earlier voucher of its batch failed");
-            await this.record({ ref: p.reference, state: "held", mode: this.settings.mode, errors: [why] });
-            const held = this.result(p.voucher, p.reference, "held");
-            held.errors = [why];
-            held.error_details = [{ code: NOT_PROCESSED, text: why }];
-            results[p.index] = held;
-          } else {
-            if (!item.ok) failed ??= p.reference;
-            results[p.index] = await this.settleAnswer(p.voucher, p.reference, item);
-          }
-        }
+      // A bad request (HTTP 400…) naming a row is that voucher's refusal; the others are asked about.
+      const row = error instanceof FacturarError ? namedRow([error.message], pending.length) : undefined;
+      if (row !== undefined) {
+        await this.refusedRow(pending, row, since, results, async (bad) => {
+          await this.notSent([bad.reference], error);
+          return this.failed(bad.voucher, bad.reference, error);
+        });
+        return;
+      }
+      this.warn(
+        t("batch of {n}: {message}; asking the service about each voucher", {
+          n: pending.length,
+          message: error.message,
+        }),
+      );
+      await this.settleLost(pending, since, results);
+      return;
+    }
+    if (batch.refusedRow !== undefined) {
+      const item = batch.items[batch.refusedRow] as IssueAnswer;
+      await this.refusedRow(pending, batch.refusedRow, since, results, (bad) =>
+        this.settleAnswer(bad.voucher, bad.reference, item),
+      );
+      return;
+    }
+    /** The voucher whose failure stopped the batch: the ones after it say which. */
+    let failed: string | undefined;
+    for (const [i, p] of pending.entries()) {
+      const item = batch.items[i] as IssueAnswer;
+      if (!item.ok && item.unavailable) {
+        // The authority went down midway: those before are settled, this one and the rest were not issued.
+        await this.notSent(
+          pending.slice(i).map((q) => q.reference),
+          item.unavailable,
+        );
+        throw new ServiceStop(item.unavailable);
+      }
+      if (!item.ok && item.notProcessed) {
+        const why = failed
+          ? t("not processed by the service: {ref}, earlier in its batch, failed", { ref: failed })
+          : t("not processed by the service: an earlier voucher of its batch failed");
+        await this.record({ ref: p.reference, state: "held", mode: this.settings.mode, errors: [why] });
+        const held = this.result(p.voucher, p.reference, "held");
+        held.errors = [why];
+        held.error_details = [{ code: NOT_PROCESSED, text: why }];
+        results[p.index] = held;
+      } else {
+        if (!item.ok) failed ??= p.reference;
+        results[p.index] = await this.settleAnswer(p.voucher, p.reference, item);
       }
     }
   }
 
   /**
-   * A batch refused whole for one row, nothing processed (§6.8): that voucher is rejected as it
-   * would be alone, and the others go again without it, in order; behind a numbering or date
-   * error, only those before it (the rest would fail too, and are held).
+   * Vouchers of a batch whose answer says nothing sure of them (lost, unreadable, partial): each
+   * is asked about, in order, once the settle window after the send has passed. What the service
+   * holds is settled; what it does not goes again, one by one, in order; behind one that does not
+   * settle, nothing more is sent (the lane's order), and the journal says so.
+   */
+  private async settleLost(pending: Pending[], since: number, results: (VoucherResult | undefined)[]): Promise<void> {
+    let breaker: VoucherResult | undefined;
+    for (const [k, p] of pending.entries()) {
+      let result: VoucherResult;
+      try {
+        const found = await this.awaitSettled(p.reference, since, p.voucher.operacion);
+        result = found
+          ? await this.settleFound(p.voucher, p.reference, found, true)
+          : breaker
+            ? await this.holdBehind(p.voucher, p.reference, breaker)
+            : await this.send(p.voucher, p.reference, 2);
+      } catch (lookupError) {
+        if (lookupError instanceof ServiceStop) {
+          // The service stopped the run. One refused on its own re-send is held (the journal
+          // says so); the others went in the lost batch, and nobody can say now.
+          for (const q of pending.slice(k))
+            if (q !== p || inFlight(this.journal.get(q.reference)))
+              results[q.index] = await this.unknown(q.voucher, q.reference, lookupError.reason);
+          throw lookupError;
+        }
+        if (!(lookupError instanceof LookupFailed)) throw lookupError;
+        result = await this.unknown(p.voucher, p.reference, lookupError.cause);
+      }
+      results[p.index] = result;
+      if (!breaker && breaksLane(result)) breaker = result;
+    }
+  }
+
+  /**
+   * A batch refused for one row (§6.8 says nothing was processed; the answer names no other
+   * voucher, so that is not taken on trust): that voucher is rejected with the service's words,
+   * and the others are asked about before any is sent again. Behind a numbering or date error,
+   * those after it are held (they would fail too; the next run asks about them).
    */
   private async refusedRow(
     pending: Pending[],
     row: number,
-    item: IssueAnswer,
+    since: number,
     results: (VoucherResult | undefined)[],
+    refuse: (bad: Pending) => Promise<VoucherResult>,
   ): Promise<void> {
     const bad = pending[row] as Pending;
-    const result = await this.settleAnswer(bad.voucher, bad.reference, item);
+    const result = await refuse(bad);
     results[bad.index] = result;
-    const before = pending.slice(0, row);
-    const after = pending.slice(row + 1);
+    this.warn(
+      t("batch of {n}: the service refused {ref}; asking it about the others before sending them again", {
+        n: pending.length,
+        ref: bad.reference,
+      }),
+    );
     if (laneBreak(result) !== "sequence") {
-      if (before.length + after.length > 0) await this.sendGroup([...before, ...after], results);
+      await this.settleLost(
+        pending.filter((p) => p !== bad),
+        since,
+        results,
+      );
       return;
     }
-    if (before.length > 0) await this.sendGroup(before, results);
-    for (const q of after) results[q.index] = await this.holdBehind(q.voucher, q.reference, result, "sequence");
+    await this.settleLost(pending.slice(0, row), since, results);
+    for (const q of pending.slice(row + 1))
+      results[q.index] = await this.holdBehind(q.voucher, q.reference, result, "sequence");
   }
 
   /** The body the service gets: escaped texts, the reference, no credentials from the file. */

@@ -10,11 +10,12 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
+import { uptime } from "node:os";
 import { join } from "node:path";
 import type { ServiceVoucher } from "../api/protocol.js";
 import { AppendLog, DurableWriteError } from "../durable/append-log.js";
 import { diskCause, isDiskError } from "../durable/disk.js";
-import { acquireLock, type HeldLock, LockBusyError } from "../durable/lock.js";
+import { acquireLock, currentBoot, type HeldLock, LockBusyError, sameBoot } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { voucherNumber } from "../voucher/codes.js";
@@ -61,8 +62,12 @@ export interface JournalEntry {
   source?: string;
   /** The content sent under this reference (see contentDigest). */
   digest?: string;
-  /** When it was last sent: the service may still be processing it for a while after. */
+  /** When it was last sent (wall clock, for people): the service may still be processing it for a while after. */
   sent_at?: string;
+  /** The same moment on the monotonic clock (see monotonicMs), which the settle window is measured on… */
+  sent_mono?: number;
+  /** …valid within this boot of the machine (see currentBoot). */
+  boot?: string;
   /** Read from a journal of the time journals were kept per profile name: a hint, to be checked with the service. */
   legacy?: boolean;
   /** A purchase: its point of sale is its supplier's, so it says nothing of this account's lanes. */
@@ -162,10 +167,28 @@ export function inFlight(entry: Pick<JournalEntry, "state"> | undefined): boolea
   return entry !== undefined && (entry.state === "sending" || entry.state === "unknown");
 }
 
-/** When a voucher was last sent (ms): the settle window counts from here. */
-export function sentAt(entry: JournalEntry): number {
-  const when = Date.parse(entry.sent_at ?? entry.at);
-  return Number.isFinite(when) ? when : 0;
+/**
+ * Milliseconds on the clock every process of one boot shares (the kernel's monotonic clock): an
+ * NTP step or a resumed virtual machine moves the wall clock, never this one.
+ */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint() / 1_000_000n);
+}
+
+/**
+ * At least how long ago (ms) a voucher was last sent, as its `sending` entry recorded it: on the
+ * monotonic clock within one boot; sent in an earlier boot, at least as long ago as this boot
+ * began (the machine's uptime); journaled without it, 0. Never more than the truth, so the settle
+ * window counted from it asks for longer, never less, whatever the wall clock did.
+ */
+export function sinceSent(
+  entry: JournalEntry,
+  now: () => number = monotonicMs,
+  boot: string | undefined = currentBoot(),
+): number {
+  if (entry.sent_mono === undefined || entry.boot === undefined || boot === undefined) return 0;
+  if (!sameBoot(entry.boot, boot)) return Math.max(0, uptime() * 1000);
+  return Math.max(0, now() - entry.sent_mono);
 }
 
 function safeName(profile: string): string {

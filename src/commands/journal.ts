@@ -2,7 +2,7 @@
 
 import { accountOf } from "../api/connect.js";
 import { findSaleOrPurchase, preferred } from "../api/protocol.js";
-import { entryFromService, inFlight, Journal, type JournalEntry, sentAt } from "../batch/journal.js";
+import { entryFromService, inFlight, Journal, type JournalEntry, sinceSent } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile } from "../config/profile.js";
 import type { Context } from "../context.js";
@@ -66,12 +66,12 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
             await journal.record(entryFromService(found, entry.mode));
             continue;
           }
-          const sent = sentAt(entry);
-          if (inFlight(entry) && Date.now() < sent + connection.settleWindowMs) {
+          const elapsed = sinceSent(entry);
+          if (inFlight(entry) && elapsed < connection.settleWindowMs) {
             ctx.err(
               t("{ref}: sent {seconds} s ago and not at the service yet; it may still be storing it: ask again later", {
                 ref: entry.ref,
-                seconds: Math.round((Date.now() - sent) / 1000),
+                seconds: Math.round(elapsed / 1000),
               }),
             );
             continue;

@@ -145,7 +145,8 @@ function inspect(pid: number): { running: boolean; start?: string } {
 }
 
 let bootCache: string | undefined;
-function currentBoot(): string | undefined {
+/** Which boot of the machine this is: the kernel's boot id, or (elsewhere) the second it booted as `t<seconds>`. */
+export function currentBoot(): string | undefined {
   if (bootCache !== undefined) return bootCache;
   try {
     bootCache = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
@@ -156,7 +157,7 @@ function currentBoot(): string | undefined {
   return bootCache;
 }
 
-function sameBoot(a: string, b: string): boolean {
+export function sameBoot(a: string, b: string): boolean {
   if (a.startsWith("t") && b.startsWith("t")) {
     const x = Number(a.slice(1));
     const y = Number(b.slice(1));

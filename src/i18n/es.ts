@@ -24,6 +24,9 @@ export const ES: Readonly<Record<string, string>> = {
   "the service is under maintenance until {until}": "el servicio está en mantenimiento hasta {until}",
   "the service is under maintenance": "el servicio está en mantenimiento",
   "try again after that time": "intente de nuevo después de ese momento",
+  // api/json-shape.ts
+  "the key {key} is given twice in one object": "la clave {key} aparece dos veces en un mismo objeto",
+  "it nests deeper than {levels} levels": "anida más de {levels} niveles",
   // api/connect.ts
   "{name} takes seconds, not {value}": "{name} acepta segundos, no {value}",
   "profile {name} has no credentials": "el perfil {name} no tiene credenciales",
@@ -69,6 +72,8 @@ export const ES: Readonly<Record<string, string>> = {
   // batch/issue.ts
   "batch of {n}: {message}; asking the service about each voucher":
     "lote de {n}: {message}; se consulta al servicio por cada comprobante",
+  "batch of {n}: the service refused {ref}; asking it about the others before sending them again":
+    "lote de {n}: el servicio rechazó {ref}; se le pregunta por los demás antes de enviarlos de nuevo",
   "{source}: {message}; asking the service whether {ref} was stored":
     "{source}: {message}; se consulta al servicio si guardó {ref}",
   "could not ask the service about {ref}: {message}": "no se pudo consultar al servicio por {ref}: {message}",
@@ -1496,6 +1501,10 @@ export const ES: Readonly<Record<string, string>> = {
     "{n} resultados no quedaron en el diario; la próxima corrida se los pregunta al servicio",
   "{n} items for {count} vouchers sent": "{n} ítems para {count} comprobantes enviados",
   "item {n} is not an answer": "el ítem {n} no es una respuesta",
+  "item {n} names no voucher": "el ítem {n} no nombra ningún comprobante",
+  "item {n} names {ref}, which was not sent": "el ítem {n} nombra {ref}, que no se envió",
+  "two items name {ref}": "dos ítems nombran {ref}",
+  "no item names the vouchers sent ({errors})": "ningún ítem nombra los comprobantes enviados ({errors})",
   "the tax authority's service is down: {message}": "el servicio de la autoridad fiscal no está disponible: {message}",
   "nothing more was sent; run again later, or queue the vouchers meanwhile with `facturar issue-queued` (the service issues them once the authority is back)":
     "no se envió nada más; ejecute de nuevo más tarde, o mientras tanto encole los comprobantes con `facturar issue-queued` (el servicio los emite cuando la autoridad vuelva)",

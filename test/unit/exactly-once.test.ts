@@ -219,7 +219,7 @@ describe("the authority down midway through a batch", () => {
       if (method !== "facturacion/lotes") return call();
       lotes++;
       // The service issues the first two, then the authority fails the third (§6.8: the rest not processed).
-      const sent = (body.requests as unknown[]).length;
+      const rest = (body.requests as { comprobante: { external_reference: string } }[]).slice(2);
       body.requests = (body.requests as unknown[]).slice(0, 2);
       const reply = await call();
       const answer = JSON.parse(reply.body.toString());
@@ -228,7 +228,11 @@ describe("the authority down midway through a batch", () => {
         errores: ["AFIP No devolvio el CAE asociado. (Cod. Error #6661141.S1254)"],
         error_details: [{ code: "TFC-6661", text: "Servicio de la autoridad fiscal no disponible." }],
       };
-      answer.response = [...answer.response, ...Array(sent - 2).fill(down)];
+      // Each item names its voucher, as the page's example of a partial failure does.
+      answer.response = [
+        ...answer.response,
+        ...rest.map((r) => ({ ...down, external_reference: r.comprobante.external_reference })),
+      ];
       return { ...reply, body: Buffer.from(JSON.stringify(answer)) };
     };
     const vs = refs(8, "AD").map((r) => voucher(r));

@@ -755,7 +755,7 @@ describe("--allow-duplicate", () => {
 describe("the survey before the lanes", () => {
   const listings = () => w.calls.get("facturacion/consulta_avanzada") ?? 0;
 
-  it("lists a date once for its references; one the listing lacks is sent without a lookup of its own", async () => {
+  it("lists a date once for its references; one the listing lacks is still asked for by reference", async () => {
     w = await world();
     const r = await rig(w);
     const vs = ["S-1", "S-2", "S-3"].map((ref) => voucher(ref));
@@ -763,7 +763,8 @@ describe("the survey before the lanes", () => {
     expect(listings()).toBe(1);
     for (const v of vs) expect((await r.issuer.issue(v)).status).toBe("issued");
     await r.close();
-    expect(listings()).toBe(1);
+    // A listing proves presence, never absence: the service may hold a reference under another date.
+    expect(listings()).toBe(1 + 3);
   });
 
   it("a reference alone on its date is left to its own lookup", async () => {
@@ -871,7 +872,8 @@ describe("the survey before the lanes", () => {
     const results = await Promise.all(["L-1", "L-2", "L-3"].map((ref) => r.issuer.issue(voucher(ref))));
     await r.close();
     expect(results.map((x) => x.status)).toEqual(["skipped-duplicate", "skipped-duplicate", "issued"]);
-    expect(listings()).toBe(1);
+    // The listing, and a lookup of the one it lacked.
+    expect(listings()).toBe(2);
     expect(w.calls.get("facturacion/nuevo")).toBe(1);
   });
 
@@ -1345,7 +1347,7 @@ describe("a batch", () => {
     return sent;
   }
 
-  it("refused whole for one row: that voucher rejected, the others sent again without it, in order", async () => {
+  it("refused whole for one row: that voucher rejected, the others asked about, then sent again one by one, in order", async () => {
     w = await world();
     const sent = refuseRow(1, ["El CUIT es invalido"]);
     const r = await rig(w);
@@ -1358,10 +1360,8 @@ describe("a batch", () => {
       ["B-4", "issued"],
     ]);
     expect(results[1]?.errors).toEqual(["El CUIT es invalido"]);
-    expect(sent).toEqual([
-      ["B-1", "B-2", "B-3", "B-4"],
-      ["B-1", "B-3", "B-4"],
-    ]);
+    // The answer names no other voucher: each is asked about before it goes again, alone.
+    expect(sent).toEqual([["B-1", "B-2", "B-3", "B-4"], ["B-1"], ["B-3"], ["B-4"]]);
     expect(results.map((x) => x.numero)).toEqual([1, null, 2, 3]);
   });
 
@@ -1375,10 +1375,7 @@ describe("a batch", () => {
     expect(results[3]?.errors).toEqual([
       "not sent: N-3 failed in this lane with a numbering or date error, and this one would too",
     ]);
-    expect(sent).toEqual([
-      ["N-1", "N-2", "N-3", "N-4", "N-5"],
-      ["N-1", "N-2"],
-    ]);
+    expect(sent).toEqual([["N-1", "N-2", "N-3", "N-4", "N-5"], ["N-1"], ["N-2"]]);
     expect(await entryOf(w, "N-4")).toMatchObject({ state: "held", errors: results[3]?.errors });
   });
 
@@ -1438,7 +1435,7 @@ describe("a batch", () => {
     expect(results[0]?.errors).toEqual(["not processed by the service: an earlier voucher of its batch failed"]);
   });
 
-  it("a bad request (HTTP 400): each voucher rejected with it, the journal says rejected", async () => {
+  it("a bad request (HTTP 400) naming no voucher: each asked about, then sent alone for its own answer", async () => {
     w = await world();
     script(w, {
       issueBatch: async () => {
@@ -1448,9 +1445,26 @@ describe("a batch", () => {
     const r = await rig(w);
     const results = await r.issuer.issueBatch([voucher("Z-1"), voucher("Z-2")]);
     await r.close();
-    expect(results.map((x) => x.status)).toEqual(["rejected", "rejected"]);
-    expect(results[1]?.errors).toEqual(["HTTP 400: bad batch"]);
-    expect(await entryOf(w, "Z-2")).toMatchObject({ state: "rejected", errors: ["HTTP 400: bad batch"] });
+    expect(results.map((x) => x.status)).toEqual(["issued", "issued"]);
+    expect(r.warnings[0]).toMatch(/^batch of 2: HTTP 400: bad batch; asking the service about each voucher$/);
+    expect(w.calls.get("facturacion/nuevo")).toBe(2);
+    expect(["Z-1", "Z-2"].map((ref) => w.held(ref))).toEqual([1, 1]);
+  });
+
+  it("a bad request (HTTP 400) naming a row: that voucher rejected with it, the others asked about and sent alone", async () => {
+    w = await world();
+    script(w, {
+      issueBatch: async () => {
+        throw new FacturarError("HTTP 400: la fila 1 (comenzando en 0) es invalida", "rejected", "http.400");
+      },
+    });
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch([voucher("Z-5"), voucher("Z-6"), voucher("Z-7")]);
+    await r.close();
+    expect(results.map((x) => x.status)).toEqual(["issued", "rejected", "issued"]);
+    expect(results[1]?.errors).toEqual(["HTTP 400: la fila 1 (comenzando en 0) es invalida"]);
+    expect(await entryOf(w, "Z-6")).toMatchObject({ state: "rejected" });
+    expect(["Z-5", "Z-6", "Z-7"].map((ref) => w.held(ref))).toEqual([1, 0, 1]);
   });
 
   it("refused by a service failure: the run stops, both held in the journal", async () => {
@@ -1665,7 +1679,7 @@ describe("a lane's next voucher, begun ahead", () => {
     w = await world();
     let clock = Date.parse("2026-11-20T12:00:00Z");
     const sentAt: string[] = [];
-    const r = await rig(w, { now: () => clock }, (journal) => {
+    const r = await rig(w, { now: () => clock, wall: () => clock }, (journal) => {
       const recordAll = journal.recordAll.bind(journal);
       journal.recordAll = async (entries) => {
         for (const e of entries) if (e.state === "sending") sentAt.push(e.sent_at as string);
@@ -2071,7 +2085,7 @@ describe("what a result and the journal say", () => {
       if (method === "facturacion/nuevo") throw new TypeError("the process dies here");
       return call();
     };
-    const r = await rig(w, { now: () => Date.parse("2026-11-20T12:00:00Z") });
+    const r = await rig(w, { wall: () => Date.parse("2026-11-20T12:00:00Z") });
     await expect(r.issuer.issue(voucher("SE-1"))).rejects.toThrow();
     await r.close();
     expect(await entryOf(w, "SE-1")).toMatchObject({

@@ -14,6 +14,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
+import { uptime } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import type { ServiceVoucher } from "../../src/api/protocol.js";
@@ -28,8 +29,9 @@ import {
   JournalBusyError,
   type JournalEntry,
   JournalUnwritableError,
-  sentAt,
+  monotonicMs,
   settledInJournal,
+  sinceSent,
   TEST_JOURNAL_FULL_AT,
   testJournalLimit,
   withPointOfSale,
@@ -205,11 +207,20 @@ describe("what the journal says of a voucher", () => {
       expect(inFlight({ state })).toBe(false);
   });
 
-  it("was last sent at sent_at, else when it was written; an unreadable time is the epoch", () => {
+  it("was sent at least so long ago: on the monotonic clock in its boot, the uptime since an earlier boot, else 0", () => {
     const entry = { ref: "A", state: "unknown", mode: "instant", at: "2026-11-20T10:00:05.000Z" } as const;
-    expect(sentAt(entry)).toBe(Date.parse("2026-11-20T10:00:05.000Z"));
-    expect(sentAt({ ...entry, sent_at: "2026-11-20T10:00:01.000Z" })).toBe(Date.parse("2026-11-20T10:00:01.000Z"));
-    expect(sentAt({ ...entry, at: "yesterday" })).toBe(0);
+    const now = () => 50_000;
+    // The wall clock says nothing: a step of it cannot make a send look older.
+    expect(sinceSent({ ...entry, sent_at: "2020-01-01T00:00:00.000Z" }, now, "boot-1")).toBe(0);
+    expect(sinceSent({ ...entry, sent_mono: 20_000, boot: "boot-1" }, now, "boot-1")).toBe(30_000);
+    // A monotonic time ahead of the clock (another clock's): nothing known.
+    expect(sinceSent({ ...entry, sent_mono: 90_000, boot: "boot-1" }, now, "boot-1")).toBe(0);
+    // Sent before this boot: at least as long ago as the machine has been up.
+    const before = uptime() * 1000;
+    const since = sinceSent({ ...entry, sent_mono: 20_000, boot: "boot-0" }, now, "boot-1");
+    expect(since).toBeGreaterThanOrEqual(before);
+    expect(since).toBeLessThanOrEqual(uptime() * 1000);
+    expect(monotonicMs()).toBeGreaterThan(0);
   });
 });
 
@@ -639,8 +650,7 @@ describe("journals of the time they were kept per profile name", () => {
     expect(journal.stateOf("R1")).toEqual({ state: "issued", legacy: true });
     expect(settledInJournal(journal.stateOf("R1"))).toBe(false);
     expect(inFlight(journal.stateOf("R2"))).toBe(true);
-    // Its send times are honoured; its days and missing documents are not this account's.
-    expect(sentAt(journal.get("R2") as JournalEntry)).toBe(Date.parse("2026-11-01T10:00:02.000Z"));
+    // Its days and missing documents are not this account's.
     expect(journal.lastIssuedDay(679, "FACTURA B")).toBeUndefined();
     expect(journal.withMissingDocuments()).toEqual([]);
 

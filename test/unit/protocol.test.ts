@@ -502,9 +502,15 @@ describe("issueAnswer read on its own", () => {
 
 describe("issueBatch: lotes and lotes_encola (§6.8)", () => {
   const two = [VOUCHER, { comprobante: { tipo: "FACTURA B", external_reference: "R-2" } }];
-  const issued = (n: number) => ({ error: "N", comprobante_nro: `00003-0000007${n}`, cae: `7512345678901${n}` });
+  const nth = (n: number) => ({ comprobante: { tipo: "FACTURA B", external_reference: `R-${n}` } });
+  const issued = (n: number, ref: unknown = `R-${n - 3}`) => ({
+    error: "N",
+    comprobante_nro: `00003-0000007${n}`,
+    cae: `7512345678901${n}`,
+    external_reference: ref,
+  });
 
-  it("sends the vouchers as `requests` and reads one item per voucher, in order", async () => {
+  it("sends the vouchers as `requests` and matches each item to its voucher by the reference it names", async () => {
     const { service, sent } = fake({ error: "N", errores: [], response: [issued(4), issued(5)] });
     const answer = await service.issueBatch("instant", two);
     expect(sent).toEqual([{ method: "facturacion/lotes", body: { requests: two } }]);
@@ -514,17 +520,27 @@ describe("issueBatch: lotes and lotes_encola (§6.8)", () => {
         expect.objectContaining({ ok: true, state: "issued", numero: 75, cae: "75123456789015" }),
       ],
     });
+    // In another order, each item is still its own voucher's.
+    const reordered = await fake({ error: "N", response: [issued(5), issued(4)] }).service.issueBatch("instant", two);
+    expect(reordered.items.map((i) => (i.ok ? i.numero : null))).toEqual([74, 75]);
   });
 
-  it("queued: to lotes_encola, each item queued without a number", async () => {
+  it("queued: to lotes_encola, each item queued without a number; a reference echoed as a number is read", async () => {
+    const numeric = [VOUCHER, { comprobante: { tipo: "FACTURA B", external_reference: "17032" } }];
     const { service, sent } = fake({
       error: "N",
       response: [
-        { error: "N", comprobante_nro: "00003-00000000", cae: " ", vencimiento_cae: "01/01/2000" },
         { error: "N", comprobante_nro: "00003-00000000", external_reference: 17032 },
+        {
+          error: "N",
+          comprobante_nro: "00003-00000000",
+          cae: " ",
+          vencimiento_cae: "01/01/2000",
+          external_reference: "R-1",
+        },
       ],
     });
-    const answer = await service.issueBatch("queued", two);
+    const answer = await service.issueBatch("queued", numeric);
     expect(sent.map((s) => s.method)).toEqual(["facturacion/lotes_encola"]);
     expect(answer.items).toEqual([
       expect.objectContaining({ ok: true, state: "queued", numero: null, cae: null, vencimiento_cae: null }),
@@ -532,10 +548,11 @@ describe("issueBatch: lotes and lotes_encola (§6.8)", () => {
     ]);
   });
 
-  it("a partial failure at the authority: the items after the failing one were not processed", async () => {
-    const refused = { error: "S", errores: ["rechazado"] };
-    const { service } = fake({ error: "S", response: [issued(4), refused, refused, refused] });
-    const answer = await service.issueBatch("instant", [...two, VOUCHER, VOUCHER]);
+  it("a partial failure at the authority: the items after the failing one, in the order sent, were not processed", async () => {
+    const refused = (n: number) => ({ error: "S", errores: ["rechazado"], external_reference: `R-${n}` });
+    const four = [nth(1), nth(2), nth(3), nth(4)];
+    const { service } = fake({ error: "S", response: [refused(4), issued(4), refused(3), refused(2)] });
+    const answer = await service.issueBatch("instant", four);
     expect(answer.items.map((i) => i.ok)).toEqual([true, false, false, false]);
     expect(answer.items[1]).not.toHaveProperty("notProcessed");
     expect(answer.items[2]).toMatchObject({ notProcessed: true });
@@ -543,16 +560,11 @@ describe("issueBatch: lotes and lotes_encola (§6.8)", () => {
   });
 
   it("queued items refused one by one are each their own refusal, none 'not processed'", async () => {
-    const refused = { error: "S", errores: ["sin referencia"] };
-    const { service } = fake({ error: "S", response: [refused, issued(0), refused] });
-    const answer = await service.issueBatch("queued", [...two, VOUCHER]);
+    const refused = (n: number) => ({ error: "S", errores: ["sin referencia"], external_reference: `R-${n}` });
+    const { service } = fake({ error: "S", response: [refused(1), issued(5), refused(3)] });
+    const answer = await service.issueBatch("queued", [nth(1), nth(2), nth(3)]);
     expect(answer.items.map((i) => i.ok)).toEqual([false, true, false]);
     for (const item of answer.items) expect(item).not.toHaveProperty("notProcessed");
-  });
-
-  it("more items than vouchers: the ones sent are read", async () => {
-    const { service } = fake({ error: "N", response: [issued(4), issued(5), issued(6)] });
-    expect((await service.issueBatch("instant", two)).items).toHaveLength(2);
   });
 
   it("refused whole naming a row (counted from 0): that row is the one at fault", async () => {
@@ -570,7 +582,7 @@ describe("issueBatch: lotes and lotes_encola (§6.8)", () => {
       two,
     );
     expect(split.refusedRow).toBe(1);
-    const thirteen = Array.from({ length: 13 }, () => VOUCHER);
+    const thirteen = Array.from({ length: 13 }, (_, n) => nth(n));
     const late = await fake({ error: "S", errores: ["la fila 12 (comenzando en 0) no sirve"] }).service.issueBatch(
       "instant",
       thirteen,
@@ -578,16 +590,20 @@ describe("issueBatch: lotes and lotes_encola (§6.8)", () => {
     expect(late.refusedRow).toBe(12);
   });
 
-  it("refused whole naming no row, or a row not sent: no row is at fault", async () => {
-    const over = ["Esta enviando 300 requests, cuando el limite permitido es 100."];
-    const none = await fake({ error: "S", errores: over, response: [] }).service.issueBatch("queued", two);
-    expect(none).toEqual({ items: [expect.objectContaining({ ok: false, errors: over }), expect.anything()] });
-    expect(none).not.toHaveProperty("refusedRow");
-    const beyond = await fake({ error: "S", errores: ["la fila 2 no sirve"] }).service.issueBatch("instant", two);
-    expect(beyond).not.toHaveProperty("refusedRow");
-    expect(beyond.items).toHaveLength(2);
-    const afila = await fake({ error: "S", errores: ["afila 1 no sirve"] }).service.issueBatch("instant", two);
-    expect(afila).not.toHaveProperty("refusedRow");
+  it("an answer without items that names no voucher (a partial queueing, PARCIAL, a row not sent) is a lost answer", async () => {
+    for (const answer of [
+      { error: "S", errores: ["Esta enviando 300 requests, cuando el limite permitido es 100."], response: [] },
+      { error: "S", errores: ["El lote se procesara parcialmente: enviados 2, aceptaron procesar: 1"], response: [] },
+      { error: "PARCIAL", errores: ["parcial"], response: [] },
+      { error: "S", errores: ["la fila 2 no sirve"] },
+      { error: "S", errores: ["afila 1 no sirve"] },
+    ]) {
+      const error = await failure(fake(answer).service.issueBatch("queued", two));
+      expect(error, JSON.stringify(answer)).toBeInstanceOf(TransportError);
+      expect(error.message).toMatch(
+        /^the service's answer to facturacion\/lotes_encola cannot be read: no item names the vouchers sent/,
+      );
+    }
   });
 
   it("refused whole because the authority is down: AuthorityDownError", async () => {
@@ -597,7 +613,8 @@ describe("issueBatch: lotes and lotes_encola (§6.8)", () => {
     expect(error).toBeInstanceOf(AuthorityDownError);
   });
 
-  it("an answer that does not say each voucher's outcome is a lost answer", async () => {
+  it("an answer that does not account for each voucher sent, one to one, is a lost answer", async () => {
+    const { external_reference: _, ...anonymous } = issued(4);
     for (const [answer, problem] of [
       [{ error: "N", response: [] }, "no item for the vouchers sent"],
       [{ error: "N", response: "ok" }, "no item for the vouchers sent"],
@@ -606,7 +623,11 @@ describe("issueBatch: lotes and lotes_encola (§6.8)", () => {
       [{ error: "N", response: [issued(4), null] }, "item 1 is not an answer"],
       [{ error: "N", response: ["x", issued(4)] }, "item 0 is not an answer"],
       [{ error: "N", response: [issued(4), [issued(5)]] }, "item 1 is not an answer"],
-      [{ error: "N", response: [issued(4), { error: "?" }] }, 'error is "?"'],
+      [{ error: "N", response: [issued(4), { error: "?", external_reference: "R-2" }] }, 'error is "?"'],
+      [{ error: "N", response: [anonymous, issued(5)] }, "item 0 names no voucher"],
+      [{ error: "N", response: [issued(4), issued(5), issued(6)] }, "item 2 names R-3, which was not sent"],
+      [{ error: "N", response: [issued(4), issued(5, "R-1")] }, "two items name R-1"],
+      [{ error: "N", response: [issued(4), issued(5, 2)] }, "item 1 names 2, which was not sent"],
       [{ errores: [] }, "it has no error field"],
     ] as const) {
       const error = await failure(fake(answer).service.issueBatch("instant", two));

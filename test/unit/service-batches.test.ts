@@ -3,6 +3,7 @@
  * where every voucher fails and where some do, and lotes' partial failure (reference §6.8).
  */
 import { describe, expect, it } from "vitest";
+import { TransportError } from "../../src/api/http.js";
 import { dayNumber, formatDay } from "../../src/voucher/dates.js";
 import { baseVoucher, TODAY } from "../helpers.js";
 import { world } from "../inprocess.js";
@@ -18,26 +19,22 @@ function body(pv: number, reference: string | undefined, fecha = TODAY): Record<
 }
 
 describe("batch answers as the client reads them", () => {
-  it("lotes_encola refusing every voucher: each one gets the batch's error, and nothing is held", async () => {
+  it("lotes_encola refusing every voucher names none of them: a lost answer, asked about voucher by voucher", async () => {
     const w = await world();
     const pv = w.sandbox.store.account.points_of_sale[0]?.punto_venta ?? 0;
-    const answer = await w.service.issueBatch("queued", [body(pv, undefined), body(pv, undefined)]);
-    expect(answer.refusedRow).toBeUndefined();
-    expect(answer.items).toHaveLength(2);
-    for (const item of answer.items) {
-      expect(item.ok).toBe(false);
-      if (!item.ok) expect(item.errors[0]).toMatch(/El lote no se procesara .* aceptaron procesar: 0/);
-    }
+    const error = await w.service.issueBatch("queued", [body(pv, "Q 1"), body(pv, "Q 2")]).catch((e) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.message).toMatch(/no item names the vouchers sent \(El lote no se procesara .* aceptaron procesar: 0/);
     expect(w.sandbox.store.queuedVouchers()).toHaveLength(0);
     w.close();
   });
 
-  it("lotes_encola taking part of the batch: the accepted ones are queued, the others refused", async () => {
+  it("lotes_encola taking part of the batch: the accepted ones are queued, the others refused, each by its reference", async () => {
     const w = await world();
     const pv = w.sandbox.store.account.points_of_sale[0]?.punto_venta ?? 0;
-    const answer = await w.service.issueBatch("queued", [body(pv, "Q-1"), body(pv, undefined)]);
-    expect(answer.items.map((i) => i.ok)).toEqual([true, false]);
-    expect(answer.items[0]).toMatchObject({ ok: true, state: "queued" });
+    const answer = await w.service.issueBatch("queued", [body(pv, "Q 2"), body(pv, "Q-1")]);
+    expect(answer.items.map((i) => i.ok)).toEqual([false, true]);
+    expect(answer.items[1]).toMatchObject({ ok: true, state: "queued" });
     expect(w.held("Q-1")).toBe(1);
     w.close();
   });

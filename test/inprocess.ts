@@ -48,7 +48,7 @@ export interface World {
 
 export async function world(): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), "facturar-core-"));
-  const store = await Store.open(join(dir, "service"));
+  const store = await Store.open(join(dir, "service"), { now: clockFrom(process.env) });
   const sandbox = new SandboxService(store, {
     faults: { ...NO_FAULTS },
     baseUrl: () => "http://sandbox.invalid/app/api/v2",

@@ -112,9 +112,9 @@ function checkRenderer(): void {
 
 export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   checkRenderer();
-  const store = await Store.open(opts.dataDir, opts.quota !== undefined ? { quota: opts.quota } : {});
-  const faults = { ...(opts.faults ?? NO_FAULTS) };
   const now = opts.now ?? (() => new Date());
+  const store = await Store.open(opts.dataDir, { now, ...(opts.quota !== undefined ? { quota: opts.quota } : {}) });
+  const faults = { ...(opts.faults ?? NO_FAULTS) };
   const random = opts.random ?? Math.random;
   let baseUrl = "";
   const service = new SandboxService(store, {

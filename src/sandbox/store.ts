@@ -116,7 +116,8 @@ function fictitiousCuit(): string {
   }
 }
 
-export function newAccount(quota: number): Account {
+/** `now`: the sandbox's clock (FACTURAR_TODAY moves it), which the plan's days are counted on. */
+export function newAccount(quota: number, now: Date = new Date()): Account {
   // Fictitious points of sale, as the development plan gives (its documentation shows 679).
   const points = [679, 680].map((punto_venta) => ({
     punto_venta,
@@ -129,7 +130,7 @@ export function newAccount(quota: number): Account {
     razon_social: "Empresa de Desarrollo SA",
     points_of_sale: points,
     quota,
-    created: new Date().toISOString(),
+    created: now.toISOString(),
   };
 }
 
@@ -171,7 +172,7 @@ export class Store {
   private constructor(readonly dataDir: string) {}
 
   /** Opens (or creates) the state in `dataDir`; refuses a folder another live sandbox holds. */
-  static async open(dataDir: string, opts: { quota?: number } = {}): Promise<Store> {
+  static async open(dataDir: string, opts: { quota?: number; now?: () => Date } = {}): Promise<Store> {
     try {
       mkdirSync(dataDir, { recursive: true });
     } catch (error) {
@@ -206,7 +207,7 @@ export class Store {
       store.log = log;
       for (const record of records) store.apply(record);
       if (!store.account) {
-        const account = newAccount(opts.quota ?? 1500);
+        const account = newAccount(opts.quota ?? 1500, opts.now?.());
         await store.commit([{ t: "account", account }]);
         store.account = account;
       } else if (opts.quota !== undefined && opts.quota !== store.account.quota) {

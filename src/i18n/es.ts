@@ -648,6 +648,8 @@ export const ES: Readonly<Record<string, string>> = {
     "{length} tributos: parte de la documentación del servicio admite solo {tributosSafe}",
   'external_reference is 1 to {externalReference} letters, digits, "_" or "-"; got {value}':
     'external_reference tiene de 1 a {externalReference} letras, dígitos, "_" o "-"; se recibió {value}',
+  "external_reference {value} looks like a number the service may give back changed ({back}), and the voucher could not be found by it again: start it with a letter, as F-{value}":
+    "external_reference {value} parece un número que el servicio puede devolver cambiado ({back}), y el comprobante no se podría volver a encontrar por ella: empezala con una letra, como F-{value}",
   "nogravados must be 0: send non-taxed amounts as items with alicuota -2":
     "nogravados debe ser 0: envíe los importes no gravados como ítems con alicuota -2",
   "percepciones_iva is not added to the total: send VAT perceptions in `tributos` (tipo 6)":

@@ -69,6 +69,10 @@ export const LIMITS = {
 } as const;
 
 const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]+$/;
+/** What the service may read as a number and echo back as one (reference §6.8: "may come back as a number"). */
+const NUMERIC_REFERENCE = /^-?\d+(?:[eE]-?\d+)?$/;
+/** A number that comes back as the same text: no leading zeros, no exponent, within 15 digits (exact in a double). */
+const ROUND_TRIP_NUMBER = /^(?:0|-?[1-9]\d{0,14})$/;
 const TAG = /^[\p{L}\p{N} _-]+$/u;
 const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
 const DAYS = { goods: 5, services: 10, fceBack: 5, fceAhead: 1, export: 5 } as const;
@@ -225,6 +229,18 @@ function checkLimits(f: Findings, env: Envelope): void {
         externalReference: LIMITS.externalReference,
         value: JSON.stringify(ref.slice(0, 60)),
       }),
+    );
+  }
+  if (ref !== undefined && NUMERIC_REFERENCE.test(ref) && !ROUND_TRIP_NUMBER.test(ref)) {
+    // Echoed back as a number, 00777 reads 777 and 20 digits lose the last ones: the voucher
+    // could not be found by its reference again, and the next run would send it once more.
+    f.error(
+      "external_reference.numeric",
+      [...C, "external_reference"],
+      t(
+        "external_reference {value} looks like a number the service may give back changed ({back}), and the voucher could not be found by it again: start it with a letter, as F-{value}",
+        { value: ref, back: String(Number(ref)) },
+      ),
     );
   }
   if (c.nogravados !== undefined && !Dec.parse(c.nogravados).isZero()) {

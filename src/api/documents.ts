@@ -17,6 +17,7 @@
  */
 
 import { isIP, isIPv4 } from "node:net";
+import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 
 /** The most a document may weigh; the service's PDFs are tens of kilobytes. */
@@ -25,10 +26,15 @@ export const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
 export type AddressClass = "loopback" | "public" | "private" | "link-local" | "unspecified" | "multicast" | "reserved";
 
 /** A document link refused before any connection; the message says why. */
-export class DocumentLinkError extends Error {
+export class DocumentLinkError extends FacturarError {
   constructor(message: string) {
-    super(message);
-    this.name = "DocumentLinkError";
+    // The service's link, not a bug of ours: told as the service's failure (exit 6).
+    super(
+      message,
+      "unavailable",
+      "document.link-refused",
+      t("the service gave a link facturar does not follow; the voucher's PDF is in the service's own web app"),
+    );
   }
 }
 

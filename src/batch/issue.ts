@@ -879,7 +879,11 @@ export class Issuer {
     await this.journalIssued(result, undefined);
   }
 
-  /** Same reference, other content: what the service holds is not what this file says now. */
+  /**
+   * Same reference, other content: what the service holds is not what this file says now. As a
+   * reused idempotency key with other parameters is (Stripe), a conflict: not ok, nothing sent,
+   * and the result shows what was issued under the reference.
+   */
   private noteDrift(
     result: VoucherResult,
     voucher: PreparedVoucher,
@@ -895,14 +899,23 @@ export class Issuer {
       : (!!held.tipo && held.tipo !== c.tipo) ||
         (!!held.total && c.total !== undefined && Number(held.total) !== Number(c.total));
     if (!changed) return;
-    result.content_changed = true;
-    result.warnings = [
-      ...(result.warnings ?? []),
-      t("{ref} was sent before with other content than {source} has now; not sent again (what was issued is shown)", {
+    const message = t(
+      "{ref} was used before for another voucher ({held}) than {source} says now; nothing sent: this sale is not invoiced",
+      {
         ref: result.external_reference,
+        held: [held.tipo, result.comprobante_nro, held.total].filter(Boolean).join(" "),
         source: voucher.source,
-      }),
-    ];
+      },
+    );
+    result.status = "conflict";
+    result.ok = false;
+    result.content_changed = true;
+    result.errors = [message];
+    result.error_details = [{ code: "reference.reused", text: message, field: "comprobante.external_reference" }];
+    result.hint = t(
+      "give the new voucher its own external_reference; if it is the same sale corrected, issue a credit note for the old one first (`facturar credit-note --ref {ref}`)",
+      { ref: result.external_reference },
+    );
   }
 
   /** Queued mode with --wait: polls by reference until issued, failed, gone, or the timeout. */

@@ -1,7 +1,18 @@
 /** One voucher's outcome, as every renderer, the report and the journal command read it. */
 
-/** `held`: not sent, because an earlier voucher of its lane broke the sequence or a stop was asked. */
-export type VoucherStatus = "issued" | "queued" | "skipped-duplicate" | "rejected" | "invalid" | "unknown" | "held";
+/**
+ * `held`: not sent, because an earlier voucher of its lane broke the sequence or a stop was asked.
+ * `conflict`: not sent, because its reference was used before for a voucher with other content.
+ */
+export type VoucherStatus =
+  | "issued"
+  | "queued"
+  | "skipped-duplicate"
+  | "rejected"
+  | "invalid"
+  | "unknown"
+  | "held"
+  | "conflict";
 
 /**
  * A problem of a voucher as `validate --json` shapes its findings: `code`, the `field` (a dotted
@@ -45,7 +56,7 @@ export interface VoucherResult {
   reconciled?: boolean;
   /** The authority approved the voucher with observations. */
   observations?: string[];
-  /** The same reference was sent before with other content: what the service holds is not this file's voucher. */
+  /** The same reference was sent before with other content (status `conflict`): what the service holds is not this file's voucher. */
   content_changed?: boolean;
   /** Issued, but its PDF or ticket could not be saved: the next run fetches it. */
   documents_missing?: boolean;
@@ -62,7 +73,7 @@ export function blankResult(
   voucher: { source: string; reference: string; tipo: string | null; punto_venta: number | null; total: string | null },
 ): VoucherResult {
   return {
-    ok: status !== "rejected" && status !== "unknown" && status !== "invalid" && status !== "held",
+    ok: status === "issued" || status === "queued" || status === "skipped-duplicate",
     status,
     source: voucher.source,
     external_reference: voucher.reference,
@@ -96,6 +107,7 @@ const TEXT_ERROR_CODE: Record<VoucherStatus, string> = {
   invalid: "voucher.invalid",
   unknown: "outcome.unknown",
   held: "voucher.held",
+  conflict: "reference.reused",
 };
 
 /**

@@ -86,6 +86,8 @@ export interface IssueSummary {
   unknown: number;
   /** Not sent: held back after a numbering or date error in their lane, or interrupted. */
   held: number;
+  /** Not sent: the reference was used before for a voucher with other content. */
+  conflicts: number;
   /** Issued, but a PDF or ticket could not be saved (the next run fetches it). */
   documentsMissing: number;
   cancelled: boolean;
@@ -141,6 +143,7 @@ export async function issueFiles(
     rejected: 0,
     unknown: 0,
     held: 0,
+    conflicts: 0,
     documentsMissing: 0,
     cancelled: false,
     interrupted: false,
@@ -504,6 +507,7 @@ async function sendPlan(
         else if (result.status === "rejected") summary.rejected++;
         else if (result.status === "unknown") summary.unknown++;
         else if (result.status === "held") summary.held++;
+        else if (result.status === "conflict") summary.conflicts++;
         if (result.documents_missing) summary.documentsMissing++;
         await emit(result);
         // The same voucher again in this run's input: told once the first has settled. By the

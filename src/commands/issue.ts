@@ -52,7 +52,9 @@ export function summaryOutcome(s: IssueSummary): Outcome {
   // Queued, but how they end could not be asked: the service's failure, not a success.
   if (s.unfollowed) return s.unfollowed.outcome;
   const done = s.issued + s.queued + s.skipped;
-  if (s.rejected > 0 || s.held > 0) return done > 0 || s.held > 0 ? "partial" : "rejected";
+  // A reference used before for another voucher: that sale is not invoiced, and a cron job must see it.
+  if (s.conflicts > 0 && s.rejected === 0 && s.held === 0) return done > 0 ? "partial" : "invalid";
+  if (s.rejected > 0 || s.held > 0 || s.conflicts > 0) return done > 0 || s.held > 0 ? "partial" : "rejected";
   // Issued, but a PDF or ticket is missing: the fiscal part is done, the documents are not.
   if (s.documentsMissing > 0) return "partial";
   return "done";
@@ -288,6 +290,8 @@ export async function issueVouchers(
       summary.rejected && t("{n} rejected", { n: summary.rejected }),
       summary.unknown && t("{n} unknown", { n: summary.unknown }),
       summary.held && t("{n} not sent", { n: summary.held }),
+      summary.conflicts &&
+        t("{n} not sent: their reference was used before for another voucher", { n: summary.conflicts }),
       summary.documentsMissing &&
         t("{n} without their documents (the next run fetches them)", { n: summary.documentsMissing }),
       summary.interrupted && t("interrupted"),

@@ -254,13 +254,24 @@ function noteCommand(kind: NoteKind) {
       ...(flags.report ? { report: flags.report } : {}),
     };
     // The note the service holds already: --new, not --allow-duplicate, makes another.
-    const settled = (result: VoucherResult): VoucherResult =>
-      result.status === "skipped-duplicate" && sequence <= existing
-        ? {
-            ...result,
-            hint: t("this note of {ref} is issued already: not sent again; --new issues another", { ref: reference }),
-          }
-        : result;
+    const settled = (result: VoucherResult): VoucherResult => {
+      if (sequence > existing) return result;
+      if (result.status === "skipped-duplicate")
+        return {
+          ...result,
+          hint: t("this note of {ref} is issued already: not sent again; --new issues another", { ref: reference }),
+        };
+      // The same note asked again for another amount or items: a conflict, not silently "done".
+      if (result.status === "conflict")
+        return {
+          ...result,
+          hint: t(
+            "{note}, the note of {ref} issued before, is for another amount or items: nothing sent; --new issues another note",
+            { note: result.external_reference, ref: reference },
+          ),
+        };
+      return result;
+    };
     return issueVouchers(ctx, "instant", [], [source], issueFlags, settled);
   };
 }

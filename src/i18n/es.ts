@@ -43,6 +43,8 @@ export const ES: Readonly<Record<string, string>> = {
   "refusing a {protocol} document link": "se rechaza un enlace de documento {protocol}",
   "refusing a document link with a user name or password in it":
     "se rechaza un enlace de documento que lleva usuario o contraseña",
+  "the service gave a link facturar does not follow; the voucher's PDF is in the service's own web app":
+    "el servicio dio un enlace que facturar no sigue; el PDF del comprobante está en la aplicación web del servicio",
   "refusing a document link to {host}: a private network address":
     "se rechaza un enlace de documento a {host}: es una dirección de red privada",
   "refusing a document link to {host}: a link-local address":
@@ -381,6 +383,8 @@ export const ES: Readonly<Record<string, string>> = {
   "{n} rejected": "rechazados: {n}",
   "{n} unknown": "desconocidos: {n}",
   "{n} not sent": "no enviados: {n}",
+  "{n} not sent: their reference was used before for another voucher":
+    "{n} sin enviar: su referencia ya se usó para otro comprobante",
   interrupted: "interrumpido",
   "cancelled, nothing sent": "cancelado, no se envió nada",
   "nothing to do": "nada para hacer",
@@ -598,6 +602,7 @@ export const ES: Readonly<Record<string, string>> = {
   "invalid, not sent": "inválido, no enviado",
   "OUTCOME UNKNOWN": "RESULTADO DESCONOCIDO",
   "not sent": "no enviado",
+  "reference used before for another voucher, not sent": "referencia ya usada para otro comprobante, sin enviar",
   "(confirmed with the service)": "(confirmado con el servicio)",
   "— (development: no CAE)": "— (desarrollo: sin CAE)",
   ", expires {date}": ", vence {date}",
@@ -875,8 +880,10 @@ export const ES: Readonly<Record<string, string>> = {
     "{ref} vuelve a la cola (reenviar_encolado): había fallado en la cola",
   "the service's queue holds {ref} with an error; once its cause is fixed, `facturar issue-queued --requeue` (or `facturar queue retry --ref {ref}`) puts it back in the queue; to send a corrected voucher instead, `facturar queue delete --ref {ref}` first":
     "la cola del servicio tiene {ref} con error; corregida la causa, `facturar issue-queued --requeue` (o `facturar queue retry --ref {ref}`) lo vuelve a encolar; para enviar en cambio un comprobante corregido, primero `facturar queue delete --ref {ref}`",
-  "{ref} was sent before with other content than {source} has now; not sent again (what was issued is shown)":
-    "{ref} se envió antes con otro contenido que el que {source} tiene ahora; no se envía de nuevo (se muestra lo emitido)",
+  "{ref} was used before for another voucher ({held}) than {source} says now; nothing sent: this sale is not invoiced":
+    "{ref} ya se usó para otro comprobante ({held}) que el que {source} dice ahora; no se envió nada: esta venta no está facturada",
+  "give the new voucher its own external_reference; if it is the same sale corrected, issue a credit note for the old one first (`facturar credit-note --ref {ref}`)":
+    "dale al comprobante nuevo su propia external_reference; si es la misma venta corregida, primero emití una nota de crédito del anterior (`facturar credit-note --ref {ref}`)",
   "could not follow it: {message}": "no se pudo seguir: {message}",
   "{ref} is no longer in the service's queue (deleted?)": "{ref} ya no está en la cola del servicio (¿eliminado?)",
   "run again to send it anew": "ejecute de nuevo para enviarlo otra vez",
@@ -1235,6 +1242,8 @@ export const ES: Readonly<Record<string, string>> = {
     "el servicio no informa la condición frente al IVA del cliente: se supone {condition} (--vat-condition la indica)",
   "this note of {ref} is issued already: not sent again; --new issues another":
     "esta nota de {ref} ya está emitida: no se envía de nuevo; --new emite otra",
+  "{note}, the note of {ref} issued before, is for another amount or items: nothing sent; --new issues another note":
+    "{note}, la nota de {ref} emitida antes, es por otro importe u otros ítems: no se envió nada; --new emite otra nota",
   "observed by the authority:": "observado por la autoridad:",
   "{tipo} {numero} has items 1 to {count}, not {items}": "{tipo} {numero} tiene los ítems 1 a {count}, no {items}",
   "{tipo} {numero} has a discount or perceptions over all its items: a note of some items cannot say its share":

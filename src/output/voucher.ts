@@ -15,6 +15,7 @@ const MARK: Record<VoucherResult["status"], string> = {
   invalid: "✖",
   unknown: "?",
   held: "·",
+  conflict: "≠",
 };
 
 /**
@@ -55,6 +56,7 @@ export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd?: string
     invalid: t("invalid, not sent"),
     unknown: t("OUTCOME UNKNOWN"),
     held: t("not sent"),
+    conflict: t("reference used before for another voucher, not sent"),
   };
   const lines = [
     `${paint(MARK[r.status])} ${visible([r.comprobante_tipo, number].filter(Boolean).join(" "))}  ${color.dim(`ref ${visible(r.external_reference)}`)}  ${paint(label[r.status])}${r.reconciled ? color.dim(` ${t("(confirmed with the service)")}`) : ""}`,

@@ -4,6 +4,7 @@
  * association the authority needs (tipo, point of sale, number, date, issuer CUIT). Pure: the
  * service's answer in, an envelope out; fetching it is the caller's (`issue --from-ref`).
  */
+import { createHash } from "node:crypto";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import {
@@ -134,10 +135,16 @@ export function noteType(tipo: string, kind: NoteKind = "credit"): string {
  */
 export function noteReference(source: NoteSource, kind: NoteKind = "credit", sequence = 1): string {
   const suffix = `-${kind === "credit" ? "NC" : "ND"}${sequence}`;
-  const base =
-    source.external_reference.replace(/[^A-Za-z0-9_-]/g, "_") ||
-    `${voucherTypeInfo(source.tipo)?.code ?? "X"}-${source.punto_venta}-${source.numero}`;
-  return `${base.slice(0, LIMITS.externalReference - suffix.length)}${suffix}`;
+  const original = source.external_reference;
+  if (original === "")
+    return `${voucherTypeInfo(source.tipo)?.code ?? "X"}-${source.punto_venta}-${source.numero}${suffix}`;
+  const base = original.replace(/[^A-Za-z0-9_-]/g, "_");
+  const room = LIMITS.externalReference - suffix.length;
+  if (base === original && base.length <= room) return `${base}${suffix}`;
+  // Cut to fit, or with characters replaced, two vouchers' references could become one: a digest
+  // of the whole original keeps their notes apart.
+  const tag = `-H${createHash("sha256").update(original).digest("hex").slice(0, 16)}`;
+  return `${base.slice(0, room - tag.length)}${tag}${suffix}`;
 }
 
 /**

@@ -49,7 +49,7 @@ describe("the service decides; the journal remembers", () => {
     expect(w.held("ONE-1")).toBe(1);
   });
 
-  it("reports what was issued, not what the file says now, and flags the changed content", async () => {
+  it("a reference reused with other content is a conflict: what was issued is shown, nothing sent", async () => {
     w = await world();
     await run(w, [voucher("DRIFT-1")]);
     const changed = voucher("DRIFT-1", (raw) => {
@@ -58,14 +58,13 @@ describe("the service decides; the journal remembers", () => {
     });
     const again = await run(w, [changed]);
     const r = again.results[0];
-    expect(r?.status).toBe("skipped-duplicate");
-    expect(r?.content_changed).toBe(true);
+    expect(r).toMatchObject({ status: "conflict", ok: false, content_changed: true });
     expect(Number(r?.total)).toBe(121);
-    expect(r?.warnings?.join(" ")).toMatch(/other content/);
+    expect(r?.errors.join(" ")).toMatch(/was used before for another voucher/);
     // The same check without the journal: the service's figures differ from the file's.
     rmSync(join(w.dir, "state"), { recursive: true });
     const remote = await run(w, [changed]);
-    expect(remote.results[0]?.content_changed).toBe(true);
+    expect(remote.results[0]).toMatchObject({ status: "conflict", ok: false, content_changed: true });
     expect(w.held("DRIFT-1")).toBe(1);
   });
 });

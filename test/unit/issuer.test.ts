@@ -932,10 +932,14 @@ describe("the service's queue", () => {
     const r = await rig(w, { mode: "queued" });
     const result = await r.issuer.issue(changed);
     await r.close();
-    expect(result.content_changed).toBe(true);
-    expect(result.warnings).toEqual([
-      "QQ-2 was sent before with other content than QQ-2.json has now; not sent again (what was issued is shown)",
+    expect(result).toMatchObject({ status: "conflict", ok: false, content_changed: true });
+    expect(result.errors).toEqual([
+      "QQ-2 was used before for another voucher (FACTURA B 121.00) than QQ-2.json says now; nothing sent: this sale is not invoiced",
     ]);
+    expect(result.error_details).toEqual([
+      expect.objectContaining({ code: "reference.reused", field: "comprobante.external_reference" }),
+    ]);
+    expect(w.calls.get("facturacion/nuevo_encola")).toBe(1);
   });
 
   it("failed in the queue: reported with the service's errors and how to put it back, journaled queue-error", async () => {
@@ -1713,18 +1717,26 @@ describe("a lane's next voucher, begun ahead", () => {
 });
 
 describe("the same reference with other content", () => {
-  it("journaled with its digest: any change is flagged; the same content is not", async () => {
+  it("journaled with its digest: any change is a conflict, not ok, nothing sent; the same content is skipped", async () => {
     w = await world();
     await run(w, [voucher("DG-1")]);
     const r = await rig(w);
     const same = await r.issuer.issue(voucher("DG-1"));
     const other = await r.issuer.issue(voucher("DG-1", (raw) => (raw.cliente.razon_social = "Otra")));
     await r.close();
+    expect(same).toMatchObject({ status: "skipped-duplicate", ok: true });
     expect(same.content_changed).toBeUndefined();
-    expect(other.content_changed).toBe(true);
-    expect(other.warnings).toEqual([
-      "DG-1 was sent before with other content than DG-1.json has now; not sent again (what was issued is shown)",
+    expect(other).toMatchObject({
+      status: "conflict",
+      ok: false,
+      content_changed: true,
+      comprobante_nro: "00679-00000001",
+    });
+    expect(other.errors).toEqual([
+      "DG-1 was used before for another voucher (FACTURA B 00679-00000001 121) than DG-1.json says now; nothing sent: this sale is not invoiced",
     ]);
+    expect(other.hint).toMatch(/^give the new voucher its own external_reference/);
+    expect(w.calls.get("facturacion/nuevo")).toBe(1);
   });
 
   it("without a digest: a different type or total is flagged; the same type and total are not", async () => {

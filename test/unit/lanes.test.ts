@@ -573,6 +573,7 @@ const NONE = {
   rejected: 0,
   unknown: 0,
   held: 0,
+  conflicts: 0,
   documentsMissing: 0,
   cancelled: false,
   interrupted: false,

@@ -171,8 +171,29 @@ describe("a note from an issued voucher", () => {
   it("derives a reference within the service's format", () => {
     const source = { tipo: "FACTURA B", punto_venta: 3, numero: 7, fecha: TODAY, total: null };
     expect(noteReference({ ...source, external_reference: "" })).toBe("6-3-7-NC1");
-    expect(noteReference({ ...source, external_reference: "a.b c" }, "debit")).toBe("a_b_c-ND1");
+    expect(noteReference({ ...source, external_reference: "VENTA-12" })).toBe("VENTA-12-NC1");
+    expect(noteReference({ ...source, external_reference: "a.b c" }, "debit")).toMatch(/^a_b_c-H[0-9a-f]{16}-ND1$/);
     expect(noteReference({ ...source, external_reference: "x".repeat(300) })).toHaveLength(255);
+    for (const ref of [
+      noteReference({ ...source, external_reference: "a.b c" }),
+      noteReference({ ...source, external_reference: "" }, "debit", 12),
+    ])
+      expect(ref).toMatch(/^[A-Za-z0-9_-]{1,255}$/);
+  });
+
+  it("derives references that cannot collide: cut to fit, or with characters replaced, two vouchers' notes stay apart", () => {
+    const source = { tipo: "FACTURA B", punto_venta: 3, numero: 7, fecha: TODAY, total: null };
+    const long = "V".repeat(251);
+    const a = noteReference({ ...source, external_reference: `${long}AAAA` });
+    const b = noteReference({ ...source, external_reference: `${long}BBBB` });
+    expect(a).not.toBe(b);
+    expect([a.length, b.length]).toEqual([255, 255]);
+    expect(noteReference({ ...source, external_reference: "a.b" })).not.toBe(
+      noteReference({ ...source, external_reference: "a_b" }),
+    );
+    // The same voucher always gets the same note reference, and each note of it its own.
+    expect(noteReference({ ...source, external_reference: `${long}AAAA` }, "credit", 2)).not.toBe(a);
+    expect(noteReference({ ...source, external_reference: `${long}AAAA` })).toBe(a);
   });
 
   describe("a partial note", () => {

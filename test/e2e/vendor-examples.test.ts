@@ -6,13 +6,17 @@
  * references (accepted, or refused and why), or why the sandbox has no such method. The vouchers
  * the references judge correct are accepted, and `facturar validate` accepts them too; the others
  * are refused with the reasons the real service gives, and `facturar validate` finds them first.
+ * The documented answers (`responses/`) are read through the client's protocol, as it reads the
+ * real service's.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueAnswer, serviceVoucher } from "../../src/api/protocol.js";
+import { ApiClient } from "../../src/api/client.js";
+import { HttpService, issueAnswer, serviceVoucher } from "../../src/api/protocol.js";
 import { runHere } from "../cli-here.js";
 import { baseVoucher, freshUser, item, type Raw, TODAY } from "../helpers.js";
+import { type Loopback, serveLoopback } from "../loopback.js";
 import { type PointOfSaleInfo, type RunningSandbox, startSandboxProcess } from "../sandbox-process.js";
 import {
   adaptVendorExample,
@@ -733,4 +737,140 @@ describe.skipIf(!haveVendorExamples)("the vendor's documentation examples, poste
       ).toEqual([...(e.validate ?? [])].sort());
     });
   }
+});
+
+/** The documented answers, and what the client makes of each (protocol.ts, over HTTP on loopback). */
+const RESPONSES = ["d24-consulta-avanzada.json", "d24-consulta.json", "d24-requiere-fec-ok.json"];
+
+describe.skipIf(!haveVendorExamples)("the vendor's documented answers, read by the client", () => {
+  let loopback: Loopback;
+  const sent: { method: string; body: Record<string, unknown> }[] = [];
+  /** The documented answer each method gets, and the request example whose fields the client's request carries. */
+  const served: Record<string, string> = {
+    "facturacion/consulta": "d24-consulta.json",
+    "facturacion/consulta_avanzada": "d24-consulta-avanzada.json",
+    "facturacion/requiere_fec": "d24-requiere-fec-ok.json",
+  };
+  let service: HttpService;
+
+  beforeAll(async () => {
+    loopback = await serveLoopback((req, res, text) => {
+      const method = (req.url ?? "").replace("/app/api/v2/", "");
+      const { usertoken: _u, apikey: _k, apitoken: _t, ...body } = JSON.parse(text);
+      sent.push({ method, body });
+      const file = served[method];
+      res.writeHead(file ? 200 : 404, { "content-type": "application/json" });
+      res.end(file ? JSON.stringify(readVendorExample(file, "responses")) : '{"error":"S","errores":["no"]}');
+    });
+    service = new HttpService(
+      new ApiClient({
+        baseUrl: loopback.baseUrl,
+        credentials: { usertoken: "usertoken-de-prueba", apikey: "1234", apitoken: "apitoken-de-prueba" },
+        userAgent: "facturar-test",
+        retries: 0,
+      }),
+    );
+  });
+  afterAll(() => loopback.close());
+
+  /** The fields (paths) of a body, for comparing what the client sends with the vendor's example. */
+  const fields = (body: Record<string, unknown>, prefix = ""): string[] =>
+    Object.entries(body).flatMap(([key, value]) =>
+      value !== null && typeof value === "object" && !Array.isArray(value)
+        ? fields(value as Record<string, unknown>, `${prefix}${key}.`)
+        : [`${prefix}${key}`],
+    );
+  const lastSent = (method: string) => sent.filter((s) => s.method === method).at(-1)?.body ?? {};
+  const exampleFields = (file: string) => fields(withoutCredentials(readVendorExample(file))).sort();
+
+  it("are all accounted for", () => {
+    expect(vendorExampleFiles("responses")).toEqual(RESPONSES);
+  });
+
+  it("d24-consulta.json: the voucher it describes, issued, with its number, CAE, total and QR", async () => {
+    const documented = readVendorExample("d24-consulta.json", "responses");
+    const v = await service.voucher("NOTA DE DEBITO B", 2, 6);
+    expect(v).toMatchObject({
+      external_reference: "Lun141",
+      state: "issued",
+      status: "EMITIDO",
+      tipo: "NOTA DE DEBITO B",
+      operacion: "V",
+      punto_venta: 2,
+      numero: 6,
+      fecha: "28/07/2015",
+      total: "138.90",
+      // The padding the service sends is not part of the values (reference §6.3).
+      cae: "65301278726386",
+      vencimiento_cae: "07/08/2015",
+      vencimiento_pago: "27/08/2015",
+      qr: documented.comprobante.afip_qr.trim(),
+      pdf_url: "https://www.dominio.com/00000006.pdf",
+      ticket_url: "https://www.dominio.com/url",
+      errors: [],
+      observations: [],
+    });
+    expect(v?.qr).toMatch(/^https:\/\/www\.afip\.gob\.ar\/fe\/qr\/\?p=\S+$/);
+    expect(v?.raw.cliente).toMatchObject({
+      documento_tipo: "DNI",
+      documento_nro: "1292963535",
+      razon_social: "Pirulo",
+    });
+    // The same as serviceVoucher() makes of its {cliente, comprobante}.
+    expect(serviceVoucher({ cliente: documented.cliente, comprobante: documented.comprobante })).toMatchObject({
+      external_reference: "Lun141",
+      numero: 6,
+      cae: "65301278726386",
+    });
+    // What the client asked carries the fields of the vendor's request example, no more.
+    expect(fields(lastSent("facturacion/consulta")).sort()).toEqual(exampleFields("d24-consulta.json"));
+  });
+
+  it("d24-consulta-avanzada.json: three FACTURA A issued, newest first, a numeric reference read as text", async () => {
+    const documented = readVendorExample("d24-consulta-avanzada.json", "responses");
+    const expected = [
+      { numero: 603, external_reference: "3303", cae: "73016074427512", total: "12600.00", fecha: "06/01/2023" },
+      { numero: 602, external_reference: "", cae: "72496063743552", total: "13100.00", fecha: "06/12/2022" },
+      { numero: 601, external_reference: "", cae: "72446045034650", total: "200.00", fecha: "02/11/2022" },
+    ];
+    const common = {
+      tipo: "FACTURA A",
+      operacion: "V",
+      punto_venta: 10,
+      state: "issued",
+      status: "EMITIDO",
+      vencimiento_cae: "07/08/2015",
+      vencimiento_pago: "27/08/2015",
+      qr: expect.stringMatching(/^https:\/\/www\.afip\.gob\.ar\/fe\/qr\/\?p=\S+$/),
+      pdf_url: "https://www.dominio.com/00000006.pdf",
+      errors: [],
+    };
+    // Each item, through serviceVoucher().
+    expect(documented.comprobantes.map(serviceVoucher)).toMatchObject(expected.map((v) => ({ ...common, ...v })));
+    // The whole answer, as a numbers listing pages it (`total` 3: one page).
+    const listed = [];
+    for await (const v of service.listByNumbers("FACTURA A", 10, 1, 300)) listed.push(v);
+    expect(listed).toMatchObject(expected.map((v) => ({ ...common, ...v })));
+    expect(fields(lastSent("facturacion/consulta_avanzada")).sort()).toEqual(
+      exampleFields("d24-consulta-avanzada-2.json"),
+    );
+    // By reference: the one whose reference, a number on the wire, is "3303".
+    expect((await service.findByReference("3303")).map((v) => v.numero)).toEqual([603]);
+    expect(fields(lastSent("facturacion/consulta_avanzada")).sort()).toEqual(
+      exampleFields("d24-consulta-avanzada-3.json"),
+    );
+    // By date.
+    const dated = [];
+    for await (const v of service.listByDate("23/05/2021")) dated.push(v.numero);
+    expect(dated).toEqual([603, 602, 601]);
+    expect(fields(lastSent("facturacion/consulta_avanzada")).sort()).toEqual(
+      exampleFields("d24-consulta-avanzada-F.json"),
+    );
+  });
+
+  it("d24-requiere-fec-ok.json: the buyer must receive FCE from 100000 pesos", async () => {
+    expect(await service.requiresFce("12345678901", "08/12/2019")).toEqual({ obligated: true, from: 100000 });
+    expect(lastSent("facturacion/requiere_fec")).toEqual({ cuit: 12345678901, fecha: "08/12/2019" });
+    expect(fields(lastSent("facturacion/requiere_fec")).sort()).toEqual(exampleFields("d24-requiere-fec.json"));
+  });
 });

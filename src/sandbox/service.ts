@@ -483,6 +483,13 @@ export class SandboxService {
     ) {
       add("Las notas de credito y debito deben informar comprobantes asociados o un periodo.");
     }
+    // An associated voucher names its issuer's CUIT (reference §5.2.4), checked as an export
+    // note's is: the vendor's own note examples send 1111111111111, which is no CUIT.
+    if (info && info.class !== "E" && Array.isArray(c.comprobantes_asociados)) {
+      for (const a of c.comprobantes_asociados)
+        if (a?.cuit !== undefined && a?.cuit !== null && !isValidCuit(String(a.cuit).trim()))
+          add("El CUIT del comprobante asociado es invalido.");
+    }
     return problems;
   }
 

@@ -257,6 +257,13 @@ describe("facturar sandbox", () => {
     );
     const otherPv = await sbx.call("facturacion/nuevo", wire("factura-b-dni", pv + 1));
     expect(otherPv.body.errores[0]).toMatch(/no corresponde a las credenciales/);
+    // An associated voucher's issuer CUIT that is no CUIT (the vendor's note examples send 13 ones).
+    const associated = wire("nota-de-credito-a", pv);
+    associated.comprobante.comprobantes_asociados[0].cuit = "1111111111111";
+    expect((await sbx.call("facturacion/nuevo", associated)).body).toMatchObject({
+      error: "S",
+      errores: ["El CUIT del comprobante asociado es invalido."],
+    });
     const percent = wire("factura-b-dni", pv);
     percent.comprobante.detalle[0].producto.descripcion = "Descuento 10%";
     expect((await sbx.call("facturacion/nuevo", percent)).body.errores[0]).toMatch(/#&#/);

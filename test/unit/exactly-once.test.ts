@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { TransportError } from "../../src/api/http.js";
+import { type HttpResponse, TransportError } from "../../src/api/http.js";
 import { Journal } from "../../src/batch/journal.js";
 import { Crash, crashingJournal, lost, run, voucher, type World, world } from "../inprocess.js";
 
@@ -417,5 +417,124 @@ describe("the service stops the run", () => {
     const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
     expect(journal.all().every((e) => e.state === "held")).toBe(true);
     await journal.close();
+  });
+});
+
+describe("batch answers that name no voucher surely, then a crash or a lost journal", () => {
+  type Mangle = (body: Record<string, unknown>, call: () => Promise<HttpResponse>) => Promise<HttpResponse>;
+  const answer = (value: unknown, status = 200): HttpResponse => ({
+    status,
+    headers: {},
+    body: Buffer.from(typeof value === "string" ? value : JSON.stringify(value)),
+  });
+  /** The first two stored, the answer says otherwise. */
+  const firstTwo = (body: Record<string, unknown>) => {
+    body.requests = (body.requests as unknown[]).slice(0, 2);
+  };
+  const answers: [string, Mangle][] = [
+    [
+      "items reversed",
+      async (_b, call) => {
+        const a = JSON.parse((await call()).body.toString());
+        return answer({ ...a, response: [...a.response].reverse() });
+      },
+    ],
+    [
+      "items without their references",
+      async (_b, call) => {
+        const a = JSON.parse((await call()).body.toString());
+        return answer({ ...a, response: a.response.map(({ external_reference: _, ...item }: any) => item) });
+      },
+    ],
+    [
+      "two stored, then an error naming row 2 and no items",
+      async (b, call) => {
+        firstTwo(b);
+        await call();
+        return answer({ error: "S", errores: ["la fila 2 (comenzando en 0) no es valida"], response: [] });
+      },
+    ],
+    [
+      "two stored, then PARCIAL and no items",
+      async (b, call) => {
+        firstTwo(b);
+        await call();
+        return answer({ error: "PARCIAL", errores: ["parcial"], response: [] });
+      },
+    ],
+    [
+      "two stored, then an HTTP 400 naming no row",
+      async (b, call) => {
+        firstTwo(b);
+        await call();
+        return answer({ error: "S", errores: ["Solicitud invalida"] }, 400);
+      },
+    ],
+    [
+      "all stored, then an answer nested too deep",
+      async (_b, call) => {
+        await call();
+        return answer(`${"[".repeat(100_000)}${"]".repeat(100_000)}`);
+      },
+    ],
+    [
+      "all stored, then error N and S in one object",
+      async (_b, call) => answer((await call()).body.toString().replace(/^\{/, '{"error":"S",')),
+    ],
+  ];
+
+  it("each, alone, then crashed at the next journal write, then with the journal lost: one voucher each, in order", async () => {
+    for (const [name, mangle] of answers)
+      for (const after of ["nothing", "crash", "journal lost"] as const) {
+        const cw = await world();
+        let mangled = false;
+        cw.step = async (method, body, call) => {
+          if (method !== "facturacion/lotes" || mangled) return call();
+          mangled = true;
+          return mangle(body, call);
+        };
+        const vs = refs(4, "M").map((r) => voucher(r));
+        const label = `${name}, then ${after}`;
+        // The batch's answer is journaled first: a crash right then is one at the write after it.
+        const first = await run(
+          cw,
+          vs,
+          {},
+          { batchSize: 4, ...(after === "crash" ? { journal: crashingJournal(2, "before") } : {}) },
+        );
+        for (const r of refs(4, "M")) expect(cw.held(r), `${label}: ${r}`).toBeLessThanOrEqual(1);
+        if (after === "nothing") {
+          expect(first.crashed, label).toBe(false);
+          // The one an error named is refused; every other one is issued.
+          for (const r of first.results)
+            expect(r.status, `${label}: ${r.external_reference}`).toBe(
+              name.includes("naming row 2") && r.external_reference === "M-3" ? "rejected" : "issued",
+            );
+        }
+        if (after === "journal lost") rmSync(join(cw.dir, "state"), { recursive: true });
+        const next = await run(cw, vs, {}, { batchSize: 4 });
+        for (const r of next.results) expect(["issued", "skipped-duplicate"], label).toContain(r.status);
+        for (const r of refs(4, "M")) expect(cw.held(r), `${label}: ${r}`).toBe(1);
+        await cw.close();
+      }
+  });
+});
+
+describe("a wall clock that steps between a crash and the next run", () => {
+  it("the settle window is counted on the monotonic clock: a voucher still being stored is waited for, not sent again", async () => {
+    w = await world();
+    // The service stores the voucher 300 ms after the call; the run is killed meanwhile.
+    w.step = async (method, _body, call) => {
+      if (method !== "facturacion/nuevo") return call();
+      setTimeout(() => void call(), 300);
+      throw new Crash("killed mid-request");
+    };
+    expect((await run(w, [voucher("WC-1")], { settleWindowMs: 5_000 })).crashed).toBe(true);
+    w.step = (_m, _b, call) => call();
+    // Ten minutes later by the wall clock, a moment later by the monotonic one.
+    const next = await run(w, [voucher("WC-1")], { settleWindowMs: 5_000, wall: () => Date.now() + 600_000 });
+    expect(next.results[0]).toMatchObject({ status: "skipped-duplicate", reconciled: true });
+    expect(w.held("WC-1")).toBe(1);
+    expect(w.calls.get("facturacion/nuevo")).toBe(1);
   });
 });

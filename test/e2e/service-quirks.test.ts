@@ -491,7 +491,10 @@ describe("7. note references that cannot collide", () => {
 
 describe("8. answers that would break the reader", () => {
   for (const [name, mangle] of [
-    ["nested 200,000 levels deep", () => `${"[".repeat(200_000)}${"]".repeat(200_000)}`],
+    [
+      "nested 200,000 levels deep",
+      (text: string) => text.replace(/^\{/, `{"detalle":${"[".repeat(200_000)}${"]".repeat(200_000)},`),
+    ],
     [
       "with a key given twice (error N, then S)",
       (text: string) => text.replace(/^\{/, '{"error":"S","errores":["x"],'),

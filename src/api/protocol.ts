@@ -237,6 +237,34 @@ export function classifyStatus(status: string, numero: number | null): HeldState
   return "queued";
 }
 
+/** What a refusal says follows from it, as the service's words tell (reference §6.4, §8.1, §9.1). */
+export type RefusalCause =
+  /** Numbering or dates: the voucher after it in its lane would be refused too. */
+  | "sequence"
+  /** A number was sent that is not the next one. */
+  | "next-number"
+  /** The point of sale has queued vouchers, which block instant issuing. */
+  | "queue-blocked"
+  /** The customer's VAT condition does not fit the voucher's class (TFC-8004). */
+  | "vat-condition"
+  /** The buyer must get a MiPyME credit invoice (`requiere_fec: SI`). */
+  | "requires-fce";
+
+/**
+ * The causes a refusal's texts and codes name: the one place the service's error texts are read
+ * for meaning, beside classifyStatus for what it holds.
+ */
+export function refusalCauses(errors: string[], codes: string[], requiresFce = false): Set<RefusalCause> {
+  const text = errors.join(" ");
+  const causes = new Set<RefusalCause>();
+  if (requiresFce) causes.add("requires-fce");
+  if (codes.includes("TFC-8004")) causes.add("vat-condition");
+  if (/encolad/i.test(text)) causes.add("queue-blocked");
+  if (/proximo a emitir|next/i.test(text)) causes.add("next-number");
+  if (/\b10016\b|\b10015\b|numer|fecha|proximo a emitir/i.test(text)) causes.add("sequence");
+  return causes;
+}
+
 /**
  * The voucher to trust among several under one reference (the service does not keep references
  * unique): issued, then queued, then failed in the queue.

@@ -12,8 +12,6 @@
  */
 
 import { existsSync } from "node:fs";
-import { errorTexts } from "../api/client.js";
-import { documentUrl, isPdf } from "../api/documents.js";
 import { TransportError } from "../api/http.js";
 import {
   type BatchAnswer,
@@ -22,17 +20,19 @@ import {
   namedRow,
   type Operacion,
   preferred,
+  refusalCauses,
   type Service,
   type ServiceVoucher,
 } from "../api/protocol.js";
 import { currentBoot } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { documentName, writeSafely } from "../output/files.js";
+import { documentName } from "../output/files.js";
 import { voucherNumber } from "../voucher/codes.js";
 import type { Envelope } from "../voucher/schema.js";
 import { escapeEnvelope } from "../voucher/text.js";
 import { DEFAULTED, defaultedFields } from "../voucher/validate.js";
+import { NoDocument, saveDocument } from "./documents.js";
 import {
   contentDigest,
   derivedReference,
@@ -1210,85 +1210,30 @@ export function laneBreak(result: VoucherResult): "sequence" | "unsettled" | und
   if (result.status === "unknown" || result.status === "held") return "unsettled";
   if (result.status !== "rejected") return undefined;
   if (result.error_details.some((d) => d.code === NO_ANSWER)) return "unsettled";
-  return /\b10016\b|\b10015\b|numer|fecha|proximo a emitir/i.test(result.errors.join(" ")) ? "sequence" : undefined;
+  const codes = result.error_details.map((d) => d.code);
+  return refusalCauses(result.errors, codes).has("sequence") ? "sequence" : undefined;
 }
 
 function breaksLane(result: VoucherResult): boolean {
   return laneBreak(result) !== undefined;
 }
 
-/** The link said there is no such document (no ticket for the old PDF model): not a failure. */
-class NoDocument extends Error {}
-
-/** A document link that gives no PDF: the service's doing, not a bug of ours (exit 6). */
-export class DocumentUnavailableError extends FacturarError {
-  constructor(message: string) {
-    super(message, "unavailable", "document.unavailable", t("run the same command again later"));
-  }
-}
-
-/** What a failed download's body says, where it is the service's JSON error (`errores`), printable. */
-function serviceSays(body: Buffer): string | undefined {
-  if (body.length > 64 * 1024) return undefined;
-  try {
-    return errorTexts((JSON.parse(body.toString("utf8")) as { errores?: unknown } | null)?.errores)[0]?.slice(0, 300);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Downloads a document link and saves it; an expired link is regenerated once. Where a link may
- * point is src/api/documents.ts's policy (https on public hosts, http on loopback, the service's
- * own host), checked here before connecting and again at connect time.
- */
-export async function saveDocument(
-  service: Service,
-  dir: string,
-  name: string,
-  url: string | null,
-  regenerate: () => Promise<string | null>,
-): Promise<string> {
-  let link = url;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (!link) {
-      link = await regenerate();
-      if (!link) throw new NoDocument();
-      if (attempt === 0) continue;
-    }
-    const target = documentUrl(service.baseUrl, link);
-    const response = await service.download(target);
-    if ((response.status === 410 || response.status === 404 || response.status === 403) && attempt === 0) {
-      link = await regenerate();
-      continue;
-    }
-    if (response.status !== 200) {
-      const said = serviceSays(response.body);
-      throw new DocumentUnavailableError(
-        said
-          ? t("the link answered HTTP {status}: {said}", { status: response.status, said })
-          : t("the link answered HTTP {status}", { status: response.status }),
-      );
-    }
-    if (!isPdf(response.body)) throw new DocumentUnavailableError(t("the link did not return a PDF"));
-    return writeSafely(dir, name, response.body);
-  }
-  throw new DocumentUnavailableError(t("no working link for the document"));
-}
-
 function hintFor(result: VoucherResult, requiresFce: boolean): string | undefined {
-  const codes = result.error_details.map((d) => d.code);
-  const text = result.errors.join(" ");
-  if (requiresFce)
+  const causes = refusalCauses(
+    result.errors,
+    result.error_details.map((d) => d.code),
+    requiresFce,
+  );
+  if (causes.has("requires-fce"))
     return t(
       "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)",
     );
-  if (codes.includes("TFC-8004"))
+  if (causes.has("vat-condition"))
     return t(
       "the customer's condicion_iva does not fit this voucher type (a registered taxpayer gets class A; consumers and exempt customers class B)",
     );
-  if (/encolad/i.test(text))
+  if (causes.has("queue-blocked"))
     return t("this point of sale has queued vouchers: use `facturar issue-queued` until they are processed");
-  if (/proximo a emitir|next/i.test(text)) return t("leave numero out: the service assigns the next number itself");
+  if (causes.has("next-number")) return t("leave numero out: the service assigns the next number itself");
   return undefined;
 }

@@ -9,7 +9,7 @@ import {
   ServiceRefusedError,
   type ServiceVoucher,
 } from "../api/protocol.js";
-import { DocumentUnavailableError, saveDocument } from "../batch/issue.js";
+import { DocumentUnavailableError, saveDocument } from "../batch/documents.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { HeldState, Operacion, Service, ServiceVoucher } from "../api/protocol.js";
-import { saveDocument } from "../batch/issue.js";
+import { saveDocument } from "../batch/documents.js";
 import { type AccountKey, Journal } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";

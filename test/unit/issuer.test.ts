@@ -18,6 +18,7 @@ import {
   type Service,
   type ServiceVoucher,
 } from "../../src/api/protocol.js";
+import { saveDocument } from "../../src/batch/documents.js";
 import {
   type Begun,
   headingOf,
@@ -28,7 +29,6 @@ import {
   NO_ANSWER,
   type PreparedVoucher,
   ServiceStop,
-  saveDocument,
 } from "../../src/batch/issue.js";
 import { Journal, JournalUnwritableError } from "../../src/batch/journal.js";
 import { blankResult, type VoucherResult } from "../../src/batch/result.js";

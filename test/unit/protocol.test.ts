@@ -15,6 +15,7 @@ import {
   issueAnswer,
   MalformedAnswerError,
   preferred,
+  refusalCauses,
   ServiceRefusedError,
   type ServiceVoucher,
   serviceVoucher,
@@ -1314,5 +1315,18 @@ describe("the envelope every answer has", () => {
     const url = new URL("http://service.invalid/a.pdf");
     expect(await service.download(url)).toBe(response);
     expect(asked).toEqual([url]);
+  });
+});
+
+describe("refusalCauses: what a refusal's words say follows from it", () => {
+  it("reads numbering and dates, a number not the next, queued vouchers, the VAT condition and FCE", () => {
+    const causes = (errors: string[], codes: string[] = [], fce = false) =>
+      [...refusalCauses(errors, codes, fce)].sort();
+    expect(causes(["Error 10016: el numero no es el proximo a emitir"])).toEqual(["next-number", "sequence"]);
+    expect(causes(["La fecha del comprobante es anterior a la del ultimo emitido (10015)"])).toEqual(["sequence"]);
+    expect(causes(["El punto de venta tiene comprobantes encolados"])).toEqual(["queue-blocked"]);
+    expect(causes(["La condicion frente al IVA no permite el tipo"], ["TFC-8004"])).toEqual(["vat-condition"]);
+    expect(causes([], [], true)).toEqual(["requires-fce"]);
+    expect(causes(["El CUIT es invalido"])).toEqual([]);
   });
 });

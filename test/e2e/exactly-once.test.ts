@@ -585,17 +585,18 @@ describe("a voucher without a reference", () => {
 });
 
 describe("content drift", () => {
-  it("the same reference with other content is not sent again, and says so", async () => {
+  it("the same reference with other content is a conflict: nothing sent, exit 3, and says so", async () => {
     const u = freshUser("facturar-drift-");
     expect((await runCli(["issue", "--no-pdf", SAMPLE], { cwd: u.cwd, env: u.env })).code).toBe(0);
     const changed = voucherFile(u.cwd, "changed.json", (raw) => {
       raw.cliente.razon_social = "Otro Cliente SA";
     });
     const r = await runCli(["--json", "issue", "--no-pdf", changed], { cwd: u.cwd, env: u.env });
-    expect(r.code, r.stderr).toBe(0);
-    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "skipped-duplicate", content_changed: true });
+    expect(r.code, r.stderr).toBe(3);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "conflict", ok: false, content_changed: true });
     const human = await runCli(["issue", "--no-pdf", changed], { cwd: u.cwd, env: u.env });
-    expect(human.stdout).toMatch(/sent before with other content/);
+    expect(human.stdout).toMatch(/was used before for another voucher/);
+    expect(human.stdout).toMatch(/reference used before for another voucher, not sent/);
     // Without the journal the service's figures tell, and keep telling on later runs.
     rmSync(join(u.env.XDG_STATE_HOME, "facturar"), { recursive: true });
     const pricier = voucherFile(u.cwd, "pricier.json", (raw) => {
@@ -605,9 +606,10 @@ describe("content drift", () => {
     for (let run = 0; run < 2; run++) {
       const again = await runCli(["--json", "issue", "--no-pdf", pricier], { cwd: u.cwd, env: u.env });
       expect(ndjson(again.stdout)[0], `run ${run}`).toMatchObject({
-        status: "skipped-duplicate",
+        status: "conflict",
         content_changed: true,
       });
+      expect(again.code).toBe(3);
     }
   });
 

@@ -1069,10 +1069,11 @@ describe("fuzzing the service: what it found, reduced", () => {
   // may hold them. Now each is asked about like the first (here the service answers for the
   // second: issued); one it cannot be asked about is `unknown`, kept in flight for the next run.
   it("the vouchers of a batch whose answer was lost are asked about, never reported 'not sent'", async () => {
-    // Lookups: 0 lists the date (nothing), 1 asks about the first after the lost answer (fails).
+    // Lookups: 0 lists the date (nothing), 1 and 2 ask for each reference before sending (a
+    // listing proves no absence), 3 asks about the first after the lost answer (fails).
     const c = scripted(
       TWO,
-      { calls: [["lost-destroy"], ["ok"]], readFaults: [{ at: 1, kind: "html" }] },
+      { calls: [["lost-destroy"], ["ok"]], readFaults: [{ at: 3, kind: "html" }] },
       { batchSize: 2 },
     );
     const { issue, service, stateHome, close } = await session(c);
@@ -1095,7 +1096,7 @@ describe("fuzzing the service: what it found, reduced", () => {
   it("a batch whose answer was lost, still being stored when the next run starts, is not issued twice", async () => {
     const c = scripted(
       TWO,
-      { calls: [["lost-destroy"], ["ok"]], readFaults: [{ at: 1, kind: "html" }] },
+      { calls: [["lost-destroy"], ["ok"]], readFaults: [{ at: 3, kind: "html" }] },
       { batchSize: 2 },
     );
     const { issue, service, close } = await session(c, { FACTURAR_SETTLE_WINDOW: "5" });

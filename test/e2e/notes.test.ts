@@ -99,11 +99,16 @@ describe("facturar credit-note and debit-note", () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/✔ NOTA DE CREDITO B 00679-00000001 .*ref VENTA-7-NC1 .*issued/);
 
-    const again = await u.run(["--json", "credit-note", "--ref", "VENTA-7", "--no-pdf"]);
+    const again = await u.run(["--json", "credit-note", "--ref", "VENTA-7", "--amount", "1210", "--no-pdf"]);
     expect(again.code, again.stderr).toBe(0);
     const [result] = ndjson(again.stdout);
     expect(result).toMatchObject({ status: "skipped-duplicate", external_reference: "VENTA-7-NC1", numero: 1 });
     expect(result.hint).toMatch(/--new issues another/);
+    // The whole voucher this time: not the note issued before, so nothing is sent, and it says why.
+    const whole = await u.run(["--json", "credit-note", "--ref", "VENTA-7", "--no-pdf"]);
+    expect(whole.code, whole.stderr).toBe(3);
+    expect(ndjson(whole.stdout)[0]).toMatchObject({ status: "conflict", external_reference: "VENTA-7-NC1" });
+    expect(ndjson(whole.stdout)[0].hint).toMatch(/for another amount or items: nothing sent; --new issues another note/);
     expect(journalStates(u.env.XDG_STATE_HOME).get("VENTA-7-NC1")).toBe("issued");
     const notes = async () =>
       ndjson((await u.run(["--json", "query", "--type", "NOTA DE CREDITO B", "--from", "1", "--to", "9"])).stdout);

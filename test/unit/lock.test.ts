@@ -238,7 +238,8 @@ describe("the previous format: a plain lock file", () => {
       const path = join(tempDir(), "sandbox.lock");
       writeFileSync(path, String(other.pid));
       expect(readLockHolder(path)?.pid).toBe(other.pid);
-      const hourAgo = new Date(Date.now() - 3_600_000);
+      // An hour before the file's own time (the kernel's clock, whatever this process's says).
+      const hourAgo = new Date(statSync(path).mtimeMs - 3_600_000);
       utimesSync(path, hourAgo, hourAgo);
       expect(readLockHolder(path)).toBeUndefined();
       take(path);

@@ -139,7 +139,7 @@ describe("facturar validate", () => {
   it("names file, row and column for CSV problems", async () => {
     const r = await runCli(["validate", "samples/invalid/csv-conflict.csv"]);
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain("samples/invalid/csv-conflict.csv:row 3, column comprobante.fecha:");
+    expect(r.stdout).toContain("samples/invalid/csv-conflict.csv:row 3, column comprobante.vencimiento:");
   });
 
   it("reads standard input", async () => {

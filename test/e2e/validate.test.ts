@@ -8,6 +8,11 @@ import { ENGLISH, ndjson, ROOT, runCli } from "../helpers.js";
 
 /** The environment runCli gives a child, for the CLI run in this process. */
 const HERE_ENV = { ...process.env, ...ENGLISH, NO_COLOR: "1", FORCE_COLOR: "" };
+/**
+ * The system's clock, as users run the samples: vitest.config.ts sets FACTURAR_TODAY for the CLIs
+ * the tests start, and a blank one is no clock of its own (src/voucher/dates.ts clockFrom).
+ */
+const REAL_DAY = { FACTURAR_TODAY: "" };
 
 const samples = readdirSync(join(ROOT, "samples"))
   .filter((f) => f.endsWith(".json"))
@@ -20,6 +25,13 @@ interface TableRow {
   file: string;
   code: string;
   field: string;
+}
+
+/** The table by file: the errors (code and field) each file reports, one row each, and no other. */
+function invalidFiles(): { file: string; codes: string; errors: string[][] }[] {
+  const byFile = new Map<string, string[][]>();
+  for (const { file, code, field } of invalidTable()) byFile.set(file, [...(byFile.get(file) ?? []), [code, field]]);
+  return [...byFile].map(([file, errors]) => ({ file, codes: errors.map(([code]) => code).join(" and "), errors }));
 }
 
 function invalidTable(): TableRow[] {
@@ -40,8 +52,8 @@ function invalidTable(): TableRow[] {
 const ESC = "\u001b[";
 
 describe("facturar validate", () => {
-  it("accepts every sample voucher and batch (exit 0)", async () => {
-    const r = await runCli(["validate", ...samples, ...batches]);
+  it("accepts every sample voucher and batch (exit 0), on the day the tests run", async () => {
+    const r = await runCli(["validate", ...samples, ...batches], { env: REAL_DAY });
     expect(r.stderr).toMatch(/\d+ vouchers: \d+ valid, 0 invalid/);
     expect(r.code).toBe(0);
     expect(samples.length).toBeGreaterThanOrEqual(16);
@@ -60,18 +72,55 @@ describe("facturar validate", () => {
   });
 
   // The rules, not the process, are under test: the CLI runs in this process (one spawn is ~0.3 s).
-  it.each(invalidTable())(
-    "refuses samples/invalid/$file with $code on $field (exit 3)",
-    async ({ file, code, field }) => {
-      const r = await runHere(
-        ["validate", "--json", "--today", "20/11/2026", join(ROOT, "samples", "invalid", file)],
-        HERE_ENV,
-      );
+  // On the day the tests run, as users run the samples: no --today, no test clock. The samples
+  // hold no date that goes stale (scripts/any-day.mjs tries them on other days).
+  it.each(invalidFiles())(
+    "refuses samples/invalid/$file with $codes and no other error (exit 3), on the day the tests run",
+    async ({ file, errors }) => {
+      const r = await runHere(["validate", "--json", join(ROOT, "samples", "invalid", file)], {
+        ...HERE_ENV,
+        ...REAL_DAY,
+      });
+      const reported = ndjson(r.stdout).flatMap((v) => v.errors);
+      const pairs = reported.map((e: { code: string; field: string }) => [e.code, e.field]);
+      expect(pairs.sort(), JSON.stringify(reported, null, 2)).toEqual([...errors].sort());
       expect(r.code).toBe(3);
-      const errors = ndjson(r.stdout).flatMap((v) => v.errors);
-      expect(errors).toContainEqual(expect.objectContaining({ code, field }));
     },
   );
+
+  it("lists every file of samples/invalid in its README's table", () => {
+    const files = readdirSync(join(ROOT, "samples", "invalid")).filter((f) => /\.(json|csv)$/.test(f));
+    expect(
+      invalidFiles()
+        .map((row) => row.file)
+        .sort(),
+    ).toEqual(files.sort());
+  });
+
+  it("judges dates on the day --today names", async () => {
+    const run = async (...args: string[]) => {
+      const r = await runHere(["validate", "--json", ...args], { ...HERE_ENV, ...REAL_DAY });
+      return { code: r.code, result: ndjson(r.stdout)[0] };
+    };
+    // Dated 01/01/2020: out of the window any day now, not on that day.
+    const late = join(ROOT, "samples", "invalid", "date-window.json");
+    expect((await run("--today", "01/01/2020", late)).code).toBe(0);
+    const refused = await run("--today", "20/11/2026", late);
+    expect(refused.code).toBe(3);
+    expect(refused.result.errors).toEqual([
+      expect.objectContaining({ code: "date.window", message: expect.stringContaining("of today (20/11/2026)") }),
+    ]);
+    // A file without a date is dated on that day.
+    const dated = await run("--today", "29/02/2028", join(ROOT, "samples", "factura-b-dni.json"));
+    expect(dated.code).toBe(0);
+    expect(dated.result.warnings).toContainEqual(
+      expect.objectContaining({
+        code: "date.default",
+        field: "comprobante.fecha",
+        message: expect.stringContaining("29/02/2028"),
+      }),
+    );
+  });
 
   it("has an invalid sample for every rule code the validator can raise", async () => {
     const table = new Set(invalidTable().map((row) => row.code));
@@ -107,13 +156,11 @@ describe("facturar validate", () => {
     expect(result.warnings).toEqual([]);
   });
 
-  it("prints one NDJSON object per voucher with the computed totals", async () => {
-    const r = await runCli([
-      "validate",
-      "--json",
-      "samples/factura-a-mixed-rates.json",
-      "samples/invalid/total-mismatch.json",
-    ]);
+  it("prints one NDJSON object per voucher with the computed totals (the README's example, any day)", async () => {
+    const r = await runCli(
+      ["validate", "--json", "samples/factura-a-mixed-rates.json", "samples/invalid/total-mismatch.json"],
+      { env: REAL_DAY },
+    );
     expect(r.code).toBe(3);
     const [good, bad] = ndjson(r.stdout);
     expect(good).toMatchObject({
@@ -129,17 +176,21 @@ describe("facturar validate", () => {
       },
     });
     expect(bad.ok).toBe(false);
-    expect(bad.errors[0]).toMatchObject({
-      code: "total.mismatch",
-      field: "comprobante.total",
-      place: "samples/invalid/total-mismatch.json comprobante.total",
-    });
+    expect(bad.errors).toEqual([
+      expect.objectContaining({
+        code: "total.mismatch",
+        field: "comprobante.total",
+        place: "samples/invalid/total-mismatch.json comprobante.total",
+      }),
+    ]);
+    const human = await runCli(["validate", "samples/invalid/total-mismatch.json"], { env: REAL_DAY });
+    expect(human.stdout).toMatch(/total-mismatch\.json {2}FACTURA B {2}ref FB-2026-0001 {2}1 error\n/);
   });
 
   it("names file, row and column for CSV problems", async () => {
     const r = await runCli(["validate", "samples/invalid/csv-conflict.csv"]);
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain("samples/invalid/csv-conflict.csv:row 3, column comprobante.fecha:");
+    expect(r.stdout).toContain("samples/invalid/csv-conflict.csv:row 3, column comprobante.vencimiento:");
   });
 
   it("reads standard input", async () => {

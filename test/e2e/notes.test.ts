@@ -108,7 +108,9 @@ describe("facturar credit-note and debit-note", () => {
     const whole = await u.run(["--json", "credit-note", "--ref", "VENTA-7", "--no-pdf"]);
     expect(whole.code, whole.stderr).toBe(3);
     expect(ndjson(whole.stdout)[0]).toMatchObject({ status: "conflict", external_reference: "VENTA-7-NC1" });
-    expect(ndjson(whole.stdout)[0].hint).toMatch(/for another amount or items: nothing sent; --new issues another note/);
+    expect(ndjson(whole.stdout)[0].hint).toMatch(
+      /for another amount or items: nothing sent; --new issues another note/,
+    );
     expect(journalStates(u.env.XDG_STATE_HOME).get("VENTA-7-NC1")).toBe("issued");
     const notes = async () =>
       ndjson((await u.run(["--json", "query", "--type", "NOTA DE CREDITO B", "--from", "1", "--to", "9"])).stdout);

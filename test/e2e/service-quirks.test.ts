@@ -298,24 +298,19 @@ describe("4. batch items matched by reference, never by position", () => {
 describe("5. an answer that names no voucher is no proof that nothing was stored", () => {
   const refs = ["RW-1", "RW-2", "RW-3", "RW-4"];
 
-  it("error S naming row 2 with no items, after the service stored the rows before it: asked about, not sent twice", async () => {
-    const s = await sandbox();
+  /** `refs` in one batch through a relay that lets the sandbox store the first two, then answers `rewrite`. */
+  async function twoStoredThen(rewrite: Rewritten, command = "issue", sandboxArgs: string[] = []) {
+    const s = await sandbox(sandboxArgs);
     const relay = await relayed(
       s,
       lotesRewrite(
-        () => ({
-          text: JSON.stringify({
-            error: "S",
-            errores: ["El comprobante de la fila 2 (comenzando en 0) es invalido."],
-            response: [],
-          }),
-        }),
+        () => rewrite,
         (requests) => requests.slice(0, 2),
       ),
     );
     const u = userAt(s, relay.baseUrl);
     const r = await u.issue([
-      "issue",
+      command,
       "--no-pdf",
       file(
         u.user.cwd,
@@ -323,36 +318,25 @@ describe("5. an answer that names no voucher is no proof that nothing was stored
         refs.map((ref) => sample(ref)),
       ),
     ]);
-    const told = byRef(r.stdout);
+    return { s, r, told: byRef(r.stdout) };
+  }
+
+  it("error S naming row 2 with no items, after the service stored the rows before it: asked about, not sent twice", async () => {
+    const refusal = "El comprobante de la fila 2 (comenzando en 0) es invalido.";
+    const { s, r, told } = await twoStoredThen({
+      text: JSON.stringify({ error: "S", errores: [refusal], response: [] }),
+    });
     expect(refs.map((ref) => told.get(ref)?.status)).toEqual(["issued", "issued", "rejected", "issued"]);
-    expect(told.get("RW-3")?.errors).toEqual(["El comprobante de la fila 2 (comenzando en 0) es invalido."]);
+    expect(told.get("RW-3")?.errors).toEqual([refusal]);
     expect(r.code).toBe(7);
     expect(await counts(s, refs)).toEqual([1, 1, 0, 1]);
   }, 60_000);
 
   it("an HTTP 400 naming a row after the service stored half: the others asked about, that one rejected, the rest sent", async () => {
-    const s = await sandbox();
-    const relay = await relayed(
-      s,
-      lotesRewrite(
-        () => ({
-          status: 400,
-          text: JSON.stringify({ error: "S", errores: ["Fila 3 (comenzando en 0): dato invalido"] }),
-        }),
-        (requests) => requests.slice(0, 2),
-      ),
-    );
-    const u = userAt(s, relay.baseUrl);
-    const r = await u.issue([
-      "issue",
-      "--no-pdf",
-      file(
-        u.user.cwd,
-        "lote.json",
-        refs.map((ref) => sample(ref)),
-      ),
-    ]);
-    const told = byRef(r.stdout);
+    const { s, told } = await twoStoredThen({
+      status: 400,
+      text: JSON.stringify({ error: "S", errores: ["Fila 3 (comenzando en 0): dato invalido"] }),
+    });
     expect(refs.map((ref) => told.get(ref)?.status)).toEqual(["issued", "issued", "issued", "rejected"]);
     expect(await counts(s, refs)).toEqual([1, 1, 1, 0]);
   }, 60_000);
@@ -362,59 +346,23 @@ describe("5. an answer that names no voucher is no proof that nothing was stored
       { text: JSON.stringify({ error: "PARCIAL", errores: ["Procesado parcialmente"], response: [] }) },
       { status: 400, text: JSON.stringify({ error: "S", errores: ["Solicitud invalida"] }) },
     ]) {
-      const s = await sandbox();
-      const relay = await relayed(
-        s,
-        lotesRewrite(
-          () => rewrite,
-          (requests) => requests.slice(0, 2),
-        ),
-      );
-      const u = userAt(s, relay.baseUrl);
-      const r = await u.issue([
-        "issue",
-        "--no-pdf",
-        file(
-          u.user.cwd,
-          "lote.json",
-          refs.map((ref) => sample(ref)),
-        ),
-      ]);
+      const { s, r, told } = await twoStoredThen(rewrite);
       expect(r.code, r.stderr).toBe(0);
-      expect([...byRef(r.stdout).values()].map((x) => x.status)).toEqual(["issued", "issued", "issued", "issued"]);
+      expect(refs.map((ref) => told.get(ref)?.status)).toEqual(["issued", "issued", "issued", "issued"]);
       expect(await counts(s, refs)).toEqual([1, 1, 1, 1]);
     }
   }, 90_000);
 
   it("lotes_encola's documented partial answer with no items: the two it queued are found queued, the others queued once", async () => {
-    const s = await sandbox(["--queue-interval", "3600000"]);
-    const relay = await relayed(
-      s,
-      lotesRewrite(
-        () => ({
-          text: JSON.stringify({
-            error: "S",
-            errores: [
-              "El lote se procesara parcialmente ya que contiene errores en alguno de sus requests. Se enviaron a procesar: 4 requests y se aceptaron procesar: 2.",
-            ],
-            response: [],
-          }),
-        }),
-        (requests) => requests.slice(0, 2),
-      ),
-    );
-    const u = userAt(s, relay.baseUrl);
-    const r = await u.issue([
+    const partial =
+      "El lote se procesara parcialmente ya que contiene errores en alguno de sus requests. Se enviaron a procesar: 4 requests y se aceptaron procesar: 2.";
+    const { s, r, told } = await twoStoredThen(
+      { text: JSON.stringify({ error: "S", errores: [partial], response: [] }) },
       "issue-queued",
-      "--no-pdf",
-      file(
-        u.user.cwd,
-        "cola.json",
-        refs.map((ref) => sample(ref)),
-      ),
-    ]);
+      ["--queue-interval", "3600000"],
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect([...byRef(r.stdout).values()].map((x) => x.status)).toEqual(["queued", "queued", "queued", "queued"]);
+    expect(refs.map((ref) => told.get(ref)?.status)).toEqual(["queued", "queued", "queued", "queued"]);
     expect(await counts(s, refs)).toEqual([1, 1, 1, 1]);
   }, 60_000);
 });

@@ -9,11 +9,13 @@
  * The documented answers (`responses/`) are read through the client's protocol, as it reads the
  * real service's.
  */
+
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
 import { HttpService, issueAnswer, serviceVoucher } from "../../src/api/protocol.js";
+import { TABLE_NAMES } from "../../src/commands/table-names.js";
 import { runHere } from "../cli-here.js";
 import { baseVoucher, freshUser, item, type Raw, TODAY } from "../helpers.js";
 import { type Loopback, serveLoopback } from "../loopback.js";
@@ -90,20 +92,13 @@ type Expectation = Issuing | Call | Absent;
 
 const NOT_USED = "not a method facturar calls, so the development service on loopback has no such method";
 
-/** The reference-table methods of reference §4.5 the generic page (`tablas_referencia/METODO`) stands for. */
-const REFERENCE_TABLES = [
-  "documentos_tipos",
-  "alicuotas_iva",
-  "provincias",
-  "condiciones_venta",
-  "condiciones_iva",
-  "comprobantes_tipos",
-  "rg_especiales_regimenes",
-  "monedas",
-  "idiomas",
-  "tributos_percepciones_tipos",
-  "tributos_percepciones_regimenes",
-].map((name) => `tablas_referencia/${name}`);
+/**
+ * The reference-table methods of reference §4.5 the generic page (`tablas_referencia/METODO`)
+ * stands for: the ones `facturar table` lists, but units, which have an example of their own.
+ */
+const REFERENCE_TABLES = TABLE_NAMES.filter((name) => name !== "unidades_medida").map(
+  (name) => `tablas_referencia/${name}`,
+);
 
 // --- what the examples name, put in the account first ---
 

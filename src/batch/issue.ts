@@ -899,19 +899,18 @@ export class Issuer {
       : (!!held.tipo && held.tipo !== c.tipo) ||
         (!!held.total && c.total !== undefined && Number(held.total) !== Number(c.total));
     if (!changed) return;
-    const message = t(
-      "{ref} was used before for another voucher ({held}) than {source} says now; nothing sent: this sale is not invoiced",
-      {
-        ref: result.external_reference,
-        held: [held.tipo, result.comprobante_nro, held.total].filter(Boolean).join(" "),
-        source: voucher.source,
-      },
-    );
+    const message = t("{ref} was used before for another voucher ({held}); nothing sent: this sale is not invoiced", {
+      ref: result.external_reference,
+      held: [held.tipo, result.comprobante_nro, held.total].filter(Boolean).join(" "),
+    });
     result.status = "conflict";
     result.ok = false;
     result.content_changed = true;
-    result.errors = [message];
-    result.error_details = [{ code: "reference.reused", text: message, field: "comprobante.external_reference" }];
+    // Placed as validation errors are: the voucher's own source first.
+    result.errors = [`${voucher.source}: ${message}`];
+    result.error_details = [
+      { code: "reference.reused", text: message, field: "comprobante.external_reference", place: voucher.source },
+    ];
     result.hint = t(
       "give the new voucher its own external_reference; if it is the same sale corrected, issue a credit note for the old one first (`facturar credit-note --ref {ref}`)",
       { ref: result.external_reference },

@@ -880,8 +880,8 @@ export const ES: Readonly<Record<string, string>> = {
     "{ref} vuelve a la cola (reenviar_encolado): había fallado en la cola",
   "the service's queue holds {ref} with an error; once its cause is fixed, `facturar issue-queued --requeue` (or `facturar queue retry --ref {ref}`) puts it back in the queue; to send a corrected voucher instead, `facturar queue delete --ref {ref}` first":
     "la cola del servicio tiene {ref} con error; corregida la causa, `facturar issue-queued --requeue` (o `facturar queue retry --ref {ref}`) lo vuelve a encolar; para enviar en cambio un comprobante corregido, primero `facturar queue delete --ref {ref}`",
-  "{ref} was used before for another voucher ({held}) than {source} says now; nothing sent: this sale is not invoiced":
-    "{ref} ya se usó para otro comprobante ({held}) que el que {source} dice ahora; no se envió nada: esta venta no está facturada",
+  "{ref} was used before for another voucher ({held}); nothing sent: this sale is not invoiced":
+    "{ref} ya se usó para otro comprobante ({held}); no se envió nada: esta venta no está facturada",
   "give the new voucher its own external_reference; if it is the same sale corrected, issue a credit note for the old one first (`facturar credit-note --ref {ref}`)":
     "dale al comprobante nuevo su propia external_reference; si es la misma venta corregida, primero emití una nota de crédito del anterior (`facturar credit-note --ref {ref}`)",
   "could not follow it: {message}": "no se pudo seguir: {message}",

@@ -934,7 +934,7 @@ describe("the service's queue", () => {
     await r.close();
     expect(result).toMatchObject({ status: "conflict", ok: false, content_changed: true });
     expect(result.errors).toEqual([
-      "QQ-2 was used before for another voucher (FACTURA B 121.00) than QQ-2.json says now; nothing sent: this sale is not invoiced",
+      "QQ-2.json: QQ-2 was used before for another voucher (FACTURA B 121.00); nothing sent: this sale is not invoiced",
     ]);
     expect(result.error_details).toEqual([
       expect.objectContaining({ code: "reference.reused", field: "comprobante.external_reference" }),
@@ -1733,7 +1733,7 @@ describe("the same reference with other content", () => {
       comprobante_nro: "00679-00000001",
     });
     expect(other.errors).toEqual([
-      "DG-1 was used before for another voucher (FACTURA B 00679-00000001 121) than DG-1.json says now; nothing sent: this sale is not invoiced",
+      "DG-1.json: DG-1 was used before for another voucher (FACTURA B 00679-00000001 121); nothing sent: this sale is not invoiced",
     ]);
     expect(other.hint).toMatch(/^give the new voucher its own external_reference/);
     expect(w.calls.get("facturacion/nuevo")).toBe(1);

@@ -172,6 +172,13 @@ export function cutTokenPieces(text: string, pieces: Set<string>): string {
  * ("abc\u001b[0mdef"), or writes with JSON's \u escapes, is whole again once decoded and made
  * printable.
  */
+/** Two keys of one object that are one once their control characters are taken out. */
+export class KeyCollision extends Error {
+  constructor(readonly key: string) {
+    super(t("the key {key} is given twice in one object", { key: JSON.stringify(key.slice(0, 40)) }));
+  }
+}
+
 export function cleanAnswer(value: unknown, credentials: Credentials): unknown {
   const pieces = tokenPieces(credentials);
   // A token too short to be cut in pieces is looked for whole.
@@ -197,7 +204,11 @@ export function cleanAnswer(value: unknown, credentials: Credentials): unknown {
       for (const key of Object.keys(o)) {
         const shown = clean(key);
         const inner = walk(o[key]);
-        if (shown !== key) delete o[key];
+        if (shown !== key) {
+          // `"error\u0007"` cleaned would overwrite `"error"`: one key given twice, read as neither.
+          if (Object.hasOwn(o, shown)) throw new KeyCollision(shown);
+          delete o[key];
+        }
         o[shown] = inner;
       }
     }
@@ -508,17 +519,23 @@ export class ApiClient {
       `  ${response.status} in ${Date.now() - started} ms: ${cleanText(text.slice(0, 8000), this.options.credentials).slice(0, 4000)}`,
     );
     // Nested past any real answer, or a key given twice: nothing in it can be read surely.
-    const unreadable = answerShapeProblem(text);
+    let unreadable = answerShapeProblem(text);
     let parsed: unknown;
     try {
       parsed = unreadable === undefined ? JSON.parse(text) : undefined;
     } catch {
       parsed = undefined;
     }
-    const answer =
-      parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
-        ? (cleanAnswer(parsed, this.options.credentials) as Answer)
-        : undefined;
+    let answer: Answer | undefined;
+    try {
+      answer =
+        parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+          ? (cleanAnswer(parsed, this.options.credentials) as Answer)
+          : undefined;
+    } catch (error) {
+      if (!(error instanceof KeyCollision)) throw error;
+      unreadable = error.message;
+    }
     const message = errorTexts(answer?.errores).join("; ") || undefined;
     if (response.status === 401 || response.status === 403) {
       throw new AccessDeniedError(

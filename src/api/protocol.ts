@@ -261,7 +261,14 @@ export function refusalCauses(errors: string[], codes: string[], requiresFce = f
   if (codes.includes("TFC-8004")) causes.add("vat-condition");
   if (/encolad/i.test(text)) causes.add("queue-blocked");
   if (/proximo a emitir|next/i.test(text)) causes.add("next-number");
-  if (/\b10016\b|\b10015\b|numer|fecha|proximo a emitir/i.test(text)) causes.add("sequence");
+  // The voucher's own number or date against its lane's (not any "numero" or "fecha": a
+  // customer's document number says nothing of the lane).
+  if (
+    /\b1001[56]\b|proximo a (emitir|autorizar)|n[uú]mero (de|del) comprobante|n[uú]mero o fecha|fecha del comprobante|\bfecha\b[^.;]{0,40}\banterior|ordenado por fecha|CbteFch|Fecha_cbte/i.test(
+      text,
+    )
+  )
+    causes.add("sequence");
   return causes;
 }
 

@@ -566,11 +566,16 @@ export class Issuer {
     for (const [i, p] of pending.entries()) {
       const item = batch.items[i] as IssueAnswer;
       if (!item.ok && item.unavailable) {
-        // The authority went down midway: those before are settled, this one and the rest were not issued.
-        await this.notSent(
-          pending.slice(i).map((q) => q.reference),
-          item.unavailable,
-        );
+        // The authority went down midway: those before are settled; of this one and the rest,
+        // what an item names issued is issued, the others were not.
+        const rest = pending.slice(i);
+        const refused: string[] = [];
+        for (const [k, q] of rest.entries()) {
+          const its = batch.items[i + k] as IssueAnswer;
+          if (its.ok) results[q.index] = await this.settleAnswer(q.voucher, q.reference, its);
+          else refused.push(q.reference);
+        }
+        await this.notSent(refused, item.unavailable);
         throw new ServiceStop(item.unavailable);
       }
       if (!item.ok && item.notProcessed) {
@@ -843,8 +848,20 @@ export class Issuer {
       if (!sentNow) {
         result.hint = t("already in the service's queue under {ref}: not sent again", { ref: reference });
         this.noteDrift(result, voucher, entry, found);
+        // Another voucher waits under this reference: told, not followed as if it were this one.
+        if (result.status === "conflict") return result;
       }
       return this.settings.wait ? this.follow(voucher, reference) : result;
+    }
+    if (!sentNow) {
+      // Failed in the queue with other content than this file's: re-queued, it would issue that.
+      const held = this.fromService(voucher, reference, found, "rejected");
+      this.noteDrift(held, voucher, entry, found);
+      if (held.status === "conflict") {
+        await this.record({ ref: reference, state: "queue-error", mode: "queued", errors: found.errors });
+        held.reconciled = true;
+        return held;
+      }
     }
     // Failed in the service's queue: it stays there until re-queued or deleted.
     if (this.settings.requeue && mayRequeue) {

@@ -239,10 +239,14 @@ function noteCommand(kind: NoteKind) {
       ctx.err(
         `${ctx.errColor.yellow(t("warning:"))} ${t("the note's total is {total}, not {amount}: with VAT rounded to the cent no net makes {amount} exactly", { total, amount: part.amount })}`,
       );
+    // Dated today when it is issued, not as part of what it says: asked again tomorrow (a lost
+    // answer, a crash), it is the same note, not a conflict.
+    const { fecha: _fecha, vencimiento: _due, ...undated } = note.envelope.comprobante as Record<string, unknown>;
     const source: SourceVoucher = {
       file: "note",
       index: 0,
-      raw: note.envelope,
+      raw: { ...note.envelope, comprobante: undated },
+      datedByCommand: true,
       readerFindings: [],
       label: `${reference} → ${String(note.envelope.comprobante.external_reference)}`,
       place: (path) => `${String(note.envelope.comprobante.external_reference)}: ${path.join(".")}`,

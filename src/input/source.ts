@@ -14,6 +14,12 @@ export interface SourceVoucher {
   label: string;
   /** True when the reader never yields "" values (CSV leaves empty cells out). */
   hasNoEmptyStrings?: boolean;
+  /**
+   * Dated today by the command that made it (a credit or debit note), not by a file: its dates
+   * are left to be filled in, so that asked again another day it is the same voucher, and that
+   * filling is not worth a warning.
+   */
+  datedByCommand?: boolean;
   /** Input rows for CSV vouchers (reports quote them). */
   rows?: number[];
   /** Names a field's place in the input: `a.csv:row 12, column comprobante.total`. */

@@ -482,3 +482,110 @@ describe("9. facturar pdf on the documented regenerar_pdf answer", () => {
     expect(r.stderr).not.toMatch(/internal error|please report/);
   }, 60_000);
 });
+
+describe("what an adversarial review found", () => {
+  it("issue-queued --wait over a queued voucher with other content: a conflict, not followed as if it were this one", async () => {
+    const s = await sandbox(["--queue-interval", "3600000"]);
+    const u = userAt(s);
+    const path = file(u.user.cwd, "cola.json", [sample("QW-1")]);
+    expect((await u.issue(["issue-queued", "--no-pdf", path])).code).toBe(0);
+    u.forgetJournal();
+    file(u.user.cwd, "cola.json", [
+      sample("QW-1", inDays(0), (raw) => {
+        raw.comprobante.detalle[0].producto.precio_unitario_sin_iva = 90000;
+        raw.comprobante.total = 127413;
+      }),
+    ]);
+    const r = await u.issue(["issue-queued", "--no-pdf", "--wait", "--timeout", "5", path]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "conflict", ok: false });
+    expect(await counts(s, ["QW-1"])).toEqual([1]);
+  }, 60_000);
+
+  it("the same credit note asked again the next day: already issued, not a conflict", async () => {
+    const u = freshUser("facturar-quirks-");
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      runCli(["--json", ...args], { cwd: u.cwd, env: { ...u.env, ...env } });
+    expect((await run(["issue", "--no-pdf", SAMPLE])).code).toBe(0);
+    const note = ["credit-note", "--ref", "FB-2026-0001", "--amount", "1000", "--no-pdf"];
+    expect((await run(note)).code).toBe(0);
+    const tomorrow = await run(note, { FACTURAR_TODAY: inDays(1) });
+    expect(tomorrow.code, tomorrow.stderr).toBe(0);
+    expect(ndjson(tomorrow.stdout)[0]).toMatchObject({
+      status: "skipped-duplicate",
+      external_reference: "FB-2026-0001-NC1",
+    });
+  }, 60_000);
+
+  it("a key given twice once its control characters are out (error N, then error\\u0007 S): a lost answer, asked about", async () => {
+    const s = await sandbox();
+    const relay = await relayed(s, async ({ method, forward }) => {
+      if (method !== "facturacion/nuevo") return undefined;
+      const { text } = await forward();
+      return { text: text.replace(/\}\s*$/, ',"error\\u0007":"S","errores\\u0007":["Rechazado: dato invalido"]}') };
+    });
+    const u = userAt(s, relay.baseUrl);
+    const r = await u.issue(["issue", "--no-pdf", file(u.user.cwd, "uno.json", [sample("DK-1")])]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "issued", reconciled: true });
+    expect(await counts(s, ["DK-1"])).toEqual([1]);
+  }, 60_000);
+
+  it("the authority down for one item of a batch: a later item the answer names issued is told issued", async () => {
+    const s = await sandbox();
+    const relay = await relayed(
+      s,
+      lotesRewrite((answer, sent) => {
+        const down = { error: "S", errores: ["AFIP no esta disponible en este momento"], external_reference: sent[1] };
+        const response = [...answer.response];
+        response[1] = down;
+        return { text: JSON.stringify({ ...answer, error: "S", response }) };
+      }),
+    );
+    const u = userAt(s, relay.baseUrl);
+    const refs = ["MW-1", "MW-2", "MW-3"];
+    const r = await u.issue([
+      "issue",
+      "--no-pdf",
+      file(
+        u.user.cwd,
+        "lote.json",
+        refs.map((ref) => sample(ref)),
+      ),
+    ]);
+    expect(r.code, r.stderr).toBe(6);
+    const told = byRef(r.stdout);
+    expect(refs.map((ref) => told.get(ref)?.status)).toEqual(["issued", "held", "issued"]);
+    expect(told.get("MW-3")?.numero).toBe((await heldUnder(s, "MW-3"))[0]?.comprobante.numero);
+  }, 60_000);
+
+  it("a refusal naming a customer's document number is that voucher's, not its lane's: the rest asked about and sent", async () => {
+    const s = await sandbox();
+    const relay = await relayed(s, async ({ method }) =>
+      method === "facturacion/lotes"
+        ? {
+            text: JSON.stringify({
+              error: "S",
+              errores: ["fila 1 (comenzando en 0): el numero de documento del cliente es invalido"],
+              response: [],
+            }),
+          }
+        : undefined,
+    );
+    const u = userAt(s, relay.baseUrl);
+    const refs = ["FL-1", "FL-2", "FL-3"];
+    const r = await u.issue([
+      "issue",
+      "--no-pdf",
+      file(
+        u.user.cwd,
+        "lote.json",
+        refs.map((ref) => sample(ref)),
+      ),
+    ]);
+    const told = byRef(r.stdout);
+    expect(refs.map((ref) => told.get(ref)?.status)).toEqual(["issued", "rejected", "issued"]);
+    expect(r.code).toBe(7);
+    expect(await counts(s, refs)).toEqual([1, 0, 1]);
+  }, 60_000);
+});

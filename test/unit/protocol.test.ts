@@ -1328,5 +1328,12 @@ describe("refusalCauses: what a refusal's words say follows from it", () => {
     expect(causes(["La condicion frente al IVA no permite el tipo"], ["TFC-8004"])).toEqual(["vat-condition"]);
     expect(causes([], [], true)).toEqual(["requires-fce"]);
     expect(causes(["El CUIT es invalido"])).toEqual([]);
+    // A customer's document number, a due date: the voucher's own, not its lane's sequence.
+    expect(causes(["fila 1 (comenzando en 0): el numero de documento del cliente es invalido"])).toEqual([]);
+    expect(causes(["El campo vencimiento debe tener el formato dd/mm/aaaa"])).toEqual([]);
+    expect(causes(["Campo CbteFch debe estar comprendido en el rango N-5 y N+5"])).toEqual(["sequence"]);
+    expect(
+      causes(["El comprobante enviado en la fila 2 (comenzando en 0) no esta ordenado por fecha y numero."]),
+    ).toEqual(["sequence"]);
   });
 });

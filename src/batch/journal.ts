@@ -187,8 +187,11 @@ export function sinceSent(
   boot: string | undefined = currentBoot(),
 ): number {
   if (entry.sent_mono === undefined || entry.boot === undefined || boot === undefined) return 0;
-  if (!sameBoot(entry.boot, boot)) return Math.max(0, uptime() * 1000);
-  return Math.max(0, now() - entry.sent_mono);
+  if (sameBoot(entry.boot, boot)) return Math.max(0, now() - entry.sent_mono);
+  // Another boot for sure only by the kernel's boot id: boots told apart by the wall clock
+  // (`t<seconds>`, where there is none) may be one boot whose clock stepped.
+  if (entry.boot.startsWith("t") || boot.startsWith("t")) return 0;
+  return Math.max(0, uptime() * 1000);
 }
 
 function safeName(profile: string): string {

@@ -27,7 +27,6 @@ import {
   inFlight,
   Journal,
   JournalBusyError,
-  type JournalEntry,
   JournalUnwritableError,
   monotonicMs,
   settledInJournal,

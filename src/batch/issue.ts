@@ -29,6 +29,7 @@ import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { documentName } from "../output/files.js";
 import { voucherNumber } from "../voucher/codes.js";
+import { Dec } from "../voucher/decimal.js";
 import type { Envelope } from "../voucher/schema.js";
 import { escapeEnvelope } from "../voucher/text.js";
 import { DEFAULTED, defaultedFields } from "../voucher/validate.js";
@@ -918,7 +919,9 @@ export class Issuer {
     if (!changed) return;
     const message = t("{ref} was used before for another voucher ({held}); nothing sent: this sale is not invoiced", {
       ref: result.external_reference,
-      held: [held.tipo, result.comprobante_nro, held.total].filter(Boolean).join(" "),
+      held: [held.tipo, result.comprobante_nro, held.total && Dec.tryParse(held.total)?.toFixed(2)]
+        .filter(Boolean)
+        .join(" "),
     });
     result.status = "conflict";
     result.ok = false;

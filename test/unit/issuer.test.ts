@@ -501,7 +501,8 @@ describe("an answer lost on the way", () => {
     };
     let clock = Date.parse("2026-11-20T12:00:00Z");
     const sending: string[] = [];
-    const r = await rig(w, { now: () => (clock += 1000) }, (j) => {
+    // Both clocks move a second a read: each send's wall time (sent_at) is its own.
+    const r = await rig(w, { now: () => (clock += 1000), wall: () => clock }, (j) => {
       const recordAll = j.recordAll.bind(j);
       j.recordAll = async (entries) => {
         for (const e of entries) if (e.state === "sending") sending.push(e.sent_at as string);
@@ -1733,7 +1734,7 @@ describe("the same reference with other content", () => {
       comprobante_nro: "00679-00000001",
     });
     expect(other.errors).toEqual([
-      "DG-1.json: DG-1 was used before for another voucher (FACTURA B 00679-00000001 121); nothing sent: this sale is not invoiced",
+      "DG-1.json: DG-1 was used before for another voucher (FACTURA B 00679-00000001 121.00); nothing sent: this sale is not invoiced",
     ]);
     expect(other.hint).toMatch(/^give the new voucher its own external_reference/);
     expect(w.calls.get("facturacion/nuevo")).toBe(1);

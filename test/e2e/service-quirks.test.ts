@@ -50,6 +50,24 @@ function userAt(s: RunningSandbox, baseUrl = s.baseUrl, extra: Record<string, st
     user,
     env,
     issue: (args: string[]) => runCli(["--json", ...args], { cwd: user.cwd, env }),
+    /** The sample under each of `refs`, dated today, in one file, issued with `command` (no PDFs). */
+    batch: (refs: string[], command = "issue") =>
+      runCli(
+        [
+          "--json",
+          command,
+          "--no-pdf",
+          file(
+            user.cwd,
+            "lote.json",
+            refs.map((ref) => sample(ref)),
+          ),
+        ],
+        {
+          cwd: user.cwd,
+          env,
+        },
+      ),
     forgetJournal: () => rmSync(join(user.home, "state"), { recursive: true, force: true }),
   };
 }
@@ -246,12 +264,7 @@ describe("4. batch items matched by reference, never by position", () => {
     );
     const u = userAt(s, relay.baseUrl);
     const refs = ["RO-1", "RO-2", "RO-3"];
-    const path = file(
-      u.user.cwd,
-      "lote.json",
-      refs.map((ref) => sample(ref)),
-    );
-    const first = await u.issue(["issue", "--no-pdf", path]);
+    const first = await u.batch(refs);
     const told = byRef(first.stdout);
     expect(refs.map((ref) => told.get(ref)?.status)).toEqual(["issued", "issued", "rejected"]);
     const numbers = await Promise.all(
@@ -260,7 +273,7 @@ describe("4. batch items matched by reference, never by position", () => {
     expect(refs.slice(0, 2).map((ref) => told.get(ref)?.numero)).toEqual(numbers);
     expect(first.code).toBe(7);
     // The rejected one is sent again by the next run; the others are not.
-    const again = await u.issue(["issue", "--no-pdf", path]);
+    const again = await u.batch(refs);
     expect(again.code, again.stderr).toBe(0);
     expect(await counts(s, refs)).toEqual([1, 1, 1]);
   }, 60_000);
@@ -276,15 +289,7 @@ describe("4. batch items matched by reference, never by position", () => {
     );
     const u = userAt(s, relay.baseUrl);
     const refs = ["EX-1", "EX-2"];
-    const r = await u.issue([
-      "issue",
-      "--no-pdf",
-      file(
-        u.user.cwd,
-        "lote.json",
-        refs.map((ref) => sample(ref)),
-      ),
-    ]);
+    const r = await u.batch(refs);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/item 1 names OTRO-9, which was not sent; asking the service about each voucher/);
     expect([...byRef(r.stdout).values()].map((x) => [x.status, x.reconciled])).toEqual([
@@ -309,15 +314,7 @@ describe("5. an answer that names no voucher is no proof that nothing was stored
       ),
     );
     const u = userAt(s, relay.baseUrl);
-    const r = await u.issue([
-      command,
-      "--no-pdf",
-      file(
-        u.user.cwd,
-        "lote.json",
-        refs.map((ref) => sample(ref)),
-      ),
-    ]);
+    const r = await u.batch(refs, command);
     return { s, r, told: byRef(r.stdout) };
   }
 
@@ -544,15 +541,7 @@ describe("what an adversarial review found", () => {
     );
     const u = userAt(s, relay.baseUrl);
     const refs = ["MW-1", "MW-2", "MW-3"];
-    const r = await u.issue([
-      "issue",
-      "--no-pdf",
-      file(
-        u.user.cwd,
-        "lote.json",
-        refs.map((ref) => sample(ref)),
-      ),
-    ]);
+    const r = await u.batch(refs);
     expect(r.code, r.stderr).toBe(6);
     const told = byRef(r.stdout);
     expect(refs.map((ref) => told.get(ref)?.status)).toEqual(["issued", "held", "issued"]);
@@ -574,15 +563,7 @@ describe("what an adversarial review found", () => {
     );
     const u = userAt(s, relay.baseUrl);
     const refs = ["FL-1", "FL-2", "FL-3"];
-    const r = await u.issue([
-      "issue",
-      "--no-pdf",
-      file(
-        u.user.cwd,
-        "lote.json",
-        refs.map((ref) => sample(ref)),
-      ),
-    ]);
+    const r = await u.batch(refs);
     const told = byRef(r.stdout);
     expect(refs.map((ref) => told.get(ref)?.status)).toEqual(["issued", "rejected", "issued"]);
     expect(r.code).toBe(7);

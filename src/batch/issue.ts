@@ -20,7 +20,6 @@ import {
   namedRow,
   type Operacion,
   preferred,
-  refusalCauses,
   type Service,
   type ServiceVoucher,
 } from "../api/protocol.js";
@@ -28,8 +27,6 @@ import { currentBoot } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { documentName } from "../output/files.js";
-import { voucherNumber } from "../voucher/codes.js";
-import { Dec } from "../voucher/decimal.js";
 import type { Envelope } from "../voucher/schema.js";
 import { escapeEnvelope } from "../voucher/text.js";
 import { DEFAULTED, defaultedFields } from "../voucher/validate.js";
@@ -45,6 +42,16 @@ import {
   settledInJournal,
   sinceSent,
 } from "./journal.js";
+import {
+  finishNumber,
+  heldBehindWhy,
+  type Issued,
+  type LaneBreak,
+  laneBreak,
+  type Outcome,
+  reusedReference,
+  settle as settleOutcome,
+} from "./outcome.js";
 import { blankResult, type VoucherResult } from "./result.js";
 
 export type { VoucherResult, VoucherStatus } from "./result.js";
@@ -132,11 +139,6 @@ interface Pending {
   voucher: PreparedVoucher;
   reference: string;
 }
-
-/** The error code of a voucher sent several times without an answer, which the service lacks. */
-export const NO_ANSWER = "no-answer";
-/** The error code of a batch item the service did not process because an earlier one failed. */
-export const NOT_PROCESSED = "not-processed";
 
 /**
  * The service refused to work at all (access denied, maintenance, the authority down, no way to
@@ -227,6 +229,22 @@ export class Issuer {
       }
     }
     return left;
+  }
+
+  /** A voucher's outcome, settled (see outcome.ts): journaled, and its result returned. */
+  private async settle(voucher: PreparedVoucher, reference: string, outcome: Outcome): Promise<VoucherResult> {
+    const [result] = await this.settleAll([[voucher, reference, outcome]]);
+    return result as VoucherResult;
+  }
+
+  /** Several outcomes, journaled at once (one write for a batch's). */
+  private async settleAll(items: [PreparedVoucher, string, Outcome][]): Promise<VoucherResult[]> {
+    const settled = items.map(([voucher, reference, outcome]) =>
+      settleOutcome(voucher, reference, outcome, { mode: this.settings.mode, journaled: this.journal.get(reference) }),
+    );
+    const entries = settled.flatMap((s) => (s.entry ? [s.entry] : []));
+    if (entries.length > 0) await this.recordAll(entries);
+    return settled.map((s) => s.result);
   }
 
   /** An outcome for the journal; one it cannot take is kept for flushUnwritten and stops the run. */
@@ -345,8 +363,7 @@ export class Issuer {
 
   /** A begun voucher that will not be sent after all: the journal says so. */
   async abandon(begun: Begun, why: string): Promise<void> {
-    if ("reference" in begun)
-      await this.record({ ref: begun.reference, state: "held", mode: this.settings.mode, errors: [why] });
+    if ("reference" in begun) await this.settle(begun.voucher, begun.reference, { kind: "held", why });
   }
 
   private async journalSending(items: { voucher: PreparedVoucher; reference: string }[]): Promise<void> {
@@ -408,7 +425,7 @@ export class Issuer {
       }
       if (!found) return { reference };
       if (duplicateWanted && found.state === "issued") {
-        await this.recordFound(voucher, reference, found);
+        await this.settle(voucher, reference, { kind: "issued", by: "superseded", issued: found });
         reference = this.nextCandidate(voucher.reference, reference);
         continue;
       }
@@ -531,19 +548,15 @@ export class Issuer {
       if (!(error instanceof TransportError) && !(error instanceof FacturarError)) throw error;
       if (error instanceof FacturarError && isServiceFailure(error)) {
         // Refused before anything was done (access, maintenance, the authority down).
-        await this.notSent(
-          pending.map((p) => p.reference),
-          error,
-        );
+        await this.notSent(pending, error);
         throw new ServiceStop(error);
       }
       // A bad request (HTTP 400…) naming a row is that voucher's refusal; the others are asked about.
       const row = error instanceof FacturarError ? namedRow([error.message], pending.length) : undefined;
       if (row !== undefined) {
-        await this.refusedRow(pending, row, since, results, async (bad) => {
-          await this.notSent([bad.reference], error);
-          return this.failed(bad.voucher, bad.reference, error);
-        });
+        await this.refusedRow(pending, row, since, results, async (bad) =>
+          this.settle(bad.voucher, bad.reference, { kind: "bad-request", error }),
+        );
         return;
       }
       this.warn(
@@ -570,11 +583,11 @@ export class Issuer {
         // The authority went down midway: those before are settled; of this one and the rest,
         // what an item names issued is issued, the others were not.
         const rest = pending.slice(i);
-        const refused: string[] = [];
+        const refused: Pending[] = [];
         for (const [k, q] of rest.entries()) {
           const its = batch.items[i + k] as IssueAnswer;
           if (its.ok) results[q.index] = await this.settleAnswer(q.voucher, q.reference, its);
-          else refused.push(q.reference);
+          else refused.push(q);
         }
         await this.notSent(refused, item.unavailable);
         throw new ServiceStop(item.unavailable);
@@ -583,11 +596,7 @@ export class Issuer {
         const why = failed
           ? t("not processed by the service: {ref}, earlier in its batch, failed", { ref: failed })
           : t("not processed by the service: an earlier voucher of its batch failed");
-        await this.record({ ref: p.reference, state: "held", mode: this.settings.mode, errors: [why] });
-        const held = this.result(p.voucher, p.reference, "held");
-        held.errors = [why];
-        held.error_details = [{ code: NOT_PROCESSED, text: why }];
-        results[p.index] = held;
+        results[p.index] = await this.settle(p.voucher, p.reference, { kind: "held", why, notProcessed: true });
       } else {
         if (!item.ok) failed ??= p.reference;
         results[p.index] = await this.settleAnswer(p.voucher, p.reference, item);
@@ -625,7 +634,7 @@ export class Issuer {
         result = await this.unknown(p.voucher, p.reference, lookupError.cause);
       }
       results[p.index] = result;
-      if (!breaker && breaksLane(result)) breaker = result;
+      if (!breaker && laneBreak(result)) breaker = result;
     }
   }
 
@@ -693,9 +702,11 @@ export class Issuer {
       if (!(error instanceof TransportError) && !(error instanceof FacturarError)) throw error;
       if (!(error instanceof TransportError)) {
         // Refused before anything was done: nothing to reconcile.
-        await this.notSent([reference], error);
-        if (isServiceFailure(error)) throw new ServiceStop(error);
-        return this.failed(voucher, reference, error as Error);
+        if (isServiceFailure(error)) {
+          await this.notSent([{ voucher, reference }], error);
+          throw new ServiceStop(error);
+        }
+        return this.settle(voucher, reference, { kind: "bad-request", error });
       }
       this.warn(
         t("{source}: {message}; asking the service whether {ref} was stored", {
@@ -715,102 +726,66 @@ export class Issuer {
       if (attempt >= 3) {
         // Asked each time, past the settle window: the service holds nothing under this
         // reference. Known not issued; the next run sends it again.
-        await this.record({
-          ref: reference,
-          state: "rejected",
-          mode: this.settings.mode,
-          errors: [error.message],
-        });
-        const result = this.result(voucher, reference, "rejected");
-        result.errors = [error.message];
-        result.error_details = [{ code: NO_ANSWER, text: error.message }];
-        result.hint = t(
-          "sent {n} times without an answer, and the service holds nothing under {ref}: not issued; run again later",
-          { n: attempt, ref: reference },
-        );
-        return result;
+        return this.settle(voucher, reference, { kind: "no-answer", attempts: attempt, message: error.message });
       }
       return this.send(voucher, reference, attempt + 1);
     }
     return this.settleAnswer(voucher, reference, answer);
   }
 
-  /** Nothing was done by the service: the journal must not say `sending`. */
-  private async notSent(references: string[], error: unknown): Promise<void> {
-    const message = (error as Error).message;
-    const state = isServiceFailure(error) ? ("held" as const) : ("rejected" as const);
-    await this.recordAll(references.map((ref) => ({ ref, state, mode: this.settings.mode, errors: [message] })));
+  /** The service refused to work at all, before doing anything: these were not sent (held). */
+  private async notSent(items: { voucher: PreparedVoucher; reference: string }[], error: Error): Promise<void> {
+    await this.settleAll(
+      items.map(({ voucher, reference }) => [voucher, reference, { kind: "held", why: error.message }]),
+    );
   }
 
-  /** A voucher the service refused as a bad request (HTTP 400…): that voucher's result. */
-  private failed(voucher: PreparedVoucher, reference: string, error: Error): VoucherResult {
-    const result = this.result(voucher, reference, "rejected");
-    result.errors = [error.message];
-    const code = error instanceof FacturarError ? error.code : "error";
-    result.error_details = [{ code, text: error.message }];
-    if (error instanceof FacturarError && error.hint) result.hint = error.hint;
-    return result;
-  }
-
-  /** The service's answer to this run's own issuing call. */
+  /** The service's answer to this run's own issuing call, which names the voucher. */
   private async settleAnswer(voucher: PreparedVoucher, reference: string, answer: IssueAnswer): Promise<VoucherResult> {
-    if (!answer.ok) {
-      const result = this.result(voucher, reference, "rejected");
-      result.errors = answer.errors;
-      result.error_details = answer.details;
-      result.hint = hintFor(result, answer.requiresFce);
-      await this.record({ ref: reference, state: "rejected", mode: this.settings.mode, errors: result.errors });
-      return result;
-    }
+    if (!answer.ok)
+      return this.settle(voucher, reference, {
+        kind: "refused",
+        errors: answer.errors,
+        details: answer.details,
+        requiresFce: answer.requiresFce,
+      });
     if (answer.state === "queued") {
-      await this.record({ ref: reference, state: "queued", mode: "queued" });
-      const queued = this.result(voucher, reference, "queued");
-      if (answer.vencimiento_pago) queued.vencimiento_pago = answer.vencimiento_pago;
+      const queued = await this.settle(voucher, reference, {
+        kind: "queued",
+        by: "answer",
+        vencimiento_pago: answer.vencimiento_pago,
+      });
       return this.settings.wait ? this.follow(voucher, reference) : queued;
     }
-    const c = voucher.envelope.comprobante;
-    let result = this.result(voucher, reference, "issued");
-    Object.assign(result, {
-      comprobante_tipo: answer.comprobante_tipo ?? c.tipo,
-      punto_venta: answer.punto_venta ?? c.punto_venta ?? null,
-      numero: answer.numero,
-      cae: answer.cae,
-      vencimiento_cae: answer.vencimiento_cae,
-      vencimiento_pago: answer.vencimiento_pago ?? c.vencimiento ?? null,
-      qr: answer.qr,
-    });
-    if (answer.observations.length > 0) result.observations = answer.observations;
+    let issued: Issued = { ...answer, tipo: answer.comprobante_tipo, total: null };
     let links = { pdf: answer.pdf_url, ticket: answer.ticket_url };
+    const warnings: string[] = [];
     if (answer.numero === null) {
       // Issued, but the answer gave no number: the service's own record has it.
       try {
         const found = await this.lookup(reference, voucher.operacion);
         if (found?.state === "issued") {
-          result = this.fromService(voucher, reference, found, "issued");
+          issued = found;
           links = { pdf: found.pdf_url, ticket: found.ticket_url };
         }
       } catch {
         // Keep what the answer said; the PDF waits for a number.
       }
-      if (result.numero === null)
-        result.warnings = [
-          ...(result.warnings ?? []),
+      if (issued.numero === null)
+        warnings.push(
           t(
             "issued, but the service gave no readable voucher number for {ref}: `facturar query --ref {ref}` tells it later",
-            {
-              ref: reference,
-            },
+            { ref: reference },
           ),
-        ];
+        );
     }
-    finishNumber(result);
-    await this.journalIssued(result, voucher);
+    const result = await this.settle(voucher, reference, { kind: "issued", by: "answer", issued, warnings });
     return this.withDocuments(result, links.pdf, links.ticket, false);
   }
 
   /**
    * A voucher the service holds under the reference: issued (this run's lost call, or an earlier
-   * run's, machine's or profile's), queued, or failed in the queue.
+   * run's, machine's or profile's), queued, or failed in the queue. `sentNow`: this run sent it.
    */
   private async settleFound(
     voucher: PreparedVoucher,
@@ -819,53 +794,28 @@ export class Issuer {
     sentNow: boolean,
     mayRequeue = true,
   ): Promise<VoucherResult> {
-    const entry = this.journal.get(reference);
+    const by = sentNow ? "lookup" : "found";
+    const journaled = this.journal.get(reference);
     if (found.state === "issued") {
-      const result = this.fromService(voucher, reference, found, sentNow ? "issued" : "skipped-duplicate");
-      result.reconciled = true;
-      if (!sentNow) {
-        result.hint = t("already issued (the service holds {ref}): not sent again", { ref: reference });
-        this.noteDrift(result, voucher, entry, found);
-      }
-      const kept = entry?.pdf && existsSync(entry.pdf) ? entry : undefined;
+      const kept = journaled?.pdf && existsSync(journaled.pdf) ? journaled : undefined;
+      const result = await this.settle(voucher, reference, { kind: "issued", by, issued: found });
       if (kept) {
         result.pdf = kept.pdf ?? null;
         result.ticket = kept.ticket && existsSync(kept.ticket) ? kept.ticket : null;
+        if (result.ticket) return result;
       }
-      // What was sent is the digest's to remember, not a file that says something else now.
-      await this.journalIssued(result, result.content_changed ? undefined : voucher);
-      if (kept && result.ticket) return result;
       return this.withDocuments(result, found.pdf_url, found.ticket_url, !found.pdf_url);
     }
     if (found.state === "queued") {
-      await this.record({
-        ref: reference,
-        state: "queued",
-        mode: "queued",
-        tipo: found.tipo || voucher.envelope.comprobante.tipo,
-      });
-      const result = this.fromService(voucher, reference, found, "queued");
-      result.reconciled = true;
-      if (!sentNow) {
-        result.hint = t("already in the service's queue under {ref}: not sent again", { ref: reference });
-        this.noteDrift(result, voucher, entry, found);
-        // Another voucher waits under this reference: told, not followed as if it were this one.
-        if (result.status === "conflict") return result;
-      }
+      const result = await this.settle(voucher, reference, { kind: "queued", by, found });
+      // Another voucher waits under this reference: told, not followed as if it were this one.
+      if (result.status === "conflict") return result;
       return this.settings.wait ? this.follow(voucher, reference) : result;
     }
-    if (!sentNow) {
-      // Failed in the queue with other content than this file's: re-queued, it would issue that.
-      const held = this.fromService(voucher, reference, found, "rejected");
-      this.noteDrift(held, voucher, entry, found);
-      if (held.status === "conflict") {
-        await this.record({ ref: reference, state: "queue-error", mode: "queued", errors: found.errors });
-        held.reconciled = true;
-        return held;
-      }
-    }
-    // Failed in the service's queue: it stays there until re-queued or deleted.
-    if (this.settings.requeue && mayRequeue) {
+    // Failed in the service's queue: it stays there until re-queued or deleted. Re-queued only
+    // when it is this voucher: with other content, re-queued, it would issue that one.
+    const ours = sentNow || !reusedReference(voucher, journaled, found);
+    if (this.settings.requeue && mayRequeue && ours) {
       try {
         await this.service.requeue(reference);
       } catch (error) {
@@ -873,78 +823,21 @@ export class Issuer {
         if (error instanceof TransportError) return this.unknown(voucher, reference, error);
         throw error;
       }
-      await this.record({ ref: reference, state: "queued", mode: "queued" });
-      const result = this.fromService(voucher, reference, found, "queued");
-      result.reconciled = true;
-      result.hint = t("re-queued {ref} (reenviar_encolado): it had failed in the queue", { ref: reference });
+      const result = await this.settle(voucher, reference, { kind: "queued", by: "requeued", found });
       return this.settings.wait ? this.follow(voucher, reference) : result;
     }
-    await this.record({ ref: reference, state: "queue-error", mode: "queued", errors: found.errors });
-    const result = this.fromService(voucher, reference, found, "rejected");
-    result.reconciled = true;
-    result.errors = found.errors;
-    result.error_details = [{ code: "queue-error", text: found.errors.join("; ") }];
-    result.hint = t(
-      "the service's queue holds {ref} with an error; once its cause is fixed, `facturar issue-queued --requeue` (or `facturar queue retry --ref {ref}`) puts it back in the queue; to send a corrected voucher instead, `facturar queue delete --ref {ref}` first",
-      { ref: reference },
-    );
-    return result;
-  }
-
-  /** Records what the service holds, without settling this voucher (a duplicate is wanted). */
-  private async recordFound(voucher: PreparedVoucher, reference: string, found: ServiceVoucher): Promise<void> {
-    const result = this.fromService(voucher, reference, found, "issued");
-    await this.journalIssued(result, undefined);
-  }
-
-  /**
-   * Same reference, other content: what the service holds is not what this file says now. As a
-   * reused idempotency key with other parameters is (Stripe), a conflict: not ok, nothing sent,
-   * and the result shows what was issued under the reference.
-   */
-  private noteDrift(
-    result: VoucherResult,
-    voucher: PreparedVoucher,
-    entry: JournalEntry | undefined,
-    found: ServiceVoucher | undefined,
-  ): void {
-    const c = voucher.envelope.comprobante;
-    // Without the digest of what was sent (found at the service, journal lost), the service's own
-    // figures are what can be compared: type and total.
-    const held = found ? { tipo: found.tipo, total: found.total } : { tipo: entry?.tipo, total: entry?.total };
-    const changed = entry?.digest
-      ? entry.digest !== voucher.digest
-      : (!!held.tipo && held.tipo !== c.tipo) ||
-        (!!held.total && c.total !== undefined && Number(held.total) !== Number(c.total));
-    if (!changed) return;
-    const message = t("{ref} was used before for another voucher ({held}); nothing sent: this sale is not invoiced", {
-      ref: result.external_reference,
-      held: [held.tipo, result.comprobante_nro, held.total && Dec.tryParse(held.total)?.toFixed(2)]
-        .filter(Boolean)
-        .join(" "),
-    });
-    result.status = "conflict";
-    result.ok = false;
-    result.content_changed = true;
-    // Placed as validation errors are: the voucher's own source first.
-    result.errors = [`${voucher.source}: ${message}`];
-    result.error_details = [
-      { code: "reference.reused", text: message, field: "comprobante.external_reference", place: voucher.source },
-    ];
-    result.hint = t(
-      "give the new voucher its own external_reference; if it is the same sale corrected, issue a credit note for the old one first (`facturar credit-note --ref {ref}`)",
-      { ref: result.external_reference },
-    );
+    return this.settle(voucher, reference, { kind: "queue-error", by, found });
   }
 
   /** Queued mode with --wait: polls by reference until issued, failed, gone, or the timeout. */
   private async follow(voucher: PreparedVoucher, reference: string): Promise<VoucherResult> {
     const deadline = this.now() + this.settings.waitTimeoutMs;
-    const unfollowed = (cause: Error) => {
-      const still = this.result(voucher, reference, "queued");
-      still.warnings = [t("could not follow it: {message}", { message: cause.message })];
-      return still;
-    };
+    const unfollowed = (cause: Error) =>
+      this.settle(voucher, reference, {
+        kind: "queued",
+        by: "still",
+        warning: t("could not follow it: {message}", { message: cause.message }),
+      });
     // The service could not be asked about one: the others are not asked again (each would wait as long).
     if (this.followFault) return unfollowed(this.followFault);
     for (;;) {
@@ -956,72 +849,29 @@ export class Issuer {
         this.followFault ??= error.cause;
         return unfollowed(error.cause);
       }
-      if (!found) {
-        await this.record({ ref: reference, state: "deleted", mode: "queued" });
-        const gone = this.result(voucher, reference, "rejected");
-        gone.errors = [t("{ref} is no longer in the service's queue (deleted?)", { ref: reference })];
-        gone.hint = t("run again to send it anew");
-        return gone;
-      }
+      if (!found) return this.settle(voucher, reference, { kind: "deleted" });
       if (found.state === "issued") {
-        const result = this.fromService(voucher, reference, found, "issued");
-        await this.journalIssued(result, voucher);
+        const result = await this.settle(voucher, reference, { kind: "issued", by: "followed", issued: found });
         return this.withDocuments(result, found.pdf_url, found.ticket_url, !found.pdf_url);
       }
       // Failed in the queue while followed: reported (re-queued once at most per run, not in a loop).
       if (found.state === "queue-error") return this.settleFound(voucher, reference, found, true, false);
-      if (this.now() >= deadline) {
-        const still = this.fromService(voucher, reference, found, "queued");
-        still.warnings = [
-          t("still queued after {seconds} s", { seconds: Math.round(this.settings.waitTimeoutMs / 1000) }),
-        ];
-        return still;
-      }
+      if (this.now() >= deadline)
+        return this.settle(voucher, reference, {
+          kind: "queued",
+          by: "still",
+          found,
+          warning: t("still queued after {seconds} s", { seconds: Math.round(this.settings.waitTimeoutMs / 1000) }),
+        });
       await this.sleep(this.settings.pollMs ?? 500);
     }
   }
 
   /** Journal-settled: reported with what was issued, its PDF fetched again if it went missing. */
   private async fromJournal(voucher: PreparedVoucher, entry: JournalEntry): Promise<VoucherResult> {
-    const result = this.result(voucher, entry.ref, "skipped-duplicate");
-    Object.assign(result, {
-      comprobante_tipo: entry.tipo ?? result.comprobante_tipo,
-      punto_venta: entry.punto_venta ?? result.punto_venta,
-      numero: entry.numero ?? null,
-      cae: entry.cae ?? null,
-      vencimiento_cae: entry.vencimiento_cae ?? null,
-      vencimiento_pago: entry.vencimiento_pago ?? result.vencimiento_pago,
-      total: entry.total ?? result.total,
-      pdf: entry.pdf ?? null,
-      ticket: entry.ticket ?? null,
-    });
-    if (entry.observations?.length) result.observations = entry.observations;
-    finishNumber(result);
-    result.hint = t("already issued (journal): not sent again; --allow-duplicate issues another on purpose");
-    this.noteDrift(result, voucher, entry, undefined);
+    const result = await this.settle(voucher, entry.ref, { kind: "journaled", entry });
     const missing = entry.documents_missing || !result.pdf || !existsSync(result.pdf);
     return this.settings.savePdf && missing ? this.withDocuments(result, undefined, undefined, true) : result;
-  }
-
-  private async journalIssued(result: VoucherResult, voucher: PreparedVoucher | undefined): Promise<void> {
-    await this.record({
-      ref: result.external_reference,
-      state: "issued",
-      mode: this.settings.mode,
-      ...(result.comprobante_tipo ? { tipo: result.comprobante_tipo } : {}),
-      ...(result.punto_venta !== null ? { punto_venta: result.punto_venta } : {}),
-      ...(result.numero !== null ? { numero: result.numero } : {}),
-      ...(result.comprobante_nro ? { comprobante_nro: result.comprobante_nro } : {}),
-      // The lane's latest date: a later run refuses an earlier one before sending (date.order).
-      ...(voucher ? { fecha: voucher.envelope.comprobante.fecha } : {}),
-      ...(voucher?.operacion === "C" ? { operacion: "C" as const } : {}),
-      ...(result.cae ? { cae: result.cae } : {}),
-      ...(result.vencimiento_cae ? { vencimiento_cae: result.vencimiento_cae } : {}),
-      ...(result.vencimiento_pago ? { vencimiento_pago: result.vencimiento_pago } : {}),
-      ...(result.total ? { total: result.total } : {}),
-      ...(result.observations ? { observations: result.observations } : {}),
-      ...(voucher && !this.journal.get(result.external_reference)?.digest ? { digest: voucher.digest } : {}),
-    });
   }
 
   /**
@@ -1136,123 +986,22 @@ export class Issuer {
     return result;
   }
 
-  private async unknown(voucher: PreparedVoucher, reference: string, cause: Error): Promise<VoucherResult> {
-    const message = t("could not ask the service about {ref}: {message}", { ref: reference, message: cause.message });
-    await this.record({ ref: reference, state: "unknown", mode: this.settings.mode, errors: [message] });
-    const result = this.result(voucher, reference, "unknown");
-    result.errors = [message];
-    result.hint = t(
-      "sent, but no answer came back and the service could not be asked; `facturar journal --reconcile` settles it later",
-    );
-    return result;
+  private unknown(voucher: PreparedVoucher, reference: string, cause: Error): Promise<VoucherResult> {
+    return this.settle(voucher, reference, { kind: "unknown", cause });
   }
 
   /** A voucher behind one that broke its lane inside the same batch. */
-  private async holdBehind(
+  private holdBehind(
     voucher: PreparedVoucher,
     reference: string,
     breaker: VoucherResult,
-    cause: "sequence" | "unsettled" = "unsettled",
+    cause: LaneBreak = "unsettled",
   ): Promise<VoucherResult> {
-    const why =
-      cause === "sequence"
-        ? t("not sent: {ref} failed in this lane with a numbering or date error, and this one would too", {
-            ref: breaker.external_reference,
-          })
-        : t(
-            "not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order",
-            { ref: breaker.external_reference },
-          );
-    await this.record({ ref: reference, state: "held", mode: this.settings.mode, errors: [why] });
-    const held = this.result(voucher, reference, "held");
-    held.errors = [why];
-    return held;
-  }
-
-  private fromService(
-    voucher: PreparedVoucher,
-    reference: string,
-    found: ServiceVoucher,
-    status: VoucherResult["status"],
-  ): VoucherResult {
-    const result = this.result(voucher, reference, status);
-    Object.assign(result, {
-      comprobante_tipo: found.tipo || result.comprobante_tipo,
-      punto_venta: found.punto_venta ?? result.punto_venta,
-      numero: found.numero,
-      cae: found.cae,
-      vencimiento_cae: found.vencimiento_cae,
-      vencimiento_pago: found.vencimiento_pago ?? result.vencimiento_pago,
-      total: found.total ?? result.total,
-      qr: found.qr,
-    });
-    if (found.observations.length > 0) result.observations = found.observations;
-    finishNumber(result);
-    return result;
-  }
-
-  private result(voucher: PreparedVoucher, reference: string, status: VoucherResult["status"]): VoucherResult {
-    const c = voucher.envelope.comprobante;
-    const result = blankResult(status, {
-      source: voucher.source,
-      reference,
-      tipo: c.tipo ?? null,
-      punto_venta: c.punto_venta ?? null,
-      total: c.total ?? null,
-    });
-    result.vencimiento_pago = c.vencimiento ?? null;
-    return result;
+    return this.settle(voucher, reference, { kind: "held", why: heldBehindWhy(breaker.external_reference, cause) });
   }
 }
 
 function asFacturarError(error: Error): FacturarError {
   if (error instanceof FacturarError) return error;
   return new FacturarError(error.message, "unavailable", "service.unavailable");
-}
-
-/** `00679-00000012` once issued with a number. */
-function finishNumber(result: VoucherResult): void {
-  const issued = result.status === "issued" || result.status === "skipped-duplicate";
-  result.comprobante_nro =
-    issued && result.punto_venta !== null && result.numero !== null
-      ? voucherNumber(result.punto_venta, result.numero)
-      : null;
-}
-
-/**
- * Why the rest of a lane must wait, if it must. A numbering or date error: the rest would fail
- * too. An outcome not known, a voucher sent without ever an answer, or one not processed: it may
- * still be issued later, and the authority numbers a lane in order and refuses a date earlier
- * than the last voucher's, so nothing after it may go first.
- */
-export function laneBreak(result: VoucherResult): "sequence" | "unsettled" | undefined {
-  if (result.status === "unknown" || result.status === "held") return "unsettled";
-  if (result.status !== "rejected") return undefined;
-  if (result.error_details.some((d) => d.code === NO_ANSWER)) return "unsettled";
-  const codes = result.error_details.map((d) => d.code);
-  return refusalCauses(result.errors, codes).has("sequence") ? "sequence" : undefined;
-}
-
-function breaksLane(result: VoucherResult): boolean {
-  return laneBreak(result) !== undefined;
-}
-
-function hintFor(result: VoucherResult, requiresFce: boolean): string | undefined {
-  const causes = refusalCauses(
-    result.errors,
-    result.error_details.map((d) => d.code),
-    requiresFce,
-  );
-  if (causes.has("requires-fce"))
-    return t(
-      "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)",
-    );
-  if (causes.has("vat-condition"))
-    return t(
-      "the customer's condicion_iva does not fit this voucher type (a registered taxpayer gets class A; consumers and exempt customers class B)",
-    );
-  if (causes.has("queue-blocked"))
-    return t("this point of sale has queued vouchers: use `facturar issue-queued` until they are processed");
-  if (causes.has("next-number")) return t("leave numero out: the service assigns the next number itself");
-  return undefined;
 }

@@ -21,16 +21,9 @@ import { anonymousAmount, ceilingMessage, unidentifiedConsumer } from "../vouche
 import { ruleOptions } from "../voucher/validate.js";
 import { currentCeiling } from "./ceiling.js";
 import { checkRates, type ForeignVoucher } from "./exchange.js";
-import {
-  type Begun,
-  headingOf,
-  Issuer,
-  laneBreak,
-  type PreparedVoucher,
-  ServiceStop,
-  type VoucherHeading,
-} from "./issue.js";
+import { type Begun, headingOf, Issuer, type PreparedVoucher, ServiceStop, type VoucherHeading } from "./issue.js";
 import { accountId, Journal, testJournalLimit, withPointOfSale } from "./journal.js";
+import { heldBehindWhy, type LaneBreak, laneBreak } from "./outcome.js";
 import { blankResult, type Problem, type VoucherResult } from "./result.js";
 import { EnvelopeStore } from "./spill.js";
 
@@ -749,26 +742,14 @@ export async function runLanes<V extends VoucherHeading>(
   };
   const worker = async () => {
     for (let lane = queue.shift(); lane; lane = queue.shift()) {
-      let heldBy: { ref: string; why: "sequence" | "unsettled" } | undefined;
+      let heldBy: { ref: string; why: LaneBreak } | undefined;
       let ahead: Promise<Begun> | undefined;
       const batchSize = batchable(lane[0]?.tipo) ? run.batchSize : 1;
       for (let i = 0; i < lane.length; ) {
         const group = lane.slice(i, i + batchSize);
         i += group.length;
         if (heldBy !== undefined || stopped()) {
-          const why =
-            heldBy === undefined
-              ? stopWhy()
-              : heldBy.why === "sequence"
-                ? t("not sent: {ref} failed in this lane with a numbering or date error, and this one would too", {
-                    ref: heldBy.ref,
-                  })
-                : t(
-                    "not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order",
-                    {
-                      ref: heldBy.ref,
-                    },
-                  );
+          const why = heldBy === undefined ? stopWhy() : heldBehindWhy(heldBy.ref, heldBy.why);
           // The voucher begun ahead was settled without sending (told as such) or is abandoned.
           let told = 0;
           if (ahead) {
@@ -790,7 +771,7 @@ export async function runLanes<V extends VoucherHeading>(
           if (group.length > 1) {
             for (const [k, r] of (await run.issueMany(group)).entries()) {
               await settle(r, group[k] as V);
-              const broken: ReturnType<typeof laneBreak> = heldBy === undefined ? laneBreak(r) : undefined;
+              const broken: LaneBreak | undefined = heldBy === undefined ? laneBreak(r) : undefined;
               if (broken) heldBy = { ref: r.external_reference, why: broken };
             }
             continue;
@@ -806,7 +787,7 @@ export async function runLanes<V extends VoucherHeading>(
           }
           const result = await run.finish(begun);
           await settle(result, group[0] as V);
-          const broken: ReturnType<typeof laneBreak> = laneBreak(result);
+          const broken = laneBreak(result);
           if (broken) heldBy = { ref: result.external_reference, why: broken };
         } catch (error) {
           if (!(error instanceof ServiceStop)) throw error;

@@ -25,12 +25,11 @@ import {
   Issuer,
   type IssueSettings,
   isServiceFailure,
-  laneBreak,
-  NO_ANSWER,
   type PreparedVoucher,
   ServiceStop,
 } from "../../src/batch/issue.js";
 import { Journal, JournalUnwritableError } from "../../src/batch/journal.js";
+import { laneBreak, NO_ANSWER } from "../../src/batch/outcome.js";
 import { blankResult, type VoucherResult } from "../../src/batch/result.js";
 import { FacturarError } from "../../src/errors.js";
 import type { Envelope } from "../../src/voucher/schema.js";

@@ -1,0 +1,398 @@
+/**
+ * A voucher's fate, decided in one place.
+ *
+ * THE RULE: a voucher's outcome is read only from an answer that names it, and its absence is
+ * concluded only from asking the service for its reference after the settle window. Every other
+ * answer (reordered, partial, unexpected, unreadable) is a lost answer for the vouchers it does
+ * not surely name: those are asked about before anything is sent again.
+ *
+ * Every issuing path (issue, issue-queued, credit and debit notes, purchases, the guided issue)
+ * goes through the Issuer (issue.ts), which finds each voucher's Outcome by that rule. settle()
+ * is the only place that turns an outcome into what the journal records, the result every
+ * renderer reads, and whether the rest of the voucher's lane must wait (laneBreak). What the
+ * service's error texts mean is the protocol's classifier's (refusalCauses), not this module's.
+ */
+
+import { refusalCauses, type ServiceVoucher } from "../api/protocol.js";
+import { FacturarError } from "../errors.js";
+import { t } from "../i18n/index.js";
+import { voucherNumber } from "../voucher/codes.js";
+import { Dec } from "../voucher/decimal.js";
+import type { PreparedVoucher } from "./issue.js";
+import type { JournalEntry } from "./journal.js";
+import { blankResult, type ErrorDetail, type VoucherResult } from "./result.js";
+
+/** The error code of a voucher sent several times without an answer, which the service lacks. */
+export const NO_ANSWER = "no-answer";
+/** The error code of a batch item the service did not process because an earlier one failed. */
+export const NOT_PROCESSED = "not-processed";
+
+/** What the service says of an issued voucher, from this run's answer or from its own record. */
+export interface Issued {
+  tipo: string | null;
+  punto_venta: number | null;
+  numero: number | null;
+  cae: string | null;
+  vencimiento_cae: string | null;
+  vencimiento_pago: string | null;
+  total: string | null;
+  qr: string | null;
+  observations: string[];
+}
+
+/**
+ * How a voucher's fate became known. `by` says who told it:
+ * - `answer`: this run's own issuing call, in an answer that names the voucher;
+ * - `lookup`: this run sent it, the answer was lost, and the service holds the reference;
+ * - `found`: the service held the reference before this run sent anything;
+ * - `superseded`: the service holds the reference and a duplicate is wanted (journaled only);
+ * - `followed`: queued by this run, followed with --wait until the service held it issued;
+ * - `requeued`: it had failed in the service's queue and was put back;
+ * - `still`: followed with --wait, and still queued (`found` is absent when it could not be asked).
+ */
+export type Outcome =
+  | {
+      kind: "issued";
+      by: "answer" | "lookup" | "followed" | "found" | "superseded";
+      issued: Issued;
+      warnings?: string[];
+    }
+  /** The journal holds it as issued by an earlier run: nothing asked, nothing sent. */
+  | { kind: "journaled"; entry: JournalEntry }
+  | { kind: "queued"; by: "answer"; vencimiento_pago: string | null }
+  | { kind: "queued"; by: "lookup" | "found" | "requeued"; found: ServiceVoucher }
+  | { kind: "queued"; by: "still"; found?: ServiceVoucher; warning: string }
+  /** The service's queue holds it with an error. */
+  | { kind: "queue-error"; by: "lookup" | "found"; found: ServiceVoucher }
+  /** The service's answer refused this voucher. */
+  | { kind: "refused"; errors: string[]; details: ErrorDetail[]; requiresFce: boolean }
+  /** The service refused the call as a bad request (HTTP 400…) for this voucher: nothing was done. */
+  | { kind: "bad-request"; error: Error }
+  /** Sent `attempts` times without an answer; asked each time past the settle window: not held. */
+  | { kind: "no-answer"; attempts: number; message: string }
+  /** Sent, no answer, and the service could not be asked. */
+  | { kind: "unknown"; cause: Error }
+  /** Not sent (its lane broke, the run stopped); `notProcessed`: sent in a batch the service stopped before it. */
+  | { kind: "held"; why: string; notProcessed?: boolean }
+  /** Followed in the queue, and gone from it. */
+  | { kind: "deleted" };
+
+/**
+ * Why the rest of a lane must wait. `sequence`: a numbering or date error, which the rest would
+ * get too. `unsettled`: a voucher that may still be issued later (its outcome not known, sent
+ * without ever an answer, not processed); the authority numbers a lane in order and refuses a
+ * date earlier than the last voucher's, so nothing after it may go first.
+ */
+export type LaneBreak = "sequence" | "unsettled";
+
+export interface Settled {
+  result: VoucherResult;
+  /** What the journal records; none when it knows already. */
+  entry?: Omit<JournalEntry, "at">;
+  lane: LaneBreak | undefined;
+}
+
+export interface SettleContext {
+  mode: "instant" | "queued";
+  /** What the journal held of the reference before this outcome. */
+  journaled: JournalEntry | undefined;
+}
+
+/** The one place an outcome becomes a journal entry, a result and a lane break. */
+export function settle(voucher: PreparedVoucher, reference: string, outcome: Outcome, ctx: SettleContext): Settled {
+  const { result, entry } = settled(voucher, reference, outcome, ctx);
+  return { result, ...(entry ? { entry } : {}), lane: laneBreak(result) };
+}
+
+function settled(
+  voucher: PreparedVoucher,
+  reference: string,
+  outcome: Outcome,
+  { mode, journaled }: SettleContext,
+): { result: VoucherResult; entry?: Omit<JournalEntry, "at"> } {
+  const c = voucher.envelope.comprobante;
+  switch (outcome.kind) {
+    case "issued": {
+      // Issued by this run's own send, or by an earlier one (then not sent again).
+      const fresh = outcome.by === "answer" || outcome.by === "lookup" || outcome.by === "followed";
+      const result = withService(base(voucher, reference, fresh ? "issued" : "skipped-duplicate"), outcome.issued);
+      if (outcome.by === "lookup" || outcome.by === "found") result.reconciled = true;
+      if (outcome.warnings?.length) result.warnings = [...(result.warnings ?? []), ...outcome.warnings];
+      if (outcome.by === "found") {
+        result.hint = t("already issued (the service holds {ref}): not sent again", { ref: reference });
+        conflictIfReused(result, voucher, journaled, outcome.issued);
+      }
+      // What was sent is the digest's to remember, not a file that says something else now.
+      const ours = fresh || (outcome.by === "found" && result.status !== "conflict");
+      return { result, entry: issuedEntry(result, mode, ours ? voucher : undefined, journaled) };
+    }
+    case "journaled": {
+      const { entry } = outcome;
+      const result = base(voucher, reference, "skipped-duplicate");
+      Object.assign(result, {
+        comprobante_tipo: entry.tipo ?? result.comprobante_tipo,
+        punto_venta: entry.punto_venta ?? result.punto_venta,
+        numero: entry.numero ?? null,
+        cae: entry.cae ?? null,
+        vencimiento_cae: entry.vencimiento_cae ?? null,
+        vencimiento_pago: entry.vencimiento_pago ?? result.vencimiento_pago,
+        total: entry.total ?? result.total,
+        pdf: entry.pdf ?? null,
+        ticket: entry.ticket ?? null,
+      });
+      if (entry.observations?.length) result.observations = entry.observations;
+      finishNumber(result);
+      result.hint = t("already issued (journal): not sent again; --allow-duplicate issues another on purpose");
+      conflictIfReused(result, voucher, entry, undefined);
+      return { result };
+    }
+    case "queued": {
+      if (outcome.by === "answer") {
+        const result = base(voucher, reference, "queued");
+        if (outcome.vencimiento_pago) result.vencimiento_pago = outcome.vencimiento_pago;
+        return { result, entry: { ref: reference, state: "queued", mode: "queued" } };
+      }
+      if (outcome.by === "still") {
+        const result = outcome.found
+          ? withService(base(voucher, reference, "queued"), outcome.found)
+          : base(voucher, reference, "queued");
+        result.warnings = [outcome.warning];
+        return { result };
+      }
+      const result = withService(base(voucher, reference, "queued"), outcome.found);
+      result.reconciled = true;
+      if (outcome.by === "requeued") {
+        result.hint = t("re-queued {ref} (reenviar_encolado): it had failed in the queue", { ref: reference });
+        return { result, entry: { ref: reference, state: "queued", mode: "queued" } };
+      }
+      if (outcome.by === "found") {
+        result.hint = t("already in the service's queue under {ref}: not sent again", { ref: reference });
+        // Another voucher waits under this reference: told, never followed as if it were this one.
+        conflictIfReused(result, voucher, journaled, outcome.found);
+      }
+      return {
+        result,
+        entry: { ref: reference, state: "queued", mode: "queued", tipo: outcome.found.tipo || c.tipo },
+      };
+    }
+    case "queue-error": {
+      const { found } = outcome;
+      const result = withService(base(voucher, reference, "rejected"), found);
+      result.reconciled = true;
+      const entry = { ref: reference, state: "queue-error" as const, mode: "queued" as const, errors: found.errors };
+      // Failed in the queue with other content than this file's: re-queued, it would issue that.
+      if (outcome.by === "found" && conflictIfReused(result, voucher, journaled, found)) return { result, entry };
+      result.errors = found.errors;
+      result.error_details = [{ code: "queue-error", text: found.errors.join("; ") }];
+      result.hint = t(
+        "the service's queue holds {ref} with an error; once its cause is fixed, `facturar issue-queued --requeue` (or `facturar queue retry --ref {ref}`) puts it back in the queue; to send a corrected voucher instead, `facturar queue delete --ref {ref}` first",
+        { ref: reference },
+      );
+      return { result, entry };
+    }
+    case "refused": {
+      const result = base(voucher, reference, "rejected");
+      result.errors = outcome.errors;
+      result.error_details = outcome.details;
+      result.hint = hintFor(result, outcome.requiresFce);
+      return { result, entry: { ref: reference, state: "rejected", mode, errors: result.errors } };
+    }
+    case "bad-request": {
+      const { error } = outcome;
+      const result = base(voucher, reference, "rejected");
+      result.errors = [error.message];
+      result.error_details = [{ code: error instanceof FacturarError ? error.code : "error", text: error.message }];
+      if (error instanceof FacturarError && error.hint) result.hint = error.hint;
+      return { result, entry: { ref: reference, state: "rejected", mode, errors: [error.message] } };
+    }
+    case "no-answer": {
+      const result = base(voucher, reference, "rejected");
+      result.errors = [outcome.message];
+      result.error_details = [{ code: NO_ANSWER, text: outcome.message }];
+      result.hint = t(
+        "sent {n} times without an answer, and the service holds nothing under {ref}: not issued; run again later",
+        { n: outcome.attempts, ref: reference },
+      );
+      return { result, entry: { ref: reference, state: "rejected", mode, errors: [outcome.message] } };
+    }
+    case "unknown": {
+      const message = t("could not ask the service about {ref}: {message}", {
+        ref: reference,
+        message: outcome.cause.message,
+      });
+      const result = base(voucher, reference, "unknown");
+      result.errors = [message];
+      result.hint = t(
+        "sent, but no answer came back and the service could not be asked; `facturar journal --reconcile` settles it later",
+      );
+      return { result, entry: { ref: reference, state: "unknown", mode, errors: [message] } };
+    }
+    case "held": {
+      const result = base(voucher, reference, "held");
+      result.errors = [outcome.why];
+      if (outcome.notProcessed) result.error_details = [{ code: NOT_PROCESSED, text: outcome.why }];
+      return { result, entry: { ref: reference, state: "held", mode, errors: [outcome.why] } };
+    }
+    case "deleted": {
+      const result = base(voucher, reference, "rejected");
+      result.errors = [t("{ref} is no longer in the service's queue (deleted?)", { ref: reference })];
+      result.hint = t("run again to send it anew");
+      return { result, entry: { ref: reference, state: "deleted", mode: "queued" } };
+    }
+  }
+}
+
+/** Why a voucher behind `ref` in its lane was not sent (see LaneBreak). */
+export function heldBehindWhy(ref: string, cause: LaneBreak): string {
+  return cause === "sequence"
+    ? t("not sent: {ref} failed in this lane with a numbering or date error, and this one would too", { ref })
+    : t("not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order", {
+        ref,
+      });
+}
+
+/** Why the rest of a lane must wait behind this result, if it must (see LaneBreak). */
+export function laneBreak(result: VoucherResult): LaneBreak | undefined {
+  if (result.status === "unknown" || result.status === "held") return "unsettled";
+  if (result.status !== "rejected") return undefined;
+  if (result.error_details.some((d) => d.code === NO_ANSWER)) return "unsettled";
+  const codes = result.error_details.map((d) => d.code);
+  return refusalCauses(result.errors, codes).has("sequence") ? "sequence" : undefined;
+}
+
+/** `00679-00000012` once issued with a number. */
+export function finishNumber(result: VoucherResult): void {
+  const issued = result.status === "issued" || result.status === "skipped-duplicate";
+  result.comprobante_nro =
+    issued && result.punto_venta !== null && result.numero !== null
+      ? voucherNumber(result.punto_venta, result.numero)
+      : null;
+}
+
+function base(voucher: PreparedVoucher, reference: string, status: VoucherResult["status"]): VoucherResult {
+  const c = voucher.envelope.comprobante;
+  const result = blankResult(status, {
+    source: voucher.source,
+    reference,
+    tipo: c.tipo ?? null,
+    punto_venta: c.punto_venta ?? null,
+    total: c.total ?? null,
+  });
+  result.vencimiento_pago = c.vencimiento ?? null;
+  return result;
+}
+
+/** The result with what the service says, the voucher's own figures where it says nothing. */
+function withService(result: VoucherResult, said: Issued): VoucherResult {
+  Object.assign(result, {
+    comprobante_tipo: said.tipo || result.comprobante_tipo,
+    punto_venta: said.punto_venta ?? result.punto_venta,
+    numero: said.numero,
+    cae: said.cae,
+    vencimiento_cae: said.vencimiento_cae,
+    vencimiento_pago: said.vencimiento_pago ?? result.vencimiento_pago,
+    total: said.total ?? result.total,
+    qr: said.qr,
+  });
+  if (said.observations.length > 0) result.observations = said.observations;
+  finishNumber(result);
+  return result;
+}
+
+function issuedEntry(
+  result: VoucherResult,
+  mode: "instant" | "queued",
+  sent: PreparedVoucher | undefined,
+  journaled: JournalEntry | undefined,
+): Omit<JournalEntry, "at"> {
+  return {
+    ref: result.external_reference,
+    state: "issued",
+    mode,
+    ...(result.comprobante_tipo ? { tipo: result.comprobante_tipo } : {}),
+    ...(result.punto_venta !== null ? { punto_venta: result.punto_venta } : {}),
+    ...(result.numero !== null ? { numero: result.numero } : {}),
+    ...(result.comprobante_nro ? { comprobante_nro: result.comprobante_nro } : {}),
+    // The lane's latest date: a later run refuses an earlier one before sending (date.order).
+    ...(sent ? { fecha: sent.envelope.comprobante.fecha } : {}),
+    ...(sent?.operacion === "C" ? { operacion: "C" as const } : {}),
+    ...(result.cae ? { cae: result.cae } : {}),
+    ...(result.vencimiento_cae ? { vencimiento_cae: result.vencimiento_cae } : {}),
+    ...(result.vencimiento_pago ? { vencimiento_pago: result.vencimiento_pago } : {}),
+    ...(result.total ? { total: result.total } : {}),
+    ...(result.observations ? { observations: result.observations } : {}),
+    ...(sent && !journaled?.digest ? { digest: sent.digest } : {}),
+  };
+}
+
+/**
+ * Is what the service (or the journal) holds under the voucher's reference another voucher? With
+ * the digest of what was sent, that decides; without it (found at the service, journal lost),
+ * the service's own figures are what can be compared: type and total.
+ */
+export function reusedReference(
+  voucher: PreparedVoucher,
+  journaled: JournalEntry | undefined,
+  found: { tipo: string | null; total: string | null } | undefined,
+): boolean {
+  const c = voucher.envelope.comprobante;
+  if (journaled?.digest) return journaled.digest !== voucher.digest;
+  const held = found ?? { tipo: journaled?.tipo, total: journaled?.total };
+  return (
+    (!!held.tipo && held.tipo !== c.tipo) ||
+    (!!held.total && c.total !== undefined && Number(held.total) !== Number(c.total))
+  );
+}
+
+/**
+ * Same reference, other content: as a reused idempotency key with other parameters is (Stripe),
+ * a conflict: not ok, nothing sent, and the result shows what the reference stands for.
+ */
+function conflictIfReused(
+  result: VoucherResult,
+  voucher: PreparedVoucher,
+  journaled: JournalEntry | undefined,
+  found: { tipo: string | null; total: string | null } | undefined,
+): boolean {
+  if (!reusedReference(voucher, journaled, found)) return false;
+  const held = found ?? { tipo: journaled?.tipo, total: journaled?.total };
+  const message = t("{ref} was used before for another voucher ({held}); nothing sent: this sale is not invoiced", {
+    ref: result.external_reference,
+    held: [held.tipo, result.comprobante_nro, held.total && Dec.tryParse(held.total)?.toFixed(2)]
+      .filter(Boolean)
+      .join(" "),
+  });
+  result.status = "conflict";
+  result.ok = false;
+  result.content_changed = true;
+  // Placed as validation errors are: the voucher's own source first.
+  result.errors = [`${voucher.source}: ${message}`];
+  result.error_details = [
+    { code: "reference.reused", text: message, field: "comprobante.external_reference", place: voucher.source },
+  ];
+  result.hint = t(
+    "give the new voucher its own external_reference; if it is the same sale corrected, issue a credit note for the old one first (`facturar credit-note --ref {ref}`)",
+    { ref: result.external_reference },
+  );
+  return true;
+}
+
+function hintFor(result: VoucherResult, requiresFce: boolean): string | undefined {
+  const causes = refusalCauses(
+    result.errors,
+    result.error_details.map((d) => d.code),
+    requiresFce,
+  );
+  if (causes.has("requires-fce"))
+    return t(
+      "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)",
+    );
+  if (causes.has("vat-condition"))
+    return t(
+      "the customer's condicion_iva does not fit this voucher type (a registered taxpayer gets class A; consumers and exempt customers class B)",
+    );
+  if (causes.has("queue-blocked"))
+    return t("this point of sale has queued vouchers: use `facturar issue-queued` until they are processed");
+  if (causes.has("next-number")) return t("leave numero out: the service assigns the next number itself");
+  return undefined;
+}

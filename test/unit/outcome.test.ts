@@ -1,0 +1,334 @@
+/**
+ * settle() (src/batch/outcome.ts), the one place a voucher's outcome becomes its journal entry,
+ * its result and its lane break: every kind of outcome, and what a reused reference turns into.
+ */
+
+import { describe, expect, it } from "vitest";
+import type { ServiceVoucher } from "../../src/api/protocol.js";
+import type { PreparedVoucher } from "../../src/batch/issue.js";
+import type { JournalEntry } from "../../src/batch/journal.js";
+import { type Issued, laneBreak, NO_ANSWER, NOT_PROCESSED, type Outcome, settle } from "../../src/batch/outcome.js";
+import { FacturarError } from "../../src/errors.js";
+import { voucher } from "../inprocess.js";
+
+const V = voucher("OUT-1");
+const TOTAL = V.envelope.comprobante.total as string;
+
+const ISSUED: Issued = {
+  tipo: "FACTURA B",
+  punto_venta: 679,
+  numero: 12,
+  cae: "71234567890123",
+  vencimiento_cae: "30/11/2026",
+  vencimiento_pago: null,
+  total: TOTAL,
+  qr: "https://www.afip.gob.ar/fe/qr/?p=x",
+  observations: [],
+};
+
+function held(state: ServiceVoucher["state"], changes: Partial<ServiceVoucher> = {}): ServiceVoucher {
+  return {
+    ...ISSUED,
+    external_reference: "OUT-1",
+    state,
+    status: state === "issued" ? "EMITIDO" : state === "queued" ? "ENVIADO A PROCESAR" : "CON ERROR",
+    tipo: "FACTURA B",
+    numero: state === "issued" ? 12 : null,
+    fecha: V.fecha,
+    errors: state === "queue-error" ? ["El CUIT no es valido"] : [],
+    operacion: "V",
+    pdf_url: null,
+    ticket_url: null,
+    raw: { comprobante: {} },
+    ...changes,
+  };
+}
+
+function settled(outcome: Outcome, journaled?: Partial<JournalEntry>, v: PreparedVoucher = V) {
+  const entry = journaled
+    ? ({ ref: "OUT-1", state: "sending", at: "", mode: "instant", ...journaled } as JournalEntry)
+    : undefined;
+  return settle(v, "OUT-1", outcome, { mode: "instant", journaled: entry });
+}
+
+describe("settle: each outcome's journal entry, result and lane break", () => {
+  /** One row per kind of outcome (the Record makes a new kind fail to compile until it has one). */
+  const rows: Record<
+    Outcome["kind"],
+    { outcome: Outcome; journal: JournalEntry["state"] | undefined; status: string; ok: boolean; lane?: string }
+  > = {
+    issued: {
+      outcome: { kind: "issued", by: "answer", issued: ISSUED },
+      journal: "issued",
+      status: "issued",
+      ok: true,
+    },
+    journaled: {
+      outcome: {
+        kind: "journaled",
+        entry: {
+          ref: "OUT-1",
+          state: "issued",
+          at: "",
+          mode: "instant",
+          numero: 12,
+          punto_venta: 679,
+          digest: V.digest,
+        },
+      },
+      journal: undefined,
+      status: "skipped-duplicate",
+      ok: true,
+    },
+    queued: {
+      outcome: { kind: "queued", by: "answer", vencimiento_pago: null },
+      journal: "queued",
+      status: "queued",
+      ok: true,
+    },
+    "queue-error": {
+      outcome: { kind: "queue-error", by: "lookup", found: held("queue-error") },
+      journal: "queue-error",
+      status: "rejected",
+      ok: false,
+    },
+    refused: {
+      outcome: {
+        kind: "refused",
+        errors: ["Falta el CUIT"],
+        details: [{ code: "TFC-1", text: "Falta el CUIT" }],
+        requiresFce: false,
+      },
+      journal: "rejected",
+      status: "rejected",
+      ok: false,
+    },
+    "bad-request": {
+      outcome: { kind: "bad-request", error: new FacturarError("HTTP 400", "rejected", "http.400") },
+      journal: "rejected",
+      status: "rejected",
+      ok: false,
+    },
+    "no-answer": {
+      outcome: { kind: "no-answer", attempts: 3, message: "socket hang up" },
+      journal: "rejected",
+      status: "rejected",
+      ok: false,
+      lane: "unsettled",
+    },
+    unknown: {
+      outcome: { kind: "unknown", cause: new Error("ECONNREFUSED") },
+      journal: "unknown",
+      status: "unknown",
+      ok: false,
+      lane: "unsettled",
+    },
+    held: {
+      outcome: { kind: "held", why: "not sent: interrupted" },
+      journal: "held",
+      status: "held",
+      ok: false,
+      lane: "unsettled",
+    },
+    deleted: { outcome: { kind: "deleted" }, journal: "deleted", status: "rejected", ok: false },
+  };
+
+  for (const [kind, row] of Object.entries(rows))
+    it(`${kind}: journal ${row.journal ?? "untouched"}, told ${row.status}${row.lane ? `, holds its lane (${row.lane})` : ""}`, () => {
+      const { result, entry, lane } = settled(row.outcome);
+      expect(entry?.state).toBe(row.journal);
+      if (entry) expect(entry.ref).toBe("OUT-1");
+      expect(result.status).toBe(row.status);
+      expect(result.ok).toBe(row.ok);
+      expect(result.external_reference).toBe("OUT-1");
+      expect(result.source).toBe("OUT-1.json");
+      expect(lane).toBe(row.lane);
+      // The lane break is the result's, whoever reads it later.
+      expect(laneBreak(result)).toBe(row.lane);
+      // Every failure says why.
+      if (!row.ok) expect(result.errors.length).toBeGreaterThan(0);
+    });
+});
+
+describe("settle: what each outcome says", () => {
+  it("issued by this run's answer: the service's figures, the voucher's where it says none, and what was sent remembered", () => {
+    const { result, entry } = settled({ kind: "issued", by: "answer", issued: { ...ISSUED, tipo: null, total: null } });
+    expect(result).toMatchObject({
+      comprobante_tipo: "FACTURA B",
+      numero: 12,
+      comprobante_nro: "00679-00000012",
+      total: TOTAL,
+    });
+    expect(result.reconciled).toBeUndefined();
+    expect(entry).toMatchObject({
+      state: "issued",
+      numero: 12,
+      comprobante_nro: "00679-00000012",
+      fecha: V.fecha,
+      digest: V.digest,
+    });
+  });
+
+  it("issued, found by asking after a lost answer: issued by this run, reconciled", () => {
+    const { result } = settled({ kind: "issued", by: "lookup", issued: ISSUED });
+    expect(result).toMatchObject({ status: "issued", reconciled: true });
+  });
+
+  it("issued, followed in the queue: issued, not reconciled", () => {
+    const { result } = settled({ kind: "issued", by: "followed", issued: ISSUED });
+    expect(result.status).toBe("issued");
+    expect(result.reconciled).toBeUndefined();
+  });
+
+  it("the digest already journaled is kept: a later outcome never replaces what was sent", () => {
+    const { entry } = settled({ kind: "issued", by: "lookup", issued: ISSUED }, { digest: "first" });
+    expect(entry?.digest).toBeUndefined();
+  });
+
+  it("found issued before sending, the same voucher: told as already issued, not sent again", () => {
+    const { result, entry } = settled({ kind: "issued", by: "found", issued: ISSUED });
+    expect(result).toMatchObject({ status: "skipped-duplicate", ok: true, reconciled: true });
+    expect(result.hint).toContain("not sent again");
+    expect(entry).toMatchObject({ state: "issued", digest: V.digest });
+  });
+
+  it("found issued with another total: a conflict, and the journal records the service's voucher, not this file's", () => {
+    const { result, entry, lane } = settled({ kind: "issued", by: "found", issued: { ...ISSUED, total: "1.00" } });
+    expect(result).toMatchObject({
+      status: "conflict",
+      ok: false,
+      content_changed: true,
+      comprobante_nro: "00679-00000012",
+    });
+    expect(result.error_details[0]).toMatchObject({
+      code: "reference.reused",
+      field: "comprobante.external_reference",
+    });
+    expect(result.errors[0]).toMatch(
+      /^OUT-1\.json: OUT-1 was used before for another voucher \(FACTURA B 00679-00000012 1\.00\)/,
+    );
+    expect(result.hint).toContain("its own external_reference");
+    expect(entry).toMatchObject({ state: "issued", total: "1.00" });
+    expect(entry?.digest).toBeUndefined();
+    expect(entry?.fecha).toBeUndefined();
+    expect(lane).toBeUndefined();
+  });
+
+  it("a journaled digest decides over the figures: same total, other content is a conflict", () => {
+    const { result } = settled({ kind: "issued", by: "found", issued: ISSUED }, { digest: "something else" });
+    expect(result.status).toBe("conflict");
+  });
+
+  it("superseded (a duplicate wanted): journaled as the service holds it, without this file's content", () => {
+    const { entry } = settled({ kind: "issued", by: "superseded", issued: ISSUED });
+    expect(entry).toMatchObject({ state: "issued", numero: 12 });
+    expect(entry?.digest).toBeUndefined();
+  });
+
+  it("journaled with other content: a conflict, and nothing written", () => {
+    const { result, entry } = settled({
+      kind: "journaled",
+      entry: {
+        ref: "OUT-1",
+        state: "issued",
+        at: "",
+        mode: "instant",
+        tipo: "FACTURA A",
+        numero: 3,
+        punto_venta: 679,
+        total: "5.00",
+      },
+    });
+    expect(result.status).toBe("conflict");
+    expect(result.errors[0]).toContain("FACTURA A 00679-00000003 5.00");
+    expect(entry).toBeUndefined();
+  });
+
+  it("queued by the answer keeps the payment due date it gave", () => {
+    const { result } = settled({ kind: "queued", by: "answer", vencimiento_pago: "20/12/2026" });
+    expect(result.vencimiento_pago).toBe("20/12/2026");
+  });
+
+  it("found queued with another type: a conflict; the journal says queued", () => {
+    const { result, entry } = settled({ kind: "queued", by: "found", found: held("queued", { tipo: "FACTURA A" }) });
+    expect(result.status).toBe("conflict");
+    expect(entry).toMatchObject({ state: "queued", mode: "queued", tipo: "FACTURA A" });
+  });
+
+  it("still queued: told with why, nothing journaled", () => {
+    const { result, entry } = settled({ kind: "queued", by: "still", warning: "could not follow it" });
+    expect(result).toMatchObject({ status: "queued", warnings: ["could not follow it"] });
+    expect(entry).toBeUndefined();
+  });
+
+  it("re-queued: queued, with a hint saying so", () => {
+    const { result, entry } = settled({ kind: "queued", by: "requeued", found: held("queue-error") });
+    expect(result.hint).toContain("re-queued OUT-1");
+    expect(entry?.state).toBe("queued");
+  });
+
+  it("failed in the queue: the service's reason, and how to put it back", () => {
+    const { result, entry } = settled({ kind: "queue-error", by: "found", found: held("queue-error") });
+    expect(result.errors).toEqual(["El CUIT no es valido"]);
+    expect(result.error_details).toEqual([{ code: "queue-error", text: "El CUIT no es valido" }]);
+    expect(result.hint).toContain("issue-queued --requeue");
+    expect(entry).toMatchObject({ state: "queue-error", errors: ["El CUIT no es valido"] });
+  });
+
+  it("failed in the queue with other content: a conflict, never re-queued as this one", () => {
+    const { result } = settled({ kind: "queue-error", by: "found", found: held("queue-error", { total: "1.00" }) });
+    expect(result.status).toBe("conflict");
+  });
+
+  it("refused for its number or date: holds its lane (the rest would be refused too)", () => {
+    const { lane } = settled({
+      kind: "refused",
+      errors: ["El numero de comprobante no es el proximo a autorizar"],
+      details: [],
+      requiresFce: false,
+    });
+    expect(lane).toBe("sequence");
+  });
+
+  it("refused for a customer's document number: that voucher's alone", () => {
+    const { lane } = settled({
+      kind: "refused",
+      errors: ["El numero de documento del cliente es invalido"],
+      details: [],
+      requiresFce: false,
+    });
+    expect(lane).toBeUndefined();
+  });
+
+  it("refused because the buyer needs an FCE: the hint says so", () => {
+    const { result } = settled({ kind: "refused", errors: ["x"], details: [], requiresFce: true });
+    expect(result.hint).toContain("FCE");
+  });
+
+  it("a bad request keeps the service's code and hint", () => {
+    const { result } = settled({
+      kind: "bad-request",
+      error: new FacturarError("fila 2", "rejected", "http.400", "fix row 2"),
+    });
+    expect(result.error_details).toEqual([{ code: "http.400", text: "fila 2" }]);
+    expect(result.hint).toBe("fix row 2");
+  });
+
+  it("no answer after three sends: not issued, coded, and the next run sends it again", () => {
+    const { result } = settled({ kind: "no-answer", attempts: 3, message: "socket hang up" });
+    expect(result.error_details).toEqual([{ code: NO_ANSWER, text: "socket hang up" }]);
+    expect(result.hint).toContain("sent 3 times");
+  });
+
+  it("unknown: says it could not ask, and how to settle it later", () => {
+    const { result, entry } = settled({ kind: "unknown", cause: new Error("ECONNREFUSED") });
+    expect(result.errors).toEqual(["could not ask the service about OUT-1: ECONNREFUSED"]);
+    expect(result.hint).toContain("journal --reconcile");
+    expect(entry?.errors).toEqual(result.errors);
+  });
+
+  it("not processed in its batch: held, coded", () => {
+    const { result } = settled({ kind: "held", why: "not processed", notProcessed: true });
+    expect(result.error_details).toEqual([{ code: NOT_PROCESSED, text: "not processed" }]);
+  });
+});

@@ -254,6 +254,22 @@ function retryAfterMs(response: HttpResponse): number | undefined {
 }
 
 /** A failure of one attempt that a read may retry. */
+/**
+ * HTTP statuses that say an issuing request was refused as it stood, before any work: a bad or
+ * too large request, a wrong address or method. (401/403, 429 and 5xx are told apart before.)
+ */
+const NOTHING_DONE = new Set([
+  "http.400",
+  "http.404",
+  "http.405",
+  "http.411",
+  "http.413",
+  "http.414",
+  "http.415",
+  "http.422",
+  "http.431",
+]);
+
 class Retryable extends Error {
   constructor(
     override readonly cause: FacturarError | TransportError,
@@ -344,6 +360,10 @@ export class ApiClient {
       try {
         return await this.once(method, body, this.options.issueTimeoutMs ?? 95_000);
       } catch (error) {
+        // A status that does not say the request was refused before any work (a proxy's 408 or
+        // 499, a 409): the voucher may be stored, so the answer is lost, not a refusal.
+        if (error instanceof FacturarError && /^http\.\d+$/.test(error.code) && !NOTHING_DONE.has(error.code))
+          throw new TransportError(error.message, "dropped", true);
         if (!(error instanceof Retryable)) throw error;
         const rateLimited = error.cause instanceof UnavailableError && error.cause.code === "service.rate-limited";
         if (rateLimited && attempt <= (this.options.retries ?? 4)) {

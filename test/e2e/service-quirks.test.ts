@@ -461,6 +461,37 @@ describe("8. answers that would break the reader", () => {
   }
 });
 
+describe("an HTTP status that does not say nothing was done", () => {
+  // A proxy's 408 or 499, or a 409, can come after the service stored the voucher: the answer
+  // names nothing, so it is a lost answer, asked about, never taken as "not sent".
+  for (const status of [408, 409, 499])
+    it(`HTTP ${status} to an issuing call after the voucher was stored: asked about, issued once, exit 0`, async () => {
+      const s = await sandbox();
+      const relay = await relayed(s, async ({ method, forward }) => {
+        if (method !== "facturacion/nuevo") return undefined;
+        await forward();
+        return { status, text: "{}" };
+      });
+      const u = userAt(s, relay.baseUrl);
+      const r = await u.issue(["issue", "--no-pdf", file(u.user.cwd, "uno.json", [sample(`S${status}-1`)])]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(ndjson(r.stdout)[0]).toMatchObject({ status: "issued", reconciled: true });
+      expect(await counts(s, [`S${status}-1`])).toEqual([1]);
+    }, 60_000);
+
+  it("HTTP 404 to an issuing call (a wrong base URL): nothing sent, the run stops and says where to look", async () => {
+    const s = await sandbox();
+    const relay = await relayed(s, ({ method }) =>
+      method === "facturacion/nuevo" ? { status: 404, text: "<html>not here</html>" } : undefined,
+    );
+    const u = userAt(s, relay.baseUrl);
+    const r = await u.issue(["issue", "--no-pdf", file(u.user.cwd, "uno.json", [sample("S404-1")])]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("/app/api/v2");
+    expect(await counts(s, ["S404-1"])).toEqual([0]);
+  }, 60_000);
+});
+
 describe("9. facturar pdf on the documented regenerar_pdf answer", () => {
   it("a plain-http link to a public host is refused in words: exit 6, no internal error", async () => {
     const s = await sandbox();

@@ -140,9 +140,11 @@ export function noteReference(source: NoteSource, kind: NoteKind = "credit", seq
     return `${voucherTypeInfo(source.tipo)?.code ?? "X"}-${source.punto_venta}-${source.numero}${suffix}`;
   const base = original.replace(/[^A-Za-z0-9_-]/g, "_");
   const room = LIMITS.externalReference - suffix.length;
-  if (base === original && base.length <= room) return `${base}${suffix}`;
-  // Cut to fit, or with characters replaced, two vouchers' references could become one: a digest
-  // of the whole original keeps their notes apart.
+  // A reference shaped like an unreferenced voucher's stem (`6-3-7`) would share its notes.
+  const stemLike = /^\d+-\d+-\d+$/.test(original);
+  if (base === original && base.length <= room && !stemLike) return `${base}${suffix}`;
+  // Cut to fit, with characters replaced, or shaped like a stem, two vouchers' references could
+  // become one: a digest of the whole original keeps their notes apart.
   const tag = `-H${createHash("sha256").update(original).digest("hex").slice(0, 16)}`;
   return `${base.slice(0, room - tag.length)}${tag}${suffix}`;
 }

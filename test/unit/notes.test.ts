@@ -191,6 +191,11 @@ describe("a note from an issued voucher", () => {
     expect(noteReference({ ...source, external_reference: "a.b" })).not.toBe(
       noteReference({ ...source, external_reference: "a_b" }),
     );
+    // A voucher without a reference gets `6-3-7-NC1`; one whose reference reads `6-3-7` must not.
+    const unreferenced = noteReference({ ...source, external_reference: "" });
+    expect(noteReference({ ...source, external_reference: "6-3-7" })).not.toBe(unreferenced);
+    expect(noteReference({ ...source, external_reference: "6-3-7" })).toMatch(/^6-3-7-H[0-9a-f]{16}-NC1$/);
+    expect(noteReference({ ...source, external_reference: "6-3-7-X" })).toBe("6-3-7-X-NC1");
     // The same voucher always gets the same note reference, and each note of it its own.
     expect(noteReference({ ...source, external_reference: `${long}AAAA` }, "credit", 2)).not.toBe(a);
     expect(noteReference({ ...source, external_reference: `${long}AAAA` })).toBe(a);

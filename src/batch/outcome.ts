@@ -16,7 +16,7 @@
 import { refusalCauses, type ServiceVoucher } from "../api/protocol.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { voucherNumber } from "../voucher/codes.js";
+import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import type { PreparedVoucher } from "./issue.js";
 import type { JournalEntry } from "./journal.js";
@@ -356,12 +356,19 @@ function conflictIfReused(
 ): boolean {
   if (!reusedReference(voucher, journaled, found)) return false;
   const held = found ?? { tipo: journaled?.tipo, total: journaled?.total };
-  const message = t("{ref} was used before for another voucher ({held}); nothing sent: this sale is not invoiced", {
+  const said = {
     ref: result.external_reference,
     held: [held.tipo, result.comprobante_nro, held.total && Dec.tryParse(held.total)?.toFixed(2)]
       .filter(Boolean)
       .join(" "),
-  });
+  };
+  // What is left undone, in the words of what the voucher is.
+  const message =
+    voucher.operacion === "C"
+      ? t("{ref} was used before for another voucher ({held}); nothing sent: this purchase is not recorded", said)
+      : voucherTypeInfo(voucher.envelope.comprobante.tipo)?.kind === "invoice"
+        ? t("{ref} was used before for another voucher ({held}); nothing sent: this sale is not invoiced", said)
+        : t("{ref} was used before for another voucher ({held}); nothing sent: this voucher is not issued", said);
   result.status = "conflict";
   result.ok = false;
   result.content_changed = true;
@@ -370,10 +377,14 @@ function conflictIfReused(
   result.error_details = [
     { code: "reference.reused", text: message, field: "comprobante.external_reference", place: voucher.source },
   ];
-  result.hint = t(
-    "give the new voucher its own external_reference; if it is the same sale corrected, issue a credit note for the old one first (`facturar credit-note --ref {ref}`)",
-    { ref: result.external_reference },
-  );
+  // A purchase is the supplier's voucher: only its reference is ours to change.
+  result.hint =
+    voucher.operacion === "C"
+      ? t("give each voucher its own external_reference")
+      : t(
+          "give the new voucher its own external_reference; if it is the same sale corrected, issue a credit note for the old one first (`facturar credit-note --ref {ref}`)",
+          { ref: result.external_reference },
+        );
   return true;
 }
 

@@ -882,6 +882,10 @@ export const ES: Readonly<Record<string, string>> = {
     "la cola del servicio tiene {ref} con error; corregida la causa, `facturar issue-queued --requeue` (o `facturar queue retry --ref {ref}`) lo vuelve a encolar; para enviar en cambio un comprobante corregido, primero `facturar queue delete --ref {ref}`",
   "{ref} was used before for another voucher ({held}); nothing sent: this sale is not invoiced":
     "{ref} ya se usó para otro comprobante ({held}); no se envió nada: esta venta no está facturada",
+  "{ref} was used before for another voucher ({held}); nothing sent: this purchase is not recorded":
+    "{ref} ya se usó para otro comprobante ({held}); no se envió nada: esta compra no está registrada",
+  "{ref} was used before for another voucher ({held}); nothing sent: this voucher is not issued":
+    "{ref} ya se usó para otro comprobante ({held}); no se envió nada: este comprobante no está emitido",
   "give the new voucher its own external_reference; if it is the same sale corrected, issue a credit note for the old one first (`facturar credit-note --ref {ref}`)":
     "dale al comprobante nuevo su propia external_reference; si es la misma venta corregida, primero emití una nota de crédito del anterior (`facturar credit-note --ref {ref}`)",
   "could not follow it: {message}": "no se pudo seguir: {message}",

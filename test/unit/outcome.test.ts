@@ -214,6 +214,20 @@ describe("settle: what each outcome says", () => {
     expect(lane).toBeUndefined();
   });
 
+  it("a conflict says what is left undone in the words of what the voucher is: a sale, a note, a purchase", () => {
+    const c = V.envelope.comprobante;
+    const note = {
+      ...V,
+      envelope: { ...V.envelope, comprobante: { ...c, tipo: "NOTA DE CREDITO B" } },
+    } as PreparedVoucher;
+    const purchase = { ...V, operacion: "C" as const };
+    const reused: Outcome = { kind: "issued", by: "found", issued: { ...ISSUED, total: "1.00" } };
+    expect(settled(reused).result.errors[0]).toMatch(/this sale is not invoiced$/);
+    expect(settled(reused, undefined, note).result.errors[0]).toMatch(/this voucher is not issued$/);
+    expect(settled(reused, undefined, purchase).result.errors[0]).toMatch(/this purchase is not recorded$/);
+    expect(settled(reused, undefined, purchase).result.hint).toBe("give each voucher its own external_reference");
+  });
+
   it("a journaled digest decides over the figures: same total, other content is a conflict", () => {
     const { result } = settled({ kind: "issued", by: "found", issued: ISSUED }, { digest: "something else" });
     expect(result.status).toBe("conflict");

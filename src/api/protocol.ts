@@ -273,6 +273,18 @@ export function refusalCauses(errors: string[], codes: string[], requiresFce = f
 }
 
 /**
+ * Does a listed voucher stand under `reference`? The service echoes a reference of digits as a
+ * JSON number (reference §6.7): `00777` comes back 777, and past 15 digits rounded. Such an echo
+ * stands for every reference that reads as the same number: taking one too many is safe (its
+ * content is compared before anything is sent), missing one would send it again.
+ */
+export function sameReference(listed: ServiceVoucher, reference: string): boolean {
+  if (listed.external_reference === reference) return true;
+  const echoed = listed.raw.comprobante.external_reference;
+  return typeof echoed === "number" && /^\d+$/.test(reference) && Number(reference) === echoed;
+}
+
+/**
  * The voucher to trust among several under one reference (the service does not keep references
  * unique): issued, then queued, then failed in the queue.
  */
@@ -646,7 +658,7 @@ export class HttpService implements Service {
       busqueda_tipo: "EXT_REF",
       comprobante: { external_reference: reference, operacion },
     }))
-      if (v.external_reference === reference) found.push(v);
+      if (sameReference(v, reference)) found.push(v);
     return found;
   }
 

@@ -140,6 +140,29 @@ describe("1. references of digits only, which the service may echo as numbers", 
   }, 60_000);
 });
 
+describe("1b. a voucher issued elsewhere under a reference of digits, echoed as a number", () => {
+  it("query --ref 00777 and credit-note --ref 00777 find it, and the note is issued once", async () => {
+    const s = await sandbox();
+    // Issued by another program (the web panel, a script), which did not refuse 00777.
+    const pv = s.pointsOfSale[0]?.punto_venta;
+    const stored = await s.call(
+      "facturacion/nuevo",
+      sample("00777", inDays(0), (raw) => (raw.comprobante.punto_venta = pv)),
+    );
+    expect(stored.body.error, JSON.stringify(stored.body)).toBe("N");
+    const u = userAt(s);
+    const query = await u.issue(["query", "--ref", "00777"]);
+    expect(query.code, query.stderr).toBe(0);
+    expect(query.stdout).toMatch(/"external_reference":(777|"00777")/);
+    const note = await u.issue(["credit-note", "--ref", "00777", "--no-pdf"]);
+    expect(note.code, note.stderr).toBe(0);
+    expect(ndjson(note.stdout)[0]).toMatchObject({ status: "issued" });
+    const again = await u.issue(["credit-note", "--ref", "00777", "--no-pdf"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(ndjson(again.stdout)[0]).toMatchObject({ status: "skipped-duplicate" });
+  }, 60_000);
+});
+
 describe("2. a listing by date proves presence, never absence", () => {
   it("a file whose dates changed since it was issued, the journal lost: nothing issued again", async () => {
     const s = await sandbox();

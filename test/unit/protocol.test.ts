@@ -18,6 +18,7 @@ import {
   refusalCauses,
   ServiceRefusedError,
   type ServiceVoucher,
+  sameReference,
   serviceVoucher,
 } from "../../src/api/protocol.js";
 import { FacturarError } from "../../src/errors.js";
@@ -99,6 +100,22 @@ describe("preferred: the voucher to trust among several under one reference", ()
     expect(preferred([v("queued", 5), v("queue-error", 6)])?.numero).toBe(5);
     expect(preferred([v("queue-error", 7)])?.numero).toBe(7);
     expect(preferred([])).toBeUndefined();
+  });
+});
+
+describe("sameReference: a reference echoed as a number stands for every reference that reads as it", () => {
+  const listed = (echoed: unknown) =>
+    ({ external_reference: String(echoed), raw: { comprobante: { external_reference: echoed } } }) as ServiceVoucher;
+
+  it("leading zeros and rounding past 15 digits match; text never matches a number it is not", () => {
+    expect(sameReference(listed(777), "00777")).toBe(true);
+    expect(sameReference(listed(777), "777")).toBe(true);
+    expect(sameReference(listed(12345678901234567000), "12345678901234567890")).toBe(true);
+    expect(sameReference(listed(777), "0778")).toBe(false);
+    expect(sameReference(listed(777), "F-777")).toBe(false);
+    // Echoed as text, only the same text is the same reference.
+    expect(sameReference(listed("777"), "00777")).toBe(false);
+    expect(sameReference(listed("A-1"), "A-1")).toBe(true);
   });
 });
 

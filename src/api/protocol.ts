@@ -279,8 +279,12 @@ export function refusalCauses(errors: string[], codes: string[], requiresFce = f
  * content is compared before anything is sent), missing one would send it again.
  */
 export function sameReference(listed: ServiceVoucher, reference: string): boolean {
-  if (listed.external_reference === reference) return true;
-  const echoed = listed.raw.comprobante.external_reference;
+  return namesReference(listed.raw.comprobante.external_reference, reference);
+}
+
+/** Does a reference as the service echoed it (text, or a number) name `reference`? */
+function namesReference(echoed: unknown, reference: string): boolean {
+  if (text(echoed) === reference) return true;
   return typeof echoed === "number" && /^\d+$/.test(reference) && Number(reference) === echoed;
 }
 
@@ -410,7 +414,8 @@ function batchAnswer(method: string, mode: IssueMode, answer: Record<string, unk
 export function issueAnswer(method: string, answer: Record<string, unknown>, mode: IssueMode): IssueAnswer {
   const error = text(answer.error).toUpperCase();
   if (error !== "N") {
-    if (error !== "S" && error !== "PARCIAL")
+    // PARCIAL is documented for deleting from the queue only: of one voucher, it says nothing sure.
+    if (error !== "S")
       throw new MalformedAnswerError(method, t("error is {value}", { value: JSON.stringify(answer.error) }));
     const errors = errorTexts(answer.errores);
     const list = details(answer.error_details);
@@ -635,6 +640,15 @@ export class HttpService implements Service {
   async issue(mode: IssueMode, voucher: Record<string, unknown>): Promise<IssueAnswer> {
     const method = mode === "queued" ? "facturacion/nuevo_encola" : "facturacion/nuevo";
     const answer = await this.issuing(method, voucher);
+    const sent = text((voucher.comprobante as Record<string, unknown> | undefined)?.external_reference);
+    // An answer that names another voucher (two answers crossed on the way) says nothing of this one.
+    if (answer.external_reference !== undefined && text(answer.external_reference) !== "" && sent !== "")
+      if (!namesReference(answer.external_reference, sent))
+        throw new TransportError(
+          t("the answer names {ref}, not the voucher sent ({sent})", { ref: text(answer.external_reference), sent }),
+          "dropped",
+          true,
+        );
     const parsed = lostIfUnreadable(() => issueAnswer(method, answer, mode));
     if (!parsed.ok && parsed.unavailable) throw parsed.unavailable;
     return parsed;

@@ -1519,6 +1519,8 @@ export const ES: Readonly<Record<string, string>> = {
   "item {n} names no voucher": "el ítem {n} no nombra ningún comprobante",
   "item {n} names {ref}, which was not sent": "el ítem {n} nombra {ref}, que no se envió",
   "two items name {ref}": "dos ítems nombran {ref}",
+  "the answer names {ref}, not the voucher sent ({sent})":
+    "la respuesta nombra {ref}, no el comprobante enviado ({sent})",
   "no item names the vouchers sent ({errors})": "ningún ítem nombra los comprobantes enviados ({errors})",
   "the tax authority's service is down: {message}": "el servicio de la autoridad fiscal no está disponible: {message}",
   "nothing more was sent; run again later, or queue the vouchers meanwhile with `facturar issue-queued` (the service issues them once the authority is back)":

@@ -161,6 +161,24 @@ describe("1b. a voucher issued elsewhere under a reference of digits, echoed as 
     expect(again.code, again.stderr).toBe(0);
     expect(ndjson(again.stdout)[0]).toMatchObject({ status: "skipped-duplicate" });
   }, 60_000);
+
+  it("beside one of ours under 777 (both echoed 777): each gets its own credit note, and neither stands for the other", async () => {
+    const s = await sandbox();
+    const pv = s.pointsOfSale[0]?.punto_venta;
+    const u = userAt(s);
+    expect((await u.issue(["issue", "--no-pdf", file(u.user.cwd, "777.json", [sample("777")])])).code).toBe(0);
+    const stored = await s.call(
+      "facturacion/nuevo",
+      sample("00777", inDays(0), (raw) => (raw.comprobante.punto_venta = pv)),
+    );
+    expect(stored.body.error, JSON.stringify(stored.body)).toBe("N");
+    const ours = await u.issue(["credit-note", "--ref", "777", "--no-pdf"]);
+    expect(ours.code, ours.stderr).toBe(0);
+    expect(ndjson(ours.stdout)[0]).toMatchObject({ status: "issued", external_reference: "777-NC1" });
+    const theirs = await u.issue(["credit-note", "--ref", "00777", "--no-pdf"]);
+    expect(theirs.code, theirs.stderr).toBe(0);
+    expect(ndjson(theirs.stdout)[0]).toMatchObject({ status: "issued", external_reference: "00777-NC1" });
+  }, 60_000);
 });
 
 describe("2. a listing by date proves presence, never absence", () => {
@@ -482,6 +500,50 @@ describe("8. answers that would break the reader", () => {
       expect(await counts(s, ["DEEP-1"])).toEqual([1]);
     }, 60_000);
   }
+});
+
+describe("4b. a single answer that does not name this voucher surely", () => {
+  it("an answer naming another voucher (two answers crossed on the way): a lost answer, asked about, issued once", async () => {
+    const s = await sandbox();
+    let captured: string | undefined;
+    let swap = false;
+    const relay = await relayed(s, async ({ method, forward }) => {
+      if (method !== "facturacion/nuevo") return undefined;
+      if (swap) {
+        swap = false;
+        return { text: captured as string };
+      }
+      const up = await forward();
+      captured ??= up.text;
+      return up;
+    });
+    const u = userAt(s, relay.baseUrl);
+    expect((await u.issue(["issue", "--no-pdf", file(u.user.cwd, "otro.json", [sample("OTRO-1")])])).code).toBe(0);
+    expect(JSON.parse(captured as string).external_reference).toBe("OTRO-1");
+    swap = true;
+    const r = await u.issue(["issue", "--no-pdf", file(u.user.cwd, "sr.json", [sample("SR-1")])]);
+    expect(r.code, r.stderr).toBe(0);
+    const told = ndjson(r.stdout)[0];
+    // Not stored by the crossed call: asked about, found absent once the window passed, sent again.
+    expect(told.status).toBe("issued");
+    expect(told.comprobante_nro).not.toBe(JSON.parse(captured as string).comprobante_nro);
+    expect(issuingCalls(relay)).toEqual(["facturacion/nuevo", "facturacion/nuevo", "facturacion/nuevo"]);
+    expect(await counts(s, ["SR-1", "OTRO-1"])).toEqual([1, 1]);
+  }, 60_000);
+
+  it("error PARCIAL to one voucher after the service stored it: not a refusal; asked about, issued", async () => {
+    const s = await sandbox();
+    const relay = await relayed(s, async ({ method, forward }) => {
+      if (method !== "facturacion/nuevo") return undefined;
+      await forward();
+      return { text: JSON.stringify({ error: "PARCIAL", errores: ["Procesado parcialmente"] }) };
+    });
+    const u = userAt(s, relay.baseUrl);
+    const r = await u.issue(["issue", "--no-pdf", file(u.user.cwd, "p.json", [sample("PA-1")])]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ status: "issued", reconciled: true });
+    expect(await counts(s, ["PA-1"])).toEqual([1]);
+  }, 60_000);
 });
 
 describe("an HTTP status that does not say nothing was done", () => {

@@ -3,12 +3,17 @@ import { preferred, type Service, type ServiceVoucher } from "../api/protocol.js
 import type { Context } from "../context.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { voucherNumber } from "../voucher/codes.js";
 import { type NoteKind, type NoteSource, NoteSourceError, noteReference } from "../voucher/notes.js";
 import { withConnection } from "./online.js";
 
 /** The voucher the service issued under `reference`; a typed error when there is none. */
 export async function issuedVoucher(service: Service, reference: string): Promise<ServiceVoucher> {
-  const found = preferred(await service.findByReference(reference));
+  const all = await service.findByReference(reference);
+  // The reference given back as this very text beats a number that reads as it (00777 echoed 777).
+  const exact = all.filter((v) => v.raw.comprobante.external_reference === reference);
+  const candidates = exact.length > 0 ? exact : all;
+  const found = preferred(candidates);
   if (!found)
     throw new FacturarError(
       t("the service holds no voucher with reference {reference}", { reference }),
@@ -22,7 +27,27 @@ export async function issuedVoucher(service: Service, reference: string): Promis
         status: found.status || found.state,
       }),
     );
-  return found;
+  const issued = new Set(
+    candidates
+      .filter((v) => v.state === "issued")
+      .map((v) => `${v.tipo} ${voucherNumber(v.punto_venta ?? 0, v.numero ?? 0)}`),
+  );
+  if (issued.size > 1)
+    throw new NoteSourceError(
+      t(
+        "{n} issued vouchers read as {reference} ({list}): the service gives a reference of digits back as a number, so which one the note adjusts cannot be told",
+        { n: issued.size, reference, list: [...issued].join(", ") },
+      ),
+      t(
+        "write the note in a file that names the voucher in comprobantes_asociados (`facturar template` shows the shape), then `facturar issue` it",
+      ),
+    );
+  // Named as asked: the note's reference is derived from it, and an echo may have lost its zeros.
+  return {
+    ...found,
+    external_reference: reference,
+    raw: { ...found.raw, comprobante: { ...found.raw.comprobante, external_reference: reference } },
+  };
 }
 
 export function fetchIssued(ctx: Context, reference: string): Promise<ServiceVoucher> {

@@ -1519,6 +1519,10 @@ export const ES: Readonly<Record<string, string>> = {
   "item {n} names no voucher": "el ítem {n} no nombra ningún comprobante",
   "item {n} names {ref}, which was not sent": "el ítem {n} nombra {ref}, que no se envió",
   "two items name {ref}": "dos ítems nombran {ref}",
+  "{n} issued vouchers read as {reference} ({list}): the service gives a reference of digits back as a number, so which one the note adjusts cannot be told":
+    "{n} comprobantes emitidos se leen como {reference} ({list}): el servicio devuelve una referencia de dígitos como número, así que no se puede saber cuál ajusta la nota",
+  "write the note in a file that names the voucher in comprobantes_asociados (`facturar template` shows the shape), then `facturar issue` it":
+    "escribí la nota en un archivo que nombre el comprobante en comprobantes_asociados (`facturar template` muestra la forma) y emitila con `facturar issue`",
   "the answer names {ref}, not the voucher sent ({sent})":
     "la respuesta nombra {ref}, no el comprobante enviado ({sent})",
   "no item names the vouchers sent ({errors})": "ningún ítem nombra los comprobantes enviados ({errors})",

@@ -162,7 +162,7 @@ describe("1b. a voucher issued elsewhere under a reference of digits, echoed as 
     expect(ndjson(again.stdout)[0]).toMatchObject({ status: "skipped-duplicate" });
   }, 60_000);
 
-  it("beside one of ours under 777 (both echoed 777): each gets its own credit note, and neither stands for the other", async () => {
+  it("beside one of ours under 777 (both echoed 777): each gets its own credit note, named after the reference asked (777-NC1, 00777-NC1)", async () => {
     const s = await sandbox();
     const pv = s.pointsOfSale[0]?.punto_venta;
     const u = userAt(s);

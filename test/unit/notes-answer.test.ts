@@ -3,6 +3,8 @@
  * leaves out when the answer sends it empty or zero, what it refuses; and partial notes' limits.
  */
 import { describe, expect, it } from "vitest";
+import type { Service, ServiceVoucher } from "../../src/api/protocol.js";
+import { issuedVoucher } from "../../src/commands/from-ref.js";
 import { NotePartError, NoteSourceError, noteFromVoucher, noteType } from "../../src/voucher/notes.js";
 import { qrUrl } from "../../src/voucher/qr.js";
 import { check, codes, TODAY } from "../helpers.js";
@@ -490,5 +492,40 @@ describe("a note of an amount no net makes to the cent", () => {
     const built = note({}, {}, { part: { amount: "0.20" } }).envelope.comprobante;
     expect(built.detalle).toMatchObject([{ producto: { precio_unitario_sin_iva: "0.16", alicuota: "21" } }]);
     expect(built.total).toBe("0.19");
+  });
+});
+
+describe("the voucher a note adjusts, found by its reference (issuedVoucher)", () => {
+  const held = (echoed: unknown, numero: number, state: ServiceVoucher["state"] = "issued") =>
+    ({
+      external_reference: String(echoed),
+      state,
+      status: "EMITIDO",
+      tipo: "FACTURA B",
+      punto_venta: 679,
+      numero,
+      raw: { comprobante: { external_reference: echoed, numero } },
+    }) as unknown as ServiceVoucher;
+  const serving = (...list: ServiceVoucher[]) => ({ findByReference: async () => list }) as unknown as Service;
+
+  it("is named as asked: an echo that lost its zeros (00777 given back as 777) does not rename it", async () => {
+    const found = await issuedVoucher(serving(held(777, 5)), "00777");
+    expect(found.external_reference).toBe("00777");
+    expect(found.raw.comprobante.external_reference).toBe("00777");
+    expect(found.numero).toBe(5);
+  });
+
+  it("the reference given back as this very text wins over a number that reads as it", async () => {
+    expect((await issuedVoucher(serving(held(777, 5), held("00777", 9)), "00777")).numero).toBe(9);
+  });
+
+  it("two issued vouchers that read alike are refused, named, never guessed", async () => {
+    const both = serving(held(777, 5), held(777, 9));
+    await expect(issuedVoucher(both, "777")).rejects.toThrow(
+      /2 issued vouchers read as 777 \(FACTURA B 00679-00000005, FACTURA B 00679-00000009\)/,
+    );
+    await expect(issuedVoucher(both, "777")).rejects.toBeInstanceOf(NoteSourceError);
+    // The same voucher listed twice is one.
+    expect((await issuedVoucher(serving(held(777, 5), held(777, 5)), "777")).numero).toBe(5);
   });
 });

@@ -105,7 +105,10 @@ describe("preferred: the voucher to trust among several under one reference", ()
 
 describe("sameReference: a reference echoed as a number stands for every reference that reads as it", () => {
   const listed = (echoed: unknown) =>
-    ({ external_reference: String(echoed), raw: { comprobante: { external_reference: echoed } } }) as unknown as ServiceVoucher;
+    ({
+      external_reference: String(echoed),
+      raw: { comprobante: { external_reference: echoed } },
+    }) as unknown as ServiceVoucher;
 
   it("leading zeros and rounding past 15 digits match; text never matches a number it is not", () => {
     expect(sameReference(listed(777), "00777")).toBe(true);

@@ -16,6 +16,7 @@ import {
   VAT_NON_TAXED,
   type VatCondition,
   VOUCHER_TYPE_NAMES,
+  VOUCHER_TYPES,
   type VoucherTypeInfo,
   voucherTypeInfo,
 } from "./codes.js";
@@ -133,6 +134,13 @@ export function noteType(tipo: string, kind: NoteKind = "credit"): string {
  * The note's reference, derived from the voucher's so that a second run finds the first note
  * at the service and does not issue another: `R-NC1`, `R-ND1`.
  */
+/** The authority's voucher codes, the first part of an unreferenced voucher's stem. */
+const STEM_CODES = new Set(
+  Object.values(VOUCHER_TYPES)
+    .map((info) => info.code)
+    .filter((code): code is number => code !== null),
+);
+
 export function noteReference(source: NoteSource, kind: NoteKind = "credit", sequence = 1): string {
   const suffix = `-${kind === "credit" ? "NC" : "ND"}${sequence}`;
   const original = source.external_reference;
@@ -140,8 +148,10 @@ export function noteReference(source: NoteSource, kind: NoteKind = "credit", seq
     return `${voucherTypeInfo(source.tipo)?.code ?? "X"}-${source.punto_venta}-${source.numero}${suffix}`;
   const base = original.replace(/[^A-Za-z0-9_-]/g, "_");
   const room = LIMITS.externalReference - suffix.length;
-  // A reference shaped like an unreferenced voucher's stem (`6-3-7`) would share its notes.
-  const stemLike = /^\d+-\d+-\d+$/.test(original);
+  // A reference that reads as an unreferenced voucher's stem (`6-3-7`: a voucher code, a point of
+  // sale, a number, no leading zeros) would share its notes; a date (`2026-11-27`) does not read so.
+  const stem = /^([1-9]\d{0,2})-([1-9]\d{0,4})-([1-9]\d{0,7})$/.exec(original);
+  const stemLike = stem !== null && STEM_CODES.has(Number(stem[1]));
   if (base === original && base.length <= room && !stemLike) return `${base}${suffix}`;
   // Cut to fit, with characters replaced, or shaped like a stem, two vouchers' references could
   // become one: a digest of the whole original keeps their notes apart.

@@ -196,6 +196,10 @@ describe("a note from an issued voucher", () => {
     expect(noteReference({ ...source, external_reference: "6-3-7" })).not.toBe(unreferenced);
     expect(noteReference({ ...source, external_reference: "6-3-7" })).toMatch(/^6-3-7-H[0-9a-f]{16}-NC1$/);
     expect(noteReference({ ...source, external_reference: "6-3-7-X" })).toBe("6-3-7-X-NC1");
+    // A date reads as no stem (2026 is no voucher code; 01 has a leading zero): its notes keep their plain names.
+    expect(noteReference({ ...source, external_reference: "2026-11-27" })).toBe("2026-11-27-NC1");
+    expect(noteReference({ ...source, external_reference: "01-12-2026" })).toBe("01-12-2026-NC1");
+    expect(noteReference({ ...source, external_reference: "201-2-3" })).toMatch(/^201-2-3-H[0-9a-f]{16}-NC1$/);
     // The same voucher always gets the same note reference, and each note of it its own.
     expect(noteReference({ ...source, external_reference: `${long}AAAA` }, "credit", 2)).not.toBe(a);
     expect(noteReference({ ...source, external_reference: `${long}AAAA` })).toBe(a);

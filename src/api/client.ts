@@ -253,7 +253,6 @@ function retryAfterMs(response: HttpResponse): number | undefined {
   return Number.isFinite(when) ? Math.min(60_000, Math.max(0, when - Date.now())) : undefined;
 }
 
-/** A failure of one attempt that a read may retry. */
 /**
  * HTTP statuses that say an issuing request was refused as it stood, before any work: a bad or
  * too large request, a wrong address or method. (401/403, 429 and 5xx are told apart before.)
@@ -270,6 +269,7 @@ const NOTHING_DONE = new Set([
   "http.431",
 ]);
 
+/** A failure of one attempt that a read may retry. */
 class Retryable extends Error {
   constructor(
     override readonly cause: FacturarError | TransportError,

@@ -85,11 +85,11 @@ export type Outcome =
  */
 export type LaneBreak = "sequence" | "unsettled";
 
+/** Its lane break is read from the result (laneBreak), which only settle() makes. */
 export interface Settled {
   result: VoucherResult;
   /** What the journal records; none when it knows already. */
   entry?: Omit<JournalEntry, "at">;
-  lane: LaneBreak | undefined;
 }
 
 export interface SettleContext {
@@ -98,18 +98,13 @@ export interface SettleContext {
   journaled: JournalEntry | undefined;
 }
 
-/** The one place an outcome becomes a journal entry, a result and a lane break. */
-export function settle(voucher: PreparedVoucher, reference: string, outcome: Outcome, ctx: SettleContext): Settled {
-  const { result, entry } = settled(voucher, reference, outcome, ctx);
-  return { result, ...(entry ? { entry } : {}), lane: laneBreak(result) };
-}
-
-function settled(
+/** The one place an outcome becomes a journal entry, a result and (through it) a lane break. */
+export function settle(
   voucher: PreparedVoucher,
   reference: string,
   outcome: Outcome,
   { mode, journaled }: SettleContext,
-): { result: VoucherResult; entry?: Omit<JournalEntry, "at"> } {
+): Settled {
   const c = voucher.envelope.comprobante;
   switch (outcome.kind) {
     case "issued": {
@@ -157,6 +152,8 @@ function settled(
           ? withService(base(voucher, reference, "queued"), outcome.found)
           : base(voucher, reference, "queued");
         result.warnings = [outcome.warning];
+        // Followed with --wait, which asked for it issued: not done.
+        result.ok = false;
         return { result };
       }
       const result = withService(base(voucher, reference, "queued"), outcome.found);

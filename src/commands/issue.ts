@@ -238,11 +238,8 @@ export async function issueVouchers(
     async (given) => {
       const result = settled(given);
       results++;
-      // Not what --wait was asked for: told as not done, --quiet included.
-      if (flags.wait && result.status === "queued") {
-        stillQueued++;
-        result.ok = false;
-      }
+      // Not what --wait was asked for (settle() told it not ok): counted for the exit code.
+      if (flags.wait && result.status === "queued") stillQueued++;
       // A QR file is part of the voucher's result: written before it is told, its failure among its warnings.
       if (flags.qr && flags.qr !== "terminal" && (result.status === "issued" || result.status === "skipped-duplicate"))
         await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) => {

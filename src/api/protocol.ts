@@ -369,6 +369,8 @@ function batchAnswer(method: string, mode: IssueMode, answer: Record<string, unk
   if (list.length === 0) {
     // Issued, but no item says which: the outcome of each is to be asked.
     if (top === "N") throw new MalformedAnswerError(method, t("no item for the vouchers sent"));
+    if (top === "PARCIAL")
+      throw new MalformedAnswerError(method, t("no item names the vouchers sent ({errors})", { errors: top }));
     const whole = issueAnswer(method, answer, mode);
     if (!whole.ok && whole.unavailable) throw whole.unavailable;
     // "la fila 3 (comenzando en 0)…": that voucher's refusal. The others are not named: the

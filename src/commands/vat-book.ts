@@ -14,6 +14,7 @@ import {
   type BookAmount,
   type BookFigures,
   type BookLine,
+  type BookTotals,
   bookLine,
   bookRates,
   bookTotals,
@@ -87,12 +88,15 @@ export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise
             documento_tipo: line.documento_tipo,
             documento_nro: line.documento_nro,
             razon_social: line.razon_social,
+            // The amounts are in pesos (`moneda` above); these two say what the voucher was in.
             moneda: line.moneda,
             cotizacion: line.cotizacion,
+            total_moneda: line.totalInCurrency.toFixed(2),
             external_reference: line.external_reference,
             ...figures(line),
+            diferencia_conversion: line.conversion.toFixed(2),
           })),
-          totales: figures(totals),
+          totales: { ...figures(totals), diferencia_conversion: totals.conversion.toFixed(2) },
           no_emitidos: notIssued,
         }),
       );
@@ -120,8 +124,10 @@ export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise
             "razon_social",
             "moneda",
             "cotizacion",
+            "total_moneda",
             ...rates.flatMap((r) => [`neto_${r}`, `iva_${r}`]),
             ...BOOK_AMOUNTS,
+            "diferencia_conversion",
           ],
           delimiter,
         ),
@@ -139,12 +145,16 @@ export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise
               line.razon_social,
               line.moneda,
               comma ? line.cotizacion.replace(".", ",") : line.cotizacion,
+              number(line.totalInCurrency),
               ...figures(line),
+              number(line.conversion),
             ],
             delimiter,
           ),
         );
-      await ctx.out(csvRow(["", "TOTAL", "", "", "", "", "", "", "", ...figures(totals)], delimiter));
+      await ctx.out(
+        csvRow(["", "TOTAL", "", "", "", "", "", "", "", "", ...figures(totals), number(totals.conversion)], delimiter),
+      );
     } else {
       for (const row of humanTable(lines, totals)) await ctx.out(row);
     }
@@ -152,7 +162,7 @@ export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise
       ctx.err(
         ctx.errColor.dim(
           t(
-            "{count}, {from} to {to}; amounts in pesos (other currencies at each voucher's cotizacion), credit notes negative",
+            "{count}, {from} to {to}; amounts in pesos (another currency's voucher at its own cotizacion, each part converted and the total their sum), credit notes negative",
             { count: tn(lines.length, "{n} voucher", "{n} vouchers"), from, to },
           ),
         ),
@@ -177,8 +187,11 @@ function amountTitle(k: BookAmount): string {
   const titles: Record<BookAmount, string> = {
     exentos: t("exempt"),
     nogravados: t("non-taxed"),
+    percepciones_nacionales: t("perc. national"),
     percepciones_iibb: t("perc. IIBB"),
     percepciones_iva: t("perc. IVA"),
+    percepciones_no_categorizados: t("perc. not categorised"),
+    percepciones_municipales: t("perc. municipal"),
     otros_tributos: t("other tributos"),
     impuestos_internos: t("internal taxes"),
     total: t("total"),
@@ -190,36 +203,55 @@ function amountTitle(k: BookAmount): string {
  * The table: the rates that appear and the amount columns that are not all zero (the total
  * always), the totals last; names cut at 30 characters.
  */
-function humanTable(lines: BookLine[], totals: BookFigures): string[] {
+function humanTable(lines: BookLine[], totals: BookTotals): string[] {
   const rates = bookRates(totals).filter((r) =>
     lines.some((l) => !(l.net.get(r) as Dec).isZero() || !(l.vat.get(r) as Dec).isZero()),
   );
   if (rates.length === 0 && lines.length === 0) rates.push(...BOOK_RATES.slice(0, 1));
   const amounts = BOOK_AMOUNTS.filter((k) => k === "total" || lines.some((l) => !l.amounts[k].isZero()));
+  // A voucher in another currency: its own total and rate beside the pesos, and the cents the
+  // conversion of its parts rounded away.
+  const foreign = lines.some((l) => l.moneda !== "PES");
+  const conversion = lines.some((l) => !l.conversion.isZero());
   const head = [
     t("date"),
     t("type"),
     t("number"),
     t("document"),
     t("name"),
+    ...(foreign ? [t("in its currency")] : []),
     ...rates.flatMap((r) => [t("net {rate}%", { rate: r }), t("VAT {rate}%", { rate: r })]),
     ...amounts.map(amountTitle),
+    ...(conversion ? [t("conversion diff.")] : []),
   ];
   const figures = (f: BookFigures) => [
     ...rates.flatMap((r) => [amount(f.net.get(r) as Dec), amount(f.vat.get(r) as Dec)]),
     ...amounts.map((k) => amount(f.amounts[k])),
   ];
+  const original = (l: BookLine) =>
+    l.moneda === "PES" ? "" : `${l.moneda} ${amount(l.totalInCurrency)} × ${l.cotizacion}`;
   const rows = lines.map((l) => [
     l.fecha,
     shortTypeName(l.tipo),
     lineNumber(l),
     `${l.documento_tipo} ${l.documento_nro}`.trim(),
     l.razon_social,
+    ...(foreign ? [original(l)] : []),
     ...figures(l),
+    ...(conversion ? [amount(l.conversion)] : []),
   ]);
-  const total = [t("TOTAL"), "", "", "", "", ...figures(totals)];
+  const total = [
+    t("TOTAL"),
+    "",
+    "",
+    "",
+    "",
+    ...(foreign ? [""] : []),
+    ...figures(totals),
+    ...(conversion ? [amount(totals.conversion)] : []),
+  ];
   const all = [head, ...rows, total];
-  const firstAmount = 5;
+  const firstAmount = foreign ? 6 : 5;
   const widths = head.map((_, i) => Math.min(i === 4 ? 30 : 44, Math.max(...all.map((r) => (r[i] ?? "").length))));
   const fmt = (r: string[]) =>
     r

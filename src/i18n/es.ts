@@ -1417,12 +1417,17 @@ export const ES: Readonly<Record<string, string>> = {
   "--decimal goes with --csv": "--decimal va con --csv",
   "{tipo} {number}: its columns add up to {difference} less than its total ({moneda})":
     "{tipo} {number}: sus columnas suman {difference} menos que su total ({moneda})",
-  "{count}, {from} to {to}; amounts in pesos (other currencies at each voucher's cotizacion), credit notes negative":
-    "{count}, del {from} al {to}; importes en pesos (otras monedas a la cotizacion de cada comprobante), notas de crédito en negativo",
+  "{count}, {from} to {to}; amounts in pesos (another currency's voucher at its own cotizacion, each part converted and the total their sum), credit notes negative":
+    "{count}, del {from} al {to}; importes en pesos (un comprobante en otra moneda, a su propia cotización: cada parte convertida y el total, su suma), notas de crédito en negativo",
   exempt: "exento",
   "non-taxed": "no gravado",
+  "perc. national": "perc. nacionales",
   "perc. IIBB": "perc. IIBB",
   "perc. IVA": "perc. IVA",
+  "perc. not categorised": "perc. no categorizados",
+  "perc. municipal": "perc. municipales",
+  "in its currency": "en su moneda",
+  "conversion diff.": "dif. de conversión",
   "other tributos": "otros tributos",
   "internal taxes": "imp. internos",
   document: "documento",

@@ -6,7 +6,16 @@
  * authority computes them (tax-rules §4.1–4.2, src/voucher/totals.ts): each item's net
  * (`precio_total`) summed by `alicuota`, the voucher's discount (`bonificacion`, an amount) shared
  * among the rates in proportion, VAT per rate on the summed base, rounded half-even. Exempt,
- * non-taxed, perceptions and internal taxes are the answer's own figures.
+ * non-taxed, perceptions and internal taxes are the answer's own figures; each tributo goes to the
+ * column of its type (TRIBUTO_COLUMN).
+ *
+ * A voucher in another currency is booked in pesos so that the two identities the authority's
+ * portal checks hold on its line (and so in the totals): each rate's VAT is that rate of its net,
+ * and the total is the sum of the parts. Each rate's net and every other part is converted at the
+ * voucher's own cotizacion and rounded to the cent; the VAT is computed on the converted net; the
+ * total is the sum of the converted parts. The cents by which that total differs from the
+ * voucher's own total converted whole are not hidden in any part: they are told beside it
+ * (`conversion`, "diferencia de conversión").
  */
 import type { ServiceVoucher } from "../api/protocol.js";
 import { VAT_EXEMPT, VAT_NON_TAXED, voucherNumber, voucherTypeInfo } from "./codes.js";
@@ -21,13 +30,40 @@ export const BOOK_RATES = ["21", "10.5", "27", "5", "2.5", "0"] as const;
 export const BOOK_AMOUNTS = [
   "exentos",
   "nogravados",
+  "percepciones_nacionales",
   "percepciones_iibb",
   "percepciones_iva",
+  "percepciones_no_categorizados",
+  "percepciones_municipales",
   "otros_tributos",
   "impuestos_internos",
   "total",
 ] as const;
 export type BookAmount = (typeof BOOK_AMOUNTS)[number];
+
+/**
+ * The column each tributo type belongs in. The hosted API's own types are 1 (national
+ * perceptions), 6 (VAT) and 7 (IIBB) (reference api-v2 §10.6); they are the authority's ids for the
+ * same, whose other ids (tax-rules §2.5) are placed too, should an answer carry them. Anything
+ * else is "other tributos".
+ */
+export const TRIBUTO_COLUMN: Readonly<Record<number, BookAmount>> = {
+  1: "percepciones_nacionales",
+  2: "otros_tributos",
+  3: "percepciones_municipales",
+  4: "impuestos_internos",
+  5: "percepciones_iibb",
+  6: "percepciones_iva",
+  7: "percepciones_iibb",
+  8: "percepciones_municipales",
+  9: "otros_tributos",
+  13: "percepciones_no_categorizados",
+  99: "otros_tributos",
+};
+
+function tributoColumn(tipo: unknown): BookAmount {
+  return TRIBUTO_COLUMN[Number(tipo)] ?? "otros_tributos";
+}
 
 export interface BookFigures {
   /** Taxed net by rate ("21", "10.5"…): the rates of BOOK_RATES, and any other the service gave. */
@@ -47,6 +83,13 @@ export interface BookLine extends BookFigures {
   moneda: string;
   /** Pesos per unit the voucher's amounts were converted at ("1" for pesos). */
   cotizacion: string;
+  /** The voucher's total in its own currency (`moneda`), with the book's sign. */
+  totalInCurrency: Dec;
+  /**
+   * The voucher's total converted whole, less the book's total (the sum of its converted parts):
+   * the cents the conversion of each part rounded away. Zero in pesos.
+   */
+  conversion: Dec;
   external_reference: string;
   /**
    * The voucher's total less the sum of its columns, in its own currency: more than a cent or
@@ -124,33 +167,38 @@ export function bookLine(v: ServiceVoucher): BookLine | LeftOut {
     figures.vat.set(key, (figures.vat.get(key) ?? Dec.ZERO).add(vat));
   });
 
-  const tributos = list(c.tributos);
-  const tributoSum = (match: (tipo: number) => boolean) =>
-    Dec.sum(tributos.filter((t) => match(Number(t.tipo))).map((t) => dec(t.total)));
-  // The answer's perception figures; where it leaves one out, its tributos of that type.
-  const perception = (field: unknown, tipo: number) =>
-    field === undefined ? tributoSum((x) => x === tipo) : dec(field);
   const a = figures.amounts;
+  for (const tributo of list(c.tributos)) {
+    const column = tributoColumn(tributo.tipo);
+    a[column] = a[column].add(dec(tributo.total));
+  }
+  // The answer's own figures where it gives them, over its tributos of that kind.
+  if (c.percepciones_iibb !== undefined) a.percepciones_iibb = dec(c.percepciones_iibb);
+  if (c.percepciones_iva !== undefined) a.percepciones_iva = dec(c.percepciones_iva);
+  if (c.impuestos_internos !== undefined) a.impuestos_internos = dec(c.impuestos_internos);
   a.exentos = dec(c.exentos);
   a.nogravados = dec(c.nogravados);
-  a.percepciones_iibb = perception(c.percepciones_iibb, 7);
-  a.percepciones_iva = perception(c.percepciones_iva, 6);
-  a.otros_tributos = tributoSum((x) => x !== 6 && x !== 7);
-  a.impuestos_internos = dec(c.impuestos_internos);
   a.total = dec(c.total);
 
-  const columns = Dec.sum([...figures.net.values(), ...figures.vat.values()]).add(
-    Dec.sum(BOOK_AMOUNTS.filter((k) => k !== "total").map((k) => a[k])),
-  );
-  const difference = a.total.sub(columns);
+  const difference = a.total.sub(sumOfParts(figures));
 
-  // In pesos at the voucher's own rate, each figure rounded to the cent; a credit note subtracts.
+  // In pesos at the voucher's own rate (see the top of this module); a credit note subtracts.
   const moneda = String(c.moneda ?? "PES") || "PES";
   const cotizacion = moneda === "PES" ? Dec.ONE : dec(c.cotizacion);
-  const factor = info.kind === "credit" ? cotizacion.neg() : cotizacion;
-  const pesos = (x: Dec) => x.mul(factor).roundHalfEven(2);
-  for (const map of [figures.net, figures.vat]) for (const [k, x] of map) map.set(k, pesos(x));
-  for (const k of BOOK_AMOUNTS) a[k] = pesos(a[k]);
+  const sign = info.kind === "credit" ? Dec.ONE.neg() : Dec.ONE;
+  const pesos = (x: Dec) => x.mul(cotizacion).roundHalfEven(2);
+  const totalInCurrency = a.total;
+  for (const [k, x] of figures.net) {
+    const net = pesos(x);
+    figures.net.set(k, net);
+    figures.vat.set(k, vatApplies ? net.mul(Dec.parse(k)).shift(2).roundHalfEven(2) : Dec.ZERO);
+  }
+  for (const k of BOOK_AMOUNTS) if (k !== "total") a[k] = pesos(a[k]);
+  // The parts, and what the voucher's own figures leave unexplained (zero when they add up).
+  a.total = sumOfParts(figures).add(pesos(difference));
+  const conversion = pesos(totalInCurrency).sub(a.total);
+  for (const map of [figures.net, figures.vat]) for (const [k, x] of map) map.set(k, x.mul(sign));
+  for (const k of BOOK_AMOUNTS) a[k] = a[k].mul(sign);
 
   return {
     ...figures,
@@ -163,9 +211,18 @@ export function bookLine(v: ServiceVoucher): BookLine | LeftOut {
     razon_social: String(cliente.razon_social ?? ""),
     moneda,
     cotizacion: cotizacion.toString(),
+    totalInCurrency: totalInCurrency.mul(sign),
+    conversion: conversion.mul(sign),
     external_reference: v.external_reference,
     difference,
   };
+}
+
+/** Every column but the total: nets and VAT by rate, then the other amounts. */
+function sumOfParts(f: BookFigures): Dec {
+  return Dec.sum([...f.net.values(), ...f.vat.values()]).add(
+    Dec.sum(BOOK_AMOUNTS.filter((k) => k !== "total").map((k) => f.amounts[k])),
+  );
 }
 
 /** The book's order: by date, then type (the authority's code), point of sale and number. */
@@ -179,13 +236,19 @@ export function compareLines(a: BookLine, b: BookLine): number {
   );
 }
 
+export interface BookTotals extends BookFigures {
+  /** The lines' conversion differences summed (see BookLine.conversion). */
+  conversion: Dec;
+}
+
 /** The totals line: every column summed. */
-export function bookTotals(lines: readonly BookLine[]): BookFigures {
-  const totals = zeroFigures();
+export function bookTotals(lines: readonly BookLine[]): BookTotals {
+  const totals: BookTotals = { ...zeroFigures(), conversion: Dec.ZERO };
   for (const line of lines) {
     for (const [k, x] of line.net) totals.net.set(k, (totals.net.get(k) ?? Dec.ZERO).add(x));
     for (const [k, x] of line.vat) totals.vat.set(k, (totals.vat.get(k) ?? Dec.ZERO).add(x));
     for (const k of BOOK_AMOUNTS) totals.amounts[k] = totals.amounts[k].add(line.amounts[k]);
+    totals.conversion = totals.conversion.add(line.conversion);
   }
   return totals;
 }

@@ -53,21 +53,35 @@ interface Figures {
   vat: Record<string, bigint>;
   exentos: bigint;
   nogravados: bigint;
+  percepciones_nacionales: bigint;
   percepciones_iibb: bigint;
   percepciones_iva: bigint;
+  percepciones_no_categorizados: bigint;
+  percepciones_municipales: bigint;
   otros_tributos: bigint;
   impuestos_internos: bigint;
   total: bigint;
+  /** The voucher's total converted whole, less the book's (see vat-book's rule). */
+  conversion: bigint;
 }
 const AMOUNTS = [
   "exentos",
   "nogravados",
+  "percepciones_nacionales",
   "percepciones_iibb",
   "percepciones_iva",
+  "percepciones_no_categorizados",
+  "percepciones_municipales",
   "otros_tributos",
   "impuestos_internos",
   "total",
 ] as const;
+/** The hosted API's tributo types (api-v2 §10.6), each in its column. */
+const TRIBUTO_COLUMNS: Record<string, (typeof AMOUNTS)[number]> = {
+  "1": "percepciones_nacionales",
+  "6": "percepciones_iva",
+  "7": "percepciones_iibb",
+};
 
 function zero(): Figures {
   return {
@@ -75,11 +89,15 @@ function zero(): Figures {
     vat: Object.fromEntries(RATES.map((r) => [r, 0n])),
     exentos: 0n,
     nogravados: 0n,
+    percepciones_nacionales: 0n,
     percepciones_iibb: 0n,
     percepciones_iva: 0n,
+    percepciones_no_categorizados: 0n,
+    percepciones_municipales: 0n,
     otros_tributos: 0n,
     impuestos_internos: 0n,
     total: 0n,
+    conversion: 0n,
   };
 }
 
@@ -134,23 +152,42 @@ function expectedLine(c: any): Figures {
   });
   f.exentos += scaled(c.exentos ?? 0, 2);
   for (const t of c.tributos ?? []) {
-    const total = scaled(t.total, 2);
-    if (Number(t.tipo) === 7) f.percepciones_iibb += total;
-    else if (Number(t.tipo) === 6) f.percepciones_iva += total;
-    else f.otros_tributos += total;
+    const column = TRIBUTO_COLUMNS[String(Number(t.tipo))] ?? "otros_tributos";
+    f[column] += scaled(t.total, 2);
   }
   f.impuestos_internos = scaled(c.impuestos_internos ?? 0, 2);
   f.total = scaled(c.total, 2);
-  // In pesos at the voucher's cotizacion, each figure to the cent; a credit note subtracts.
+  // In pesos at the voucher's cotizacion: each rate's net and every other part to the cent, the
+  // VAT that rate of the converted net, the total the sum of the parts (and of what the voucher's
+  // own figures leave unexplained, converted); a credit note subtracts.
   const rate = c.moneda && c.moneda !== "PES" ? scaled(c.cotizacion, 6) : 1_000_000n;
   const sign = String(c.tipo).startsWith("NOTA DE CREDITO") ? -1n : 1n;
-  const pesos = (x: bigint) => sign * divide(x * rate, 1_000_000n);
+  const pesos = (x: bigint) => divide(x * rate, 1_000_000n);
+  const unexplained = f.total - parts(f);
+  const whole = pesos(f.total);
   for (const r of Object.keys(f.net)) {
-    f.net[r] = pesos(f.net[r] as bigint);
-    f.vat[r] = pesos(f.vat[r] as bigint);
+    const net = pesos(f.net[r] as bigint);
+    f.net[r] = net;
+    f.vat[r] = withVat ? divide(net * scaled(r, 2), 10_000n) : 0n;
   }
-  for (const k of AMOUNTS) f[k] = pesos(f[k]);
+  for (const k of AMOUNTS) if (k !== "total") f[k] = pesos(f[k]);
+  f.total = parts(f) + pesos(unexplained);
+  f.conversion = whole - f.total;
+  for (const r of Object.keys(f.net)) {
+    f.net[r] = sign * (f.net[r] as bigint);
+    f.vat[r] = sign * (f.vat[r] as bigint);
+  }
+  for (const k of AMOUNTS) f[k] = sign * f[k];
+  f.conversion *= sign;
   return f;
+}
+
+/** Every column of a line but its total. */
+function parts(f: Figures): bigint {
+  let sum = 0n;
+  for (const r of Object.keys(f.net)) sum += (f.net[r] as bigint) + (f.vat[r] as bigint);
+  for (const k of AMOUNTS) if (k !== "total") sum += f[k];
+  return sum;
 }
 
 function add(into: Figures, f: Figures): void {
@@ -159,6 +196,7 @@ function add(into: Figures, f: Figures): void {
     into.vat[r] = (into.vat[r] as bigint) + (f.vat[r] ?? 0n);
   }
   for (const k of AMOUNTS) into[k] += f[k];
+  into.conversion += f.conversion;
 }
 
 /** Figures as `vat-book --json` writes them. */
@@ -166,6 +204,7 @@ function asJson(f: Figures) {
   return {
     alicuotas: RATES.map((r) => ({ alicuota: r, neto_gravado: money(f.net[r] ?? 0n), iva: money(f.vat[r] ?? 0n) })),
     ...Object.fromEntries(AMOUNTS.map((k) => [k, money(f[k])])),
+    diferencia_conversion: money(f.conversion),
   };
 }
 
@@ -331,7 +370,7 @@ describe("vat-book over a day with every sample issued", () => {
     expect(csv.code, csv.stderr).toBe(0);
     const rows = csvRows(csv.stdout, ",").filter((row) => row.length > 1);
     const head = rows[0] as string[];
-    expect(head.slice(0, 11)).toEqual([
+    expect(head.slice(0, 12)).toEqual([
       "fecha",
       "tipo",
       "punto_venta",
@@ -341,6 +380,7 @@ describe("vat-book over a day with every sample issued", () => {
       "razon_social",
       "moneda",
       "cotizacion",
+      "total_moneda",
       "neto_21",
       "iva_21",
     ]);
@@ -361,7 +401,11 @@ describe("vat-book over a day with every sample issued", () => {
     expect(table.code).toBe(0);
     const lines = table.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(expected.size + 3);
-    expect(lines[0]).toMatch(/^date\s+type\s+number\s+document\s+name\s+net 21%\s+VAT 21%\s+net 10\.5%/);
+    // A dollar voucher among them: its own total and rate shown beside the pesos.
+    expect(lines[0]).toMatch(
+      /^date\s+type\s+number\s+document\s+name\s+in its currency\s+net 21%\s+VAT 21%\s+net 10\.5%/,
+    );
+    expect(table.stdout).toMatch(/DOL [\d,]+\.\d\d × 1015\.5/);
     expect(lines.at(-1)).toMatch(/^TOTAL\s/);
     expect(lines.at(-1)).toContain(money(totals.total).replace(/\B(?=(\d{3})+\.)/g, ","));
     expect(table.stderr).toMatch(/credit notes negative/);
@@ -574,6 +618,133 @@ describe("query --from D --to D", () => {
       // With --json the error is a JSON document on stdout.
       expect(r.stderr + r.stdout, args.join(" ")).toMatch(message);
     }
+  }, 60_000);
+});
+
+describe("vat-book of vouchers in dollars whose converted parts round apart", () => {
+  const servers: Loopback[] = [];
+  afterEach(() => {
+    for (const s of servers.splice(0)) s.close();
+  });
+
+  it("holds the portal's two identities on every line and in the totals: total = sum of parts, VAT = rate × net, to the cent", async () => {
+    const item = (cantidad: number, precio: string, alicuota: number) => ({
+      cantidad,
+      producto: { descripcion: "Servicio", precio_unitario: precio, alicuota, precio_total: precio },
+    });
+    const sale = (comprobante: Record<string, unknown>): any => ({
+      cliente: { documento_tipo: "CUIT", documento_nro: "30712293841", razon_social: "Cliente SA" },
+      comprobante: {
+        fecha: TODAY,
+        moneda: "DOL",
+        punto_venta: 679,
+        bonificacion: 0,
+        exentos: "0",
+        nogravados: "0",
+        impuestos_internos: "0",
+        tributos: [],
+        status: "EMITIDO",
+        ...comprobante,
+      },
+    });
+    // Each: its items' nets, VAT per rate as the voucher's currency rounds it, and a total that adds up there.
+    const day = [
+      sale({
+        tipo: "FACTURA A",
+        numero: 1,
+        external_reference: "USD-1",
+        cotizacion: "1047.123457",
+        detalle: [item(1, "37.04", 21), item(1, "99.99", 10.5)],
+        tributos: [
+          { tipo: 7, regimen: 5, base_imponible: "137.03", alicuota: "0.9", total: "1.23" },
+          { tipo: 1, regimen: 33, base_imponible: "137.03", alicuota: "0.56", total: "0.77" },
+        ],
+        exentos: "5.55",
+        total: "162.86",
+      }),
+      sale({
+        tipo: "FACTURA A",
+        numero: 2,
+        external_reference: "USD-2",
+        cotizacion: "999.995",
+        // 0.15 of nets; VAT 0.0147, 0.0135 and 0.00315 round to 0.01, 0.01 and 0.00 in dollars.
+        detalle: [item(1, "0.07", 21), item(1, "0.05", 27), item(1, "0.03", 10.5)],
+        total: "0.17",
+      }),
+      sale({
+        tipo: "NOTA DE CREDITO A",
+        numero: 3,
+        external_reference: "USD-3",
+        cotizacion: "1015.555555",
+        detalle: [item(1, "12.35", 21)],
+        total: "14.94",
+      }),
+    ];
+    const server = await serveLoopback((_req, res, text) => {
+      const body = JSON.parse(text);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify(
+          body.comprobante?.fecha === TODAY
+            ? { rta: "OK", error: "N", total: day.length, errores: [], comprobantes: day }
+            : { error: "S", errores: ["No se han encontrado comprobantes."] },
+        ),
+      );
+    });
+    servers.push(server);
+    const u = freshUser("facturar-books-");
+    const env = {
+      ...u.env,
+      FACTURAR_BASE_URL: server.baseUrl,
+      FACTURAR_USERTOKEN: "ut-books",
+      FACTURAR_APIKEY: "1234",
+      FACTURAR_APITOKEN: "at-books",
+      FACTURAR_PUNTO_VENTA: "679",
+    };
+    const r = await runCli(["--json", "vat-book", "--from", TODAY, "--to", TODAY], { cwd: u.cwd, env });
+    expect(r.code, r.stderr).toBe(0);
+    const book = JSON.parse(r.stdout);
+    const cents = (x: string) => scaled(x, 2);
+    const identities = (f: any, what: string) => {
+      let sum = 0n;
+      for (const { alicuota, neto_gravado, iva } of f.alicuotas) {
+        sum += cents(neto_gravado) + cents(iva);
+        expect(cents(iva), `${what} VAT ${alicuota}%`).toBe(divide(cents(neto_gravado) * scaled(alicuota, 2), 10_000n));
+      }
+      for (const k of AMOUNTS) if (k !== "total") sum += cents(f[k]);
+      expect(cents(f.total), `${what} total`).toBe(sum);
+    };
+    expect(book.comprobantes).toHaveLength(3);
+    let roundsApart = 0;
+    for (const line of book.comprobantes) {
+      const sent = day.find((d) => d.comprobante.external_reference === line.external_reference)?.comprobante as any;
+      const want = expectedLine({
+        ...sent,
+        detalle: sent.detalle.map((i: any) => ({
+          cantidad: i.cantidad,
+          producto: { precio_unitario_sin_iva: i.producto.precio_unitario, alicuota: i.producto.alicuota },
+        })),
+      });
+      expect({ ref: line.external_reference, ...line }).toMatchObject({
+        ref: line.external_reference,
+        ...asJson(want),
+      });
+      identities(line, line.external_reference);
+      // What converting the voucher's own VAT would have given: a different figure here.
+      const rate = scaled(sent.cotizacion, 6);
+      const whole = divide(cents(sent.total) * rate, 1_000_000n);
+      if (want.conversion !== 0n) roundsApart++;
+      expect(cents(line.diferencia_conversion)).toBe(want.conversion);
+      expect(cents(line.total) + cents(line.diferencia_conversion)).toBe(
+        String(sent.tipo).startsWith("NOTA DE CREDITO") ? -whole : whole,
+      );
+      expect(line.total_moneda).toBe(String(sent.tipo).startsWith("NOTA DE CREDITO") ? `-${sent.total}` : sent.total);
+    }
+    // The case is real: converting each part rounds the book's total away from the voucher's.
+    expect(roundsApart).toBeGreaterThan(0);
+    identities(book.totales, "totals");
+    // The national perception (tributo type 1) in its own column, not "other tributos".
+    expect(book.comprobantes[0]).toMatchObject({ percepciones_nacionales: "806.29", otros_tributos: "0.00" });
   }, 60_000);
 });
 

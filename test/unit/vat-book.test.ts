@@ -83,7 +83,7 @@ describe("a voucher's line of the VAT book", () => {
         { tipo: 7, total: "3.00" },
         { tipo: "6", total: 2.5 },
         { tipo: 99, total: "1.25" },
-        { tipo: 4, total: "0.75" },
+        { tipo: 1, total: "0.75" },
       ],
       impuestos_internos: "1.10",
       total: "255.55",
@@ -99,15 +99,42 @@ describe("a voucher's line of the VAT book", () => {
     expect([...l.net.keys()]).toEqual([...BOOK_RATES]);
   });
 
-  it("takes exempt, internal taxes and tributes from the answer, perceptions by tribute type", () => {
+  it("takes exempt, internal taxes and tributes from the answer, each tributo in its type's column", () => {
     expect(amounts(line(factura))).toEqual({
       exentos: "45.00",
       nogravados: "0.00",
+      percepciones_nacionales: "0.75",
       percepciones_iibb: "3.00",
       percepciones_iva: "2.50",
-      otros_tributos: "2.00",
+      percepciones_no_categorizados: "0.00",
+      percepciones_municipales: "0.00",
+      otros_tributos: "1.25",
       impuestos_internos: "1.10",
       total: "255.55",
+    });
+  });
+
+  it("places every tributo type of the code tables in its column", () => {
+    // The hosted API's types (api-v2 §10.6) and the authority's others (tax-rules §2.5).
+    const placed = (tipo: number) =>
+      Object.entries(amounts(line(answer("FACTURA A", { tributos: [{ tipo, total: "1" }], total: "1" }))))
+        .filter(([k, x]) => k !== "total" && x !== "0.00")
+        .map(([k]) => k);
+    expect(
+      Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 99, 42].map((tipo) => [tipo, placed(tipo).join()])),
+    ).toEqual({
+      1: "percepciones_nacionales",
+      2: "otros_tributos",
+      3: "percepciones_municipales",
+      4: "impuestos_internos",
+      5: "percepciones_iibb",
+      6: "percepciones_iva",
+      7: "percepciones_iibb",
+      8: "percepciones_municipales",
+      9: "otros_tributos",
+      13: "percepciones_no_categorizados",
+      99: "otros_tributos",
+      42: "otros_tributos",
     });
   });
 
@@ -151,18 +178,27 @@ describe("a voucher's line of the VAT book", () => {
     expect(outOfBalance(l)).toBe(true);
     expect(l.moneda).toBe("DOL");
     expect(l.cotizacion).toBe("1000.5");
-    // Credit notes subtract, each figure in pesos rounded half-even: 24.69 × 1000.5 = 24702.345.
+    // Credit notes subtract. The net in pesos rounded half-even: 24.69 × 1000.5 = 24702.345 →
+    // 24702.34; its VAT computed in pesos, 21 % of it: 5187.4914 → 5187.49 (converting the
+    // dollar VAT, 5.18 × 1000.5, would give 5182.59, which is not 21 % of the net).
     expect(text(l.net)).toEqual({ ...zeroRates, "21": "-24702.34" });
-    expect(text(l.vat)).toEqual({ ...zeroRates, "21": "-5182.59" });
+    expect(text(l.vat)).toEqual({ ...zeroRates, "21": "-5187.49" });
+    // The total is the parts (24702.34 + 5187.49 + 130.06 + 500.25 = 30520.14) and the dollar
+    // they leave unexplained (1000.50): 31520.64. Converted whole, 31.50 is 31515.75: 4.89 apart.
     expect(amounts(l)).toEqual({
       exentos: "0.00",
       nogravados: "-130.06",
+      percepciones_nacionales: "0.00",
       percepciones_iibb: "0.00",
       percepciones_iva: "-500.25",
+      percepciones_no_categorizados: "0.00",
+      percepciones_municipales: "0.00",
       otros_tributos: "0.00",
       impuestos_internos: "0.00",
-      total: "-31515.75",
+      total: "-31520.64",
     });
+    expect(l.totalInCurrency.toFixed(2)).toBe("-31.50");
+    expect(l.conversion.toFixed(2)).toBe("4.89");
     expect([l.documento_tipo, l.documento_nro, l.razon_social]).toEqual(["", "", ""]);
   });
 
@@ -296,12 +332,17 @@ describe("the book", () => {
     expect(amounts(totals)).toEqual({
       exentos: "7.00",
       nogravados: "0.00",
+      percepciones_nacionales: "0.00",
       percepciones_iibb: "-1.00",
       percepciones_iva: "0.00",
+      percepciones_no_categorizados: "0.00",
+      percepciones_municipales: "0.00",
       otros_tributos: "0.00",
       impuestos_internos: "0.00",
       total: "336.25",
     });
+    // Pesos only: no conversion difference.
+    expect(totals.conversion.toFixed(2)).toBe("0.00");
     expect(bookRates(totals)).toEqual([...BOOK_RATES, "19", "8.25", "3"]);
     expect(bookRates(bookTotals([]))).toEqual([...BOOK_RATES]);
     expect(text(bookTotals([]).net)).toEqual(zeroRates);

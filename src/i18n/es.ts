@@ -779,7 +779,6 @@ export const ES: Readonly<Record<string, string>> = {
   "regime {regimen} is not in the tool's table; the authority will judge it":
     "el régimen {regimen} no está en la tabla de la herramienta; lo juzgará ARCA",
   "regime {regimen} takes ids {value}, not {id}": "el régimen {regimen} acepta los ids {value}, no {id}",
-  "an item with an empty valor is dropped by the service": "el servicio descarta un dato con valor vacío",
   "id {id} is FCE data; this is not an FCE voucher": "el id {id} es un dato FCE; este no es un comprobante FCE",
   "an FCE voucher is dated from {fceBack} days back to {fceAhead} ahead of today ({today}); the authority refuses {fecha}":
     "un comprobante FCE lleva fecha desde {fceBack} días antes hasta {fceAhead} después de hoy ({today}); la autoridad rechaza {fecha}",
@@ -1028,10 +1027,18 @@ export const ES: Readonly<Record<string, string>> = {
     "una factura de exportación no ajusta comprobantes: los comprobantes asociados corresponden a las notas de exportación, dentro de fex",
   "fex.comprobantes_asociados belongs to export credit and debit notes":
     "fex.comprobantes_asociados corresponde a las notas de crédito y débito de exportación",
-  "an export note for services names the invoice it adjusts in fex.comprobantes_asociados":
-    "una nota de exportación de servicios indica en fex.comprobantes_asociados la factura que ajusta",
-  "an export note usually names what it adjusts in fex.comprobantes_asociados":
-    "una nota de exportación suele indicar en fex.comprobantes_asociados qué comprobante ajusta",
+  "an RG 5329 VAT perception is charged only to a registered buyer (RI) on a class A or M voucher; this one goes to {buyer} on a class {class} voucher":
+    "una percepción de IVA de la RG 5329 se cobra solo a un comprador responsable inscripto (RI) en un comprobante clase A o M; este va a {buyer} en un comprobante clase {class}",
+  "an RG 5329 perception is 3 % of the net taxed at 21 % ({net21}) and 1.5 % of the net at 10.5 % ({net105}): {alicuota} % on {base} does not fit":
+    "una percepción de la RG 5329 es el 3 % del neto gravado al 21 % ({net21}) y el 1,5 % del neto al 10,5 % ({net105}): {alicuota} % sobre {base} no corresponde",
+  "opcional {id} has no value: dropped, as the service drops it":
+    "el opcional {id} no tiene valor: se descarta, como lo descarta el servicio",
+  "a tributo of 0 is not sent: the authority refuses it (10024)":
+    "un tributo de 0 no se envía: ARCA lo rechaza (10024)",
+  "a supplier that issues class {class} vouchers is registered with the authority under a CUIT: documento_tipo CUIT, not {document}":
+    "un proveedor que emite comprobantes clase {class} está inscripto ante ARCA con una CUIT: documento_tipo CUIT, no {document}",
+  "an export note names the invoice it adjusts in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit)":
+    "una nota de exportación indica en fex.comprobantes_asociados la factura que ajusta (tipo_comprobante, punto_venta, numero, cuit)",
   "an export note adjusts one voucher: the authority refuses more; got {length}":
     "una nota de exportación ajusta un solo comprobante: ARCA rechaza más; hay {length}",
   "export notes carry no fecha_pago: it is for invoices":

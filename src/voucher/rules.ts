@@ -110,8 +110,8 @@ export function checkRules(env: Envelope, totals: Totals, opts: RuleOptions): Fi
   checkPayments(f, env, totals);
   checkDiscount(f, totals);
   checkNegativeLines(f, env, info, totals);
-  checkPeriods(f, env);
-  checkTributos(f, env);
+  checkPeriods(f, env, info);
+  checkTributos(f, env, info, totals);
   checkSpecialRegimes(f, env, info);
   checkDates(f, env, info, opts);
   checkTotal(f, env, totals);
@@ -330,6 +330,18 @@ function checkDocument(
         t("{rule}, not {document}", { rule: needsCuit, document: party.documento_tipo }),
       );
     }
+  }
+  // Whoever issues a fiscal voucher is registered with the authority under a CUIT (spec §2.2
+  // rules 1 and 4): a supplier's A, B, C or M voucher names one.
+  if (key === "proveedor" && info.class && info.class !== "E" && party.documento_tipo !== "CUIT") {
+    f.error(
+      "supplier.document",
+      [key, "documento_tipo"],
+      t(
+        "a supplier that issues class {class} vouchers is registered with the authority under a CUIT: documento_tipo CUIT, not {document}",
+        { class: info.class, document: party.documento_tipo },
+      ),
+    );
   }
   if (party.documento_tipo === "OTRO" && !abroad(party, key)) {
     if (party.documento_nro !== "0") {
@@ -604,8 +616,8 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
     }
     if (data.has(FCE_DATA.ANNULMENT))
       f.error("fce.annulment", at(FCE_DATA.ANNULMENT), t("id 22 (annulment) belongs to FCE notes, not invoices"));
-    // Due on or after max(date, today): the date part is a fact of the file, the today part
-    // depends on when it is sent, so it only warns (a file may be prepared days ahead).
+    // Due on or after max(date, the day it is sent) (tax-rules §4.11): the authority refuses it
+    // otherwise. Told here once, for both (the rule every voucher has, due-date.order, steps aside).
     if (dayNumber(c.vencimiento) < dayNumber(c.fecha)) {
       f.error(
         "fce.due-date",
@@ -613,7 +625,7 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
         t("an FCE invoice is due on or after its date ({fecha})", { fecha: c.fecha }),
       );
     } else if (dayNumber(c.vencimiento) < opts.today) {
-      f.warn(
+      f.error(
         "fce.due-date",
         [...C, "vencimiento"],
         t("an FCE invoice sent today must be due on or after today ({today}); {vencimiento} has passed", {
@@ -751,19 +763,15 @@ function checkExportAssociations(f: Findings, env: Envelope, info: VoucherTypeIn
     return;
   }
   // Listed at the top level or as a period, they are reported there already.
+  // Every credit or debit note names what it adjusts (spec §2.8): goods and services alike.
   if (list.length === 0 && !c.comprobantes_asociados && !c.comprobantes_asociados_periodo) {
-    if (fex.tipo_exportacion === 2)
-      f.error(
-        "notes.association",
-        path,
-        t("an export note for services names the invoice it adjusts in fex.comprobantes_asociados"),
-      );
-    else
-      f.warn(
-        "notes.association",
-        path,
-        t("an export note usually names what it adjusts in fex.comprobantes_asociados"),
-      );
+    f.error(
+      "notes.association",
+      path,
+      t(
+        "an export note names the invoice it adjusts in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit)",
+      ),
+    );
   }
   if (list.length > 1) {
     f.error(
@@ -896,7 +904,7 @@ function checkPayments(f: Findings, env: Envelope, totals: Totals): void {
   }
 }
 
-function checkPeriods(f: Findings, env: Envelope): void {
+function checkPeriods(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
   const c = env.comprobante;
   const from = c.periodo_facturado_desde;
   const to = c.periodo_facturado_hasta;
@@ -913,7 +921,8 @@ function checkPeriods(f: Findings, env: Envelope): void {
       t("the billed period ends ({to}) before it starts ({from})", { to, from }),
     );
   }
-  if (dayNumber(c.vencimiento) < dayNumber(c.fecha)) {
+  // An FCE invoice's due date has its own, stricter rule (fce.due-date).
+  if (dayNumber(c.vencimiento) < dayNumber(c.fecha) && !(info.fce && !isNote(info))) {
     f.error(
       "due-date.order",
       [...C, "vencimiento"],
@@ -946,9 +955,10 @@ function checkPeriods(f: Findings, env: Envelope): void {
   }
 }
 
-function checkTributos(f: Findings, env: Envelope): void {
+function checkTributos(f: Findings, env: Envelope, info: VoucherTypeInfo, totals: Totals): void {
   (env.comprobante.tributos ?? []).forEach((tributo, i) => {
     const path = [...C, "tributos", i];
+    if (tributo.tipo === 6 && tributo.regimen === RG_5329) checkRg5329(f, env, info, totals, tributo, path);
     if (!(tributo.tipo in TRIBUTO_TYPES)) {
       f.error(
         "tributo.type",
@@ -993,6 +1003,60 @@ function checkTributos(f: Findings, env: Envelope): void {
   });
 }
 
+/** The hosted API's regime of RG 5329 VAT perceptions (reference api-v2 §10.6). */
+const RG_5329 = 3;
+
+/**
+ * RG 5329 (tax-rules §4.12): a VAT perception a registered seller charges a registered buyer, 3 %
+ * of the net taxed at 21 % and 1.5 % of the net at 10.5 %. A buyer who is not registered never
+ * bears it (refused); the rates come from one guide the reference quotes, so a perception whose
+ * rate or base does not fit them warns.
+ */
+function checkRg5329(
+  f: Findings,
+  env: Envelope,
+  info: VoucherTypeInfo,
+  totals: Totals,
+  tributo: { alicuota: string; base_imponible: string },
+  path: Path,
+): void {
+  if (env.comprobante.operacion !== "V") return;
+  const buyer = env.cliente?.condicion_iva_operacion ?? env.cliente?.condicion_iva;
+  if (buyer !== "RI" || (info.class !== "A" && info.class !== "M")) {
+    f.error(
+      "tributo.rg5329",
+      [...path, "regimen"],
+      t(
+        "an RG 5329 VAT perception is charged only to a registered buyer (RI) on a class A or M voucher; this one goes to {buyer} on a class {class} voucher",
+        { buyer: buyer ?? "?", class: info.class ?? "?" },
+      ),
+    );
+    return;
+  }
+  const netAt = (rate: string) => totals.rates.find((r) => r.rate === rate)?.net ?? Dec.ZERO;
+  const alicuota = Dec.parse(tributo.alicuota);
+  const base = Dec.parse(tributo.base_imponible);
+  const fits = alicuota.eq(Dec.parse("3"))
+    ? base.cmp(netAt("21")) <= 0 && !netAt("21").isZero()
+    : alicuota.eq(Dec.parse("1.5"))
+      ? base.cmp(netAt("10.5")) <= 0 && !netAt("10.5").isZero()
+      : false;
+  if (!fits)
+    f.warn(
+      "tributo.rg5329",
+      path,
+      t(
+        "an RG 5329 perception is 3 % of the net taxed at 21 % ({net21}) and 1.5 % of the net at 10.5 % ({net105}): {alicuota} % on {base} does not fit",
+        {
+          net21: netAt("21").toFixed(2),
+          net105: netAt("10.5").toFixed(2),
+          alicuota: tributo.alicuota,
+          base: tributo.base_imponible,
+        },
+      ),
+    );
+}
+
 function checkSpecialRegimes(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
   const rg = env.comprobante.rg_especiales;
   if (!rg) return;
@@ -1015,12 +1079,6 @@ function checkSpecialRegimes(f: Findings, env: Envelope, info: VoucherTypeInfo):
         t("regime {regimen} takes ids {value}, not {id}", { regimen: rg.regimen, value: ids.join(", "), id: d.id }),
       );
     }
-    if (d.valor.trim() === "")
-      f.warn(
-        "rg_especiales.empty",
-        [...path, "datos", i, "valor"],
-        t("an item with an empty valor is dropped by the service"),
-      );
   });
   if (!info.fce && rg.regimen !== FCE_REGIME) {
     const fceIds = [FCE_DATA.CBU, FCE_DATA.ALIAS, FCE_DATA.ANNULMENT, FCE_DATA.TRANSFER] as number[];

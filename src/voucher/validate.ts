@@ -88,17 +88,52 @@ export function validateEnvelope(
   hasNoEmptyStrings = false,
 ): ValidationResult {
   const options = "today" in opts ? (opts as RuleOptions) : ruleOptions(opts);
-  const cleaned = hasNoEmptyStrings ? raw : dropEmptyStrings(raw);
+  const dropped = dropEmptyOptionals(raw);
+  const cleaned = hasNoEmptyStrings ? dropped.value : dropEmptyStrings(dropped.value);
   const parsed = parseEnvelope(cleaned);
   if (!parsed.success) {
     const issues = parsed.error.issues;
     const rules = readableFindings(cleaned, issues, (envelope) => judge(envelope, options).findings);
-    return { ok: false, findings: [...zodFindings(issues, cleaned), ...rules] };
+    return { ok: false, findings: [...dropped.findings, ...zodFindings(issues, cleaned), ...rules] };
   }
   const envelope = parsed.data as Envelope;
   const { findings, totals } = judge(envelope, options);
   const ok = !findings.some((f) => f.severity === "error");
-  return { ok, envelope, totals, findings };
+  return { ok, envelope, totals, findings: [...dropped.findings, ...findings] };
+}
+
+/**
+ * An opcional (`rg_especiales.datos[]`) whose `valor` is empty is dropped by the service, not
+ * refused (spec §2.6, api-v2 §5.2.5): so it is here, with a warning, and it is not sent.
+ */
+function dropEmptyOptionals(raw: unknown): { value: unknown; findings: Finding[] } {
+  const c = (raw as { comprobante?: { rg_especiales?: { datos?: unknown } } } | null)?.comprobante;
+  const datos = c?.rg_especiales?.datos;
+  if (!Array.isArray(datos)) return { value: raw, findings: [] };
+  const findings: Finding[] = [];
+  const kept = datos.filter((d, i) => {
+    const valor = (d as { valor?: unknown } | null)?.valor;
+    const empty = typeof valor === "string" && valor.trim() === "";
+    if (empty)
+      findings.push({
+        severity: "warning",
+        code: "rg_especiales.empty",
+        path: ["comprobante", "rg_especiales", "datos", i, "valor"],
+        message: t("opcional {id} has no value: dropped, as the service drops it", {
+          id: String((d as { id?: unknown }).id ?? "?"),
+        }),
+      });
+    return !empty;
+  });
+  if (findings.length === 0) return { value: raw, findings };
+  const envelope = raw as { comprobante: { rg_especiales: Record<string, unknown> } };
+  return {
+    value: {
+      ...envelope,
+      comprobante: { ...envelope.comprobante, rg_especiales: { ...envelope.comprobante.rg_especiales, datos: kept } },
+    },
+    findings,
+  };
 }
 
 /**
@@ -124,6 +159,21 @@ function judge(parsed: ParsedEnvelope, options: RuleOptions): { findings: Findin
         cotizacion: String(given),
       }),
     });
+  // A tributo of zero must not reach the authority (10024, tax-rules §4.1): dropped, told.
+  if (c.tributos?.some((x) => Dec.parse(x.total).isZero())) {
+    c.tributos.forEach((x, i) => {
+      if (Dec.parse(x.total).isZero())
+        findings.push({
+          severity: "warning",
+          code: "tributo.zero",
+          path: ["comprobante", "tributos", i],
+          message: t("a tributo of 0 is not sent: the authority refuses it (10024)"),
+        });
+    });
+    const kept = c.tributos.filter((x) => !Dec.parse(x.total).isZero());
+    if (kept.length > 0) c.tributos = kept;
+    else delete c.tributos;
+  }
   if (c.total === undefined) {
     c.total = totals.total.toFixed(2);
     findings.push({

@@ -440,7 +440,7 @@ describe("class C and E restrictions", () => {
       judge(variant(note, (r) => (r.comprobante.fex.comprobantes_asociados[0].comprobante_fecha = "10/11/2026")))
         .errors,
     ).toEqual(["schema.unknown-field"]);
-    // Services notes must name their invoice (WSFEX 2047); goods and other notes may not.
+    // Every note names what it adjusts (spec §2.8), goods and services alike (for services WSFEX also says so: 2047).
     expect(judge(variant(note, (r) => delete r.comprobante.fex.comprobantes_asociados)).errors).toEqual([
       "notes.association",
     ]);
@@ -453,8 +453,9 @@ describe("class C and E restrictions", () => {
       };
     });
     const bare = judge(goodsNote);
-    expect(bare.errors).toEqual([]);
-    expect(bare.warnings).toEqual(["notes.association"]);
+    expect(bare.errors).toEqual(["notes.association"]);
+    expect(bare.warnings).toEqual([]);
+    expect(finding(bare.result, "notes.association")?.path).toEqual(["comprobante", "fex", "comprobantes_asociados"]);
     expect(
       judge(variant(note, (r) => (r.comprobante.fex.comprobantes_asociados[0].tipo_comprobante = "FACTURA B"))).errors,
     ).toEqual(["associations.class"]);
@@ -503,15 +504,16 @@ describe("MiPyME FCE", () => {
     ).toContain("document.class");
   });
 
-  it("an invoice is due on or after its date, and (warning) today", () => {
+  it("an invoice is due on or after its date and the day it is sent, told once", () => {
     expect(judge(variant(fceInvoice, (r) => (r.comprobante.vencimiento = r.comprobante.fecha))).errors).toEqual([]);
-    expect(judge(variant(fceInvoice, (r) => (r.comprobante.vencimiento = "19/11/2026"))).errors).toContain(
+    // Before its date: the FCE rule says so, not also the rule every voucher has.
+    expect(judge(variant(fceInvoice, (r) => (r.comprobante.vencimiento = "19/11/2026"))).errors).toEqual([
       "fce.due-date",
-    );
+    ]);
     const stale = judge((r) => fceInvoice(r), { today: "22/12/2026" });
-    // A month old, the voucher is out of the window; its due date only warns.
-    expect(stale.errors).toEqual(["date.window"]);
-    expect(stale.warnings).toContain("fce.due-date");
+    // A month old: out of the date window, and due before the day it would be sent (the authority refuses it).
+    expect(stale.errors).toEqual(["fce.due-date", "date.window"]);
+    expect(stale.warnings).not.toContain("fce.due-date");
   });
 
   it("a note carries 22 (S/N), no CBU, alias or 27, and adjusts one FCE invoice", () => {
@@ -762,7 +764,7 @@ describe("currency, payments, periods, tributos", () => {
 
   it("tributo types and regimes match; amounts are checked as a warning", () => {
     const trib = (t: object) => (r: Raw) => {
-      r.comprobante.tributos = [{ tipo: 6, regimen: 3, base_imponible: 100, alicuota: 3, total: 3, ...t }];
+      r.comprobante.tributos = [{ tipo: 6, regimen: 2, base_imponible: 100, alicuota: 3, total: 3, ...t }];
       untotalled(r);
     };
     expect(judge(trib({})).errors).toEqual([]);
@@ -1071,14 +1073,81 @@ describe("rules at their edges", () => {
         },
       ),
     );
-    expect(anonymousSeller.errors).toEqual([]);
+    // No ceiling for an unidentified seller, but whoever issues a FACTURA B has a CUIT.
+    expect(anonymousSeller.errors).toEqual(["supplier.document"]);
     const anonymousNumber = judge(
       purchaseFrom({ documento_tipo: "OTRO", documento_nro: "5", razon_social: "Vendedor", condicion_iva: "CF" }),
     );
-    expect(anonymousNumber.errors).toEqual(["anonymous.document"]);
+    expect(anonymousNumber.errors).toEqual(["supplier.document", "anonymous.document"]);
     expect(pathOf(anonymousNumber, "anonymous.document")).toEqual(["proveedor", "documento_nro"]);
     const otra = judge(purchaseFrom({ ...RI, condicion_pago: 214 }, "FACTURA A"));
     expect(pathOf(otra, "payment-condition.other")).toEqual(["proveedor", "condicion_pago_otra"]);
+  });
+
+  it("a supplier of a fiscal voucher is named by its CUIT (spec §2.2 rules 1 and 4)", () => {
+    for (const tipo of [
+      "FACTURA A",
+      "FACTURA B",
+      "FACTURA C",
+      "FACTURA M",
+      "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) A",
+    ])
+      for (const documento_tipo of ["DNI", "PASAPORTE", "CUIL"]) {
+        const r = judge(purchaseFrom({ ...RI, documento_tipo, documento_nro: "20123456" }, tipo));
+        expect(r.errors, `${tipo} ${documento_tipo}`).toContain("supplier.document");
+        expect(pathOf(r, "supplier.document")).toEqual(["proveedor", "documento_tipo"]);
+      }
+    expect(judge(purchaseFrom({ ...RI }, "FACTURA C")).errors).not.toContain("supplier.document");
+    const told = judge(purchaseFrom({ ...RI, documento_tipo: "DNI", documento_nro: "20123456" }, "FACTURA A"));
+    expect(finding(told.result, "supplier.document")?.message).toBe(
+      "a supplier that issues class A vouchers is registered with the authority under a CUIT: documento_tipo CUIT, not DNI",
+    );
+    // A sale is not held to it: the customer's document follows the class matrix.
+    expect(judge((r) => r).errors).not.toContain("supplier.document");
+  });
+
+  it("an RG 5329 VAT perception: only to a registered buyer on A or M (refused), at 3 % of the 21 % net or 1.5 % of the 10.5 % net (warned)", () => {
+    const rg5329 =
+      (alicuota: string, base: string, items = [item("Aceite", 1, 1000, 21)]) =>
+      (r: Raw) => {
+        r.cliente = { ...RI };
+        r.comprobante.tipo = "FACTURA A";
+        r.comprobante.detalle = items;
+        const total = Dec.parse(base).mul(Dec.parse(alicuota)).shift(2).roundHalfEven(2);
+        r.comprobante.tributos = [{ tipo: 6, regimen: 3, base_imponible: base, alicuota, total: total.toFixed(2) }];
+        r.comprobante.total = undefined;
+      };
+    const fine = judge(rg5329("3", "1000"));
+    expect([fine.errors, fine.warnings.filter((w) => w.startsWith("tributo"))]).toEqual([[], []]);
+    const at105 = [item("Harina", 1, 1000, 10.5)];
+    expect(judge(rg5329("1.5", "1000", at105)).warnings).not.toContain("tributo.rg5329");
+    // 3 % on items taxed at 10.5 %: the guide's rates say 1.5 %.
+    const wrongRate = judge(rg5329("3", "1000", at105));
+    expect(wrongRate.errors).toEqual([]);
+    expect(wrongRate.warnings).toContain("tributo.rg5329");
+    expect(finding(wrongRate.result, "tributo.rg5329")?.message).toBe(
+      "an RG 5329 perception is 3 % of the net taxed at 21 % (0.00) and 1.5 % of the net at 10.5 % (1000.00): 3 % on 1000 does not fit",
+    );
+    // On more than the net it perceives.
+    expect(judge(rg5329("3", "2000")).warnings).toContain("tributo.rg5329");
+    // To a final consumer on a B invoice: refused, at the regime.
+    const toConsumer = judge(
+      variant(rg5329("3", "1000"), (r) => {
+        r.cliente = baseVoucher().cliente;
+        r.comprobante.tipo = "FACTURA B";
+      }),
+    );
+    expect(toConsumer.errors).toEqual(["tributo.rg5329"]);
+    expect(finding(toConsumer.result, "tributo.rg5329")?.path).toEqual(["comprobante", "tributos", 0, "regimen"]);
+    // Another VAT perception regime (RG 2408) is not held to it.
+    const general = judge(
+      variant(rg5329("3", "1000"), (r) => {
+        r.cliente = baseVoucher().cliente;
+        r.comprobante.tipo = "FACTURA B";
+        r.comprobante.tributos[0].regimen = 2;
+      }),
+    );
+    expect(general.errors).toEqual([]);
   });
 
   it("a DNI has 7 or 8 digits (a warning); other documents are not held to it", () => {
@@ -1219,11 +1288,12 @@ describe("rules at their edges", () => {
     expect(finding(badNote.result, "fce.annulment")?.message).toBe('id 22 (annulment) is "S" or "N", not "X"');
   });
 
-  it("an FCE invoice due today has not passed; due yesterday it warns", () => {
+  it("an FCE invoice due today has not passed; due yesterday it is refused (tax-rules §4.11)", () => {
     const due = (vencimiento: string) =>
-      judge(variant(fceInvoice, (r) => Object.assign(r.comprobante, { fecha: "19/11/2026", vencimiento }))).warnings;
-    expect(due("20/11/2026")).toEqual([]);
-    expect(due("19/11/2026")).toEqual(["fce.due-date"]);
+      judge(variant(fceInvoice, (r) => Object.assign(r.comprobante, { fecha: "19/11/2026", vencimiento })));
+    expect(due("20/11/2026").errors).toEqual([]);
+    expect(due("19/11/2026").errors).toEqual(["fce.due-date"]);
+    expect(due("19/11/2026").warnings).toEqual([]);
   });
 
   it("FCE notes adjust an FCE invoice, never another note or a period", () => {
@@ -1374,7 +1444,9 @@ describe("rules at their edges", () => {
     const r = validateEnvelope(raw, opts, true);
     expect([codes(r), codes(r, "warning")]).toEqual([[], ["rg_especiales.empty"]]);
     expect(finding(r, "rg_especiales.empty")?.path).toEqual(["comprobante", "rg_especiales", "datos", 0, "valor"]);
-    expect(finding(r, "rg_especiales.empty")?.message).toMatch(/dropped by the service/);
+    expect(finding(r, "rg_especiales.empty")?.message).toMatch(
+      /opcional 11 has no value: dropped, as the service drops it/,
+    );
     raw.comprobante.rg_especiales.datos[0].valor = "x";
     expect(codes(validateEnvelope(raw, opts, true), "warning")).toEqual([]);
   });
@@ -1386,7 +1458,8 @@ describe("rules at their edges", () => {
       razon_social: "Vendedor",
       condicion_iva: "CDEX",
     };
-    expect(judge(purchaseFrom(supplier)).errors).toEqual(["anonymous.document"]);
+    // And whoever issues a FACTURA B has a CUIT.
+    expect(judge(purchaseFrom(supplier)).errors).toEqual(["supplier.document", "anonymous.document"]);
   });
 
   it("the VAT condition at fault is the one for the operation, when given; only class B to RI points at class A", () => {

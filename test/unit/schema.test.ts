@@ -40,7 +40,15 @@ describe("the voucher schema", () => {
   it("takes a supplier's payment condition 0 and its text 0, as the service's purchase example sends them", () => {
     const raw = baseVoucher();
     raw.comprobante.operacion = "C";
-    raw.proveedor = { ...raw.cliente, condicion_pago: 0, condicion_pago_otra: 0 };
+    // A supplier of a fiscal voucher has a CUIT.
+    raw.proveedor = {
+      ...raw.cliente,
+      documento_tipo: "CUIT",
+      documento_nro: "30712293841",
+      condicion_iva: "RI",
+      condicion_pago: 0,
+      condicion_pago_otra: 0,
+    };
     delete raw.cliente;
     const r = check(raw);
     expect(r.findings.filter((f) => f.severity === "error")).toEqual([]);

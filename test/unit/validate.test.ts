@@ -146,6 +146,46 @@ describe("what the file leaves out", () => {
     expect(check(raw).envelope?.comprobante.cotizacion).toBe("1");
   });
 
+  it("a tributo of 0 is dropped and told (the authority refuses it, 10024); the others are kept", () => {
+    const raw = baseVoucher();
+    raw.comprobante.tributos = [
+      { tipo: 7, regimen: 5, base_imponible: "100", alicuota: "0", total: "0.00" },
+      { tipo: 7, regimen: 6, base_imponible: "100", alicuota: "1", total: "1" },
+    ];
+    raw.comprobante.total = "122";
+    expect(warnings(raw)).toEqual([
+      ["tributo.zero", "comprobante.tributos.0", "a tributo of 0 is not sent: the authority refuses it (10024)"],
+    ]);
+    const result = check(raw);
+    expect(result.ok).toBe(true);
+    expect(result.envelope?.comprobante.tributos).toEqual([expect.objectContaining({ regimen: 6, total: "1" })]);
+    // All of them zero: no tributos at all.
+    raw.comprobante.tributos = [{ tipo: 6, regimen: 2, base_imponible: "100", alicuota: "0", total: 0 }];
+    raw.comprobante.total = "121";
+    expect(check(raw).envelope?.comprobante.tributos).toBeUndefined();
+  });
+
+  it("an opcional with an empty value is dropped and told, as the service drops it, not refused", () => {
+    const raw = baseVoucher();
+    raw.comprobante.rg_especiales = {
+      regimen: "Factura de Crédito Electrónica MiPyMEs (FCE)",
+      datos: [
+        { id: 2101, valor: "0170099220000045678905" },
+        { id: 2102, valor: " " },
+      ],
+    };
+    const result = check(raw);
+    expect(result.findings.filter((f) => f.code === "rg_especiales.empty")).toEqual([
+      expect.objectContaining({
+        severity: "warning",
+        path: ["comprobante", "rg_especiales", "datos", 1, "valor"],
+        message: "opcional 2102 has no value: dropped, as the service drops it",
+      }),
+    ]);
+    expect(result.findings.map((f) => f.code)).not.toContain("schema.required");
+    expect(result.envelope?.comprobante.rg_especiales?.datos).toEqual([{ id: 2101, valor: "0170099220000045678905" }]);
+  });
+
   it("a foreign-currency voucher keeps its rate", () => {
     const raw = baseVoucher();
     Object.assign(raw.comprobante, { moneda: "DOL", cotizacion: "1050.5" });

@@ -34,6 +34,11 @@ export interface Faults {
   authorityDown: boolean;
   /** The API DEV plan has lapsed (it renews itself otherwise): every call but status refused. */
   planEnded: boolean;
+  /**
+   * The authority's checks the development plan skips (spec §1) are applied, as production does:
+   * part of --like-production.
+   */
+  authorityChecks: boolean;
   /** Share of queued vouchers whose processing ends in error (to exercise re-queueing). */
   queueError: number;
   /**
@@ -59,6 +64,7 @@ export const NO_FAULTS: Faults = {
   maintenance: false,
   authorityDown: false,
   planEnded: false,
+  authorityChecks: false,
   queueError: 0,
   observe: 0,
   pageSize: 0,
@@ -82,6 +88,7 @@ export const FAULT_NAMES = [
   "maintenance",
   "authority-down",
   "plan-ended",
+  "authority-checks",
 ];
 
 export class FaultSpecError extends Error {}
@@ -92,7 +99,7 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
   for (const part of specs.flatMap((s) => s.split(",")).map((s) => s.trim())) {
     if (part === "") continue;
     const [name = "", value] = part.split("=", 2).map((s) => s.trim());
-    if (name === "maintenance" || name === "authority-down" || name === "plan-ended") {
+    if (name === "maintenance" || name === "authority-down" || name === "plan-ended" || name === "authority-checks") {
       if (value !== undefined && !["1", "true", "on", "0", "false", "off"].includes(value)) {
         throw new FaultSpecError(
           t("fault {name} takes no value (or on/off), got {value}", { name, value: JSON.stringify(value) }),
@@ -101,6 +108,7 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
       const on = value === undefined || ["1", "true", "on"].includes(value);
       if (name === "maintenance") faults.maintenance = on;
       else if (name === "plan-ended") faults.planEnded = on;
+      else if (name === "authority-checks") faults.authorityChecks = on;
       else faults.authorityDown = on;
       continue;
     }
@@ -142,8 +150,11 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
   return faults;
 }
 
-/** `--like-production`: as far away as the real service (tens of ms) and as strict about spacing. */
-export const LIKE_PRODUCTION = "latency=80,spacing=100";
+/**
+ * `--like-production`: as far away as the real service (tens of ms), as strict about spacing, and
+ * with the authority's checks that the development plan skips.
+ */
+export const LIKE_PRODUCTION = "latency=80,spacing=100,authority-checks";
 
 /**
  * How long after a request this sandbox may still be storing a voucher: it stores before it

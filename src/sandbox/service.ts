@@ -114,6 +114,9 @@ function exportAssociationProblems(c: Json, note: boolean): string[] {
       ),
     );
   }
+  // Every note names what it adjusts (spec §2.8): the service asks it of goods notes too.
+  if (list.length === 0 && Number(c.fex?.tipo_exportacion) !== 2 && !c.comprobantes_asociados_periodo)
+    problems.push("Las notas de credito y debito deben informar comprobantes asociados (fex.comprobantes_asociados).");
   if (list.length > 1) problems.push(arcaError(1754, "No se puede informar mas de 1 comprobante asociado."));
   for (const a of list) {
     if (voucherTypeInfo(String(a?.tipo_comprobante ?? ""))?.class !== "E")
@@ -667,6 +670,42 @@ export class SandboxService {
     return undefined;
   }
 
+  /**
+   * What production refuses and the development plan lets through (spec §1), checked only like
+   * production (the `authority-checks` fault, part of --like-production): an FCE invoice due before
+   * its date or the day it is sent (tax-rules §4.11); a tributo of 0 (10024, §4.1); an RG 5329
+   * VAT perception to a buyer who is not registered (§4.12); a supplier's fiscal voucher from a
+   * supplier without a CUIT.
+   */
+  private productionRefusal(body: Json): { code: string; text: string } | undefined {
+    if (!this.options.faults.authorityChecks) return undefined;
+    const c = body?.comprobante;
+    const info = voucherTypeInfo(c?.tipo);
+    if (!c || !info?.class) return undefined;
+    const authority = (text: string) => ({ code: "TFC-6661", text: `Error en AFIP/ARCA. ${text}` });
+    if (c.operacion === "C") {
+      const document = String(body.proveedor?.documento_tipo ?? "").toUpperCase();
+      if (info.class !== "E" && document !== "CUIT")
+        return { code: "TFC-8002", text: "El proveedor de un comprobante fiscal debe identificarse con su CUIT." };
+      return undefined;
+    }
+    if (info.fce && !isNote(info) && typeof c.vencimiento === "string" && DATE.test(c.vencimiento)) {
+      const floor = Math.max(DATE.test(String(c.fecha)) ? dayNumber(c.fecha) : 0, this.today());
+      if (dayNumber(c.vencimiento) < floor)
+        return authority(
+          "El campo FchVtoPago debe ser igual o posterior a la fecha del comprobante y a la fecha de envio del pedido de autorizacion.",
+        );
+    }
+    const tributos: Json[] = Array.isArray(c.tributos) ? c.tributos : [];
+    if (tributos.some((x) => Number(x?.total) === 0))
+      return authority("Cod. Error: #6661145.10024 - Si ImpTrib es igual a 0 el objeto Tributos no debe informarse.");
+    const buyer = String(body.cliente?.condicion_iva_operacion ?? body.cliente?.condicion_iva ?? "").toUpperCase();
+    const rg5329 = tributos.some((x) => Number(x?.tipo) === 6 && Number(x?.regimen) === 3);
+    if (rg5329 && (buyer !== "RI" || (info.class !== "A" && info.class !== "M")))
+      return authority("La percepcion de IVA de la RG 5329 corresponde solo a compradores responsables inscriptos.");
+    return undefined;
+  }
+
   private authorityDown(reference: unknown): Reply {
     return issueError(
       ["AFIP No devolvio el CAE asociado. (Cod. Error #6661141.S1254)"],
@@ -717,6 +756,8 @@ export class SandboxService {
         problems,
         c?.external_reference,
       );
+    const production = this.productionRefusal(body);
+    if (production) return issueError([production.text], [production], c.external_reference);
     if (c.operacion === "C") {
       const purchase = this.recordPurchase(body, pv);
       if ("refused" in purchase)
@@ -807,6 +848,8 @@ export class SandboxService {
       const problems = this.check(r, pv, false);
       // A request that is no voucher has its refusal from check: nothing more to look at in it.
       const c = typeof r?.comprobante === "object" && r.comprobante !== null ? r.comprobante : undefined;
+      const production = c && problems.length === 0 ? this.productionRefusal(r) : undefined;
+      if (production) problems.push(production);
       // A purchase is checked as nuevo checks it: its number and date are its supplier's, not this lane's.
       const purchase = c?.operacion === "C";
       const sale = c !== undefined && !purchase;

@@ -2,8 +2,8 @@
 
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
-import { t, tn } from "../i18n/index.js";
-import { amount } from "../output/amount.js";
+import { currentLang, t, tn } from "../i18n/index.js";
+import { amount, money } from "../output/amount.js";
 import { csvRow } from "../output/csv.js";
 import { shortTypeName } from "../voucher/codes.js";
 import { dayNumber } from "../voucher/dates.js";
@@ -228,8 +228,10 @@ function humanTable(lines: BookLine[], totals: BookTotals): string[] {
     ...rates.flatMap((r) => [amount(f.net.get(r) as Dec), amount(f.vat.get(r) as Dec)]),
     ...amounts.map((k) => amount(f.amounts[k])),
   ];
+  // The rate as the reader writes decimals (1015,5 in Spanish), like the amounts beside it.
+  const rate = (cotizacion: string) => (currentLang() === "es" ? cotizacion.replace(".", ",") : cotizacion);
   const original = (l: BookLine) =>
-    l.moneda === "PES" ? "" : `${l.moneda} ${amount(l.totalInCurrency)} × ${l.cotizacion}`;
+    l.moneda === "PES" ? "" : `${money(l.totalInCurrency, l.moneda)} × ${rate(l.cotizacion)}`;
   const rows = lines.map((l) => [
     l.fecha,
     shortTypeName(l.tipo),

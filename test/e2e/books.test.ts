@@ -405,7 +405,7 @@ describe("vat-book over a day with every sample issued", () => {
     expect(lines[0]).toMatch(
       /^date\s+type\s+number\s+document\s+name\s+in its currency\s+net 21%\s+VAT 21%\s+net 10\.5%/,
     );
-    expect(table.stdout).toMatch(/DOL [\d,]+\.\d\d × 1015\.5/);
+    expect(table.stdout).toMatch(/USD [\d,]+\.\d\d × 1015\.5/);
     expect(lines.at(-1)).toMatch(/^TOTAL\s/);
     expect(lines.at(-1)).toContain(money(totals.total).replace(/\B(?=(\d{3})+\.)/g, ","));
     expect(table.stderr).toMatch(/credit notes negative/);

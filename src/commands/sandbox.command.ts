@@ -19,14 +19,16 @@ export const define: Define = (program, run) => {
     .option(
       `--fault ${t("<name=value>")}`,
       t(
-        "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down",
+        "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, observe=RATE, maintenance, authority-down, plan-ended, authority-checks",
       ),
       collect,
       [],
     )
     .option(
       "--like-production",
-      t("behave like the real service under load: latency=80 and spacing=100 (--fault may add to it)"),
+      t(
+        "behave like the real service: latency=80, spacing=100 and the authority's checks the development plan skips (authority-checks); --fault may change them",
+      ),
     )
     .option(`--queue-interval ${t("<ms>")}`, t("how often the queue worker runs"), "1000")
     .option(`--quota ${t("<n>")}`, t("the plan's voucher quota (the development plan has 1500)"))
@@ -38,6 +40,6 @@ export const define: Define = (program, run) => {
       t("one that fails a tenth of the time, to try a batch against"),
       "facturar sandbox --fault error5xx=0.1 --fault latency=200",
     ],
-    [t("as slow and as strict about spacing as the real service"), "facturar sandbox --port 8080 --like-production"],
+    [t("as slow and as strict as the real service"), "facturar sandbox --port 8080 --like-production"],
   ]);
 };

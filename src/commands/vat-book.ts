@@ -88,15 +88,20 @@ export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise
             documento_tipo: line.documento_tipo,
             documento_nro: line.documento_nro,
             razon_social: line.razon_social,
-            // The amounts are in pesos (`moneda` above); these two say what the voucher was in.
-            moneda: line.moneda,
+            // The amounts are in pesos (`moneda` above); these say what the voucher was in.
+            moneda_comprobante: line.moneda,
             cotizacion: line.cotizacion,
-            total_moneda: line.totalInCurrency.toFixed(2),
+            total_moneda_comprobante: line.totalInCurrency.toFixed(2),
             external_reference: line.external_reference,
             ...figures(line),
+            diferencia_sin_explicar: line.unexplained.toFixed(2),
             diferencia_conversion: line.conversion.toFixed(2),
           })),
-          totales: { ...figures(totals), diferencia_conversion: totals.conversion.toFixed(2) },
+          totales: {
+            ...figures(totals),
+            diferencia_sin_explicar: totals.unexplained.toFixed(2),
+            diferencia_conversion: totals.conversion.toFixed(2),
+          },
           no_emitidos: notIssued,
         }),
       );
@@ -122,11 +127,13 @@ export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise
             "documento_tipo",
             "documento_nro",
             "razon_social",
-            "moneda",
+            // Every amount column is in pesos; these say what the voucher was in.
+            "moneda_comprobante",
             "cotizacion",
-            "total_moneda",
+            "total_moneda_comprobante",
             ...rates.flatMap((r) => [`neto_${r}`, `iva_${r}`]),
             ...BOOK_AMOUNTS,
+            "diferencia_sin_explicar",
             "diferencia_conversion",
           ],
           delimiter,
@@ -147,13 +154,31 @@ export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise
               comma ? line.cotizacion.replace(".", ",") : line.cotizacion,
               number(line.totalInCurrency),
               ...figures(line),
+              number(line.unexplained),
               number(line.conversion),
             ],
             delimiter,
           ),
         );
       await ctx.out(
-        csvRow(["", "TOTAL", "", "", "", "", "", "", "", "", ...figures(totals), number(totals.conversion)], delimiter),
+        csvRow(
+          [
+            "",
+            "TOTAL",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            ...figures(totals),
+            number(totals.unexplained),
+            number(totals.conversion),
+          ],
+          delimiter,
+        ),
       );
     } else {
       for (const row of humanTable(lines, totals)) await ctx.out(row);
@@ -208,11 +233,14 @@ function humanTable(lines: BookLine[], totals: BookTotals): string[] {
     lines.some((l) => !(l.net.get(r) as Dec).isZero() || !(l.vat.get(r) as Dec).isZero()),
   );
   if (rates.length === 0 && lines.length === 0) rates.push(...BOOK_RATES.slice(0, 1));
-  const amounts = BOOK_AMOUNTS.filter((k) => k === "total" || lines.some((l) => !l.amounts[k].isZero()));
+  // The total last, after what the voucher's own figures leave unexplained (when any): the
+  // columns before it add up to it.
+  const amounts = BOOK_AMOUNTS.filter((k) => k !== "total" && lines.some((l) => !l.amounts[k].isZero()));
   // A voucher in another currency: its own total and rate beside the pesos, and the cents the
   // conversion of its parts rounded away.
   const foreign = lines.some((l) => l.moneda !== "PES");
   const conversion = lines.some((l) => !l.conversion.isZero());
+  const unexplained = lines.some((l) => !l.unexplained.isZero());
   const head = [
     t("date"),
     t("type"),
@@ -222,11 +250,15 @@ function humanTable(lines: BookLine[], totals: BookTotals): string[] {
     ...(foreign ? [t("in its currency")] : []),
     ...rates.flatMap((r) => [t("net {rate}%", { rate: r }), t("VAT {rate}%", { rate: r })]),
     ...amounts.map(amountTitle),
+    ...(unexplained ? [t("unexplained")] : []),
+    amountTitle("total"),
     ...(conversion ? [t("conversion diff.")] : []),
   ];
-  const figures = (f: BookFigures) => [
+  const figures = (f: BookFigures, rest: Dec) => [
     ...rates.flatMap((r) => [amount(f.net.get(r) as Dec), amount(f.vat.get(r) as Dec)]),
     ...amounts.map((k) => amount(f.amounts[k])),
+    ...(unexplained ? [amount(rest)] : []),
+    amount(f.amounts.total),
   ];
   // The rate as the reader writes decimals (1015,5 in Spanish), like the amounts beside it.
   const rate = (cotizacion: string) => (currentLang() === "es" ? cotizacion.replace(".", ",") : cotizacion);
@@ -239,7 +271,7 @@ function humanTable(lines: BookLine[], totals: BookTotals): string[] {
     `${l.documento_tipo} ${l.documento_nro}`.trim(),
     l.razon_social,
     ...(foreign ? [original(l)] : []),
-    ...figures(l),
+    ...figures(l, l.unexplained),
     ...(conversion ? [amount(l.conversion)] : []),
   ]);
   const total = [
@@ -249,7 +281,7 @@ function humanTable(lines: BookLine[], totals: BookTotals): string[] {
     "",
     "",
     ...(foreign ? [""] : []),
-    ...figures(totals),
+    ...figures(totals, totals.unexplained),
     ...(conversion ? [amount(totals.conversion)] : []),
   ];
   const all = [head, ...rows, total];

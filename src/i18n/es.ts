@@ -271,8 +271,8 @@ export const ES: Readonly<Record<string, string>> = {
   "loopback address to listen on": "dirección de loopback en la que escucha",
   "where the service keeps its state (default $XDG_DATA_HOME/facturar/sandbox)":
     "dónde guarda su estado el servicio (por defecto $XDG_DATA_HOME/facturar/sandbox)",
-  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, maintenance, authority-down":
-    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, maintenance, authority-down",
+  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, observe=RATE, maintenance, authority-down, plan-ended, authority-checks":
+    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, observe=TASA, maintenance, authority-down, plan-ended, authority-checks",
   "how often the queue worker runs": "cada cuánto corre el procesador de la cola",
   "the plan's voucher quota (the development plan has 1500)":
     "el cupo de comprobantes del plan (el plan de desarrollo tiene 1500)",
@@ -1191,10 +1191,9 @@ export const ES: Readonly<Record<string, string>> = {
     "fechado el {fecha}, antes del {last}, fecha del último {tipo} emitido en el punto de venta {pv}: la autoridad rechaza una fecha anterior a la del último comprobante de ese tipo y punto de venta",
   "date it on or after {last}, or issue it from another point of sale":
     "póngale fecha del {last} en adelante, o emítalo desde otro punto de venta",
-  "behave like the real service under load: latency=80 and spacing=100 (--fault may add to it)":
-    "se comporta como el servicio real bajo carga: latency=80 y spacing=100 (--fault puede sumar otras)",
-  "as slow and as strict about spacing as the real service":
-    "tan lento y tan estricto con el espaciado como el servicio real",
+  "behave like the real service: latency=80, spacing=100 and the authority's checks the development plan skips (authority-checks); --fault may change them":
+    "se comporta como el servicio real: latency=80, spacing=100 y los controles de ARCA que el plan de desarrollo omite (authority-checks); --fault puede cambiarlos",
+  "as slow and as strict as the real service": "tan lento y tan estricto como el servicio real",
   "not processed by the service: {ref}, earlier in its batch, failed":
     "el servicio no lo procesó: falló {ref}, anterior en su lote",
   "{file}: the same warning [{code}] on {field} for {n} more vouchers (each result lists its own)":
@@ -1435,6 +1434,7 @@ export const ES: Readonly<Record<string, string>> = {
   "perc. municipal": "perc. municipales",
   "in its currency": "en su moneda",
   "conversion diff.": "dif. de conversión",
+  unexplained: "sin explicar",
   "other tributos": "otros tributos",
   "internal taxes": "imp. internos",
   document: "documento",

@@ -114,8 +114,9 @@ function exportAssociationProblems(c: Json, note: boolean): string[] {
       ),
     );
   }
-  // Every note names what it adjusts (spec §2.8): the service asks it of goods notes too.
-  if (list.length === 0 && Number(c.fex?.tipo_exportacion) !== 2 && !c.comprobantes_asociados_periodo)
+  // Every note names what it adjusts (spec §2.8): the service asks it of goods notes too; an
+  // export note cannot name a period instead (reference §5.2.4).
+  if (list.length === 0 && Number(c.fex?.tipo_exportacion) !== 2)
     problems.push("Las notas de credito y debito deben informar comprobantes asociados (fex.comprobantes_asociados).");
   if (list.length > 1) problems.push(arcaError(1754, "No se puede informar mas de 1 comprobante asociado."));
   for (const a of list) {
@@ -697,8 +698,11 @@ export class SandboxService {
         );
     }
     const tributos: Json[] = Array.isArray(c.tributos) ? c.tributos : [];
-    if (tributos.some((x) => Number(x?.total) === 0))
+    const sum = tributos.reduce((x, y) => x + Number(y?.total ?? 0), 0);
+    if (tributos.length > 0 && sum === 0)
       return authority("Cod. Error: #6661145.10024 - Si ImpTrib es igual a 0 el objeto Tributos no debe informarse.");
+    if (tributos.some((x) => Number(x?.total) === 0))
+      return authority("El importe de cada tributo informado debe ser mayor a 0.");
     const buyer = String(body.cliente?.condicion_iva_operacion ?? body.cliente?.condicion_iva ?? "").toUpperCase();
     const rg5329 = tributos.some((x) => Number(x?.tipo) === 6 && Number(x?.regimen) === 3);
     if (rg5329 && (buyer !== "RI" || (info.class !== "A" && info.class !== "M")))
@@ -1423,7 +1427,10 @@ export class SandboxService {
         );
         continue;
       }
-      const refused = this.authorityDateRefusal(v.comprobante, v.punto_venta) ?? this.rateProblem(v.comprobante);
+      const refused =
+        this.authorityDateRefusal(v.comprobante, v.punto_venta) ??
+        this.rateProblem(v.comprobante) ??
+        this.productionRefusal({ cliente: v.party, comprobante: v.comprobante })?.text;
       if (refused) {
         writes.push(
           this.store.update(v, {

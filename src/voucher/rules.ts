@@ -579,6 +579,27 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
     }
     return;
   }
+  // Before anything else can end this check: due-date.order steps aside for an FCE invoice.
+  if (info.kind === "invoice") {
+    // Due on or after max(date, the day it is sent) (tax-rules §4.11): the authority refuses it
+    // otherwise. Told here once, for both (the rule every voucher has, due-date.order, steps aside).
+    if (dayNumber(c.vencimiento) < dayNumber(c.fecha)) {
+      f.error(
+        "fce.due-date",
+        [...C, "vencimiento"],
+        t("an FCE invoice is due on or after its date ({fecha})", { fecha: c.fecha }),
+      );
+    } else if (dayNumber(c.vencimiento) < opts.today) {
+      f.error(
+        "fce.due-date",
+        [...C, "vencimiento"],
+        t("an FCE invoice sent today must be due on or after today ({today}); {vencimiento} has passed", {
+          today: formatDay(opts.today),
+          vencimiento: c.vencimiento,
+        }),
+      );
+    }
+  }
   if (env.cliente && env.cliente.documento_tipo !== "CUIT") return; // reported by document.class
   if (rg?.regimen !== FCE_REGIME) {
     f.error(
@@ -616,24 +637,6 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
     }
     if (data.has(FCE_DATA.ANNULMENT))
       f.error("fce.annulment", at(FCE_DATA.ANNULMENT), t("id 22 (annulment) belongs to FCE notes, not invoices"));
-    // Due on or after max(date, the day it is sent) (tax-rules §4.11): the authority refuses it
-    // otherwise. Told here once, for both (the rule every voucher has, due-date.order, steps aside).
-    if (dayNumber(c.vencimiento) < dayNumber(c.fecha)) {
-      f.error(
-        "fce.due-date",
-        [...C, "vencimiento"],
-        t("an FCE invoice is due on or after its date ({fecha})", { fecha: c.fecha }),
-      );
-    } else if (dayNumber(c.vencimiento) < opts.today) {
-      f.error(
-        "fce.due-date",
-        [...C, "vencimiento"],
-        t("an FCE invoice sent today must be due on or after today ({today}); {vencimiento} has passed", {
-          today: formatDay(opts.today),
-          vencimiento: c.vencimiento,
-        }),
-      );
-    }
   } else {
     const annulment = data.get(FCE_DATA.ANNULMENT);
     if (!annulment) f.error("fce.annulment", [...rgPath, "datos"], t('FCE notes carry id 22 (annulment): "S" or "N"'));
@@ -956,9 +959,11 @@ function checkPeriods(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
 }
 
 function checkTributos(f: Findings, env: Envelope, info: VoucherTypeInfo, totals: Totals): void {
+  // RG 5329 bases taken so far, by rate: two perceptions may not perceive the same net twice.
+  const perceived = new Map<string, Dec>();
   (env.comprobante.tributos ?? []).forEach((tributo, i) => {
     const path = [...C, "tributos", i];
-    if (tributo.tipo === 6 && tributo.regimen === RG_5329) checkRg5329(f, env, info, totals, tributo, path);
+    if (tributo.tipo === 6 && tributo.regimen === RG_5329) checkRg5329(f, env, info, totals, tributo, path, perceived);
     if (!(tributo.tipo in TRIBUTO_TYPES)) {
       f.error(
         "tributo.type",
@@ -1019,6 +1024,7 @@ function checkRg5329(
   totals: Totals,
   tributo: { alicuota: string; base_imponible: string },
   path: Path,
+  perceived: Map<string, Dec>,
 ): void {
   if (env.comprobante.operacion !== "V") return;
   const buyer = env.cliente?.condicion_iva_operacion ?? env.cliente?.condicion_iva;
@@ -1035,12 +1041,10 @@ function checkRg5329(
   }
   const netAt = (rate: string) => totals.rates.find((r) => r.rate === rate)?.net ?? Dec.ZERO;
   const alicuota = Dec.parse(tributo.alicuota);
-  const base = Dec.parse(tributo.base_imponible);
-  const fits = alicuota.eq(Dec.parse("3"))
-    ? base.cmp(netAt("21")) <= 0 && !netAt("21").isZero()
-    : alicuota.eq(Dec.parse("1.5"))
-      ? base.cmp(netAt("10.5")) <= 0 && !netAt("10.5").isZero()
-      : false;
+  const rate = alicuota.eq(Dec.parse("3")) ? "21" : alicuota.eq(Dec.parse("1.5")) ? "10.5" : undefined;
+  const base = Dec.parse(tributo.base_imponible).add(rate ? (perceived.get(rate) ?? Dec.ZERO) : Dec.ZERO);
+  if (rate) perceived.set(rate, base);
+  const fits = rate !== undefined && base.cmp(netAt(rate)) <= 0 && !netAt(rate).isZero();
   if (!fits)
     f.warn(
       "tributo.rg5329",

@@ -88,52 +88,108 @@ export function validateEnvelope(
   hasNoEmptyStrings = false,
 ): ValidationResult {
   const options = "today" in opts ? (opts as RuleOptions) : ruleOptions(opts);
-  const dropped = dropEmptyOptionals(raw);
+  const dropped = dropUnsent(raw);
   const cleaned = hasNoEmptyStrings ? dropped.value : dropEmptyStrings(dropped.value);
   const parsed = parseEnvelope(cleaned);
   if (!parsed.success) {
     const issues = parsed.error.issues;
     const rules = readableFindings(cleaned, issues, (envelope) => judge(envelope, options).findings);
-    return { ok: false, findings: [...dropped.findings, ...zodFindings(issues, cleaned), ...rules] };
+    return {
+      ok: false,
+      findings: [...dropped.findings, ...[...zodFindings(issues, cleaned), ...rules].map(dropped.place)],
+    };
   }
   const envelope = parsed.data as Envelope;
   const { findings, totals } = judge(envelope, options);
   const ok = !findings.some((f) => f.severity === "error");
-  return { ok, envelope, totals, findings: [...dropped.findings, ...findings] };
+  return { ok, envelope, totals, findings: [...dropped.findings, ...findings.map(dropped.place)] };
+}
+
+/** An amount the file writes as zero (`0`, "0.00", "0,00"); anything unreadable is not. */
+function zeroAmount(value: unknown): boolean {
+  if (typeof value === "number") return value === 0;
+  if (typeof value !== "string") return false;
+  const text = value.trim().replace(",", ".");
+  return /^[+-]?\d+(\.\d+)?$/.test(text) && Number(text) === 0;
 }
 
 /**
- * An opcional (`rg_especiales.datos[]`) whose `valor` is empty is dropped by the service, not
- * refused (spec §2.6, api-v2 §5.2.5): so it is here, with a warning, and it is not sent.
+ * What is not sent, taken out before anything is checked, each told with a warning at its place
+ * in the file: a tributo of 0 (the authority refuses it, 10024, tax-rules §4.1) and an opcional
+ * (`rg_especiales.datos[]`) with no value, which the service drops (spec §2.6, api-v2 §5.2.5). The
+ * findings of what stays are placed back where the file has them (`place`).
  */
-function dropEmptyOptionals(raw: unknown): { value: unknown; findings: Finding[] } {
-  const c = (raw as { comprobante?: { rg_especiales?: { datos?: unknown } } } | null)?.comprobante;
-  const datos = c?.rg_especiales?.datos;
-  if (!Array.isArray(datos)) return { value: raw, findings: [] };
+function dropUnsent(raw: unknown): { value: unknown; findings: Finding[]; place: (f: Finding) => Finding } {
   const findings: Finding[] = [];
-  const kept = datos.filter((d, i) => {
-    const valor = (d as { valor?: unknown } | null)?.valor;
-    const empty = typeof valor === "string" && valor.trim() === "";
-    if (empty)
-      findings.push({
-        severity: "warning",
-        code: "rg_especiales.empty",
-        path: ["comprobante", "rg_especiales", "datos", i, "valor"],
-        message: t("opcional {id} has no value: dropped, as the service drops it", {
-          id: String((d as { id?: unknown }).id ?? "?"),
-        }),
-      });
-    return !empty;
-  });
-  if (findings.length === 0) return { value: raw, findings };
-  const envelope = raw as { comprobante: { rg_especiales: Record<string, unknown> } };
-  return {
-    value: {
-      ...envelope,
-      comprobante: { ...envelope.comprobante, rg_especiales: { ...envelope.comprobante.rg_especiales, datos: kept } },
-    },
-    findings,
+  const same = (f: Finding) => f;
+  const envelope = raw as { comprobante?: Record<string, unknown> } | null;
+  const c = envelope?.comprobante;
+  if (c === null || typeof c !== "object") return { value: raw, findings, place: same };
+  const kept = <T>(list: T[], drop: (x: T, i: number) => boolean) => {
+    const index: number[] = [];
+    const rest = list.filter((x, i) => {
+      if (drop(x, i)) return false;
+      index.push(i);
+      return true;
+    });
+    return { rest, index };
   };
+  const out: Record<string, unknown> = { ...c };
+  let tributoIndex: number[] | undefined;
+  let datosIndex: number[] | undefined;
+  if (Array.isArray(c.tributos)) {
+    const { rest, index } = kept(c.tributos as unknown[], (x, i) => {
+      const zero = x !== null && typeof x === "object" && zeroAmount((x as { total?: unknown }).total);
+      if (zero)
+        findings.push({
+          severity: "warning",
+          code: "tributo.zero",
+          path: ["comprobante", "tributos", i],
+          message: t("a tributo of 0 is not sent: the authority refuses it (10024)"),
+        });
+      return zero;
+    });
+    if (rest.length < c.tributos.length) {
+      tributoIndex = index;
+      if (rest.length > 0) out.tributos = rest;
+      else delete out.tributos;
+    }
+  }
+  const rg = c.rg_especiales as { datos?: unknown } | undefined;
+  if (rg !== null && typeof rg === "object" && Array.isArray(rg.datos)) {
+    const { rest, index } = kept(rg.datos as unknown[], (d, i) => {
+      if (d === null || typeof d !== "object") return false;
+      const valor = (d as { valor?: unknown }).valor;
+      // No value: "" or blanks in JSON, an empty cell (no field at all) in a CSV.
+      const empty = valor === undefined || (typeof valor === "string" && valor.trim() === "");
+      if (empty)
+        findings.push({
+          severity: "warning",
+          code: "rg_especiales.empty",
+          path: ["comprobante", "rg_especiales", "datos", i, "valor"],
+          message: t("opcional {id} has no value: dropped, as the service drops it", {
+            id: String((d as { id?: unknown }).id ?? "?"),
+          }),
+        });
+      return empty;
+    });
+    if (rest.length < rg.datos.length) {
+      datosIndex = index;
+      out.rg_especiales = { ...rg, datos: rest };
+    }
+  }
+  if (!tributoIndex && !datosIndex) return { value: raw, findings, place: same };
+  const place = (f: Finding): Finding => {
+    const [top, key, n] = f.path;
+    if (top !== "comprobante") return f;
+    if (key === "tributos" && tributoIndex && typeof n === "number")
+      return { ...f, path: ["comprobante", "tributos", tributoIndex[n] ?? n, ...f.path.slice(3)] };
+    const m = f.path[3];
+    if (key === "rg_especiales" && n === "datos" && datosIndex && typeof m === "number")
+      return { ...f, path: ["comprobante", "rg_especiales", "datos", datosIndex[m] ?? m, ...f.path.slice(4)] };
+    return f;
+  };
+  return { value: { ...envelope, comprobante: out }, findings, place };
 }
 
 /**
@@ -159,21 +215,6 @@ function judge(parsed: ParsedEnvelope, options: RuleOptions): { findings: Findin
         cotizacion: String(given),
       }),
     });
-  // A tributo of zero must not reach the authority (10024, tax-rules §4.1): dropped, told.
-  if (c.tributos?.some((x) => Dec.parse(x.total).isZero())) {
-    c.tributos.forEach((x, i) => {
-      if (Dec.parse(x.total).isZero())
-        findings.push({
-          severity: "warning",
-          code: "tributo.zero",
-          path: ["comprobante", "tributos", i],
-          message: t("a tributo of 0 is not sent: the authority refuses it (10024)"),
-        });
-    });
-    const kept = c.tributos.filter((x) => !Dec.parse(x.total).isZero());
-    if (kept.length > 0) c.tributos = kept;
-    else delete c.tributos;
-  }
   if (c.total === undefined) {
     c.total = totals.total.toFixed(2);
     findings.push({

@@ -10,8 +10,8 @@
  * column of its type (TRIBUTO_COLUMN).
  *
  * A voucher in another currency is booked in pesos so that the two identities the authority's
- * portal checks hold on its line (and so in the totals): each rate's VAT is that rate of its net,
- * and the total is the sum of the parts. Each rate's net and every other part is converted at the
+ * portal checks hold on its line: each rate's VAT is that rate of its net, and the total is the
+ * sum of the parts (the totals line sums the lines). Each rate's net and every other part is converted at the
  * voucher's own cotizacion and rounded to the cent; the VAT is computed on the converted net; the
  * total is the sum of the converted parts. The cents by which that total differs from the
  * voucher's own total converted whole are not hidden in any part: they are told beside it
@@ -90,6 +90,11 @@ export interface BookLine extends BookFigures {
    * the cents the conversion of each part rounded away. Zero in pesos.
    */
   conversion: Dec;
+  /**
+   * What the voucher's own figures leave unexplained (`difference`, in pesos): part of the book's
+   * total and shown in a column of its own, so that the total is always the sum of the columns.
+   */
+  unexplained: Dec;
   external_reference: string;
   /**
    * The voucher's total less the sum of its columns, in its own currency: more than a cent or
@@ -168,14 +173,22 @@ export function bookLine(v: ServiceVoucher): BookLine | LeftOut {
   });
 
   const a = figures.amounts;
+  const byType = new Map<number, Dec>();
   for (const tributo of list(c.tributos)) {
-    const column = tributoColumn(tributo.tipo);
-    a[column] = a[column].add(dec(tributo.total));
+    const tipo = Number(tributo.tipo);
+    byType.set(tipo, (byType.get(tipo) ?? Dec.ZERO).add(dec(tributo.total)));
   }
-  // The answer's own figures where it gives them, over its tributos of that kind.
-  if (c.percepciones_iibb !== undefined) a.percepciones_iibb = dec(c.percepciones_iibb);
-  if (c.percepciones_iva !== undefined) a.percepciones_iva = dec(c.percepciones_iva);
-  if (c.impuestos_internos !== undefined) a.impuestos_internos = dec(c.impuestos_internos);
+  // The answer's own figures replace the tributos they sum up, and only those: percepciones_iibb
+  // its IIBB perceptions (7), percepciones_iva its VAT ones (6). Internal taxes are the items'
+  // (impuestos_internos) and any tributo of that type besides.
+  const own: Record<number, unknown> = { 7: c.percepciones_iibb, 6: c.percepciones_iva };
+  for (const [tipo, sum] of byType) {
+    const column = tributoColumn(tipo);
+    a[column] = a[column].add(own[tipo] !== undefined ? Dec.ZERO : sum);
+  }
+  if (c.percepciones_iibb !== undefined) a.percepciones_iibb = a.percepciones_iibb.add(dec(c.percepciones_iibb));
+  if (c.percepciones_iva !== undefined) a.percepciones_iva = a.percepciones_iva.add(dec(c.percepciones_iva));
+  a.impuestos_internos = a.impuestos_internos.add(dec(c.impuestos_internos));
   a.exentos = dec(c.exentos);
   a.nogravados = dec(c.nogravados);
   a.total = dec(c.total);
@@ -195,7 +208,8 @@ export function bookLine(v: ServiceVoucher): BookLine | LeftOut {
   }
   for (const k of BOOK_AMOUNTS) if (k !== "total") a[k] = pesos(a[k]);
   // The parts, and what the voucher's own figures leave unexplained (zero when they add up).
-  a.total = sumOfParts(figures).add(pesos(difference));
+  const unexplained = pesos(difference);
+  a.total = sumOfParts(figures).add(unexplained);
   const conversion = pesos(totalInCurrency).sub(a.total);
   for (const map of [figures.net, figures.vat]) for (const [k, x] of map) map.set(k, x.mul(sign));
   for (const k of BOOK_AMOUNTS) a[k] = a[k].mul(sign);
@@ -213,6 +227,7 @@ export function bookLine(v: ServiceVoucher): BookLine | LeftOut {
     cotizacion: cotizacion.toString(),
     totalInCurrency: totalInCurrency.mul(sign),
     conversion: conversion.mul(sign),
+    unexplained: unexplained.mul(sign),
     external_reference: v.external_reference,
     difference,
   };
@@ -239,16 +254,19 @@ export function compareLines(a: BookLine, b: BookLine): number {
 export interface BookTotals extends BookFigures {
   /** The lines' conversion differences summed (see BookLine.conversion). */
   conversion: Dec;
+  /** The lines' unexplained remainders summed (see BookLine.unexplained). */
+  unexplained: Dec;
 }
 
 /** The totals line: every column summed. */
 export function bookTotals(lines: readonly BookLine[]): BookTotals {
-  const totals: BookTotals = { ...zeroFigures(), conversion: Dec.ZERO };
+  const totals: BookTotals = { ...zeroFigures(), conversion: Dec.ZERO, unexplained: Dec.ZERO };
   for (const line of lines) {
     for (const [k, x] of line.net) totals.net.set(k, (totals.net.get(k) ?? Dec.ZERO).add(x));
     for (const [k, x] of line.vat) totals.vat.set(k, (totals.vat.get(k) ?? Dec.ZERO).add(x));
     for (const k of BOOK_AMOUNTS) totals.amounts[k] = totals.amounts[k].add(line.amounts[k]);
     totals.conversion = totals.conversion.add(line.conversion);
+    totals.unexplained = totals.unexplained.add(line.unexplained);
   }
   return totals;
 }

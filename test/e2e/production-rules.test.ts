@@ -109,6 +109,38 @@ describe("what production refuses, refused alike by validate and the sandbox lik
     60_000,
   );
 
+  it("queued, the same checks end the voucher in error in the queue (the authority sees it when the queue sends it)", async () => {
+    const strict = await sandbox(["--fault", "authority-checks", "--queue-interval", "50"]);
+    const pv = strict.pointsOfSale[0]?.punto_venta as number;
+    const body = sent(sample("invalid/tributo-rg5329.json"), pv);
+    body.comprobante.numero = 0;
+    const queued = await strict.call("facturacion/nuevo_encola", body);
+    expect(queued.body.error, JSON.stringify(queued.body)).toBe("N");
+    let held: any;
+    for (let i = 0; i < 200 && held?.comprobante?.status !== "ENVIADO A PROCESAR - CON ERROR"; i++) {
+      const r = await strict.call("facturacion/consulta_avanzada", {
+        busqueda_tipo: "EXT_REF",
+        pagina: 0,
+        limite: 10,
+        comprobante: { external_reference: "FB-RG5329-0001", operacion: "V" },
+      });
+      held = r.body.comprobantes?.[0];
+      if (held?.comprobante?.status === "EMITIDO") break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(held?.comprobante?.status).toBe("ENVIADO A PROCESAR - CON ERROR");
+  }, 60_000);
+
+  it("a lone tributo of 0 among others is refused in its own words; 10024 is for tributos that add up to 0", async () => {
+    const strict = await sandbox(["--fault", "authority-checks"]);
+    const pv = strict.pointsOfSale[0]?.punto_venta as number;
+    const body = sent(sample("perceptions.json"), pv);
+    body.comprobante.tributos.push({ tipo: 7, regimen: 6, base_imponible: 1, alicuota: 0, total: 0 });
+    const refused = await strict.call("facturacion/nuevo", body);
+    expect(refused.body.error).toBe("S");
+    expect(refused.body.errores.join(" ")).toMatch(/El importe de cada tributo informado debe ser mayor a 0/);
+  }, 60_000);
+
   it("a tributo of 0: refused by production (10024); issue drops it, tells why, and the voucher is issued there", async () => {
     const strict = await sandbox(["--fault", "authority-checks"]);
     const pv = strict.pointsOfSale[0]?.punto_venta as number;

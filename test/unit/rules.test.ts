@@ -1128,8 +1128,15 @@ describe("rules at their edges", () => {
     expect(finding(wrongRate.result, "tributo.rg5329")?.message).toBe(
       "an RG 5329 perception is 3 % of the net taxed at 21 % (0.00) and 1.5 % of the net at 10.5 % (1000.00): 3 % on 1000 does not fit",
     );
-    // On more than the net it perceives.
+    // On more than the net it perceives; or twice on the same net.
     expect(judge(rg5329("3", "2000")).warnings).toContain("tributo.rg5329");
+    const twice = judge(
+      variant(rg5329("3", "1000"), (r) => {
+        r.comprobante.tributos.push({ ...r.comprobante.tributos[0] });
+      }),
+    );
+    expect(twice.warnings.filter((w) => w === "tributo.rg5329")).toHaveLength(1);
+    expect(finding(twice.result, "tributo.rg5329")?.path).toEqual(["comprobante", "tributos", 1]);
     // To a final consumer on a B invoice: refused, at the regime.
     const toConsumer = judge(
       variant(rg5329("3", "1000"), (r) => {
@@ -1286,6 +1293,16 @@ describe("rules at their edges", () => {
     }
     const badNote = judge(variant(fceNote, (r) => (r.comprobante.rg_especiales.datos[0].valor = "X")));
     expect(finding(badNote.result, "fce.annulment")?.message).toBe('id 22 (annulment) is "S" or "N", not "X"');
+  });
+
+  it("an FCE invoice's due date is told even when its regime is missing (the rule every voucher has steps aside)", () => {
+    const r = judge(
+      variant(fceInvoice, (raw) => {
+        delete raw.comprobante.rg_especiales;
+        raw.comprobante.vencimiento = "19/11/2026";
+      }),
+    );
+    expect(r.errors).toEqual(["fce.due-date", "fce.regime"]);
   });
 
   it("an FCE invoice due today has not passed; due yesterday it is refused (tax-rules §4.11)", () => {

@@ -165,6 +165,60 @@ describe("what the file leaves out", () => {
     expect(check(raw).envelope?.comprobante.tributos).toBeUndefined();
   });
 
+  it("a tributo of 0 is taken out before any rule looks at it: nothing is refused for what is not sent", () => {
+    // An RG 5329 column left at 0 on a FACTURA B to a consumer, as a spreadsheet exports it.
+    const raw = baseVoucher();
+    raw.comprobante.tributos = [{ tipo: 6, regimen: 3, base_imponible: "0", alicuota: "0", total: "0,00" }];
+    const b = check(raw);
+    expect(b.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(b.findings.map((f) => f.code)).toContain("tributo.zero");
+    // On a class C voucher, a 0 perception is no perception.
+    raw.comprobante.tipo = "FACTURA C";
+    raw.comprobante.detalle = [
+      { cantidad: 1, producto: { descripcion: "Servicio", precio_unitario_sin_iva: 100, alicuota: 0 } },
+    ];
+    raw.comprobante.total = 100;
+    expect(check(raw).findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  it("what stays after a drop is told at its place in the file", () => {
+    const raw = baseVoucher();
+    raw.comprobante.tributos = [
+      { tipo: 7, regimen: 5, base_imponible: "100", alicuota: "0", total: 0 },
+      { tipo: 7, regimen: 99, base_imponible: "100", alicuota: "1", total: "1" },
+    ];
+    raw.comprobante.total = "122";
+    const regime = check(raw).findings.find((f) => f.code === "tributo.regime");
+    expect(regime?.path).toEqual(["comprobante", "tributos", 1, "regimen"]);
+    raw.comprobante.tributos = undefined;
+    raw.comprobante.total = "121";
+    raw.comprobante.tipo = "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) A";
+    raw.cliente = {
+      documento_tipo: "CUIT",
+      documento_nro: "30500010912",
+      razon_social: "Grandes SA",
+      condicion_iva: "RI",
+    };
+    raw.comprobante.rg_especiales = {
+      regimen: "Factura de Crédito Electrónica MiPyMEs (FCE)",
+      datos: [
+        { id: 2102, valor: "" },
+        { id: 2101, valor: "0170099220000045678905" },
+        { id: 27, valor: "XYZ" },
+      ],
+    };
+    const transfer = check(raw).findings.find((f) => f.code === "fce.transfer");
+    expect(transfer?.path).toEqual(["comprobante", "rg_especiales", "datos", 2, "valor"]);
+  });
+
+  it("an opcional with no value in a CSV (an empty cell: no valor at all) is dropped too", () => {
+    const raw = baseVoucher();
+    raw.comprobante.rg_especiales = { regimen: "RG 2.820", datos: [{ id: 11 }, { id: 11, valor: "x" }] };
+    const r = validateEnvelope(raw, { today: dayNumber(TODAY), ceiling: Dec.parse("10000000") }, true);
+    expect(r.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(r.envelope?.comprobante.rg_especiales?.datos).toEqual([{ id: 11, valor: "x" }]);
+  });
+
   it("an opcional with an empty value is dropped and told, as the service drops it, not refused", () => {
     const raw = baseVoucher();
     raw.comprobante.rg_especiales = {

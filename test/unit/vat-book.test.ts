@@ -83,7 +83,7 @@ describe("a voucher's line of the VAT book", () => {
         { tipo: 7, total: "3.00" },
         { tipo: "6", total: 2.5 },
         { tipo: 99, total: "1.25" },
-        { tipo: 1, total: "0.75" },
+        { tipo: 4, total: "0.75" },
       ],
       impuestos_internos: "1.10",
       total: "255.55",
@@ -100,18 +100,42 @@ describe("a voucher's line of the VAT book", () => {
   });
 
   it("takes exempt, internal taxes and tributes from the answer, each tributo in its type's column", () => {
+    // Internal taxes: the items' (1.10, the answer's field) and a tributo of that type (0.75).
     expect(amounts(line(factura))).toEqual({
       exentos: "45.00",
       nogravados: "0.00",
-      percepciones_nacionales: "0.75",
+      percepciones_nacionales: "0.00",
       percepciones_iibb: "3.00",
       percepciones_iva: "2.50",
       percepciones_no_categorizados: "0.00",
       percepciones_municipales: "0.00",
       otros_tributos: "1.25",
-      impuestos_internos: "1.10",
+      impuestos_internos: "1.85",
       total: "255.55",
     });
+  });
+
+  it("the answer's own perception figures replace only the tributos of their type", () => {
+    // IIBB perceptions of 20 as the field says, an IIBB tax (5) of 10, internal taxes of 100 as a tributo.
+    const l = line(
+      answer("FACTURA A", {
+        detalle: [{ cantidad: 1, producto: { precio_total: "100", alicuota: 21 } }],
+        tributos: [
+          { tipo: 7, total: "20" },
+          { tipo: 5, total: "10" },
+          { tipo: 4, total: "100" },
+        ],
+        percepciones_iibb: "20",
+        impuestos_internos: "0",
+        total: "251.00",
+      }),
+    );
+    expect([l.amounts.percepciones_iibb.toFixed(2), l.amounts.impuestos_internos.toFixed(2)]).toEqual([
+      "30.00",
+      "100.00",
+    ]);
+    expect(l.difference.toFixed(2)).toBe("0.00");
+    expect(l.unexplained.toFixed(2)).toBe("0.00");
   });
 
   it("places every tributo type of the code tables in its column", () => {
@@ -199,6 +223,8 @@ describe("a voucher's line of the VAT book", () => {
     });
     expect(l.totalInCurrency.toFixed(2)).toBe("-31.50");
     expect(l.conversion.toFixed(2)).toBe("4.89");
+    // The dollar the voucher's own figures leave unexplained, in pesos, in a column of its own.
+    expect(l.unexplained.toFixed(2)).toBe("-1000.50");
     expect([l.documento_tipo, l.documento_nro, l.razon_social]).toEqual(["", "", ""]);
   });
 

@@ -6,8 +6,9 @@ export const define: Define = (program, run) => {
   const command = program
     .command("vat-book")
     .description(t("the VAT book (libro IVA ventas, or compras) of a date range, with its totals"))
-    .requiredOption(`--from ${t("<dd/mm/yyyy>")}`, t("first day"))
-    .requiredOption(`--to ${t("<dd/mm/yyyy>")}`, t("last day, included (at most 366 days; one request or more a day)"))
+    // Not required by commander: --check-lid reads files and takes no dates (the action asks for them otherwise).
+    .option(`--from ${t("<dd/mm/yyyy>")}`, t("first day"))
+    .option(`--to ${t("<dd/mm/yyyy>")}`, t("last day, included (at most 366 days; one request or more a day)"))
     .option("--purchases", t('the purchases book (libro IVA compras: operacion "C") instead of sales'))
     .option("--csv", t("a CSV header, one row per voucher and a TOTAL row (instead of the table)"))
     .addOption(
@@ -17,6 +18,17 @@ export const define: Define = (program, run) => {
           t("decimal mark of --csv numbers: point (default, with , between fields) or comma (with ;)"),
         )
         .choices(["point", "comma"]),
+    )
+    .option(
+      `--lid ${t("<folder>")}`,
+      t(
+        "write the Libro IVA Digital import files there (LIBRO_IVA_DIGITAL_VENTAS_CBTE.txt and _ALICUOTAS.txt; COMPRAS with --purchases)",
+      ),
+    )
+    .option("--force", t("with --lid: replace files already there"))
+    .option(
+      `--check-lid ${t("<folder>")}`,
+      t("read the Libro IVA Digital files of that folder back and check them as the portal does (no service needed)"),
     )
     .action(run(async () => (await import("./vat-book.js")).vatBookCommand));
   command.addHelpText("after", () =>
@@ -33,6 +45,11 @@ export const define: Define = (program, run) => {
       "facturar vat-book --from 01/11/2026 --to 30/11/2026 --csv --decimal comma > iva-ventas-2026-11.csv",
     ],
     [t("the purchases book, as JSON"), "facturar --json vat-book --purchases --from 01/11/2026 --to 30/11/2026"],
+    [
+      t("November's files for the Libro IVA Digital portal, then checked again before upload"),
+      "facturar vat-book --from 01/11/2026 --to 30/11/2026 --lid libro-2026-11",
+    ],
+    [t("the files checked again (after editing them by hand)"), "facturar vat-book --check-lid libro-2026-11"],
   ]);
 };
 

@@ -22,6 +22,7 @@ import {
   lineNumber,
   outOfBalance,
 } from "../voucher/vat-book.js";
+import { checkLidFiles, lidTargets, writeLid } from "./lid.js";
 import { withConnection } from "./online.js";
 import { dateRange, listDates } from "./query.js";
 
@@ -31,10 +32,28 @@ export interface VatBookFlags {
   purchases?: boolean;
   csv?: boolean;
   decimal?: "point" | "comma";
+  /** Writes the Libro IVA Digital import files into this folder. */
+  lid?: string;
+  /** Reads the Libro IVA Digital files of this folder back and checks them. */
+  checkLid?: string;
+  force?: boolean;
 }
 
 export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise<Outcome> {
+  const book = flags.purchases ? "compras" : "ventas";
+  if (flags.checkLid !== undefined) {
+    if (flags.lid !== undefined || flags.csv)
+      throw new UsageError(t("--check-lid reads files: it goes without --lid and --csv"));
+    return checkLidFiles(ctx, flags.checkLid, book);
+  }
+  if (flags.force && flags.lid === undefined) throw new UsageError(t("--force goes with --lid"));
+  if (flags.lid !== undefined && flags.csv) throw new UsageError(t("--lid and --csv: choose one"));
   const { from, to } = dateRange(flags.from, flags.to);
+  if (flags.lid !== undefined) {
+    // Refused before the service is asked anything: files already there are replaced only on purpose.
+    const targets = lidTargets(flags.lid, book, flags.force === true);
+    return withConnection(ctx, (connection) => writeLid(ctx, connection.service, { from, to }, book, targets));
+  }
   if (flags.csv && ctx.json) throw new UsageError(t("--csv and --json: choose one"));
   if (flags.decimal !== undefined && !flags.csv) throw new UsageError(t("--decimal goes with --csv"));
   const operacion = flags.purchases ? "C" : "V";

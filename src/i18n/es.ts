@@ -1035,6 +1035,53 @@ export const ES: Readonly<Record<string, string>> = {
     "el opcional {id} no tiene valor: se descarta, como lo descarta el servicio",
   "a tributo of 0 is not sent: the authority refuses it (10024)":
     "un tributo de 0 no se envía: ARCA lo rechaza (10024)",
+  "{path} exists already": "{path} ya existe",
+  "--force replaces it; or choose another folder with --lid": "--force lo reemplaza; o elegí otra carpeta con --lid",
+  "a class C voucher has no place in a registered taxpayer's sales book":
+    "un comprobante clase C no va en el libro de ventas de un responsable inscripto",
+  "the VAT rate {rate} % has no code in the authority's table":
+    "la alícuota de IVA {rate} % no tiene código en la tabla de ARCA",
+  "an amount has more than 13 digits of pesos": "un importe tiene más de 13 dígitos de pesos",
+  "for the {rate} % rate the tax must be {computed} ({rate} % of the net), not {said}: the portal refuses it":
+    "para la alícuota {rate} % el impuesto debe ser {computed} (el {rate} % del neto), no {said}: el portal lo rechaza",
+  "its total ({said}) is not the sum of its other amounts ({computed}), {difference} apart (typically VAT rounded item by item): the portal refuses it":
+    "su total ({said}) no es la suma de sus demás importes ({computed}): difieren en {difference} (típicamente, IVA redondeado ítem por ítem): el portal lo rechaza",
+  "left out:": "excluido:",
+  "VAT {rate} %": "IVA {rate} %",
+  net: "neto",
+  tax: "impuesto",
+  "cannot read {path}: {message}": "no se puede leer {path}: {message}",
+  "{cbte} and {alicuotas}: as the portal takes them": "{cbte} y {alicuotas}: como los acepta el portal",
+  "{n} voucher left out of the files: the book is not clean":
+    "{n} comprobante quedó fuera de los archivos: el libro no está limpio",
+  "{n} vouchers left out of the files: the book is not clean":
+    "{n} comprobantes quedaron fuera de los archivos: el libro no está limpio",
+  "{n} problem the portal would refuse": "{n} problema que el portal rechazaría",
+  "{n} problems the portal would refuse": "{n} problemas que el portal rechazaría",
+  "<folder>": "<carpeta>",
+  "write the Libro IVA Digital import files there (LIBRO_IVA_DIGITAL_VENTAS_CBTE.txt and _ALICUOTAS.txt; COMPRAS with --purchases)":
+    "escribe ahí los archivos de importación del Libro IVA Digital (LIBRO_IVA_DIGITAL_VENTAS_CBTE.txt y _ALICUOTAS.txt; COMPRAS con --purchases)",
+  "with --lid: replace files already there": "con --lid: reemplaza los archivos que ya estén",
+  "read the Libro IVA Digital files of that folder back and check them as the portal does (no service needed)":
+    "lee los archivos del Libro IVA Digital de esa carpeta y los controla como el portal (sin el servicio)",
+  "November's files for the Libro IVA Digital portal, then checked again before upload":
+    "los archivos de noviembre para el portal Libro IVA Digital, controlados antes de subirlos",
+  "the files checked again (after editing them by hand)":
+    "los archivos controlados de nuevo (después de editarlos a mano)",
+  "--check-lid reads files: it goes without --lid and --csv": "--check-lid lee archivos: va sin --lid ni --csv",
+  "--force goes with --lid": "--force va con --lid",
+  "--lid and --csv: choose one": "--lid y --csv: elegí uno",
+  "the last record does not end in CRLF": "el último registro no termina en CRLF",
+  "a line ends in LF alone, not CRLF": "una línea termina solo en LF, no en CRLF",
+  "{n} characters, not {length}": "{n} caracteres, no {length}",
+  "announces {count} rate records, {n} follow in {file}":
+    "anuncia {count} registros de alícuotas y en {file} siguen {n}",
+  "unknown rate code {code}": "código de alícuota desconocido {code}",
+  "for the {rate} % rate the tax must be {rate} % of the net ({due}), not {tax}":
+    "para la alícuota {rate} % el impuesto debe ser el {rate} % del neto ({due}), no {tax}",
+  "the total ({total}) is not the sum of the other amounts ({parts})":
+    "el total ({total}) no es la suma de los demás importes ({parts})",
+  "a rate record of no voucher (or out of order)": "un registro de alícuota de ningún comprobante (o fuera de orden)",
   "a supplier that issues class {class} vouchers is registered with the authority under a CUIT: documento_tipo CUIT, not {document}":
     "un proveedor que emite comprobantes clase {class} está inscripto ante ARCA con una CUIT: documento_tipo CUIT, no {document}",
   "an export note names the invoice it adjusts in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit)":

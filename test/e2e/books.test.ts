@@ -885,3 +885,56 @@ describe("vat-book --purchases, against a service that answers as the reference 
     expect(r.stderr).not.toMatch(/FACTURA A 00002-00000012/);
   }, 60_000);
 });
+
+describe("vat-book --lid: the Libro IVA Digital files, and --check-lid", () => {
+  it("writes the two files of a day, checks them back, never replaces them unasked, and tells an edited one's problem", async () => {
+    const u = user("facturar-lid-");
+    const files = ["factura-a-mixed-rates.json", "factura-b-dni.json", "usd-invoice.json", "factura-c.json"];
+    const issued = await u.run(["issue", "--no-pdf", ...files.map((f) => join(SAMPLES, f))]);
+    expect(issued.code, issued.stderr).toBe(0);
+    const dir = join(u.cwd, "libro");
+    const r = await u.run(["vat-book", "--from", TODAY, "--to", TODAY, "--lid", dir]);
+    // The FACTURA C has no place in a registered taxpayer's book: left out, said, exit 7.
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/left out: FACTURA C 00679-00000001 \(20\/11\/2026\): a class C voucher has no place/);
+    expect(r.stdout).toMatch(/LIBRO_IVA_DIGITAL_VENTAS_CBTE\.txt {2}3 vouchers/);
+    expect(r.stdout).toMatch(/VAT 21 % +net +[\d,.]+ +tax +[\d,.]+/);
+    const cbte = readFileSync(join(dir, "LIBRO_IVA_DIGITAL_VENTAS_CBTE.txt"));
+    const rates = readFileSync(join(dir, "LIBRO_IVA_DIGITAL_VENTAS_ALICUOTAS.txt"));
+    const records = cbte.toString("latin1").split("\r\n");
+    expect(records.pop()).toBe("");
+    expect(records.map((x) => x.length)).toEqual([266, 266, 266]);
+    for (const x of rates.toString("latin1").split("\r\n").slice(0, -1)) expect(x).toHaveLength(62);
+    // The B's customer in Latin-1: é is one byte.
+    expect(cbte.includes(Buffer.from("Juana P\xe9rez", "latin1"))).toBe(true);
+    expect((await u.run(["vat-book", "--check-lid", dir])).code).toBe(0);
+
+    // Not replaced without --force, and untouched; with it, replaced.
+    const again = await u.run(["vat-book", "--from", TODAY, "--to", TODAY, "--lid", dir]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/LIBRO_IVA_DIGITAL_VENTAS_CBTE\.txt exists already/);
+    expect(readFileSync(join(dir, "LIBRO_IVA_DIGITAL_VENTAS_CBTE.txt"))).toEqual(cbte);
+    const json = await u.run(["--json", "vat-book", "--from", TODAY, "--to", TODAY, "--lid", dir, "--force"]);
+    expect(json.code).toBe(7);
+    const told = JSON.parse(json.stdout);
+    expect(told).toMatchObject({ ok: false, libro: "ventas", comprobantes: 3 });
+    expect(told.excluidos).toEqual([expect.objectContaining({ tipo: "FACTURA C", motivo: "class" })]);
+    expect(told.totales.alicuotas.map((a: { alicuota: string }) => a.alicuota)).toContain("21");
+
+    // A tax edited by hand, one cent off: the record and what it should say.
+    const edited = rates.toString("latin1").split("\r\n");
+    const first = edited[0] as string;
+    const cents = BigInt(first.slice(47, 62)) + 1n;
+    edited[0] = `${first.slice(0, 47)}${cents.toString().padStart(15, "0")}`;
+    writeFileSync(join(dir, "LIBRO_IVA_DIGITAL_VENTAS_ALICUOTAS.txt"), Buffer.from(edited.join("\r\n"), "latin1"));
+    const checked = await u.run(["vat-book", "--check-lid", dir]);
+    expect(checked.code).toBe(3);
+    expect(checked.stdout).toMatch(
+      /LIBRO_IVA_DIGITAL_VENTAS_ALICUOTAS\.txt:1: for the \d+(\.5)? % rate the tax must be/,
+    );
+    expect(checked.stdout).toMatch(/LIBRO_IVA_DIGITAL_VENTAS_CBTE\.txt:1: the total/);
+    // Usage mistakes: --force alone, --lid with --csv.
+    expect((await u.run(["vat-book", "--from", TODAY, "--to", TODAY, "--force"])).code).toBe(2);
+    expect((await u.run(["vat-book", "--from", TODAY, "--to", TODAY, "--lid", dir, "--csv"])).code).toBe(2);
+  }, 120_000);
+});

@@ -1,0 +1,426 @@
+/**
+ * The Libro IVA Digital import files (reference libro-iva-digital.md): one fixed-width record per
+ * voucher (`_CBTE`) and one per VAT rate of it (`_ALICUOTAS`), Windows-1252, CRLF, no header.
+ *
+ * Written from the VAT book's lines (vat-book.ts), so the table, the CSV and the files always say
+ * the same figures. Amounts are the book's: in pesos, with currency `PES` and rate 1 (a voucher in
+ * another currency is converted as the book converts it: each rate's net and every other part to
+ * the cent, the VAT on the converted net, the total their sum). So the two checks the portal makes
+ * on import hold on every line written: the total is the sum of the other amounts, and each rate's
+ * tax is that rate of its net, to the cent. A line that fails either (its own figures do not add
+ * up, typically VAT rounded line by line) is not written and not "fixed": it is reported.
+ */
+import { t } from "../i18n/index.js";
+import { DOCUMENT_TYPE_CODES, type DocumentType, voucherTypeInfo } from "./codes.js";
+import { dayNumber, formatDay } from "./dates.js";
+import { Dec } from "./decimal.js";
+import type { BookAmount, BookLine } from "./vat-book.js";
+
+export type Book = "ventas" | "compras";
+
+/** The four files' names, without folder; `.txt` as the portal's importer takes them. */
+export function lidFileNames(book: Book): { cbte: string; alicuotas: string } {
+  const kind = book === "ventas" ? "VENTAS" : "COMPRAS";
+  return { cbte: `LIBRO_IVA_DIGITAL_${kind}_CBTE.txt`, alicuotas: `LIBRO_IVA_DIGITAL_${kind}_ALICUOTAS.txt` };
+}
+
+/** Record lengths of the designs. */
+export const RECORD_LENGTH = {
+  ventas: { cbte: 266, alicuotas: 62 },
+  compras: { cbte: 325, alicuotas: 84 },
+} as const;
+
+/** The authority's VAT rate codes (`0005` = 21 %). */
+export const RATE_CODES: Readonly<Record<string, string>> = {
+  "0": "0003",
+  "10.5": "0004",
+  "21": "0005",
+  "27": "0006",
+  "5": "0008",
+  "2.5": "0009",
+};
+const RATE_OF_CODE = Object.fromEntries(Object.entries(RATE_CODES).map(([rate, code]) => [code, rate]));
+
+/** Why a voucher of the book has no record in the files. */
+export interface LidRefusal {
+  line: BookLine;
+  /** `total` (the total is not the sum of the other amounts), `vat` (a rate's tax is not rate × net), `class` (class C in a sales book), `rate` (a rate the authority has no code for), `size` (an amount past 13 digits). */
+  reason: "total" | "vat" | "class" | "rate" | "size";
+  /** The figures of the refusal, in pesos: what the record would say and what the check computes. */
+  said?: Dec;
+  computed?: Dec;
+  rate?: string;
+}
+
+export interface LidRecords {
+  cbte: string[];
+  alicuotas: string[];
+  refused: LidRefusal[];
+  /** Totals of what was written: per rate (net, tax) and overall, as the portal's summary shows them. */
+  totals: { rates: Map<string, { net: Dec; vat: Dec }>; total: Dec; vouchers: number };
+}
+
+const ZERO = Dec.ZERO;
+const MAX_AMOUNT = Dec.parse("9999999999999.99");
+
+/** `1500.00` → `000000000150000`: 13 integer digits and 2 decimals, no sign (the type gives it). */
+export function lidAmount(x: Dec): string {
+  const cents = x.abs().toFixed(2).replace(".", "");
+  return cents.padStart(15, "0");
+}
+
+/** `1` → `0001000000`: 4 integer digits and 6 decimals. */
+function lidRate(x: Dec): string {
+  const [whole = "0", fraction = ""] = x.abs().toFixed(6).split(".");
+  return `${whole.padStart(4, "0")}${fraction}`;
+}
+
+function digits(value: string | number, width: number): string {
+  return String(value).replace(/\D/g, "").slice(-width).padStart(width, "0");
+}
+
+/**
+ * Text as the importer takes it: Windows-1252 characters only (accents kept, others reduced to
+ * their letter, anything else `?`), no control characters, cut to `width`, spaces on the right.
+ */
+export function lidText(value: string, width: number): string {
+  let out = "";
+  for (const ch of value.replace(/\s+/g, " ").trim()) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code < 0x20 || (code >= 0x7f && code < 0xa0)) continue;
+    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff)) out += ch;
+    else if (STROKED[ch]) out += STROKED[ch];
+    else {
+      const base = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+      out += base.length === 1 && base.charCodeAt(0) >= 0x20 && base.charCodeAt(0) <= 0x7e ? base : "?";
+    }
+    if (out.length >= width) break;
+  }
+  return out.slice(0, width).padEnd(width, " ");
+}
+
+/** Letters NFD does not take apart: their letter without the stroke. */
+const STROKED: Readonly<Record<string, string>> = { Ł: "L", ł: "l", Đ: "D", đ: "d", Ħ: "H", ħ: "h" };
+
+function day(fecha: string): string {
+  const d = formatDay(dayNumber(fecha));
+  return `${d.slice(6)}${d.slice(3, 5)}${d.slice(0, 2)}`;
+}
+
+function documentCode(tipo: string): number {
+  return DOCUMENT_TYPE_CODES[tipo.trim().toUpperCase() as DocumentType] ?? 99;
+}
+
+/** The book's amount, unsigned. */
+function a(line: BookLine, k: BookAmount): Dec {
+  return line.amounts[k].abs();
+}
+
+/** The rates of a line that carry a figure, as the authority codes them. */
+function rateLines(line: BookLine): { rate: string; net: Dec; vat: Dec }[] {
+  const rates: { rate: string; net: Dec; vat: Dec }[] = [];
+  for (const [rate, net] of line.net) {
+    const vat = line.vat.get(rate) ?? ZERO;
+    if (!net.isZero() || !vat.isZero()) rates.push({ rate, net: net.abs(), vat: vat.abs() });
+  }
+  return rates;
+}
+
+/**
+ * `código de operación`: only when no VAT is charged (every rate 0): `X` an export, `E` exempt,
+ * `N` not taxed; otherwise a space.
+ */
+function operationCode(line: BookLine, cls: string | null, rates: { rate: string; vat: Dec }[]): string {
+  if (rates.some((r) => r.rate !== "0" && !r.vat.isZero())) return " ";
+  if (cls === "E") return "X";
+  if (!a(line, "exentos").isZero()) return "E";
+  if (!a(line, "nogravados").isZero()) return "N";
+  return " ";
+}
+
+/** Every amount of a line but its total, unsigned: what the portal adds up against it. */
+function partsOf(line: BookLine, rates: { net: Dec; vat: Dec }[]): Dec {
+  const others: BookAmount[] = [
+    "exentos",
+    "nogravados",
+    "percepciones_nacionales",
+    "percepciones_iibb",
+    "percepciones_iva",
+    "percepciones_no_categorizados",
+    "percepciones_municipales",
+    "otros_tributos",
+    "impuestos_internos",
+  ];
+  return Dec.sum([...rates.map((r) => r.net.add(r.vat)), ...others.map((k) => a(line, k))]);
+}
+
+/** The records of a book's lines, in the book's order; the lines that fail a check, apart. */
+export function lidRecords(lines: readonly BookLine[], book: Book): LidRecords {
+  const out: LidRecords = {
+    cbte: [],
+    alicuotas: [],
+    refused: [],
+    totals: { rates: new Map(), total: ZERO, vouchers: 0 },
+  };
+  for (const line of lines) {
+    const info = voucherTypeInfo(line.tipo);
+    const cls = info?.class ?? null;
+    // A registered taxpayer issues no class C voucher: it has no place in the sales book.
+    if (book === "ventas" && cls === "C") {
+      out.refused.push({ line, reason: "class" });
+      continue;
+    }
+    const rates = rateLines(line);
+    // A class B or C purchase discriminates no VAT: no rate records (its net and VAT are its total).
+    const discriminates = book === "ventas" || cls === "A" || cls === "M";
+    const unknown = rates.find((r) => RATE_CODES[r.rate] === undefined);
+    if (discriminates && unknown) {
+      out.refused.push({ line, reason: "rate", rate: unknown.rate });
+      continue;
+    }
+    const total = a(line, "total");
+    const parts = partsOf(line, rates);
+    if (!total.eq(parts)) {
+      out.refused.push({ line, reason: "total", said: total, computed: parts });
+      continue;
+    }
+    const badVat = rates.find((r) => !r.vat.eq(r.net.mul(Dec.parse(r.rate)).shift(2).roundHalfEven(2)));
+    if (discriminates && badVat) {
+      out.refused.push({
+        line,
+        reason: "vat",
+        rate: badVat.rate,
+        said: badVat.vat,
+        computed: badVat.net.mul(Dec.parse(badVat.rate)).shift(2).roundHalfEven(2),
+      });
+      continue;
+    }
+    if ([total, ...rates.flatMap((r) => [r.net, r.vat])].some((x) => x.cmp(MAX_AMOUNT) > 0)) {
+      out.refused.push({ line, reason: "size" });
+      continue;
+    }
+    // A voucher with no rate figure (all exempt, not taxed, or an export at 0 %) still has one
+    // rate record, at 0 %, when its book discriminates VAT.
+    const records = discriminates ? (rates.length > 0 ? rates : [{ rate: "0", net: ZERO, vat: ZERO }]) : [];
+    const code = String(info?.code ?? 0).padStart(3, "0");
+    const pv = digits(line.punto_venta, 5);
+    const numero = digits(line.numero, 20);
+    const docCode = documentCode(line.documento_tipo);
+    const anonymous = docCode === 99;
+    const docNumber = anonymous ? "0".repeat(20) : digits(line.documento_nro || "0", 20);
+    const name = lidText(anonymous && !line.razon_social.trim() ? "CONSUMIDOR FINAL" : line.razon_social, 30);
+    const op = operationCode(line, cls, rates);
+    const count = String(records.length);
+    const pesos = "PES";
+    const one = lidRate(Dec.ONE);
+    if (book === "ventas") {
+      out.cbte.push(
+        [
+          day(line.fecha),
+          code,
+          pv,
+          numero,
+          numero,
+          String(docCode).padStart(2, "0"),
+          docNumber,
+          anonymous ? lidText("CONSUMIDOR FINAL", 30) : name,
+          lidAmount(total),
+          lidAmount(a(line, "nogravados")),
+          lidAmount(a(line, "percepciones_no_categorizados")),
+          lidAmount(a(line, "exentos")),
+          // VAT is a national tax: its perceptions go with the other national ones (the sales
+          // design has no field of their own for them).
+          lidAmount(a(line, "percepciones_nacionales").add(a(line, "percepciones_iva"))),
+          lidAmount(a(line, "percepciones_iibb")),
+          lidAmount(a(line, "percepciones_municipales")),
+          lidAmount(a(line, "impuestos_internos")),
+          pesos,
+          one,
+          count,
+          op,
+          lidAmount(a(line, "otros_tributos")),
+          "00000000",
+        ].join(""),
+      );
+      for (const r of records)
+        out.alicuotas.push(
+          [code, pv, numero, lidAmount(r.net), RATE_CODES[r.rate] as string, lidAmount(r.vat)].join(""),
+        );
+    } else {
+      const credit = cls === "A" || cls === "M" ? Dec.sum(records.map((r) => r.vat)) : ZERO;
+      out.cbte.push(
+        [
+          day(line.fecha),
+          code,
+          pv,
+          numero,
+          " ".repeat(16),
+          String(docCode).padStart(2, "0"),
+          docNumber,
+          name,
+          lidAmount(total),
+          lidAmount(a(line, "nogravados")),
+          lidAmount(a(line, "exentos")),
+          lidAmount(a(line, "percepciones_iva").add(a(line, "percepciones_no_categorizados"))),
+          lidAmount(a(line, "percepciones_nacionales")),
+          lidAmount(a(line, "percepciones_iibb")),
+          lidAmount(a(line, "percepciones_municipales")),
+          lidAmount(a(line, "impuestos_internos")),
+          pesos,
+          one,
+          count,
+          op,
+          lidAmount(credit),
+          lidAmount(a(line, "otros_tributos")),
+          "0".repeat(11),
+          " ".repeat(30),
+          lidAmount(ZERO),
+        ].join(""),
+      );
+      for (const r of records)
+        out.alicuotas.push(
+          [
+            code,
+            pv,
+            numero,
+            String(docCode).padStart(2, "0"),
+            docNumber,
+            lidAmount(r.net),
+            RATE_CODES[r.rate] as string,
+            lidAmount(r.vat),
+          ].join(""),
+        );
+    }
+    const sign = line.amounts.total.cmp(ZERO) < 0 ? Dec.ONE.neg() : Dec.ONE;
+    for (const r of records) {
+      const sum = out.totals.rates.get(r.rate) ?? { net: ZERO, vat: ZERO };
+      out.totals.rates.set(r.rate, { net: sum.net.add(r.net.mul(sign)), vat: sum.vat.add(r.vat.mul(sign)) });
+    }
+    out.totals.total = out.totals.total.add(total.mul(sign));
+    out.totals.vouchers++;
+  }
+  return out;
+}
+
+/** Records as the importer takes them: Windows-1252 (Latin-1 here: no character past U+00FF is written), CRLF after each. */
+export function lidFile(records: readonly string[]): Buffer {
+  return Buffer.from(records.map((r) => `${r}\r\n`).join(""), "latin1");
+}
+
+// --- reading the files back (a file edited by hand is checked again before upload) ---
+
+export interface LidProblem {
+  file: string;
+  /** 1-based record number, 0 for the file as a whole. */
+  record: number;
+  message: string;
+}
+
+const amountAt = (r: string, from: number) =>
+  Dec.parse(`${r.slice(from - 1, from + 12)}.${r.slice(from + 12, from + 14)}`);
+
+/**
+ * The four files' checks as the portal makes them: record lengths, encoding and line ends, the
+ * number of rate records each voucher announces, each rate's tax = rate × net, and each total =
+ * the sum of the other amounts. Returns the problems found (none: the files are clean).
+ */
+export function checkLid(
+  book: Book,
+  cbteName: string,
+  cbte: Buffer,
+  alicuotasName: string,
+  alicuotas: Buffer,
+): LidProblem[] {
+  const problems: LidProblem[] = [];
+  const lengths = RECORD_LENGTH[book];
+  const records = (name: string, data: Buffer, length: number): string[] => {
+    const text = data.toString("latin1");
+    if (text.length > 0 && !text.endsWith("\r\n"))
+      problems.push({ file: name, record: 0, message: t("the last record does not end in CRLF") });
+    const list = text.split("\r\n");
+    if (list.at(-1) === "") list.pop();
+    list.forEach((r, i) => {
+      if (r.includes("\n"))
+        problems.push({ file: name, record: i + 1, message: t("a line ends in LF alone, not CRLF") });
+      else if (r.length !== length)
+        problems.push({
+          file: name,
+          record: i + 1,
+          message: t("{n} characters, not {length}", { n: r.length, length }),
+        });
+    });
+    return list;
+  };
+  const vouchers = records(cbteName, cbte, lengths.cbte);
+  const rates = records(alicuotasName, alicuotas, lengths.alicuotas);
+  if (problems.length > 0) return problems;
+  // Each voucher's rate records follow in the same order: tipo, punto de venta, número.
+  let next = 0;
+  vouchers.forEach((r, i) => {
+    const key = r.slice(8, 36);
+    const count = Number(r.charAt(book === "ventas" ? 241 : 237));
+    const own: string[] = [];
+    while (next < rates.length && (rates[next] as string).slice(0, 28) === key && own.length < 9)
+      own.push(rates[next++] as string);
+    if (own.length !== count)
+      problems.push({
+        file: cbteName,
+        record: i + 1,
+        message: t("announces {count} rate records, {n} follow in {file}", {
+          count,
+          n: own.length,
+          file: alicuotasName,
+        }),
+      });
+    let parts = ZERO;
+    for (const a of own) {
+      const netAt = book === "ventas" ? 29 : 51;
+      const net = amountAt(a, netAt);
+      const code = a.slice(netAt + 14, netAt + 18);
+      const tax = amountAt(a, netAt + 19);
+      const rate = RATE_OF_CODE[code];
+      if (rate === undefined)
+        problems.push({
+          file: alicuotasName,
+          record: rates.indexOf(a) + 1,
+          message: t("unknown rate code {code}", { code }),
+        });
+      else {
+        const due = net.mul(Dec.parse(rate)).shift(2).roundHalfEven(2);
+        if (!due.eq(tax))
+          problems.push({
+            file: alicuotasName,
+            record: rates.indexOf(a) + 1,
+            message: t("for the {rate} % rate the tax must be {rate} % of the net ({due}), not {tax}", {
+              rate,
+              due: due.toFixed(2),
+              tax: tax.toFixed(2),
+            }),
+          });
+      }
+      parts = parts.add(net).add(tax);
+    }
+    // The other amounts: ventas fields 10–16 and 21; compras 10–16 and 22.
+    const starts =
+      book === "ventas" ? [124, 139, 154, 169, 184, 199, 214, 244] : [120, 135, 150, 165, 180, 195, 210, 255];
+    for (const from of starts) parts = parts.add(amountAt(r, from));
+    const total = amountAt(r, book === "ventas" ? 109 : 105);
+    // A class B or C purchase tells no rates: its net and VAT are inside its total, unchecked.
+    if ((book === "ventas" || count > 0) && !total.eq(parts))
+      problems.push({
+        file: cbteName,
+        record: i + 1,
+        message: t("the total ({total}) is not the sum of the other amounts ({parts})", {
+          total: total.toFixed(2),
+          parts: parts.toFixed(2),
+        }),
+      });
+  });
+  if (next < rates.length)
+    problems.push({
+      file: alicuotasName,
+      record: next + 1,
+      message: t("a rate record of no voucher (or out of order)"),
+    });
+  return problems;
+}

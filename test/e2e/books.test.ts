@@ -938,3 +938,23 @@ describe("vat-book --lid: the Libro IVA Digital files, and --check-lid", () => {
     expect((await u.run(["vat-book", "--from", TODAY, "--to", TODAY, "--lid", dir, "--csv"])).code).toBe(2);
   }, 120_000);
 });
+
+describe("the README's Libro IVA Digital example", () => {
+  it("prints what the README shows, and --check-lid passes the files", async () => {
+    const u = user("facturar-lid-readme-");
+    const samples = ["factura-a-mixed-rates.json", "factura-b-dni.json", "perceptions.json"];
+    expect((await u.run(["issue", "--no-pdf", ...samples.map((f) => join(SAMPLES, f))])).code).toBe(0);
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const shown =
+      /\$ npx facturar vat-book --from 20\/11\/2026 --to 20\/11\/2026 --lid libro-2026-11\n([\s\S]*?)\n\$ /.exec(
+        readme,
+      )?.[1];
+    expect(shown).toBeDefined();
+    const r = await u.run(["vat-book", "--from", TODAY, "--to", TODAY, "--lid", "libro-2026-11"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().replaceAll(u.cwd, "/home/ana/work")).toBe(shown);
+    const checked = await u.run(["vat-book", "--check-lid", "libro-2026-11"]);
+    expect(checked.code).toBe(0);
+    expect(checked.stderr).toMatch(/as the portal takes them/);
+  }, 60_000);
+});

@@ -121,13 +121,19 @@ const off = voucher("FACTURA A", 11, {
   detalle: [item("10.01", 21), item("10.01", 21)],
   total: "24.23",
 });
-const month = [A, B, Banon, Bexempt, M, FCE, USD, NC, ND, C, off].map(line);
+const E = voucher(
+  "FACTURA E",
+  12,
+  { fecha: "07/11/2026", moneda: "DOL", cotizacion: "1015.5", detalle: [item("420", 0)], total: "420.00" },
+  { documento_tipo: "CUIT", documento_nro: "55000002207", razon_social: "Andes Trading LLC" },
+);
+const month = [A, B, Banon, Bexempt, M, FCE, USD, NC, ND, C, off, E].map(line);
 
 describe("the sales files of a month", () => {
   const records = lidRecords(month, "ventas");
 
   it("writes every voucher the book takes, and leaves out a class C and a voucher whose parts miss its total", () => {
-    expect(records.cbte).toHaveLength(9);
+    expect(records.cbte).toHaveLength(10);
     expect(records.refused.map((r) => [r.line.numero, r.reason])).toEqual([
       [10, "class"],
       [11, "total"],
@@ -247,6 +253,26 @@ describe("the sales files of a month", () => {
     ]);
   });
 
+  it("an export (E, 019): operation code X, one rate record at 0 % (0003) with its net in pesos, the country's CUIT", () => {
+    const e = records.cbte[9] as string;
+    // 420 dollars at 1015.5: 426,510.00 pesos.
+    expect([
+      field(e, 9, 3),
+      field(e, 57, 2),
+      field(e, 59, 20),
+      field(e, 109, 15),
+      field(e, 242, 1),
+      field(e, 243, 1),
+    ]).toEqual(["019", "80", "00000000055000002207", amount15(42651000n), "1", "X"]);
+    const rate = records.alicuotas.at(-1) as string;
+    expect([field(rate, 1, 3), field(rate, 29, 15), field(rate, 44, 4), field(rate, 48, 15)]).toEqual([
+      "019",
+      amount15(42651000n),
+      "0003",
+      amount15(0n),
+    ]);
+  });
+
   it("notes unsigned, their type giving the sign: credit 003, debit 002", () => {
     const [nc, nd] = [records.cbte[7] as string, records.cbte[8] as string];
     expect([field(nc, 9, 3), field(nc, 109, 15)]).toEqual(["003", amount15(12100n)]);
@@ -256,7 +282,7 @@ describe("the sales files of a month", () => {
   it("totals as the portal's summary shows them: a credit note subtracts", () => {
     const net21 = 100000n + 11030000n + 10000n + 100000n + 485000000n + 3878545n - 10000n;
     expect(records.totals.rates.get("21")?.net.toFixed(2)).toBe((Number(net21) / 100).toFixed(2));
-    expect(records.totals.vouchers).toBe(9);
+    expect(records.totals.vouchers).toBe(10);
   });
 
   it("read back, as the portal checks them: clean", () => {

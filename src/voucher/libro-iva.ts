@@ -14,7 +14,7 @@ import { t } from "../i18n/index.js";
 import { DOCUMENT_TYPE_CODES, type DocumentType, voucherTypeInfo } from "./codes.js";
 import { dayNumber, formatDay } from "./dates.js";
 import { Dec } from "./decimal.js";
-import type { BookAmount, BookLine } from "./vat-book.js";
+import { BOOK_AMOUNTS, type BookAmount, type BookLine } from "./vat-book.js";
 
 export type Book = "ventas" | "compras";
 
@@ -140,18 +140,8 @@ function operationCode(line: BookLine, cls: string | null, rates: { rate: string
 
 /** Every amount of a line but its total, unsigned: what the portal adds up against it. */
 function partsOf(line: BookLine, rates: { net: Dec; vat: Dec }[]): Dec {
-  const others: BookAmount[] = [
-    "exentos",
-    "nogravados",
-    "percepciones_nacionales",
-    "percepciones_iibb",
-    "percepciones_iva",
-    "percepciones_no_categorizados",
-    "percepciones_municipales",
-    "otros_tributos",
-    "impuestos_internos",
-  ];
-  return Dec.sum([...rates.map((r) => r.net.add(r.vat)), ...others.map((k) => a(line, k))]);
+  const others = BOOK_AMOUNTS.filter((k) => k !== "total").map((k) => a(line, k));
+  return Dec.sum([...rates.map((r) => r.net.add(r.vat)), ...others]);
 }
 
 /** The records of a book's lines, in the book's order; the lines that fail a check, apart. */

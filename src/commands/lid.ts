@@ -3,14 +3,16 @@
  * date range, written from the same reading as the book, and read back to be checked as the
  * portal checks them (src/voucher/libro-iva.ts).
  */
+import { randomBytes } from "node:crypto";
 import { constants, existsSync } from "node:fs";
-import { type FileHandle, lstat, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { type FileHandle, link, lstat, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Operacion, Service } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
 import { amount } from "../output/amount.js";
+import { voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import {
   type Book,
@@ -20,6 +22,7 @@ import {
   lidFileNames,
   lidRecords,
   RATE_CODES,
+  rateText,
 } from "../voucher/libro-iva.js";
 import { type BookLine, bookLine, compareLines, lineNumber } from "../voucher/vat-book.js";
 import { listDates } from "./query.js";
@@ -43,7 +46,18 @@ export function lidTargets(dir: string, book: Book, force: boolean): { cbte: str
   return targets;
 }
 
-/** A file written whole or not at all: records appended to a temporary name, renamed at the end. */
+/** A file system failure, told with the path and its cause (never as an internal error). */
+function diskFailure(path: string, error: unknown): LidFilesError {
+  const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new LidFilesError(t("cannot write {path}: {message}", { path, message: String(cause) }));
+}
+
+/**
+ * A file written whole or not at all: records appended to a temporary file of its own (created
+ * exclusively under a name nobody can guess, so no link planted there is followed or written
+ * through), made durable, then put in place: replacing the old file only with --force, and
+ * otherwise only while no file is there (a link, which fails if one appeared meanwhile).
+ */
 class AtomicFile {
   private constructor(
     private readonly handle: FileHandle,
@@ -55,23 +69,40 @@ class AtomicFile {
     const existing = await lstat(target).catch(() => undefined);
     if (existing && !existing.isFile())
       throw new LidFilesError(t("refusing to write {path}: it is not a regular file", { path: target }));
-    const temp = `${target}.${process.pid}.tmp`;
-    const handle = await open(
-      temp,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-      0o644,
-    );
-    return new AtomicFile(handle, temp, target);
+    const temp = join(dirname(target), `.${basename(target)}.${randomBytes(8).toString("hex")}.tmp`);
+    try {
+      const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+      return new AtomicFile(await open(temp, flags, 0o644), temp, target);
+    } catch (error) {
+      throw diskFailure(temp, error);
+    }
   }
 
   async append(records: string[]): Promise<void> {
     if (records.length > 0) await this.handle.write(lidFile(records));
   }
 
-  async commit(): Promise<void> {
+  /** Durable on disk, not yet in place. */
+  async sync(): Promise<void> {
     await this.handle.sync();
     await this.handle.close();
-    await rename(this.temp, this.target);
+  }
+
+  async place(force: boolean): Promise<void> {
+    try {
+      if (force) await rename(this.temp, this.target);
+      else {
+        await link(this.temp, this.target);
+        await unlink(this.temp);
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST")
+        throw new LidFilesError(
+          t("{path} appeared while the files were written: left as it is", { path: this.target }),
+          t("--force replaces it; or choose another folder with --lid"),
+        );
+      throw diskFailure(this.target, error);
+    }
   }
 
   async abandon(): Promise<void> {
@@ -82,16 +113,28 @@ class AtomicFile {
 
 const REASONS = (r: LidRefusal): string => {
   switch (r.reason) {
+    case "currency":
+      return t("it is in {moneda} with no cotizacion: nothing of it is known in pesos", { moneda: r.line.moneda });
+    case "document":
+      return voucherTypeInfo(r.line.tipo)?.class === "E"
+        ? t("an export's buyer is told by its country's CUIT (documento_tipo CUIT), which this voucher does not name")
+        : t("the document number {nro} is not the 1 to 20 digits the design holds", {
+            nro: JSON.stringify(r.line.documento_nro),
+          });
+    case "operation":
+      return t(
+        "its only rate is 0 % and nothing says why (exempt, not taxed, an export): the operation code cannot be told",
+      );
     case "class":
       return t("a class C voucher has no place in a registered taxpayer's sales book");
     case "rate":
-      return t("the VAT rate {rate} % has no code in the authority's table", { rate: r.rate ?? "?" });
+      return t("the VAT rate {rate} % has no code in the authority's table", { rate: rateText(r.rate ?? "?") });
     case "size":
       return t("an amount has more than 13 digits of pesos");
     case "vat":
       return t(
         "for the {rate} % rate the tax must be {computed} ({rate} % of the net), not {said}: the portal refuses it",
-        { rate: r.rate ?? "?", computed: r.computed?.toFixed(2) ?? "", said: r.said?.toFixed(2) ?? "" },
+        { rate: rateText(r.rate ?? "?"), computed: r.computed?.toFixed(2) ?? "", said: r.said?.toFixed(2) ?? "" },
       );
     case "total":
       return t(
@@ -116,9 +159,12 @@ export async function writeLid(
   range: { from: string; to: string },
   book: Book,
   targets: { cbte: string; alicuotas: string },
+  force: boolean,
 ): Promise<Outcome> {
   const operacion: Operacion = book === "ventas" ? "V" : "C";
-  await mkdir(resolve(targets.cbte, ".."), { recursive: true });
+  await mkdir(resolve(targets.cbte, ".."), { recursive: true }).catch((error) => {
+    throw diskFailure(resolve(targets.cbte, ".."), error);
+  });
   const cbte = await AtomicFile.create(targets.cbte);
   const alicuotas = await AtomicFile.create(targets.alicuotas).catch(async (error) => {
     await cbte.abandon();
@@ -129,6 +175,8 @@ export async function writeLid(
   let written = 0;
   let notIssued = 0;
   const refused: LidRefusal[] = [];
+  const repeated: BookLine[] = [];
+  let conversion = Dec.ZERO;
   try {
     let day: BookLine[] = [];
     let fecha: string | undefined;
@@ -144,6 +192,10 @@ export async function writeLid(
       total = total.add(records.totals.total);
       written += records.totals.vouchers;
       refused.push(...records.refused);
+      repeated.push(...records.repeated);
+      // What the conversion of each part rounded away, for the vouchers written.
+      const left = new Set([...records.refused.map((r) => r.line), ...records.repeated]);
+      for (const line of day) if (!left.has(line)) conversion = conversion.add(line.conversion);
       day = [];
     };
     for await (const v of listDates(service, range.from, range.to, operacion)) {
@@ -155,14 +207,25 @@ export async function writeLid(
       day.push(line);
     }
     await flush();
-    await cbte.commit();
-    await alicuotas.commit();
+    // Both durable before either is put in place: the two files are one book.
+    await cbte.sync();
+    await alicuotas.sync();
+    await cbte.place(force);
+    await alicuotas.place(force);
   } catch (error) {
     await cbte.abandon();
     await alicuotas.abandon();
     throw error;
   }
 
+  for (const line of repeated)
+    ctx.err(
+      `${ctx.errColor.yellow(t("warning:"))} ${t("{tipo} {number} was listed twice by the service: written once", { tipo: line.tipo, number: lineNumber(line) })}`,
+    );
+  if (!conversion.isZero())
+    ctx.err(
+      `${ctx.errColor.yellow(t("note:"))} ${t("the vouchers in other currencies, converted part by part, come to {amount} less than their totals converted whole (the book's diferencia_conversion)", { amount: conversion.toFixed(2) })}`,
+    );
   for (const r of refused)
     ctx.err(
       `${ctx.errColor.yellow(t("left out:"))} ${r.line.tipo} ${lineNumber(r.line)} (${r.line.fecha}): ${REASONS(r)}`,

@@ -42,17 +42,23 @@ export interface VatBookFlags {
 export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise<Outcome> {
   const book = flags.purchases ? "compras" : "ventas";
   if (flags.checkLid !== undefined) {
-    if (flags.lid !== undefined || flags.csv)
-      throw new UsageError(t("--check-lid reads files: it goes without --lid and --csv"));
+    if (flags.lid !== undefined || flags.csv || flags.from !== undefined || flags.to !== undefined || flags.force)
+      throw new UsageError(
+        t("--check-lid reads files and takes no dates: it goes without --from, --to, --lid, --force and --csv"),
+      );
+    if (flags.checkLid.trim() === "") throw new UsageError(t("--check-lid takes a folder"));
     return checkLidFiles(ctx, flags.checkLid, book);
   }
   if (flags.force && flags.lid === undefined) throw new UsageError(t("--force goes with --lid"));
   if (flags.lid !== undefined && flags.csv) throw new UsageError(t("--lid and --csv: choose one"));
+  if (flags.lid !== undefined && flags.lid.trim() === "") throw new UsageError(t("--lid takes a folder"));
   const { from, to } = dateRange(flags.from, flags.to);
   if (flags.lid !== undefined) {
     // Refused before the service is asked anything: files already there are replaced only on purpose.
     const targets = lidTargets(flags.lid, book, flags.force === true);
-    return withConnection(ctx, (connection) => writeLid(ctx, connection.service, { from, to }, book, targets));
+    return withConnection(ctx, (connection) =>
+      writeLid(ctx, connection.service, { from, to }, book, targets, flags.force === true),
+    );
   }
   if (flags.csv && ctx.json) throw new UsageError(t("--csv and --json: choose one"));
   if (flags.decimal !== undefined && !flags.csv) throw new UsageError(t("--decimal goes with --csv"));

@@ -1068,7 +1068,6 @@ export const ES: Readonly<Record<string, string>> = {
     "los archivos de noviembre para el portal Libro IVA Digital, controlados antes de subirlos",
   "the files checked again (after editing them by hand)":
     "los archivos controlados de nuevo (después de editarlos a mano)",
-  "--check-lid reads files: it goes without --lid and --csv": "--check-lid lee archivos: va sin --lid ni --csv",
   "--force goes with --lid": "--force va con --lid",
   "--lid and --csv: choose one": "--lid y --csv: elegí uno",
   "the last record does not end in CRLF": "el último registro no termina en CRLF",
@@ -1082,6 +1081,31 @@ export const ES: Readonly<Record<string, string>> = {
   "the total ({total}) is not the sum of the other amounts ({parts})":
     "el total ({total}) no es la suma de los demás importes ({parts})",
   "a rate record of no voucher (or out of order)": "un registro de alícuota de ningún comprobante (o fuera de orden)",
+  "cannot write {path}: {message}": "no se puede escribir {path}: {message}",
+  "{path} appeared while the files were written: left as it is":
+    "{path} apareció mientras se escribían los archivos: queda como está",
+  "it is in {moneda} with no cotizacion: nothing of it is known in pesos":
+    "está en {moneda} sin cotización: no se sabe nada de él en pesos",
+  "an export's buyer is told by its country's CUIT (documento_tipo CUIT), which this voucher does not name":
+    "el comprador de una exportación se informa con la CUIT de su país (documento_tipo CUIT), que este comprobante no nombra",
+  "the document number {nro} is not the 1 to 20 digits the design holds":
+    "el número de documento {nro} no son los 1 a 20 dígitos que admite el diseño",
+  "its only rate is 0 % and nothing says why (exempt, not taxed, an export): the operation code cannot be told":
+    "su única alícuota es 0 % y nada dice por qué (exento, no gravado, exportación): no se puede indicar el código de operación",
+  "{tipo} {number} was listed twice by the service: written once":
+    "el servicio listó dos veces {tipo} {number}: se escribe una vez",
+  "note:": "nota:",
+  "the vouchers in other currencies, converted part by part, come to {amount} less than their totals converted whole (the book's diferencia_conversion)":
+    "los comprobantes en otras monedas, convertidos parte por parte, suman {amount} menos que sus totales convertidos enteros (la diferencia_conversion del libro)",
+  "--check-lid reads files and takes no dates: it goes without --from, --to, --lid, --force and --csv":
+    "--check-lid lee archivos y no lleva fechas: va sin --from, --to, --lid, --force ni --csv",
+  "--check-lid takes a folder": "--check-lid lleva una carpeta",
+  "--lid takes a folder": "--lid lleva una carpeta",
+  "position {position} holds {value} where the design has a number":
+    "la posición {position} tiene {value} donde el diseño pide un número",
+  "with only the 0 % rate the operation code is X, E, N, Z or C, not {op}":
+    "con la alícuota 0 % sola el código de operación es X, E, N, Z o C, no {op}",
+  "announces {count} rate record, {n} follow in {file}": "anuncia {count} registro de alícuotas y en {file} siguen {n}",
   "a supplier that issues class {class} vouchers is registered with the authority under a CUIT: documento_tipo CUIT, not {document}":
     "un proveedor que emite comprobantes clase {class} está inscripto ante ARCA con una CUIT: documento_tipo CUIT, no {document}",
   "an export note names the invoice it adjusts in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit)":

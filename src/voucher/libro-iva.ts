@@ -10,7 +10,7 @@
  * tax is that rate of its net, to the cent. A line that fails either (its own figures do not add
  * up, typically VAT rounded line by line) is not written and not "fixed": it is reported.
  */
-import { t } from "../i18n/index.js";
+import { currentLang, t, tn } from "../i18n/index.js";
 import { DOCUMENT_TYPE_CODES, type DocumentType, voucherTypeInfo } from "./codes.js";
 import { dayNumber, formatDay } from "./dates.js";
 import { Dec } from "./decimal.js";
@@ -44,8 +44,14 @@ const RATE_OF_CODE = Object.fromEntries(Object.entries(RATE_CODES).map(([rate, c
 /** Why a voucher of the book has no record in the files. */
 export interface LidRefusal {
   line: BookLine;
-  /** `total` (the total is not the sum of the other amounts), `vat` (a rate's tax is not rate × net), `class` (class C in a sales book), `rate` (a rate the authority has no code for), `size` (an amount past 13 digits). */
-  reason: "total" | "vat" | "class" | "rate" | "size";
+  /**
+   * `total` (the total is not the sum of the other amounts), `vat` (a rate's tax is not rate ×
+   * net), `class` (class C in a sales book), `rate` (a rate the authority has no code for), `size`
+   * (an amount past 13 digits), `currency` (another currency without a rate to convert it at),
+   * `document` (a document number the design cannot hold, or an export's buyer without its
+   * country's CUIT), `operation` (only the 0 % rate, and nothing that says why).
+   */
+  reason: "total" | "vat" | "class" | "rate" | "size" | "currency" | "document" | "operation";
   /** The figures of the refusal, in pesos: what the record would say and what the check computes. */
   said?: Dec;
   computed?: Dec;
@@ -56,6 +62,8 @@ export interface LidRecords {
   cbte: string[];
   alicuotas: string[];
   refused: LidRefusal[];
+  /** Vouchers the service listed more than once (its pages shift while vouchers are issued): written once. */
+  repeated: BookLine[];
   /** Totals of what was written: per rate (net, tax) and overall, as the portal's summary shows them. */
   totals: { rates: Map<string, { net: Dec; vat: Dec }>; total: Dec; vouchers: number };
 }
@@ -88,7 +96,7 @@ export function lidText(value: string, width: number): string {
   for (const ch of value.replace(/\s+/g, " ").trim()) {
     const code = ch.codePointAt(0) ?? 0;
     if (code < 0x20 || (code >= 0x7f && code < 0xa0)) continue;
-    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff)) out += ch;
+    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || CP1252[ch] !== undefined) out += ch;
     else if (STROKED[ch]) out += STROKED[ch];
     else {
       const base = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
@@ -111,6 +119,12 @@ function documentCode(tipo: string): number {
   return DOCUMENT_TYPE_CODES[tipo.trim().toUpperCase() as DocumentType] ?? 99;
 }
 
+/** A document number as the design holds it (digits, at most 20), or undefined when it cannot. */
+function documentDigits(nro: string): string | undefined {
+  const plain = nro.replace(/[\s.-]/g, "");
+  return /^\d{1,20}$/.test(plain) ? plain.padStart(20, "0") : undefined;
+}
+
 /** The book's amount, unsigned. */
 function a(line: BookLine, k: BookAmount): Dec {
   return line.amounts[k].abs();
@@ -127,15 +141,20 @@ function rateLines(line: BookLine): { rate: string; net: Dec; vat: Dec }[] {
 }
 
 /**
- * `código de operación`: only when no VAT is charged (every rate 0): `X` an export, `E` exempt,
- * `N` not taxed; otherwise a space.
+ * `código de operación`: a space when some rate above 0 % taxes a net; when none does, the letter
+ * that says why: `X` an export, `E` exempt, `N` not taxed. Undefined when nothing says it.
  */
-function operationCode(line: BookLine, cls: string | null, rates: { rate: string; vat: Dec }[]): string {
-  if (rates.some((r) => r.rate !== "0" && !r.vat.isZero())) return " ";
+function operationCode(line: BookLine, cls: string | null, rates: { rate: string; net: Dec }[]): string | undefined {
+  if (rates.some((r) => r.rate !== "0" && !r.net.isZero())) return " ";
   if (cls === "E") return "X";
   if (!a(line, "exentos").isZero()) return "E";
   if (!a(line, "nogravados").isZero()) return "N";
-  return " ";
+  return undefined;
+}
+
+/** The same voucher: type, point of sale, number, and for a purchase its supplier. */
+function voucherKey(line: BookLine, book: Book): string {
+  return `${line.tipo}|${line.punto_venta}|${line.numero}${book === "compras" ? `|${line.documento_tipo}|${line.documento_nro}` : ""}`;
 }
 
 /** Every amount of a line but its total, unsigned: what the portal adds up against it. */
@@ -150,11 +169,24 @@ export function lidRecords(lines: readonly BookLine[], book: Book): LidRecords {
     cbte: [],
     alicuotas: [],
     refused: [],
+    repeated: [],
     totals: { rates: new Map(), total: ZERO, vouchers: 0 },
   };
+  const seen = new Set<string>();
   for (const line of lines) {
+    const key = voucherKey(line, book);
+    if (seen.has(key)) {
+      out.repeated.push(line);
+      continue;
+    }
+    seen.add(key);
     const info = voucherTypeInfo(line.tipo);
     const cls = info?.class ?? null;
+    // Another currency with no rate: the book converted it at 0, and nothing of it is known in pesos.
+    if (line.moneda !== "PES" && !(Dec.tryParse(line.cotizacion)?.cmp(ZERO) === 1)) {
+      out.refused.push({ line, reason: "currency" });
+      continue;
+    }
     // A registered taxpayer issues no class C voucher: it has no place in the sales book.
     if (book === "ventas" && cls === "C") {
       out.refused.push({ line, reason: "class" });
@@ -197,9 +229,20 @@ export function lidRecords(lines: readonly BookLine[], book: Book): LidRecords {
     const numero = digits(line.numero, 20);
     const docCode = documentCode(line.documento_tipo);
     const anonymous = docCode === 99;
-    const docNumber = anonymous ? "0".repeat(20) : digits(line.documento_nro || "0", 20);
+    // An export's buyer is told by its country's CUIT (code 80), which is the answer's only when
+    // the voucher named the buyer so; any other document number the design must hold whole.
+    const docNumber = anonymous && cls !== "E" ? "0".repeat(20) : documentDigits(line.documento_nro);
+    if (docNumber === undefined || (book === "ventas" && cls === "E" && docCode !== 80)) {
+      out.refused.push({ line, reason: "document" });
+      continue;
+    }
     const name = lidText(anonymous && !line.razon_social.trim() ? "CONSUMIDOR FINAL" : line.razon_social, 30);
-    const op = operationCode(line, cls, rates);
+    // A purchase that discriminates no VAT tells no rates, and so no reason for a 0 % one.
+    const op = discriminates ? operationCode(line, cls, rates) : " ";
+    if (op === undefined) {
+      out.refused.push({ line, reason: "operation" });
+      continue;
+    }
     const count = String(records.length);
     const pesos = "PES";
     const one = lidRate(Dec.ONE);
@@ -292,9 +335,44 @@ export function lidRecords(lines: readonly BookLine[], book: Book): LidRecords {
   return out;
 }
 
-/** Records as the importer takes them: Windows-1252 (Latin-1 here: no character past U+00FF is written), CRLF after each. */
+/** The characters Windows-1252 puts at 0x80–0x9F, where Latin-1 has controls. */
+const CP1252: Readonly<Record<string, number>> = {
+  "€": 0x80,
+  "‚": 0x82,
+  ƒ: 0x83,
+  "„": 0x84,
+  "…": 0x85,
+  "†": 0x86,
+  "‡": 0x87,
+  ˆ: 0x88,
+  "‰": 0x89,
+  Š: 0x8a,
+  "‹": 0x8b,
+  Œ: 0x8c,
+  Ž: 0x8e,
+  "‘": 0x91,
+  "’": 0x92,
+  "“": 0x93,
+  "”": 0x94,
+  "•": 0x95,
+  "–": 0x96,
+  "—": 0x97,
+  "˜": 0x98,
+  "™": 0x99,
+  š: 0x9a,
+  "›": 0x9b,
+  œ: 0x9c,
+  ž: 0x9e,
+  Ÿ: 0x9f,
+};
+
+/** Records as the importer takes them: Windows-1252, CRLF after each. */
 export function lidFile(records: readonly string[]): Buffer {
-  return Buffer.from(records.map((r) => `${r}\r\n`).join(""), "latin1");
+  const text = records.map((r) => `${r}\r\n`).join("");
+  const bytes = Buffer.alloc(text.length);
+  let i = 0;
+  for (const ch of text) bytes[i++] = CP1252[ch] ?? ch.charCodeAt(0);
+  return bytes.subarray(0, i);
 }
 
 // --- reading the files back (a file edited by hand is checked again before upload) ---
@@ -304,6 +382,27 @@ export interface LidProblem {
   /** 1-based record number, 0 for the file as a whole. */
   record: number;
   message: string;
+}
+
+/** Where each design has text, not numbers (1-based position, width). */
+const TEXT_FIELDS: Readonly<Record<Book, readonly [number, number][]>> = {
+  ventas: [
+    [79, 30],
+    [229, 3],
+    [243, 1],
+  ],
+  compras: [
+    [37, 16],
+    [75, 30],
+    [225, 3],
+    [239, 1],
+    [281, 30],
+  ],
+};
+
+/** A rate as the reader writes decimals: 10,5 in Spanish. */
+export function rateText(rate: string): string {
+  return currentLang() === "es" ? rate.replace(".", ",") : rate;
 }
 
 const amountAt = (r: string, from: number) =>
@@ -344,22 +443,62 @@ export function checkLid(
   const vouchers = records(cbteName, cbte, lengths.cbte);
   const rates = records(alicuotasName, alicuotas, lengths.alicuotas);
   if (problems.length > 0) return problems;
-  // Each voucher's rate records follow in the same order: tipo, punto de venta, número.
+  // Fields that are numbers hold digits only: a record with any other is told and not read further.
+  const texts = TEXT_FIELDS[book];
+  const numeric = (name: string, r: string, i: number, textAt: readonly [number, number][]) => {
+    for (let p = 0; p < r.length; p++) {
+      if (textAt.some(([from, width]) => p + 1 >= from && p + 1 < from + width)) continue;
+      if (r.charCodeAt(p) < 0x30 || r.charCodeAt(p) > 0x39) {
+        problems.push({
+          file: name,
+          record: i + 1,
+          message: t("position {position} holds {value} where the design has a number", {
+            position: p + 1,
+            value: JSON.stringify(r.charAt(p)),
+          }),
+        });
+        return false;
+      }
+    }
+    return true;
+  };
+  const readableRates = new Set(rates.filter((r, i) => numeric(alicuotasName, r, i, [])));
+  // Each voucher's rate records follow in the same order: tipo, punto de venta, número (and, in
+  // purchases, the seller: two suppliers' vouchers may share type, point of sale and number).
   let next = 0;
   vouchers.forEach((r, i) => {
-    const key = r.slice(8, 36);
-    const count = Number(r.charAt(book === "ventas" ? 241 : 237));
+    const key = book === "ventas" ? r.slice(8, 36) : `${r.slice(8, 36)}${r.slice(52, 74)}`;
+    const rateKey = (x: string) => (book === "ventas" ? x.slice(0, 28) : x.slice(0, 50));
     const own: string[] = [];
-    while (next < rates.length && (rates[next] as string).slice(0, 28) === key && own.length < 9)
+    while (next < rates.length && rateKey(rates[next] as string) === key && own.length < 9)
       own.push(rates[next++] as string);
+    if (!numeric(cbteName, r, i, texts) || own.some((x) => !readableRates.has(x))) return;
+    const count = Number(r.charAt(book === "ventas" ? 241 : 237));
     if (own.length !== count)
       problems.push({
         file: cbteName,
         record: i + 1,
-        message: t("announces {count} rate records, {n} follow in {file}", {
+        message: tn(
           count,
-          n: own.length,
-          file: alicuotasName,
+          "announces {count} rate record, {n} follow in {file}",
+          "announces {count} rate records, {n} follow in {file}",
+          {
+            count,
+            n: own.length,
+            file: alicuotasName,
+          },
+        ),
+      });
+    // Only the 0 % rate: the operation code says why (X, E, N, Z, C), never a space.
+    const op = r.charAt(book === "ventas" ? 242 : 238);
+    const onlyZero =
+      own.length > 0 && own.every((x) => x.slice(book === "ventas" ? 43 : 65, book === "ventas" ? 47 : 69) === "0003");
+    if (onlyZero && !"XENZC".includes(op.trim() || "?"))
+      problems.push({
+        file: cbteName,
+        record: i + 1,
+        message: t("with only the 0 % rate the operation code is X, E, N, Z or C, not {op}", {
+          op: JSON.stringify(op),
         }),
       });
     let parts = ZERO;
@@ -382,7 +521,7 @@ export function checkLid(
             file: alicuotasName,
             record: rates.indexOf(a) + 1,
             message: t("for the {rate} % rate the tax must be {rate} % of the net ({due}), not {tax}", {
-              rate,
+              rate: rateText(rate),
               due: due.toFixed(2),
               tax: tax.toFixed(2),
             }),

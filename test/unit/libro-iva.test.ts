@@ -148,9 +148,9 @@ describe("the sales files of a month", () => {
     for (const r of records.alicuotas) expect(r).toHaveLength(62);
     const file = lidFile(records.cbte);
     expect(file.toString("latin1").split("\r\n")).toHaveLength(records.cbte.length + 1);
-    // Ñ and ó as single Latin-1 bytes, the dash turned to something the importer reads.
+    // Ñ and ó as single bytes; the dash too, Windows-1252's 0x97.
     const first = file.subarray(0, 266).toString("latin1");
-    expect(field(first, 79, 30)).toBe("Distribuidora Ñandú S.A. ? Suc");
+    expect(field(first, 79, 30)).toBe("Distribuidora Ñandú S.A. \u0097 Suc");
     expect(file.includes(Buffer.from([0xd1]))).toBe(true);
     expect(file.length).toBe(records.cbte.length * 268);
   });
@@ -364,8 +364,82 @@ describe("text fields", () => {
   it("Latin-1 kept, other letters reduced, controls and the rest out, cut and padded", () => {
     expect(lidText("José Núñez", 12)).toBe("José Núñez  ");
     expect(lidText("Łódź\u0007 Ltd", 10)).toBe("Lódz Ltd  ");
-    expect(lidText("Œuvre", 6)).toBe("?uvre ");
+    expect(lidText("Œuvre", 6)).toBe("Œuvre ");
     expect(lidText("a".repeat(40), 30)).toBe("a".repeat(30));
     expect(lidText("株式会社", 6)).toBe("????  ");
+  });
+});
+
+describe("what the files cannot hold as it comes, left out or told (review)", () => {
+  it("two suppliers' invoices with the same type, point of sale and number: both written, and read back clean", () => {
+    const from = (cuit: string) =>
+      voucher("FACTURA A", 1, { detalle: [item("1000", 21)], total: "1210.00" }, { documento_nro: cuit }, true);
+    const records = lidRecords([from("30712293841"), from("30500010912")].map(line), "compras");
+    expect(records.cbte).toHaveLength(2);
+    expect(checkLid("compras", "C", lidFile(records.cbte), "A", lidFile(records.alicuotas))).toEqual([]);
+  });
+
+  it("left out, each with its reason: only a 0 % rate and nothing saying why, an export to a buyer without a CUIT, another currency without a rate, a document the design cannot hold", () => {
+    const zeroOnly = voucher("FACTURA A", 31, { detalle: [item("1000", 0)], total: "1000.00" });
+    const exportAnon = voucher(
+      "FACTURA E",
+      32,
+      { moneda: "DOL", cotizacion: "1000", detalle: [item("10", 0)], total: "10.00" },
+      { documento_tipo: "OTRO", documento_nro: "0", razon_social: "Buyer Ltd" },
+    );
+    const noRate = voucher("FACTURA A", 33, {
+      moneda: "DOL",
+      cotizacion: undefined,
+      detalle: [item("1000", 21)],
+      total: "1210.00",
+    });
+    const letters = voucher(
+      "FACTURA B",
+      34,
+      { detalle: [item("100", 21)], total: "121.00" },
+      { documento_tipo: "PASAPORTE", documento_nro: "AB1234567" },
+    );
+    const records = lidRecords([zeroOnly, exportAnon, noRate, letters].map(line), "ventas");
+    expect(records.cbte).toEqual([]);
+    expect(records.refused.map((r) => [r.line.numero, r.reason])).toEqual([
+      [31, "operation"],
+      [32, "document"],
+      [33, "currency"],
+      [34, "document"],
+    ]);
+  });
+
+  it("a voucher the service listed twice is written once, and said", () => {
+    const records = lidRecords([B, B].map(line), "ventas");
+    expect(records.cbte).toHaveLength(1);
+    expect(records.repeated.map((l) => l.numero)).toEqual([2]);
+  });
+
+  it("Windows-1252, not Latin-1: ’ and € are its bytes 0x92 and 0x80", () => {
+    const named = voucher(
+      "FACTURA B",
+      40,
+      { detalle: [item("100", 21)], total: "121.00" },
+      {
+        documento_tipo: "DNI",
+        documento_nro: "30123456",
+        razon_social: "O’Brien € Co",
+      },
+    );
+    const file = lidFile(lidRecords([line(named)], "ventas").cbte);
+    expect(field(file.toString("latin1"), 79, 12)).toBe("O\u0092Brien \u0080 Co");
+  });
+
+  it("--check-lid: a letter where a number goes, or a blank operation code with only the 0 % rate, is told, never a crash", () => {
+    const records = lidRecords([line(Bexempt)], "ventas");
+    const cbte = records.cbte[0] as string;
+    const letter = `${cbte.slice(0, 120)}-${cbte.slice(121)}`;
+    expect(checkLid("ventas", "C", lidFile([letter]), "A", lidFile(records.alicuotas))).toEqual([
+      { file: "C", record: 1, message: 'position 121 holds "-" where the design has a number' },
+    ]);
+    const blank = `${cbte.slice(0, 242)} ${cbte.slice(243)}`;
+    expect(checkLid("ventas", "C", lidFile([blank]), "A", lidFile(records.alicuotas))).toEqual([
+      { file: "C", record: 1, message: 'with only the 0 % rate the operation code is X, E, N, Z or C, not " "' },
+    ]);
   });
 });

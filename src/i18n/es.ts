@@ -1106,6 +1106,13 @@ export const ES: Readonly<Record<string, string>> = {
   "with only the 0 % rate the operation code is X, E, N, Z or C, not {op}":
     "con la alícuota 0 % sola el código de operación es X, E, N, Z o C, no {op}",
   "announces {count} rate record, {n} follow in {file}": "anuncia {count} registro de alícuotas y en {file} siguen {n}",
+  "the date {value} is not a day of the calendar (AAAAMMDD)": "la fecha {value} no es un día del calendario (AAAAMMDD)",
+  "{value} is not a voucher type of the authority's table": "{value} no es un tipo de comprobante de la tabla de ARCA",
+  "{value} is not a document type of the authority's table": "{value} no es un tipo de documento de la tabla de ARCA",
+  "{value} is not a currency of the authority's table": "{value} no es una moneda de la tabla de ARCA",
+  "{value} is not an operation code (X, E, N, Z, C or a space)":
+    "{value} no es un código de operación (X, E, N, Z, C o un espacio)",
+  "the name holds control characters": "el nombre tiene caracteres de control",
   "a supplier that issues class {class} vouchers is registered with the authority under a CUIT: documento_tipo CUIT, not {document}":
     "un proveedor que emite comprobantes clase {class} está inscripto ante ARCA con una CUIT: documento_tipo CUIT, no {document}",
   "an export note names the invoice it adjusts in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit)":

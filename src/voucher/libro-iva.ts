@@ -11,7 +11,7 @@
  * up, typically VAT rounded line by line) is not written and not "fixed": it is reported.
  */
 import { currentLang, t, tn } from "../i18n/index.js";
-import { DOCUMENT_TYPE_CODES, type DocumentType, voucherTypeInfo } from "./codes.js";
+import { CURRENCIES, DOCUMENT_TYPE_CODES, type DocumentType, VOUCHER_TYPES, voucherTypeInfo } from "./codes.js";
 import { dayNumber, formatDay } from "./dates.js";
 import { Dec } from "./decimal.js";
 import { BOOK_AMOUNTS, type BookAmount, type BookLine } from "./vat-book.js";
@@ -400,6 +400,37 @@ const TEXT_FIELDS: Readonly<Record<Book, readonly [number, number][]>> = {
   ],
 };
 
+const VOUCHER_CODES = new Set(
+  Object.values(VOUCHER_TYPES)
+    .map((info) => info.code)
+    .filter((code): code is number => code !== null),
+);
+const DOCUMENT_CODES = new Set(Object.values(DOCUMENT_TYPE_CODES));
+
+/** A record's fields checked against their tables: date, voucher, document and currency codes, operation code, name. */
+function fieldProblems(book: Book, r: string): string[] {
+  const at = (from: number, width: number) => r.slice(from - 1, from - 1 + width);
+  const problems: string[] = [];
+  const date = at(1, 8);
+  const calendar = `${date.slice(6, 8)}/${date.slice(4, 6)}/${date.slice(0, 4)}`;
+  if (!/^\d{2}\/\d{2}\/\d{4}$/.test(calendar) || formatDay(dayNumber(calendar)) !== calendar)
+    problems.push(t("the date {value} is not a day of the calendar (AAAAMMDD)", { value: date }));
+  if (!VOUCHER_CODES.has(Number(at(9, 3))))
+    problems.push(t("{value} is not a voucher type of the authority's table", { value: at(9, 3) }));
+  const document = book === "ventas" ? at(57, 2) : at(53, 2);
+  if (!DOCUMENT_CODES.has(Number(document)))
+    problems.push(t("{value} is not a document type of the authority's table", { value: document }));
+  const currency = book === "ventas" ? at(229, 3) : at(225, 3);
+  if (!(currency in CURRENCIES))
+    problems.push(t("{value} is not a currency of the authority's table", { value: currency }));
+  const op = book === "ventas" ? at(243, 1) : at(239, 1);
+  if (!" XENZC".includes(op))
+    problems.push(t("{value} is not an operation code (X, E, N, Z, C or a space)", { value: JSON.stringify(op) }));
+  const name = book === "ventas" ? at(79, 30) : at(75, 30);
+  if (/[\u0000-\u001f\u007f]/.test(name)) problems.push(t("the name holds control characters"));
+  return problems;
+}
+
 /** A rate as the reader writes decimals: 10,5 in Spanish. */
 export function rateText(rate: string): string {
   return currentLang() === "es" ? rate.replace(".", ",") : rate;
@@ -473,6 +504,7 @@ export function checkLid(
     while (next < rates.length && rateKey(rates[next] as string) === key && own.length < 9)
       own.push(rates[next++] as string);
     if (!numeric(cbteName, r, i, texts) || own.some((x) => !readableRates.has(x))) return;
+    for (const message of fieldProblems(book, r)) problems.push({ file: cbteName, record: i + 1, message });
     const count = Number(r.charAt(book === "ventas" ? 241 : 237));
     if (own.length !== count)
       problems.push({

@@ -442,4 +442,21 @@ describe("what the files cannot hold as it comes, left out or told (review)", ()
       { file: "C", record: 1, message: 'with only the 0 % rate the operation code is X, E, N, Z or C, not " "' },
     ]);
   });
+
+  it("--check-lid: each field against its table (date, voucher, document and currency codes, operation code, name)", () => {
+    const records = lidRecords([line(B)], "ventas");
+    const cbte = records.cbte[0] as string;
+    const edit = (from: number, text: string) =>
+      `${cbte.slice(0, from - 1)}${text}${cbte.slice(from - 1 + text.length)}`;
+    const told = (record: string) =>
+      checkLid("ventas", "C", lidFile([record]), "A", lidFile(records.alicuotas)).map((p) => p.message);
+    expect(told(edit(1, "20261340"))).toEqual(["the date 20261340 is not a day of the calendar (AAAAMMDD)"]);
+    // Its rate records no longer follow it either: told too.
+    expect(told(edit(9, "999"))).toContain("999 is not a voucher type of the authority's table");
+    expect(told(edit(57, "77"))).toEqual(["77 is not a document type of the authority's table"]);
+    expect(told(edit(229, "XYZ"))).toEqual(["XYZ is not a currency of the authority's table"]);
+    expect(told(edit(243, "Q"))).toEqual(['"Q" is not an operation code (X, E, N, Z, C or a space)']);
+    expect(told(edit(79, "Juana\u0007"))).toEqual(["the name holds control characters"]);
+    expect(told(cbte)).toEqual([]);
+  });
 });

@@ -427,7 +427,8 @@ function fieldProblems(book: Book, r: string): string[] {
   if (!" XENZC".includes(op))
     problems.push(t("{value} is not an operation code (X, E, N, Z, C or a space)", { value: JSON.stringify(op) }));
   const name = book === "ventas" ? at(79, 30) : at(75, 30);
-  if (/[\u0000-\u001f\u007f]/.test(name)) problems.push(t("the name holds control characters"));
+  if ([...name].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f))
+    problems.push(t("the name holds control characters"));
   return problems;
 }
 

@@ -85,10 +85,12 @@ describe("help", () => {
         // The command's own part: what follows `&&` runs another command, `>` only redirects.
         const own = (line.split(" && ")[0] as string).split(" > ")[0] as string;
         if (/PEDIDO-/.test(own)) continue;
-        // A folder the example writes to is the user's, not this repository's (the CLI runs here).
+        // A folder the example writes to is the user's, not this repository's (the CLI runs here):
+        // the Libro IVA Digital files, and the PDFs of --pdf (its --out, added).
         const words = shellWords(own)
           .slice(1)
           .map((w, i, all) => (["--lid", "--check-lid"].includes(all[i - 1] ?? "") ? join(user.cwd, w) : w));
+        if (words.includes("--pdf") && !words.includes("--out")) words.push("--out", join(user.cwd, "comprobantes"));
         const r = await runHere(words, user.env);
         // The samples include a FACTURA C, which the Libro IVA Digital leaves out and tells (exit 7).
         if (words.includes("--lid")) expect(r.stderr).toMatch(/FACTURA C .*a class C voucher has no place/);

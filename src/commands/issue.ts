@@ -187,6 +187,7 @@ export async function issueVouchers(
   }
   const cwd = process.cwd();
   let results = 0;
+  const hintsSaid = new Set<string>();
   /** Issued vouchers whose --qr file could not be written: done fiscally, not wholly (exit 7). */
   let qrMissing = 0;
   /** Still queued when --wait gave up (--timeout): not issued yet, no PDF (exit 7, like a missing one). */
@@ -256,7 +257,12 @@ export async function issueVouchers(
         // One write per voucher: lanes run at once, and a voucher's lines must stay together.
         // Results always go to stdout; on the terminal the bar is drawn on, above the bar.
         // Paths relative to the working folder on a terminal; whole ones for a script reading them.
-        const text = resultHuman(result, ctx.color, ctx.io.stdoutIsTTY ? cwd : undefined).join("\n");
+        // A hint said once is not said again for the next voucher (a run again of a 100-voucher
+        // file: one "already issued" hint, not a hundred); JSON keeps it on every result.
+        const repeated = result.hint !== undefined && hintsSaid.has(result.hint);
+        if (result.hint !== undefined) hintsSaid.add(result.hint);
+        const shown = repeated ? { ...result, hint: undefined } : result;
+        const text = resultHuman(shown, ctx.color, ctx.io.stdoutIsTTY ? cwd : undefined).join("\n");
         if (progress && ctx.io.stdoutIsTTY) await progress.above(() => ctx.out(text));
         else await ctx.out(text);
       }

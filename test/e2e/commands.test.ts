@@ -886,3 +886,19 @@ describe("writing documents", () => {
     expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 });
+
+describe("a run again of a whole file", () => {
+  it("says the hint once, not once per voucher; --json keeps it on every result", async () => {
+    const u = freshUser("facturar-hint-once-");
+    const csv = join(ROOT, "samples", "batch-nightly.csv");
+    const first = await runCli(["issue", "--no-pdf", csv], { cwd: u.cwd, env: u.env });
+    expect(first.code, first.stderr).toBe(0);
+    const again = await runCli(["issue", "--no-pdf", csv], { cwd: u.cwd, env: u.env });
+    expect(again.code).toBe(0);
+    const vouchers = again.stdout.split("\n").filter((l) => l.includes("already issued, not sent again")).length;
+    expect(vouchers).toBeGreaterThanOrEqual(20);
+    expect(again.stdout.match(/--allow-duplicate issues another on purpose/g)).toHaveLength(1);
+    const json = ndjson((await runCli(["--json", "issue", "--no-pdf", csv], { cwd: u.cwd, env: u.env })).stdout);
+    expect(json.every((r) => /--allow-duplicate/.test(r.hint))).toBe(true);
+  }, 60_000);
+});

@@ -625,8 +625,8 @@ export const ES: Readonly<Record<string, string>> = {
     "la CUIT {value} empieza con {prefix}, que ARCA no asigna",
   "CUIT {value} cannot be valid: no check digit fits its first ten digits":
     "la CUIT {value} no puede ser válida: ningún dígito verificador corresponde a sus primeros diez dígitos",
-  "CUIT {value} has a wrong check digit (expected {expected}); check for a typo":
-    "la CUIT {value} tiene mal el dígito verificador (se esperaba {expected}); revise si hay un error de tipeo",
+  "CUIT {value} is not valid: its check digit does not match the rest; check the whole number against the customer's papers":
+    "la CUIT {value} no es válida: su dígito verificador no coincide con el resto; revisá el número completo con la constancia del cliente",
   "a CBU has 22 digits; got {value}": "un CBU tiene 22 dígitos; se recibió {value}",
   "CBU {value} has a wrong check digit in its first block (bank and branch)":
     "el CBU {value} tiene mal el dígito verificador del primer bloque (banco y sucursal)",

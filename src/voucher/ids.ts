@@ -46,7 +46,12 @@ export function describeCuitProblem(problem: CuitProblem, value: string): string
       const expected = cuitCheckDigit(value);
       return expected === 10
         ? t("CUIT {value} cannot be valid: no check digit fits its first ten digits", { value })
-        : t("CUIT {value} has a wrong check digit (expected {expected}); check for a typo", { value, expected });
+        : // Not which digit would pass: a wrong digit anywhere gives this, and "fixing" the last
+          // one would name another taxpayer.
+          t(
+            "CUIT {value} is not valid: its check digit does not match the rest; check the whole number against the customer's papers",
+            { value },
+          );
     }
   }
 }

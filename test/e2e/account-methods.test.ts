@@ -335,7 +335,7 @@ describe("cuit, status, table", () => {
     expect(human.stdout).toMatch(/VAT condition: /);
     const typo = await u.run(["cuit", `${person.slice(0, 10)}${(Number(person[10]) + 1) % 10}`]);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/wrong check digit/);
+    expect(typo.stderr).toMatch(/is not valid: its check digit does not match/);
     const unknown = await u.run(["cuit", cuit("55", 1)]);
     expect(unknown.code).toBe(4);
     expect(unknown.stderr).toMatch(/no registry record for CUIT/);

@@ -184,7 +184,7 @@ describe("facturar issue --interactive", () => {
       [/alcanza el tope para consumidores no identificados/, ""],
       [/Documento del cliente/, `${DOWN}${ENTER}`],
       [/Número de CUIT/, `20111111113${ENTER}`],
-      [/dígito verificador \(se esperaba 2\)/, `${erase(1)}2${ENTER}`],
+      [/no es válida: su dígito verificador no coincide/, `${erase(1)}2${ENTER}`],
       [/Nombre o razón social del cliente/, `Campo SA${ENTER}`],
       [/Condición frente al IVA del cliente/, ENTER],
       [/¿Emitirlo\?/, ENTER],

@@ -65,7 +65,7 @@ describe("CUIT prefixes and messages", () => {
       "CUIT 99111111112 starts with 99, which the authority does not issue",
     );
     expect(describeCuitProblem("check-digit", "20111111113")).toBe(
-      "CUIT 20111111113 has a wrong check digit (expected 2); check for a typo",
+      "CUIT 20111111113 is not valid: its check digit does not match the rest; check the whole number against the customer's papers",
     );
     expect(describeCuitProblem("check-digit", "27287654329")).toBe(
       "CUIT 27287654329 cannot be valid: no check digit fits its first ten digits",

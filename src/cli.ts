@@ -142,6 +142,9 @@ function buildProgram(
       );
     };
   for (const define of definitions) define(program, run);
+  // A mistake in a command's flags points to that command's help, where its flags are.
+  for (const command of program.commands)
+    command.showHelpAfterError(t("(run facturar {command} --help for usage)", { command: command.name() }));
   examples(program, [
     [t("check a voucher, then issue it"), "facturar validate factura.json && facturar issue factura.json"],
     [t("what became of a voucher"), "facturar query --ref PEDIDO-1043"],

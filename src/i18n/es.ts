@@ -151,7 +151,8 @@ export const ES: Readonly<Record<string, string>> = {
   "language of messages: es or en (default from LC_ALL, LC_MESSAGES, LANG)":
     "idioma de los mensajes: es o en (por defecto según LC_ALL, LC_MESSAGES, LANG)",
   "display help for command": "muestra la ayuda del comando",
-  "(run facturar --help for usage)": "(ejecute facturar --help para ver el uso)",
+  "(run facturar --help for usage)": "(ejecutá facturar --help para ver el uso)",
+  "(run facturar {command} --help for usage)": "(ejecutá facturar {command} --help para ver el uso)",
   "check vouchers offline: schema, tax rules and computed totals; nothing is sent":
     "revisa comprobantes sin conexión: esquema, reglas fiscales y totales calculados; no envía nada",
   ".json or .csv voucher files, or - for standard input":

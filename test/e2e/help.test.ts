@@ -148,3 +148,16 @@ describe("amounts on screen", () => {
 function shellWords(line: string): string[] {
   return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? (m[3] as string));
 }
+
+describe("a mistake in a command's flags", () => {
+  it("points to that command's help, in the reader's language; one in the global flags, to the whole help", async () => {
+    const wrong = await runCli(["issue", "--bogus"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/\(run facturar issue --help for usage\)/);
+    const spanish = await runCli(["--lang", "es", "query", "--ref"]);
+    expect(spanish.code).toBe(2);
+    expect(spanish.stderr).toMatch(/\(ejecutá facturar query --help para ver el uso\)/);
+    const global = await runCli(["--bogus"]);
+    expect(global.stderr).toMatch(/\(run facturar --help for usage\)/);
+  });
+});

@@ -1,12 +1,13 @@
 /** `facturar journal`: what the journal holds for a profile (or for some input files), unknown outcomes first. */
 
+import { existsSync } from "node:fs";
 import { accountOf } from "../api/connect.js";
 import { findSaleOrPurchase, preferred } from "../api/protocol.js";
 import { entryFromService, inFlight, Journal, type JournalEntry, sinceSent } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile } from "../config/profile.js";
 import type { Context } from "../context.js";
-import type { Outcome } from "../errors.js";
+import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
 import { voucherNumber } from "../voucher/codes.js";
 import { withConnection } from "./online.js";
@@ -42,7 +43,14 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
   };
   const profile = await loadProfile(profileRequest);
   const account = await accountOf(profile, ctx.io.env);
+  // A file named that is not there, and that the journal read nothing from, is a mistake (a typo
+  // most often): said, exit 2. One deleted since its vouchers were sent still shows them.
+  const unknownFile = (entries: JournalEntry[]) =>
+    files.find((f) => !existsSync(f) && !entries.some((e) => matches(e, [f])));
   if (!account) {
+    const missing = unknownFile([]);
+    if (missing)
+      throw new UsageError(t("{file}: no such file, and the journal holds nothing read from it", { file: missing }));
     ctx.err(t("profile {name} has issued nothing yet: no journal", { name: profile.name }));
     return "done";
   }
@@ -97,6 +105,9 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
       .all()
       .filter((e) => matches(e, files))
       .sort((a, b) => ORDER[a.state] - ORDER[b.state] || (a.at < b.at ? 1 : -1));
+    const missing = unknownFile(entries);
+    if (missing)
+      throw new UsageError(t("{file}: no such file, and the journal holds nothing read from it", { file: missing }));
     if (ctx.json) {
       for (const e of entries) await ctx.out(JSON.stringify(e));
     } else if (entries.length === 0) {

@@ -1114,6 +1114,8 @@ export const ES: Readonly<Record<string, string>> = {
   "{value} is not an operation code (X, E, N, Z, C or a space)":
     "{value} no es un código de operación (X, E, N, Z, C o un espacio)",
   "the name holds control characters": "el nombre tiene caracteres de control",
+  "{file}: no such file, and the journal holds nothing read from it":
+    "{file}: no existe ese archivo, y el diario no tiene nada leído de él",
   "a supplier that issues class {class} vouchers is registered with the authority under a CUIT: documento_tipo CUIT, not {document}":
     "un proveedor que emite comprobantes clase {class} está inscripto ante ARCA con una CUIT: documento_tipo CUIT, no {document}",
   "an export note names the invoice it adjusts in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit)":

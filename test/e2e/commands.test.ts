@@ -7,6 +7,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   unlinkSync,
   writeFileSync,
@@ -900,5 +901,22 @@ describe("a run again of a whole file", () => {
     expect(again.stdout.match(/--allow-duplicate issues another on purpose/g)).toHaveLength(1);
     const json = ndjson((await runCli(["--json", "issue", "--no-pdf", csv], { cwd: u.cwd, env: u.env })).stdout);
     expect(json.every((r) => /--allow-duplicate/.test(r.hint))).toBe(true);
+  }, 60_000);
+});
+
+describe("journal of a file that is not there", () => {
+  it("a name nothing was read from is a mistake (exit 2); a file deleted since its vouchers were sent still shows them", async () => {
+    const u = freshUser("facturar-journal-file-");
+    const none = await runCli(["journal", "missing.json"], { cwd: u.cwd, env: u.env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/missing\.json: no such file, and the journal holds nothing read from it/);
+    const file = join(u.cwd, "venta.json");
+    writeFileSync(file, readFileSync(join(ROOT, "samples", "factura-b-dni.json")));
+    expect((await runCli(["issue", "--no-pdf", file], { cwd: u.cwd, env: u.env })).code).toBe(0);
+    expect((await runCli(["journal", "missing.json"], { cwd: u.cwd, env: u.env })).code).toBe(2);
+    rmSync(file);
+    const gone = await runCli(["journal", file], { cwd: u.cwd, env: u.env });
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(gone.stdout).toMatch(/issued\s+FB-2026-0001/);
   }, 60_000);
 });

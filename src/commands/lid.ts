@@ -280,18 +280,23 @@ export async function writeLid(
           "{n} vouchers left out of the files: the book is not clean",
         ),
       );
-    if (notIssued > 0)
-      ctx.err(
-        ctx.errColor.dim(
-          tn(
-            notIssued,
-            "{n} voucher queued or failed in the queue left out",
-            "{n} vouchers queued or failed in the queue left out",
-          ),
-        ),
-      );
+    tellNotIssued(ctx, notIssued);
   }
   return refused.length > 0 ? "partial" : "done";
+}
+
+/** The vouchers of a range the book leaves out because the service has not issued them (yet). */
+export function tellNotIssued(ctx: Context, notIssued: number): void {
+  if (notIssued > 0)
+    ctx.err(
+      ctx.errColor.dim(
+        tn(
+          notIssued,
+          "{n} voucher queued or failed in the queue left out",
+          "{n} vouchers queued or failed in the queue left out",
+        ),
+      ),
+    );
 }
 
 /** `--check-lid DIR`: the two files of the book read back and checked; problems are invalid input. */

@@ -22,7 +22,7 @@ import {
   lineNumber,
   outOfBalance,
 } from "../voucher/vat-book.js";
-import { checkLidFiles, lidTargets, writeLid } from "./lid.js";
+import { checkLidFiles, lidTargets, tellNotIssued, writeLid } from "./lid.js";
 import { withConnection } from "./online.js";
 import { dateRange, listDates } from "./query.js";
 
@@ -217,16 +217,7 @@ export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise
           ),
         ),
       );
-      if (notIssued > 0)
-        ctx.err(
-          ctx.errColor.dim(
-            tn(
-              notIssued,
-              "{n} voucher queued or failed in the queue left out",
-              "{n} vouchers queued or failed in the queue left out",
-            ),
-          ),
-        );
+      tellNotIssued(ctx, notIssued);
     }
     return "done";
   });

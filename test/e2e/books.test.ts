@@ -205,6 +205,36 @@ function add(into: Figures, f: Figures): void {
   into.unexplained += f.unexplained;
 }
 
+/**
+ * A loopback service that lists `day` for `fecha` as `consulta_avanzada` does (no vouchers on any
+ * other day), each request's body kept in `asked`; and a user whose profile points at it.
+ */
+async function servingDay(servers: Loopback[], fecha: string, day: unknown[], puntoVenta: string, asked: any[] = []) {
+  const server = await serveLoopback((req, res, text) => {
+    const body = JSON.parse(text);
+    asked.push({ url: req.url, ...body });
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify(
+        body.comprobante?.fecha === fecha
+          ? { rta: "OK", error: "N", total: day.length, errores: [], comprobantes: day }
+          : { error: "S", errores: ["No se han encontrado comprobantes."] },
+      ),
+    );
+  });
+  servers.push(server);
+  const u = freshUser("facturar-books-");
+  const env = {
+    ...u.env,
+    FACTURAR_BASE_URL: server.baseUrl,
+    FACTURAR_USERTOKEN: "ut-books",
+    FACTURAR_APIKEY: "1234",
+    FACTURAR_APITOKEN: "at-books",
+    FACTURAR_PUNTO_VENTA: puntoVenta,
+  };
+  return { u, env };
+}
+
 /** Figures as `vat-book --json` writes them. */
 function asJson(f: Figures) {
   return {
@@ -687,27 +717,7 @@ describe("vat-book of vouchers in dollars whose converted parts round apart", ()
         total: "14.94",
       }),
     ];
-    const server = await serveLoopback((_req, res, text) => {
-      const body = JSON.parse(text);
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify(
-          body.comprobante?.fecha === TODAY
-            ? { rta: "OK", error: "N", total: day.length, errores: [], comprobantes: day }
-            : { error: "S", errores: ["No se han encontrado comprobantes."] },
-        ),
-      );
-    });
-    servers.push(server);
-    const u = freshUser("facturar-books-");
-    const env = {
-      ...u.env,
-      FACTURAR_BASE_URL: server.baseUrl,
-      FACTURAR_USERTOKEN: "ut-books",
-      FACTURAR_APIKEY: "1234",
-      FACTURAR_APITOKEN: "at-books",
-      FACTURAR_PUNTO_VENTA: "679",
-    };
+    const { u, env } = await servingDay(servers, TODAY, day, "679");
     const r = await runCli(["--json", "vat-book", "--from", TODAY, "--to", TODAY], { cwd: u.cwd, env });
     expect(r.code, r.stderr).toBe(0);
     const book = JSON.parse(r.stdout);
@@ -814,29 +824,7 @@ describe("vat-book --purchases, against a service that answers as the reference 
         total: "3122.50 ",
       }),
     ];
-    const server = await serveLoopback((req, res, text) => {
-      const body = JSON.parse(text);
-      asked.push({ url: req.url, ...body });
-      const found = body.comprobante?.fecha === "19/11/2026";
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify(
-          found
-            ? { rta: "OK", error: "N", total: day.length, errores: [], comprobantes: day }
-            : { error: "S", errores: ["No se han encontrado comprobantes."] },
-        ),
-      );
-    });
-    servers.push(server);
-    const u = freshUser("facturar-books-");
-    const env = {
-      ...u.env,
-      FACTURAR_BASE_URL: server.baseUrl,
-      FACTURAR_USERTOKEN: "ut-books",
-      FACTURAR_APIKEY: "1234",
-      FACTURAR_APITOKEN: "at-books",
-      FACTURAR_PUNTO_VENTA: "2",
-    };
+    const { u, env } = await servingDay(servers, "19/11/2026", day, "2", asked);
     const r = await runCli(["--json", "vat-book", "--purchases", "--from", "18/11/2026", "--to", "20/11/2026"], {
       cwd: u.cwd,
       env,

@@ -102,7 +102,7 @@ function buildProgram(
     .description(t("Issue and query Argentine fiscal vouchers; validates them before they leave the machine."))
     .version(VERSION, "-V, --version", t("print the version"))
     .option(`-p, --profile ${t("<name>")}`, t("configuration profile (env FACTURAR_PROFILE)"))
-    .option(`-c, --config ${t("<file>")}`, t("use exactly this configuration file"))
+    .option(`-c, --config ${t("<file>")}`, t("use exactly this configuration file (env FACTURAR_CONFIG)"))
     .option("--json", t("machine-readable output: one JSON document, or NDJSON for many vouchers"))
     .option("-q, --quiet", t("print only what went wrong"))
     .option("-v, --verbose", t("print more detail, stack traces of internal errors"))

@@ -1,6 +1,6 @@
 /** Shared test helpers: a valid base voucher to mutate, and a runner for the built CLI. */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -140,6 +140,19 @@ export function freshUser(prefix = "facturar-user-", home = tempDir(prefix)) {
     ...ENGLISH,
   };
   return { home, cwd, env };
+}
+
+/**
+ * The user's own configuration file, where `facturar init` writes it: credentials, base_url and
+ * code are read only from there (or --config). Mode 0600 unless told.
+ */
+export function userConfig(env: { XDG_CONFIG_HOME: string }, config: unknown, mode = 0o600): string {
+  const dir = join(env.XDG_CONFIG_HOME, "facturar");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, "config.json");
+  writeFileSync(path, JSON.stringify(config));
+  chmodSync(path, mode);
+  return path;
 }
 
 /**

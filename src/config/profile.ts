@@ -1,17 +1,20 @@
 /**
- * Profiles from cosmiconfig (module `facturar`), searched from the working directory up, then the
- * user's config folder, or exactly the `--config` file. Precedence: flag > environment
- * (`FACTURAR_*`) > profile > built-in default. No configuration at all means the embedded sandbox.
+ * Profiles from the user's config folder (`$XDG_CONFIG_HOME/facturar/config.*`) or exactly the
+ * `--config` / FACTURAR_CONFIG file, read with cosmiconfig's loaders; a config found from the
+ * working folder up may only choose among them and set non-secret defaults (`findConfigs`).
+ * Precedence: flag > environment (`FACTURAR_*`) > the folder's config > profile > built-in
+ * default. No configuration at all means the embedded sandbox.
  */
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
-import { cosmiconfig, defaultLoaders, type Loader } from "cosmiconfig";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { defaultLoaders, getDefaultSearchPlaces, globalConfigSearchPlaces, type Loader } from "cosmiconfig";
 import * as z from "zod";
 import { FacturarError, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { configDir } from "./paths.js";
 
 export const SANDBOX = "sandbox";
 
@@ -68,6 +71,8 @@ export interface Profile {
   rateMs?: number;
   /** The file the profile came from, if any. */
   configFile?: string;
+  /** The config found from the working folder that chose the profile or set its defaults, if any. */
+  projectFile?: string;
   /** Problems worth a warning (a literal secret others can read). */
   warnings: string[];
 }
@@ -218,29 +223,162 @@ function moduleDefault(loaded: Record<string | symbol, unknown>, path: string): 
 const loadTs: Loader = async (path, content) =>
   moduleDefault((await (defaultLoaders[".ts"] as Loader)(path, content)) as Record<string, unknown>, path);
 
-const CODE_LOADERS = [".js", ".mjs", ".cjs", ".ts"] as const;
-const DATA_LOADERS = [".json", ".yaml", ".yml", "noExt"] as const;
+/** The names cosmiconfig's global search reads in the user's config folder, in its order. */
+const USER_PLACES = globalConfigSearchPlaces;
+/** The names searched from the working folder up (cosmiconfig's); the code ones are refused. */
+const PROJECT_PLACES = getDefaultSearchPlaces("facturar");
 
-async function loadConfigFile(explicit: string | undefined, cwd: string, home: string | undefined) {
-  const loaders = Object.fromEntries([
-    ...CODE_LOADERS.map((ext) => [ext, guardedCode(ext === ".ts" ? loadTs : loadCode)]),
-    ...DATA_LOADERS.map((ext) => [ext, guardedData(defaultLoaders[ext] as Loader)]),
-  ]) as Record<string, Loader>;
-  const explorer = cosmiconfig("facturar", {
-    searchStrategy: "global",
-    stopDir: searchStop(resolve(cwd), realHome(home)),
-    loaders,
-  });
+const CODE_EXTENSIONS = new Set([".js", ".mjs", ".cjs", ".ts"]);
+const DATA_LOADERS: Record<string, Loader> = {
+  ".json": defaultLoaders[".json"] as Loader,
+  ".yaml": defaultLoaders[".yaml"] as Loader,
+  ".yml": defaultLoaders[".yml"] as Loader,
+  noExt: defaultLoaders.noExt as Loader,
+};
+
+/** What a config found from the working folder may set in a profile: nothing secret or steering. */
+const PROJECT_PROFILE_KEYS = new Set(["pdf_dir", "punto_venta"]);
+const PROJECT_KEYS = new Set(["$schema", "default_profile", "profiles"]);
+
+interface Found {
+  filepath: string;
+  config: unknown;
+}
+
+function isFile(path: string): boolean {
   try {
-    if (explicit) return await explorer.load(resolve(cwd, explicit));
-    return await explorer.search(cwd);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One config file, read with cosmiconfig's loader for its format; `undefined` when it is empty,
+ * or a `package.json` with no `facturar` settings. Code runs only where `code` is "run".
+ */
+async function loadFile(path: string, code: "run" | { refuse: string }): Promise<Found | undefined> {
+  const extension = extname(path);
+  if (CODE_EXTENSIONS.has(extension)) {
+    if (code !== "run")
+      throw new ConfigError(
+        t("refusing to run {path}: a config found from the working folder is never run", { path }),
+        t("configs that run code are read only from {dir}, or when you name one with --config or FACTURAR_CONFIG", {
+          dir: code.refuse,
+        }),
+      );
+    const loader = guardedCode(extension === ".ts" ? loadTs : loadCode);
+    return { filepath: path, config: await loader(path, readFileSync(path, "utf8")) };
+  }
+  const loader = DATA_LOADERS[extension || "noExt"];
+  if (!loader)
+    throw new ConfigError(t("config file {path}: unknown format (use .json, .yaml, .js, .mjs, .cjs or .ts)", { path }));
+  const content = readFileSync(path, "utf8");
+  if (content.trim() === "") return undefined;
+  let loaded = await guardedData(loader)(path, content);
+  if (basename(path) === "package.json") loaded = (loaded as Record<string, unknown> | null)?.facturar;
+  return loaded === undefined || loaded === null ? undefined : { filepath: path, config: loaded };
+}
+
+/**
+ * The configuration a run may use, as the README's "Security" section tells it:
+ * - `trusted`: exactly the file --config or FACTURAR_CONFIG names, or else the user's own in
+ *   `$XDG_CONFIG_HOME/facturar/` (credentials, base_url, code: as gh and the AWS and Stripe CLIs,
+ *   which read only the user's own folder);
+ * - `project`: the first config found from the working folder up (see `searchStop`), data only:
+ *   it may choose among the trusted profiles and set non-secret defaults. A config there that
+ *   runs code is refused unread, as direnv runs nothing it was not told to allow.
+ * cosmiconfig's explorer is not used: on creation it reads a "meta config" from the working
+ * folder's `.config/`, running a `config.js` found there; only its loaders are.
+ */
+async function findConfigs(
+  explicit: string | undefined,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ trusted?: Found; project?: Found }> {
+  try {
+    const named = explicit ?? setting(env, "FACTURAR_CONFIG");
+    if (named) {
+      const path = resolve(cwd, expandHome(named));
+      if (!isFile(path)) throw new ConfigError(t("config file {path} does not exist", { path: named }));
+      return { trusted: await loadFile(path, "run") };
+    }
+    const userDir = configDir(env);
+    let trusted: Found | undefined;
+    for (const place of USER_PLACES) {
+      const path = join(userDir, place);
+      trusted = isFile(path) ? await loadFile(path, "run") : undefined;
+      if (trusted) break;
+    }
+    const start = resolve(cwd);
+    const stop = searchStop(start, realHome(env.HOME));
+    for (let dir = start; ; dir = dirname(dir)) {
+      // The user's own folder is theirs, not a project's, wherever the search passes.
+      if (dir !== userDir)
+        for (const place of PROJECT_PLACES) {
+          const path = join(dir, place);
+          if (!isFile(path)) continue;
+          const project = await loadFile(path, { refuse: userDir });
+          if (project) return { trusted, project };
+        }
+      if (dir === stop || dirname(dir) === dir) return { trusted };
+    }
   } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (explicit && code === "ENOENT")
-      throw new ConfigError(t("config file {path} does not exist", { path: explicit }));
+    if (error instanceof FacturarError) throw error;
     throw new ConfigError(t("cannot read the configuration: {message}", { message: (error as Error).message }));
   }
+}
+
+function parseConfig(found: Found): z.output<typeof configSchema> {
+  // Parsed once a run: compiling its parser (zod's JIT) would cost more than it saves.
+  const parsed = configSchema.safeParse(found.config, { jitless: true });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`${found.filepath}: ${issue?.path.join(".") || "(top)"}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * A project config, held to what it may set: `default_profile`, and `pdf_dir` and `punto_venta`
+ * of profiles the trusted configuration defines (or the built-in sandbox). Anything else is
+ * refused whole, naming the file and the keys.
+ */
+function projectSettings(found: Found, trusted: z.output<typeof configSchema>, userDir: string) {
+  const raw = found.config;
+  const forbidden = new Set<string>();
+  if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) {
+    for (const [key, value] of Object.entries(raw)) {
+      if (!PROJECT_KEYS.has(key)) forbidden.add(key);
+      else if (key === "profiles" && value !== null && typeof value === "object")
+        for (const profile of Object.values(value))
+          if (profile !== null && typeof profile === "object")
+            for (const inner of Object.keys(profile)) if (!PROJECT_PROFILE_KEYS.has(inner)) forbidden.add(inner);
+    }
+  }
+  if (forbidden.size > 0)
+    throw new ConfigError(
+      t("refusing {path}: a config found from the working folder may not set {keys}", {
+        path: found.filepath,
+        keys: [...forbidden].join(", "),
+      }),
+      t(
+        "credentials, base_url and the other settings come only from {dir}, --config, FACTURAR_CONFIG or the environment; a folder's config may set default_profile, pdf_dir and punto_venta",
+        { dir: userDir },
+      ),
+    );
+  const project = parseConfig(found);
+  const defined = (name: string) => name === SANDBOX || name in trusted.profiles;
+  for (const name of [project.default_profile, ...Object.keys(project.profiles)])
+    if (name !== undefined && !defined(name))
+      throw new ConfigError(
+        t("{path} sets profile {name}, which your configuration does not define", {
+          path: found.filepath,
+          name: JSON.stringify(name),
+        }),
+        t("define it in {dir} (facturar init does), or give --profile", { dir: userDir }),
+      );
+  return project;
 }
 
 export interface ProfileRequest {
@@ -258,23 +396,20 @@ function setting(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 export async function loadProfile(req: ProfileRequest): Promise<Profile> {
   const env = req.env;
-  const found = await loadConfigFile(req.config, req.cwd ?? process.cwd(), env.HOME);
-  let config: z.output<typeof configSchema> = { profiles: {} };
-  if (found && !found.isEmpty) {
-    // Parsed once a run: compiling its parser (zod's JIT) would cost more than it saves.
-    const parsed = configSchema.safeParse(found.config, { jitless: true });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ConfigError(`${found.filepath}: ${issue?.path.join(".") || "(top)"}: ${issue?.message}`);
-    }
-    config = parsed.data;
-  }
+  const { trusted, project } = await findConfigs(req.config, req.cwd ?? process.cwd(), env);
+  const config: z.output<typeof configSchema> = trusted ? parseConfig(trusted) : { profiles: {} };
+  const local = project ? projectSettings(project, config, configDir(env)) : undefined;
+  const found = trusted;
   // Never a production profile by accident: without a choice, the sandbox; a cron job that
   // gives only FACTURAR_BASE_URL and the credentials gets a profile named "default".
   const envBase = setting(env, "FACTURAR_BASE_URL");
   const fromEnvOnly = envBase !== undefined && envBase !== SANDBOX;
   const name =
-    req.profile ?? setting(env, "FACTURAR_PROFILE") ?? config.default_profile ?? (fromEnvOnly ? "default" : SANDBOX);
+    req.profile ??
+    setting(env, "FACTURAR_PROFILE") ??
+    local?.default_profile ??
+    config.default_profile ??
+    (fromEnvOnly ? "default" : SANDBOX);
   const profile = config.profiles[name];
   if (!profile && name !== SANDBOX && !fromEnvOnly) {
     const known = Object.keys(config.profiles);
@@ -318,7 +453,14 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
         value: JSON.stringify(envPuntoVenta),
       }),
     );
-  const puntoVenta = envPuntoVenta !== undefined ? Number(envPuntoVenta) : profile?.punto_venta;
+  const folder = local?.profiles[name];
+  const puntoVenta =
+    envPuntoVenta !== undefined ? Number(envPuntoVenta) : (folder?.punto_venta ?? profile?.punto_venta);
+  const pdfDir = folder?.pdf_dir
+    ? resolve(dirname((project as Found).filepath), expandHome(folder.pdf_dir))
+    : profile?.pdf_dir
+      ? resolve(baseDir, expandHome(profile.pdf_dir))
+      : undefined;
   const result: Profile = {
     name,
     baseUrl,
@@ -326,7 +468,8 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
     warnings,
     ...(found ? { configFile: found.filepath } : {}),
     ...(puntoVenta !== undefined ? { puntoVenta } : {}),
-    ...(profile?.pdf_dir ? { pdfDir: resolve(baseDir, expandHome(profile.pdf_dir)) } : {}),
+    ...(project ? { projectFile: project.filepath } : {}),
+    ...(pdfDir ? { pdfDir } : {}),
     ...(profile?.rate_ms !== undefined ? { rateMs: profile.rate_ms } : {}),
   };
   if (baseUrl !== SANDBOX) {
@@ -379,9 +522,8 @@ export function isLoopback(hostname: string): boolean {
 /** Profile names for completion: the configuration's and the built-in sandbox; never throws. */
 export async function loadProfileNames(cwd = process.cwd()): Promise<string[]> {
   try {
-    const found = await loadConfigFile(undefined, cwd, process.env.HOME);
-    const parsed = found && !found.isEmpty ? configSchema.safeParse(found.config, { jitless: true }) : undefined;
-    const names = parsed?.success ? Object.keys(parsed.data.profiles) : [];
+    const { trusted } = await findConfigs(undefined, cwd, process.env);
+    const names = trusted ? Object.keys(parseConfig(trusted).profiles) : [];
     return [...new Set([...names, SANDBOX])];
   } catch {
     return [SANDBOX];

@@ -140,7 +140,8 @@ export const ES: Readonly<Record<string, string>> = {
     "Emite y consulta comprobantes fiscales argentinos; los valida antes de que salgan de la máquina.",
   "print the version": "muestra la versión",
   "configuration profile (env FACTURAR_PROFILE)": "perfil de configuración (variable FACTURAR_PROFILE)",
-  "use exactly this configuration file": "usa exactamente este archivo de configuración",
+  "use exactly this configuration file (env FACTURAR_CONFIG)":
+    "usá exactamente este archivo de configuración (variable FACTURAR_CONFIG)",
   "machine-readable output: one JSON document, or NDJSON for many vouchers":
     "salida para programas: un documento JSON, o NDJSON para muchos comprobantes",
   "print only what went wrong": "muestra solo lo que salió mal",
@@ -949,6 +950,20 @@ export const ES: Readonly<Record<string, string>> = {
   "standard output cannot be written ({code})": "no se puede escribir la salida estándar ({code})",
   "stopping; the vouchers in flight settle, nothing new is sent":
     "se detiene; los comprobantes en curso terminan, no se envía nada nuevo",
+  "refusing to run {path}: a config found from the working folder is never run":
+    "no ejecuto {path}: una configuración encontrada desde la carpeta de trabajo nunca se ejecuta",
+  "configs that run code are read only from {dir}, or when you name one with --config or FACTURAR_CONFIG":
+    "las configuraciones con código se leen solo desde {dir}, o cuando nombrás una con --config o FACTURAR_CONFIG",
+  "config file {path}: unknown format (use .json, .yaml, .js, .mjs, .cjs or .ts)":
+    "archivo de configuración {path}: formato desconocido (usá .json, .yaml, .js, .mjs, .cjs o .ts)",
+  "refusing {path}: a config found from the working folder may not set {keys}":
+    "rechazo {path}: una configuración encontrada desde la carpeta de trabajo no puede fijar {keys}",
+  "credentials, base_url and the other settings come only from {dir}, --config, FACTURAR_CONFIG or the environment; a folder's config may set default_profile, pdf_dir and punto_venta":
+    "las credenciales, base_url y lo demás vienen solo de {dir}, --config, FACTURAR_CONFIG o el entorno; la configuración de una carpeta puede fijar default_profile, pdf_dir y punto_venta",
+  "{path} sets profile {name}, which your configuration does not define":
+    "{path} elige el perfil {name}, que tu configuración no define",
+  "define it in {dir} (facturar init does), or give --profile":
+    "definilo en {dir} (facturar init lo hace), o indicá --profile",
   "refusing to run {path}: another user owns it or can write it":
     "no se ejecuta {path}: es de otro usuario u otros pueden escribirlo",
   "a config that runs code must be yours alone (chmod go-w); or use a JSON config":

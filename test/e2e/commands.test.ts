@@ -2,7 +2,6 @@
 
 import { spawnSync } from "node:child_process";
 import {
-  chmodSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -16,7 +15,17 @@ import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { writeSafely } from "../../src/output/files.js";
-import { freshUser, inTerminal, journalStates, journalText, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
+import {
+  freshUser,
+  inTerminal,
+  journalStates,
+  journalText,
+  ndjson,
+  ROOT,
+  runCli,
+  TODAY,
+  userConfig,
+} from "../helpers.js";
 import { pdfText } from "../pdf-text.js";
 import { startSandboxProcess, tempDir } from "../sandbox-process.js";
 
@@ -775,9 +784,9 @@ describe("profiles", () => {
     const pv = sbx.pointsOfSale[1] as NonNullable<(typeof sbx.pointsOfSale)[number]>;
     const u = user({ PV2_USERTOKEN: pv.usertoken });
     writeFileSync(join(u.home, "apitoken"), `${pv.apitoken}\n`);
-    writeFileSync(
-      join(u.cwd, ".facturarrc.json"),
-      JSON.stringify({
+    userConfig(
+      u.env,
+      {
         default_profile: "pv2",
         profiles: {
           pv2: {
@@ -786,12 +795,13 @@ describe("profiles", () => {
             apikey: pv.apikey,
             apitoken: { file: "~/apitoken" },
             punto_venta: pv.punto_venta,
-            pdf_dir: "./pdfs",
           },
         },
-      }),
+      },
+      0o644,
     );
-    chmodSync(join(u.cwd, ".facturarrc.json"), 0o644);
+    // The working folder's own config sets where its PDFs go.
+    writeFileSync(join(u.cwd, ".facturarrc.json"), JSON.stringify({ profiles: { pv2: { pdf_dir: "./pdfs" } } }));
     const r = await u.run(["--verbose", "issue", sample("factura-b-dni")]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`FACTURA B ${String(pv.punto_venta).padStart(5, "0")}-00000001`);

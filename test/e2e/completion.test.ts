@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, freshUser, runCli } from "../helpers.js";
+import { BIN, freshUser, runCli, userConfig } from "../helpers.js";
 
 /** What bash offers after `facturar <words>`, the last word being the one typed. */
 function bashComplete(cwd: string, env: Record<string, string>, words: string[]): string[] {
@@ -21,10 +21,7 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
 
 describe("facturar completion", () => {
   const u = freshUser("facturar-completion-");
-  writeFileSync(
-    join(u.cwd, ".facturarrc.json"),
-    JSON.stringify({ profiles: { pv3: { base_url: "sandbox" }, produccion: { base_url: "sandbox" } } }),
-  );
+  userConfig(u.env, { profiles: { pv3: { base_url: "sandbox" }, produccion: { base_url: "sandbox" } } });
 
   it("completes commands, flags, profile names, voucher types and actions in bash", () => {
     expect(bashComplete(u.cwd, u.env, ["iss"])).toEqual(["issue", "issue-queued"]);
@@ -40,7 +37,8 @@ describe("facturar completion", () => {
     expect(bashComplete(u.cwd, u.env, ["--lang", ""])).toEqual(["es", "en"]);
     // A configuration that cannot be read still completes the built-in sandbox, silently.
     const broken = freshUser("facturar-complete-broken-");
-    writeFileSync(join(broken.cwd, ".facturarrc.json"), "{ not json");
+    userConfig(broken.env, {});
+    writeFileSync(join(broken.env.XDG_CONFIG_HOME, "facturar", "config.json"), "{ not json");
     expect(bashComplete(broken.cwd, broken.env, ["--profile", ""])).toEqual(["sandbox"]);
     // File arguments fall back to the shell's own file completion.
     writeFileSync(join(u.cwd, "lote-noviembre.csv"), "");

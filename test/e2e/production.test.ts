@@ -1,15 +1,10 @@
-/** A production profile asks before issuing on a real terminal (a pseudo-terminal here), and never off one. */
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freshUser, inTerminal, ndjson, ROOT, runCli } from "../helpers.js";
+import { freshUser, inTerminal, ndjson, ROOT, runCli, userConfig } from "../helpers.js";
 
 function productionUser() {
   const { home, cwd, env: fresh } = freshUser("facturar-prod-");
-  writeFileSync(
-    join(cwd, ".facturarrc.json"),
-    JSON.stringify({ default_profile: "prod", profiles: { prod: { base_url: "sandbox", production: true } } }),
-  );
+  userConfig(fresh, { default_profile: "prod", profiles: { prod: { base_url: "sandbox", production: true } } });
   // CI is cleared so that the pseudo-terminal counts as a person at a terminal.
   const env = { ...process.env, ...fresh, CI: "" };
   return { home, cwd, env };

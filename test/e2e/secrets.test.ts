@@ -14,9 +14,9 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freshUser, journalStates, ndjson, ROOT, runCli, tempDir } from "../helpers.js";
+import { freshUser, journalStates, ndjson, ROOT, runCli, tempDir, userConfig } from "../helpers.js";
 import { startSandboxProcess } from "../sandbox-process.js";
 
 /** Every file under a folder, as text, with its name. */
@@ -115,12 +115,10 @@ describe("secrets", () => {
     const sbx = await startSandboxProcess();
     const pv = sbx.pointsOfSale[0] as NonNullable<(typeof sbx.pointsOfSale)[number]>;
     const u = freshUser("facturar-secrets-");
-    const config = join(u.cwd, ".facturarrc.json");
-    const profile = (credentials: Record<string, unknown>) =>
-      writeFileSync(
-        config,
-        JSON.stringify({ default_profile: "p", profiles: { p: { base_url: sbx.baseUrl, ...credentials } } }),
-      );
+    let config = "";
+    const profile = (credentials: Record<string, unknown>) => {
+      config = userConfig(u.env, { default_profile: "p", profiles: { p: { base_url: sbx.baseUrl, ...credentials } } });
+    };
     const status = () => runCli(["status"], { cwd: u.cwd, env: { ...u.env, APITOKEN: pv.apitoken } });
 
     profile({ usertoken: pv.usertoken, apikey: pv.apikey, apitoken: { env: "APITOKEN" } });
@@ -151,27 +149,25 @@ describe("secrets", () => {
     const shared = tempDir("facturar-shared-");
     const u = freshUser("facturar-cfg-");
     const elsewhere = { ...u.env, FACTURAR_RETRY_BACKOFF: "0.01" };
-    // Someone else's config in a shared folder, pointing the default profile at their server.
-    writeFileSync(
-      join(shared, ".facturarrc.json"),
-      JSON.stringify({ default_profile: "p", profiles: { p: { base_url: "http://127.0.0.1:9/app/api/v2" } } }),
-    );
+    // Someone else's config in a shared folder, choosing a profile.
+    writeFileSync(join(shared, ".facturarrc.json"), JSON.stringify({ default_profile: "p" }));
     mkdirSync(join(shared, "sub"));
     const below = await runCli(["--json", "status"], { cwd: join(shared, "sub"), env: elsewhere });
     expect(below.code, below.stderr).toBe(0);
     expect(JSON.parse(below.stdout)).toMatchObject({ profile: "sandbox", sandbox: true });
     // Inside a project (a package.json above), the project's config is found from its subfolders.
     writeFileSync(join(shared, "package.json"), "{}");
-    const inProject = await runCli(["--json", "status"], { cwd: join(shared, "sub"), env: elsewhere });
-    expect(inProject.code).toBe(5);
-    expect(JSON.parse(inProject.stdout)).toMatchObject({ ok: false, error: { code: "config.credentials" } });
-    // A config that runs code, owned by another user: refused before it runs.
-    const code = join(shared, "sub", "facturar.config.mjs");
+    const inProject = await runCli(["status"], { cwd: join(shared, "sub"), env: elsewhere });
+    expect(inProject.code).toBe(2);
+    expect(inProject.stderr).toMatch(/sets profile "p", which your configuration does not define/);
+    // A config that runs code, in the user's config folder but owned by another user: refused before it runs.
+    const code = join(u.env.XDG_CONFIG_HOME, "facturar", "config.mjs");
+    mkdirSync(dirname(code), { recursive: true });
     writeFileSync(code, 'console.error("CODE RAN"); export default { profiles: {} };');
     chownSync(code, 12345, 12345);
-    const foreign = await runCli(["status"], { cwd: join(shared, "sub"), env: elsewhere });
+    const foreign = await runCli(["status"], { cwd: u.cwd, env: elsewhere });
     expect(foreign.code).toBe(2);
-    expect(foreign.stderr).toMatch(/refusing to run .*facturar\.config\.mjs: another user owns it or can write it/);
+    expect(foreign.stderr).toMatch(/refusing to run .*config\.mjs: another user owns it or can write it/);
     expect(foreign.stderr).not.toMatch(/CODE RAN/);
     // The same config, the user's own and writable by nobody else: it runs, and its profile is used.
     chownSync(code, process.getuid?.() ?? 0, process.getgid?.() ?? 0);
@@ -180,19 +176,19 @@ describe("secrets", () => {
       code,
       'console.error("CODE RAN"); export default { default_profile: "mine", profiles: { mine: { base_url: "sandbox" } } };',
     );
-    const own = await runCli(["--json", "status"], { cwd: join(shared, "sub"), env: elsewhere });
+    const own = await runCli(["--json", "status"], { cwd: u.cwd, env: elsewhere });
     expect(own.code, own.stdout).toBe(0);
     expect(own.stderr).toMatch(/CODE RAN/);
     expect(JSON.parse(own.stdout)).toMatchObject({ profile: "mine", sandbox: true });
     // Named exports only: refused, never read as an empty configuration (the sandbox instead).
     writeFileSync(code, 'export const profiles = { mine: { base_url: "https://127.0.0.1:9/app/api/v2" } };');
-    const named = await runCli(["status"], { cwd: join(shared, "sub"), env: elsewhere });
+    const named = await runCli(["status"], { cwd: u.cwd, env: elsewhere });
     expect(named.code).toBe(2);
-    expect(named.stderr).toMatch(/facturar\.config\.mjs has no default export: write export default \{ profiles: … \}/);
+    expect(named.stderr).toMatch(/config\.mjs has no default export: write export default \{ profiles: … \}/);
     writeFileSync(code, "await 0; export default { profiles: {} };");
-    const awaiting = await runCli(["status"], { cwd: join(shared, "sub"), env: elsewhere });
+    const awaiting = await runCli(["status"], { cwd: u.cwd, env: elsewhere });
     expect(awaiting.code).toBe(2);
-    expect(awaiting.stderr).toMatch(/facturar\.config\.mjs uses top-level await, which a configuration file cannot/);
+    expect(awaiting.stderr).toMatch(/config\.mjs uses top-level await, which a configuration file cannot/);
   });
 
   it("a config file another user owns or can write is refused, whatever its format; HOME=/ is no home", async () => {
@@ -256,14 +252,11 @@ describe("secrets", () => {
       // Refused at once: no connection was tried (an unroutable address would have hung until the timeout).
       expect(Date.now() - started).toBeLessThan(5_000);
     }
-    writeFileSync(
-      join(u.cwd, ".facturarrc.json"),
-      JSON.stringify({
-        profiles: {
-          lan: { base_url: "http://192.168.1.10/app/api/v2", usertoken: "u-1", apikey: "1", apitoken: "a-1" },
-        },
-      }),
-    );
+    userConfig(u.env, {
+      profiles: {
+        lan: { base_url: "http://192.168.1.10/app/api/v2", usertoken: "u-1", apikey: "1", apitoken: "a-1" },
+      },
+    });
     expect((await runCli(["--profile", "lan", "status"], { cwd: u.cwd, env: u.env })).code).toBe(2);
     const init = await runCli(["init", "--name", "x", "--base-url", "http://example.com/app/api/v2", "--no-check"], {
       cwd: u.cwd,

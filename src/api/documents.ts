@@ -5,7 +5,9 @@
  *
  * - on base_url's own host, with base_url's scheme: accepted whatever its address (the embedded
  *   sandbox serves over http on 127.0.0.1; a company may run the service on a LAN address);
- * - on loopback (127.0.0.0/8, ::1, `localhost`): accepted over http or https;
+ * - on loopback (127.0.0.0/8, ::1, `localhost`): accepted over http or https, and only when
+ *   base_url is on loopback too (the embedded sandbox, a test): a service elsewhere has no
+ *   business sending this machine's client to this machine's own services;
  * - anywhere else: https only, and only to a public address.
  *
  * Other schemes, a user name or password in the link, and private, link-local, unspecified,
@@ -154,7 +156,15 @@ export function documentUrl(base: URL, link: string): URL {
   // The link itself is not printed: it would show the password.
   if (url.username !== "" || url.password !== "")
     throw new DocumentLinkError(t("refusing a document link with a user name or password in it"));
-  if (onBaseHost(base, url) || namesLoopback(url)) return url;
+  if (onBaseHost(base, url)) return url;
+  if (namesLoopback(url)) {
+    if (namesLoopback(base)) return url;
+    throw new DocumentLinkError(
+      t("refusing a document link to {host}: loopback, and the service is not on this machine", {
+        host: url.hostname,
+      }),
+    );
+  }
   const ip = literalAddress(url);
   const kind = ip ? classifyAddress(ip) : "public";
   if (kind !== "public" && kind !== "loopback") throw new DocumentLinkError(refusedAddress(url.hostname, kind));
@@ -168,12 +178,12 @@ export function documentUrl(base: URL, link: string): URL {
 /**
  * Whether a connection for the document `url` (as `documentUrl` returned it) may go to `ip`, one
  * of the addresses its host resolved to: any address on base_url's host, loopback for a loopback
- * link, a public address for anything else.
+ * link of a loopback service, a public address for anything else.
  */
 export function addressAllowed(base: URL, url: URL, ip: string): boolean {
   if (onBaseHost(base, url)) return true;
   const kind = classifyAddress(ip);
-  if (namesLoopback(url)) return kind === "loopback";
+  if (namesLoopback(url)) return kind === "loopback" && namesLoopback(base);
   return url.protocol === "https:" && kind === "public";
 }
 

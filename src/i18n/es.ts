@@ -45,6 +45,8 @@ export const ES: Readonly<Record<string, string>> = {
     "se rechaza un enlace de documento que lleva usuario o contraseña",
   "the service gave a link facturar does not follow; the voucher's PDF is in the service's own web app":
     "el servicio dio un enlace que facturar no sigue; el PDF del comprobante está en la aplicación web del servicio",
+  "refusing a document link to {host}: loopback, and the service is not on this machine":
+    "rechazo un enlace de documento a {host}: es esta misma máquina, y el servicio no está en ella",
   "refusing a document link to {host}: a private network address":
     "se rechaza un enlace de documento a {host}: es una dirección de red privada",
   "refusing a document link to {host}: a link-local address":

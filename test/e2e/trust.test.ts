@@ -4,11 +4,15 @@
  * config found by searching from the working folder (a downloaded or unzipped folder, a cloned
  * repository) may only choose among the user's profiles and set non-secret defaults.
  */
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freshUser, runCli, userConfig } from "../helpers.js";
+import { freshUser, ROOT, runCli, tempDir, userConfig } from "../helpers.js";
 import { type Loopback, serveLoopback } from "../loopback.js";
+import { sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
 
 const servers: Loopback[] = [];
 afterAll(() => {
@@ -111,7 +115,7 @@ describe("a config found in the working folder", () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ profile: "cliente", sandbox: true });
 
     const sample = join(folder, "venta.json");
-    writeFileSync(sample, readFileSync(join(import.meta.dirname, "..", "..", "samples", "factura-b-dni.json")));
+    writeFileSync(sample, readFileSync(join(ROOT, "samples", "factura-b-dni.json")));
     const issued = await runCli(["--json", "issue", "venta.json"], { cwd: folder, env: u.env });
     expect(issued.code, issued.stderr).toBe(0);
     const pdf = JSON.parse(issued.stdout.trim().split("\n")[0] as string).pdf as string;
@@ -148,4 +152,69 @@ describe("a config found in the working folder", () => {
     expect(JSON.parse(fromEnv.stdout)).toMatchObject({ profile: "p" });
     expect(real.bodies.length).toBeGreaterThan(seen);
   });
+});
+
+describe("document links from a service that is not on this machine", () => {
+  it("are not followed to loopback: the voucher stays issued, its documents missing, nothing asked of local services", async () => {
+    const dir = tempDir("facturar-public-");
+    const made = spawnSync(
+      "openssl",
+      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=api.facturas.test"].concat([
+        "-addext",
+        "subjectAltName=DNS:api.facturas.test",
+        "-keyout",
+        "key.pem",
+        "-out",
+        "cert.pem",
+      ]),
+      { cwd: dir, encoding: "utf8" },
+    );
+    if (made.status !== 0) throw new Error(`openssl could not make a test certificate: ${made.stderr}`);
+    // A local service the link points at (a router's page, a database's HTTP port, …).
+    const local = await recordingService();
+    const sandbox = await startSandboxProcess();
+    const upstream = new URL(sandbox.baseUrl).origin;
+    // The service, known to the CLI as https://api.facturas.test: the sandbox behind TLS, its links
+    // rewritten to the local service.
+    const front = createHttpsServer(
+      { key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) },
+      (req, res) => {
+        let body = "";
+        req.on("data", (d) => {
+          body += d;
+        });
+        req.on("end", async () => {
+          const up = await fetch(`${upstream}${req.url}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body,
+          });
+          const text = (await up.text()).replace(/https?:\/\/127\.0\.0\.1:\d+\/[^"]*/g, `${local.origin}/pdf`);
+          res.writeHead(up.status, { "content-type": "application/json" });
+          res.end(text);
+        });
+      },
+    );
+    await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
+    const port = (front.address() as AddressInfo).port;
+    const u = freshUser("facturar-trust-");
+    const env = {
+      ...sandboxEnv(sandbox, u.env),
+      FACTURAR_BASE_URL: `https://api.facturas.test:${port}/app/api/v2`,
+      NODE_OPTIONS: `--require ${join(import.meta.dirname, "..", "fixtures", "resolve-facturas-test.cjs")}`,
+      NODE_EXTRA_CA_CERTS: join(dir, "cert.pem"),
+      FACTURAR_CODE_CACHE: "off",
+    };
+    try {
+      const run = await runCli(["--json", "issue", join(ROOT, "samples", "factura-b-dni.json")], { cwd: u.cwd, env });
+      expect(run.code, run.stderr).toBe(7);
+      const voucher = JSON.parse(run.stdout.trim().split("\n")[0] as string);
+      expect(voucher).toMatchObject({ status: "issued", pdf: null, documents_missing: true });
+      expect(voucher.warnings.join(" ")).toMatch(/refusing a document link to 127\.0\.0\.1: loopback/);
+      expect(local.bodies).toEqual([]);
+    } finally {
+      front.close();
+      await sandbox.stop();
+    }
+  }, 60_000);
 });

@@ -20,14 +20,14 @@ describe("documentUrl", () => {
     ["https on a public IPv4 address", "https://8.8.8.8/1.pdf"],
     ["https on a public IPv6 address", "https://[2606:4700::1111]/1.pdf"],
     ["https on the edge of 172.16/12", "https://172.32.0.1/1.pdf"],
-    ["http on 127.0.0.1", "http://127.0.0.1:8080/1.pdf"],
-    ["http elsewhere in 127/8", "http://127.9.8.7/1.pdf"],
-    ["http on localhost", "http://localhost:8080/1.pdf"],
-    ["http on [::1]", "http://[::1]:8080/1.pdf"],
-    ["http on loopback written as IPv4-mapped IPv6", "http://[::ffff:127.0.0.1]/1.pdf"],
-    ["https on loopback", "https://127.0.0.1/1.pdf"],
-    ["http on 2130706433 (127.0.0.1)", "http://2130706433/1.pdf"],
-    ["http on 0x7f.1 (127.0.0.1)", "http://0x7f.1/1.pdf"],
+    ["http on 127.0.0.1", "http://127.0.0.1:8080/1.pdf", SANDBOX_BASE],
+    ["http elsewhere in 127/8", "http://127.9.8.7/1.pdf", SANDBOX_BASE],
+    ["http on localhost", "http://localhost:8080/1.pdf", SANDBOX_BASE],
+    ["http on [::1]", "http://[::1]:8080/1.pdf", SANDBOX_BASE],
+    ["http on loopback written as IPv4-mapped IPv6", "http://[::ffff:127.0.0.1]/1.pdf", SANDBOX_BASE],
+    ["https on loopback", "https://127.0.0.1/1.pdf", SANDBOX_BASE],
+    ["http on 2130706433 (127.0.0.1)", "http://2130706433/1.pdf", SANDBOX_BASE],
+    ["http on 0x7f.1 (127.0.0.1)", "http://0x7f.1/1.pdf", SANDBOX_BASE],
     ["the sandbox's own links", "http://127.0.0.1:4567/documentos/abc.pdf", SANDBOX_BASE],
     ["base_url's LAN address", "https://10.1.2.3/documentos/abc.pdf", LAN_BASE],
     ["base_url's LAN address on another port", "https://10.1.2.3:8443/documentos/abc.pdf", LAN_BASE],
@@ -70,6 +70,23 @@ describe("documentUrl", () => {
     ["something that is not a URL", "comprobante.pdf", /not a URL: "comprobante\.pdf"/],
     ["http on base_url's host when base_url is https", "http://10.1.2.3/1.pdf", /private network/, LAN_BASE],
     ["another LAN address than base_url's", "https://10.1.2.4/1.pdf", /private network/, LAN_BASE],
+    // Loopback links are for a service on loopback: from elsewhere, a request to this machine's own services.
+    [
+      "http on 127.0.0.1 from a public service",
+      "http://127.0.0.1:8080/1.pdf",
+      /127\.0\.0\.1: loopback, and the service is not on this machine/,
+    ],
+    ["https on loopback from a public service", "https://127.0.0.1/1.pdf", /loopback, and the service/],
+    ["localhost from a public service", "http://localhost:8080/1.pdf", /localhost: loopback/],
+    ["[::1] from a public service", "http://[::1]:8080/1.pdf", /loopback, and the service/],
+    ["2130706433 (127.0.0.1) from a public service", "http://2130706433/1.pdf", /127\.0\.0\.1: loopback/],
+    [
+      "loopback as IPv4-mapped IPv6 from a LAN service",
+      "http://[::ffff:127.0.0.1]/1.pdf",
+      /loopback, and the service/,
+      LAN_BASE,
+    ],
+    ["loopback from a service named on the LAN", "http://127.0.0.1/1.pdf", /loopback, and the service/, LAN_NAME_BASE],
   ];
   it.each(refused)("refuses %s", (_, link, reason, base = PUBLIC_BASE) => {
     expect(() => documentUrl(base, link)).toThrow(DocumentLinkError);
@@ -94,12 +111,13 @@ describe("addressAllowed, at connect time", () => {
       expect(addressAllowed(PUBLIC_BASE, url, ip), ip).toBe(false);
   });
 
-  it("lets localhost reach loopback only", () => {
-    const url = link("http://localhost:8080/1.pdf");
-    expect(addressAllowed(PUBLIC_BASE, url, "127.0.0.1")).toBe(true);
-    expect(addressAllowed(PUBLIC_BASE, url, "::1")).toBe(true);
-    expect(addressAllowed(PUBLIC_BASE, url, "10.0.0.1")).toBe(false);
-    expect(addressAllowed(PUBLIC_BASE, url, "93.184.216.34")).toBe(false);
+  it("lets localhost reach loopback only, and only for a service on loopback", () => {
+    const url = link("http://localhost:8080/1.pdf", SANDBOX_BASE);
+    expect(addressAllowed(SANDBOX_BASE, url, "127.0.0.1")).toBe(true);
+    expect(addressAllowed(SANDBOX_BASE, url, "::1")).toBe(true);
+    expect(addressAllowed(SANDBOX_BASE, url, "10.0.0.1")).toBe(false);
+    expect(addressAllowed(SANDBOX_BASE, url, "93.184.216.34")).toBe(false);
+    expect(addressAllowed(PUBLIC_BASE, url, "127.0.0.1")).toBe(false);
   });
 
   it("lets base_url's host go wherever it resolves", () => {

@@ -208,7 +208,8 @@ describe("filteredLookup", () => {
 });
 
 describe("ApiClient.download", () => {
-  const client = (base = "https://api.example.test/app/api/v2") =>
+  // A service on loopback, as the embedded sandbox is: its links may point to loopback.
+  const client = (base = "http://127.0.0.1:9/app/api/v2") =>
     new ApiClient({
       baseUrl: base,
       credentials: { usertoken: "u", apikey: "k", apitoken: "t" },
@@ -243,7 +244,7 @@ describe("ApiClient.download", () => {
   it("waits as long as a 429's Retry-After says, in seconds or as a date, at most a minute", async () => {
     const waited: number[] = [];
     const patient = new ApiClient({
-      baseUrl: "https://api.example.test/app/api/v2",
+      baseUrl: "http://127.0.0.1:9/app/api/v2",
       credentials: { usertoken: "u", apikey: "k", apitoken: "t" },
       userAgent: "facturar-test",
       retries: 4,
@@ -277,6 +278,15 @@ describe("ApiClient.download", () => {
     await expect(client().download(new URL(`http://user:pw@127.0.0.1:${port}/1.pdf`))).rejects.toThrow(
       /user name or password/,
     );
+    expect(connections).toBe(0);
+  });
+
+  it("refuses a loopback link from a service that is not on loopback, before connecting", async () => {
+    const remote = client("https://api.example.test/app/api/v2");
+    await expect(remote.download(new URL(`http://127.0.0.1:${port}/1.pdf`))).rejects.toThrow(
+      /127\.0\.0\.1: loopback, and the service is not on this machine/,
+    );
+    await expect(remote.download(new URL(`http://localhost:${port}/1.pdf`))).rejects.toThrow(DocumentLinkError);
     expect(connections).toBe(0);
   });
 

@@ -28,6 +28,22 @@ describe("redaction of the service's texts", () => {
     expect(answer.names).toBe('api_key=***; "apikey":"***"; APIKEY:***; api-key ***; API KEY ***; Api.Key ***');
   });
 
+  it("cuts a token the service echoes as a key, at any depth, and a short token too", () => {
+    const { usertoken: u, apitoken: a } = CREDENTIALS;
+    const answer = cleanAnswer(
+      { [u]: "valor", errores: [{ [`campo ${a.toUpperCase()}`]: 1 }], nested: { deep: { [a.slice(4, 20)]: true } } },
+      CREDENTIALS,
+    );
+    expect(JSON.stringify(answer)).not.toMatch(new RegExp(`${u.slice(0, 8)}|${a.slice(4, 12)}`, "i"));
+    expect(answer).toEqual({ "***": "valor", errores: [{ "campo ***": 1 }], nested: { deep: { "***": true } } });
+    // A token shorter than the 8-character pieces is still cut whole.
+    const short = { usertoken: "tok-12345", apikey: "99", apitoken: "abcdefghij-short" };
+    expect(cleanAnswer({ errores: ["usertoken tok-12345 inválido"], [short.apitoken]: 0 }, short)).toEqual({
+      errores: ["usertoken *** inválido"],
+      "***": 0,
+    });
+  });
+
   it("leaves ordinary texts, numbers and the apikey's digits elsewhere alone", () => {
     const record = {
       cae: "76451234567890",

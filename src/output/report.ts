@@ -8,6 +8,7 @@ import { errorObjects, problemText, type VoucherResult, warningTexts } from "../
 import { UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { Dec } from "../voucher/decimal.js";
+import { csvRow } from "./csv.js";
 
 /** New columns go at the end: scripts read the older ones by position. */
 const COLUMNS = [
@@ -51,13 +52,6 @@ function value(result: VoucherResult, column: Column, format: ReportFormat): str
   return v === null || v === undefined ? null : String(v);
 }
 
-function cell(text: string | null, delimiter: string): string {
-  if (text === null) return "";
-  // Quote what needs it; a leading = + - @ would run as a formula in a spreadsheet.
-  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
-  return safe.includes(delimiter) || /["\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 export class Report {
   /** Why the report stopped taking rows (a full disk, `ulimit -f`): the run goes on, and says so. */
   failure: Error | undefined;
@@ -87,7 +81,10 @@ export class Report {
       const { delimiter } = this.format;
       appendFileSync(
         this.path,
-        `${COLUMNS.map((c) => cell(value(result, c, this.format), delimiter)).join(delimiter)}\n`,
+        `${csvRow(
+          COLUMNS.map((c) => value(result, c, this.format)),
+          delimiter,
+        )}\n`,
       );
       return true;
     } catch (error) {

@@ -9,7 +9,8 @@ describe("csv cells", () => {
   });
 
   it("defuses a text a spreadsheet would run as a formula", () => {
-    for (const text of ["=SUM(A1:A9)", "+54 11 5555", "-rm", "@cmd"]) expect(csvCell(text, ",")).toBe(`'${text}`);
+    for (const text of ["=SUM(A1:A9)", "+54 11 5555", "-rm", "@cmd", "\t=1+1", "\r=1+1"])
+      expect(csvCell(text, ";")).toMatch(new RegExp(`^"?'${text.replace(/[+=()|]/g, "\\$&")}`));
   });
 
   it("quotes a delimiter, a quote or a line break, and leaves nulls empty", () => {

@@ -37,4 +37,20 @@ describe("the report", () => {
     report.sync();
     expect((report.failure as NodeJS.ErrnoException).code).toBe("ENOENT");
   });
+
+  it("defuses a reference or message a spreadsheet would run as a formula; a credit note's negative total stays a number", () => {
+    const path = join(tempDir("facturar-report-"), "r.csv");
+    const report = Report.create(path);
+    const hostile = blankResult("rejected", {
+      source: '=HYPERLINK("http://x")',
+      reference: "@SUM(A1)",
+      tipo: "NOTA DE CREDITO B",
+      punto_venta: 679,
+      total: "-121.00",
+    });
+    expect(report.write(hostile)).toBe(true);
+    const row = readFileSync(path, "utf8").split("\n")[1] as string;
+    expect(row.startsWith(`"'=HYPERLINK(""http://x"")",'@SUM(A1),rejected,NOTA DE CREDITO B,`)).toBe(true);
+    expect(row).toContain(",-121.00,");
+  });
 });

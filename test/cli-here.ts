@@ -6,6 +6,8 @@ import type { Io } from "../src/context.js";
 export async function runHere(
   args: string[],
   env: NodeJS.ProcessEnv,
+  /** Called with each piece written to stdout, as it comes: a test acts between a run's steps. */
+  onStdout?: (text: string) => void,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -15,6 +17,7 @@ export async function runHere(
   stderr.setEncoding("utf8");
   stdout.on("data", (d) => {
     out += d;
+    onStdout?.(String(d));
   });
   stderr.on("data", (d) => {
     err += d;

@@ -1,10 +1,11 @@
 /** The --report CSV: a report that stops taking rows never stops the run, and is told once. */
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { blankResult } from "../../src/batch/result.js";
 import { Report } from "../../src/output/report.js";
-import { tempDir } from "../helpers.js";
+import { runHere } from "../cli-here.js";
+import { freshUser, ROOT, tempDir } from "../helpers.js";
 
 const result = (reference: string) =>
   blankResult("issued", { source: "lote.csv:row 2", reference, tipo: "FACTURA B", punto_venta: 679, total: "121.00" });
@@ -52,5 +53,27 @@ describe("the report", () => {
     const row = readFileSync(path, "utf8").split("\n")[1] as string;
     expect(row.startsWith(`"'=HYPERLINK(""http://x"")",'@SUM(A1),rejected,NOTA DE CREDITO B,`)).toBe(true);
     expect(row).toContain(",-121.00,");
+  });
+
+  it("a run whose report stopped taking rows ends with exit 6, whatever became of its vouchers", async () => {
+    const u = freshUser("facturar-report-run-");
+    const dir = join(u.cwd, "informes");
+    mkdirSync(dir);
+    const csv = readFileSync(join(ROOT, "samples", "batch-nightly.csv"), "utf8").split("\n");
+    writeFileSync(join(u.cwd, "lote.csv"), `${csv.slice(0, 5).join("\n")}\n`);
+    // The report's folder goes away once the first voucher is told: later rows cannot be written.
+    const run = await runHere(
+      ["--json", "issue", "--no-pdf", "--report", join(dir, "r.csv"), join(u.cwd, "lote.csv")],
+      u.env,
+      () => rmSync(dir, { recursive: true, force: true }),
+    );
+    expect(
+      run.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).status),
+    ).toEqual(["issued", "issued"]);
+    expect(run.stderr).toMatch(/report/i);
+    expect(run.code).toBe(6);
   });
 });

@@ -37,8 +37,8 @@ describe("redaction of the service's texts", () => {
     expect(JSON.stringify(answer)).not.toMatch(new RegExp(`${u.slice(0, 8)}|${a.slice(4, 12)}`, "i"));
     expect(answer).toEqual({ "***": "valor", errores: [{ "campo ***": 1 }], nested: { deep: { "***": true } } });
     // A token shorter than the 8-character pieces is still cut whole.
-    const short = { usertoken: "tok-12345", apikey: "99", apitoken: "abcdefghij-short" };
-    expect(cleanAnswer({ errores: ["usertoken tok-12345 inválido"], [short.apitoken]: 0 }, short)).toEqual({
+    const short = { usertoken: "tok-123", apikey: "99", apitoken: "abcdefghij-short" };
+    expect(cleanAnswer({ errores: ["usertoken tok-123 inválido"], [short.apitoken]: 0 }, short)).toEqual({
       errores: ["usertoken *** inválido"],
       "***": 0,
     });

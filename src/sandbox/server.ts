@@ -43,6 +43,8 @@ export interface Sandbox {
   store: Store;
   service: SandboxService;
   faults: Faults;
+  /** Settles once the queue worker has stopped for good (a failed write), its last pass ended. */
+  readonly queueStopped: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -296,10 +298,15 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   });
 
   let running: Promise<unknown> | undefined;
+  let stopped: () => void = () => {};
+  const queueStopped = new Promise<void>((resolve) => {
+    stopped = resolve;
+  });
   const worker = setInterval(() => {
     // A store that could not write stops issuing from the queue as well.
     if (store.failure) {
       clearInterval(worker);
+      void Promise.resolve(running).then(stopped);
       return;
     }
     running ??= service
@@ -319,6 +326,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
     store,
     service,
     faults,
+    queueStopped,
     get spacingRefusals() {
       return spacingRefusals;
     },

@@ -154,12 +154,11 @@ describe("issue-queued --wait on a queue that does not move", () => {
     const pv = sbx.pointsOfSale[1] as NonNullable<(typeof sbx.pointsOfSale)[number]>;
     const all = { ...sandboxEnv(sbx, env, pv), FACTURAR_RETRY_BACKOFF: "0.01" };
     writeFileSync(join(cwd, "slow.json"), JSON.stringify(voucher("WAIT-SLOW")));
-    const started = Date.now();
+    // Gave up on its --timeout (the warning says after how long), not on the test's own.
     const r = await runCli(["--json", "issue-queued", "--wait", "--timeout", "1", "--no-pdf", "slow.json"], {
       cwd,
       env: all,
     });
-    expect(Date.now() - started).toBeLessThan(30_000);
     const [result] = ndjson(r.stdout);
     expect(result).toMatchObject({ ok: false, status: "queued", external_reference: "WAIT-SLOW" });
     expect(result.warnings.join(" ")).toContain("still queued after 1 s");

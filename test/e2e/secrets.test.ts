@@ -244,13 +244,11 @@ describe("secrets", () => {
       "http://10.0.0.1/app/api/v2",
       "http://127.0.0.1.nip.io/app/api/v2",
     ]) {
-      const started = Date.now();
+      // Refused before connecting: exit 2 with the policy's words (a failed connection is exit 6).
       const fromEnv = await runCli(["status"], { cwd: u.cwd, env: { ...u.env, ...creds, FACTURAR_BASE_URL: url } });
       expect(fromEnv.code).toBe(2);
       expect(fromEnv.stderr).toMatch(/only https is allowed \(plain http only to loopback\)/);
       expect(fromEnv.stderr).not.toContain("0123456789");
-      // Refused at once: no connection was tried (an unroutable address would have hung until the timeout).
-      expect(Date.now() - started).toBeLessThan(5_000);
     }
     userConfig(u.env, {
       profiles: {

@@ -72,16 +72,21 @@ describe("the service decides; the journal remembers", () => {
 describe("an answer that never came", () => {
   it("is not final while the service is still storing the voucher: asked again until it shows up", async () => {
     w = await world();
+    let storing: Promise<unknown> | undefined;
     w.step = async (method, _body, call) => {
       if (method !== "facturacion/nuevo") return call();
       // The service takes 60 ms to store it; the client gave up at once.
-      setTimeout(() => void call(), 60);
+      setTimeout(() => {
+        storing = call();
+      }, 60);
       throw lost();
     };
     const { results } = await run(w, [voucher("SLOW-1")], { settleWindowMs: 2000 });
     expect(results[0]?.status).toBe("issued");
     expect(results[0]?.reconciled).toBe(true);
-    await new Promise((r) => setTimeout(r, 100));
+    // Found, so the late send ran: its answer is awaited, not guessed at with a sleep.
+    expect(storing).toBeDefined();
+    await storing;
     expect(w.held("SLOW-1")).toBe(1);
     expect(w.calls.get("facturacion/nuevo")).toBe(1);
   });

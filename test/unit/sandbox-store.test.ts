@@ -235,7 +235,8 @@ describe("sandbox storage", () => {
     // A write fails (what the log's DurableWriteError does to the store):
     s.store.failure = new DurableWriteError(join(s.store.dataDir, "sandbox.log"), "ENOSPC: no space left", "ENOSPC");
     clock = new Date("2026-11-22T15:00:00Z");
-    await new Promise((r) => setTimeout(r, 300));
+    // The worker's next tick sees the failure and stops; no pass can follow it.
+    await s.queueStopped;
     expect(issued("Q-2")).toBe(false);
     for (const [method, body] of [
       ["facturacion/nuevo", envelope(pv, {}, {}, { external_reference: "AFTER" })],

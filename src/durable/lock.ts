@@ -22,26 +22,10 @@
  * Hence: two takers aiming at one N are decided by link(); a taker that aimed at a lower N than
  * another saw an older folder, and the higher generation it would have to beat exists before its
  * own check and is never removed, so it backs off. Only the highest generation can win.
- *
- * Compatibility: the previous format is a plain file at `path` holding a pid or
- * `{"pid":…,"base_url":…}`. It is a legacy owner: live if that pid runs (and, on Linux, the file is
- * not older than the process holding that pid now); otherwise it is unlinked (unlink never
- * removes a folder, so a taker cannot delete the folder another one made) and replaced by the
- * folder.
  */
 
 import { randomBytes } from "node:crypto";
-import {
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  type Stats,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { uptime } from "node:os";
 import { join } from "node:path";
@@ -255,7 +239,7 @@ function unlinkQuietly(path: string): void {
   try {
     unlinkSync(path);
   } catch {
-    // gone already, or (legacy path) a folder now: either way not ours to remove
+    // gone already: not ours to remove
   }
 }
 
@@ -267,60 +251,6 @@ function sweep(path: string, own: number, names: string[]): void {
     const temp = TEMP.exec(name);
     if (temp && !isAlive(Number(temp[1]))) unlinkQuietly(join(path, name));
   }
-}
-
-// --- the previous format: one plain file ---
-
-function parseLegacy(text: string): LockOwner | undefined {
-  const trimmed = text.trim();
-  if (/^\d+$/.test(trimmed)) {
-    const pid = Number(trimmed);
-    return pid > 0 ? { pid } : undefined;
-  }
-  return parseOwner(trimmed);
-}
-
-/** Linux: when the process now holding `pid` started, in ms since the epoch (USER_HZ is 100). */
-function startedAtMs(start: string): number | undefined {
-  try {
-    const btime = /^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"));
-    if (!btime) return undefined;
-    return Number(btime[1]) * 1000 + Number(start) * 10;
-  } catch {
-    return undefined;
-  }
-}
-
-function legacyLive(owner: LockOwner, stats: Stats): boolean {
-  const now = inspect(owner.pid);
-  if (!now.running) return false;
-  // The holder wrote the file after it started: a file older than the process that has that pid
-  // now (or than this boot) was written by another process, which is gone.
-  const started = now.start && !now.start.startsWith("ps:") ? startedAtMs(now.start) : undefined;
-  if (started !== undefined && stats.mtimeMs < started - 2_000) return false;
-  return true;
-}
-
-/** The legacy file at `path`, if there is one: its owner when live; a stale one is removed. */
-function legacyHolder(path: string, remove: boolean): LockOwner | undefined {
-  let stats: Stats;
-  try {
-    stats = lstatSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  if (stats.isDirectory()) return undefined;
-  let text = "";
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    // unreadable: stale
-  }
-  const owner = parseLegacy(text);
-  if (owner && legacyLive(owner, stats)) return owner;
-  if (remove) unlinkQuietly(path);
-  return undefined;
 }
 
 // --- taking, holding, reading ---
@@ -363,13 +293,11 @@ export function acquireLock(path: string, extra: Record<string, unknown> = {}): 
   const identity = self();
   const text = JSON.stringify({ ...extra, ...identity });
   for (let attempt = 0; attempt < 100; attempt++) {
-    const legacy = legacyHolder(path, true);
-    if (legacy) throw new LockBusyError(path, legacy);
     try {
       mkdirSync(path, { recursive: true, mode: 0o700 });
     } catch (error) {
-      // A plain file appeared there (a previous version took it meanwhile): look again.
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
+      if ((error as NodeJS.ErrnoException).code === "EEXIST")
+        throw new Error(t("cannot take the lock {path}: a file is where its folder should be", { path }));
       throw error;
     }
     const seen = list(path);
@@ -395,8 +323,6 @@ export function acquireLock(path: string, extra: Record<string, unknown> = {}): 
 /** The live holder of the lock at `path` with its extra fields, or undefined. */
 export function readLockHolder(path: string): LockOwner | undefined {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const legacy = legacyHolder(path, false);
-    if (legacy) return legacy;
     let seen: Listing;
     try {
       seen = list(path);

@@ -519,6 +519,8 @@ export const ES: Readonly<Record<string, string>> = {
   "fsync failed: {cause}": "falló fsync: {cause}",
   // durable/lock.ts
   "{path} is locked by process {pid}": "{path} está bloqueado por el proceso {pid}",
+  "cannot take the lock {path}: a file is where its folder should be":
+    "no puedo tomar el bloqueo {path}: hay un archivo donde debería estar su carpeta",
   "could not take the lock {path}: too many processes contend for it":
     "no se pudo tomar el bloqueo {path}: demasiados procesos lo disputan",
   // config/profile.ts

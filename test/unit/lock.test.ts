@@ -1,6 +1,6 @@
 /** The lock: busy while a live owner holds it, stale when its owner is gone (reboot, reused pid), atomic to take over. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -207,45 +207,14 @@ describe("acquireLock", () => {
   });
 });
 
-describe("the previous format: a plain lock file", () => {
-  it("with a live pid, holds the lock, base_url and all", async () => {
-    const other = await sleeper();
+describe("a file where the lock's folder should be", () => {
+  it("is no lock and is never removed: taking it is refused, saying so", () => {
     const path = join(tempDir(), "sandbox.lock");
-    writeFileSync(path, JSON.stringify({ pid: other.pid, base_url: "http://127.0.0.1:9/app/api/v2" }));
-    expect(busy(path).holder).toEqual({ pid: other.pid, base_url: "http://127.0.0.1:9/app/api/v2" });
-    expect(readLockHolder(path)).toEqual({ pid: other.pid, base_url: "http://127.0.0.1:9/app/api/v2" });
-    writeFileSync(path, String(other.pid));
-    expect(busy(path).holder).toEqual({ pid: other.pid });
-    expect(statSync(path).isFile()).toBe(true);
+    writeFileSync(path, "12345");
+    expect(readLockHolder(path)).toBeUndefined();
+    expect(() => acquireLock(path)).toThrow(`cannot take the lock ${path}: a file is where its folder should be`);
+    expect(readFileSync(path, "utf8")).toBe("12345");
   });
-
-  it("with a dead pid, empty or garbage, is replaced by the new lock", () => {
-    for (const text of [String(deadPid()), JSON.stringify({ pid: deadPid() }), "", "0", "garbage"]) {
-      const path = join(tempDir(), "sandbox.lock");
-      writeFileSync(path, text);
-      expect(readLockHolder(path)).toBeUndefined();
-      const lock = take(path);
-      expect(statSync(path).isDirectory()).toBe(true);
-      expect(readLockHolder(path)?.pid).toBe(process.pid);
-      lock.release();
-    }
-  });
-
-  it.skipIf(!linux)(
-    "written before the process that has its pid now started (a reboot, a reused pid), is stale",
-    async () => {
-      const other = await sleeper();
-      const path = join(tempDir(), "sandbox.lock");
-      writeFileSync(path, String(other.pid));
-      expect(readLockHolder(path)?.pid).toBe(other.pid);
-      // An hour before the file's own time (the kernel's clock, whatever this process's says).
-      const hourAgo = new Date(statSync(path).mtimeMs - 3_600_000);
-      utimesSync(path, hourAgo, hourAgo);
-      expect(readLockHolder(path)).toBeUndefined();
-      take(path);
-      expect(existsSync(join(path, "1.lock"))).toBe(true);
-    },
-  );
 });
 
 describe("two processes that start together on a stale lock", () => {
@@ -256,7 +225,6 @@ describe("two processes that start together on a stale lock", () => {
     "reused pid": (path) =>
       ownerFile(path, JSON.stringify({ pid: process.pid, start: "1", boot: linux ? bootId() : undefined }), 2),
     "empty owner file": (path) => ownerFile(path, ""),
-    "legacy file": (path) => writeFileSync(path, JSON.stringify({ pid: dead, base_url: "http://x" })),
     released: (path) => {
       ownerFile(path, JSON.stringify({ pid: process.pid }), 3);
       writeFileSync(join(path, "3.free"), "");

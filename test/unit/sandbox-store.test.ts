@@ -1,6 +1,4 @@
-/** The sandbox's state and time rules, in-process with a controlled clock. */
-import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DurableWriteError } from "../../src/durable/append-log.js";
@@ -194,27 +192,6 @@ describe("sandbox storage", () => {
     await s.close();
     open = [];
     expect(readLock(dataDir)).toBeUndefined();
-  });
-
-  it("reads a lock file of the previous format: a live holder's base_url; a dead one's is taken over", async () => {
-    const dataDir = tempDir();
-    mkdirSync(dataDir, { recursive: true });
-    const lockPath = join(dataDir, "sandbox.lock");
-    const live = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"], { stdio: "ignore" });
-    try {
-      writeFileSync(lockPath, JSON.stringify({ pid: live.pid, base_url: "http://127.0.0.1:4321/app/api/v2" }));
-      expect(readLock(dataDir)).toEqual({ pid: live.pid, base_url: "http://127.0.0.1:4321/app/api/v2" });
-      const refused = await Store.open(dataDir).catch((e: unknown) => e);
-      expect(refused).toBeInstanceOf(SandboxInUseError);
-      expect((refused as SandboxInUseError).holder.base_url).toBe("http://127.0.0.1:4321/app/api/v2");
-    } finally {
-      live.kill();
-    }
-    writeFileSync(lockPath, String(spawnSync(process.execPath, ["-e", ""]).pid));
-    expect(readLock(dataDir)).toBeUndefined();
-    const store = await Store.open(dataDir);
-    expect(readLock(dataDir)?.pid).toBe(process.pid);
-    await store.close();
   });
 
   it("once a write failed, answers 503 to everything and stops issuing from the queue", async () => {

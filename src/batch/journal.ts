@@ -8,7 +8,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readSync } from "node:fs";
+import { existsSync, mkdirSync, readSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { uptime } from "node:os";
 import { join } from "node:path";
@@ -68,8 +68,6 @@ export interface JournalEntry {
   sent_mono?: number;
   /** …valid within this boot of the machine (see currentBoot). */
   boot?: string;
-  /** Read from a journal of the time journals were kept per profile name: a hint, to be checked with the service. */
-  legacy?: boolean;
   /** A purchase: its point of sale is its supplier's, so it says nothing of this account's lanes. */
   operacion?: "C";
 }
@@ -158,8 +156,8 @@ export function entryFromService(found: ServiceVoucher, mode: "instant" | "queue
 }
 
 /** Settled in the journal alone: sent, and the service said issued. Anything else is asked of the service. */
-export function settledInJournal(entry: Pick<JournalEntry, "state" | "legacy"> | undefined): boolean {
-  return entry !== undefined && entry.state === "issued" && !entry.legacy;
+export function settledInJournal(entry: Pick<JournalEntry, "state"> | undefined): boolean {
+  return entry !== undefined && entry.state === "issued";
 }
 
 /** May this voucher have reached the service without an answer coming back? */
@@ -194,8 +192,9 @@ export function sinceSent(
   return Math.max(0, uptime() * 1000);
 }
 
-function safeName(profile: string): string {
-  return profile.replace(/[^A-Za-z0-9_.-]/g, "_");
+/** A new journal's first line: whose it is, for a person reading the file. */
+function accountHeader(key: AccountKey, profile: string) {
+  return { t: "account", service: key.service, punto_venta: key.punto_venta ?? null, profile };
 }
 
 function parseRecord(line: string): (Partial<JournalEntry> & { t?: string }) | undefined {
@@ -218,7 +217,7 @@ class LineIndex {
   /** 0: no such line (no line is empty). */
   private length = new Uint32Array(2048);
   private readonly more = new Map<number, number[]>();
-  /** The state of each reference's last line (1 + its index in STATES; 0 none), plus LEGACY if a hint. */
+  /** The state of each reference's last line (1 + its index in STATES; 0 none). */
   private last = new Uint8Array(1024);
 
   add(ref: string, at: number, length: number, state: number | undefined): void {
@@ -286,7 +285,6 @@ const STATES: readonly JournalState[] = [
   "held",
   "deleted",
 ];
-const LEGACY = 0x80;
 
 /** Entries kept parsed, most recent first out last. */
 const RECENT = 256;
@@ -295,7 +293,7 @@ export interface JournalOptions {
   lock: boolean;
   /** Only to read it (`facturar journal`): nothing is created, cut or written. */
   readOnly?: boolean;
-  /** The profile's name: for messages, and to read a journal kept under it by earlier versions. */
+  /** The profile's name, for messages. */
   profile: string;
   /**
    * TESTS ONLY (FACTURAR_TEST_JOURNAL_FULL_AT): the journal file behaves as on a full disk once
@@ -340,8 +338,6 @@ export class Journal {
   private readonly laneDays = new Map<string, number>();
   /** The file the lines are read back from. */
   private reader?: FileHandle;
-  /** A read-only view of a journal of the time of per-profile journals: every entry is a hint. */
-  private legacyView = false;
   private log?: AppendLog;
   private lock?: HeldLock;
 
@@ -356,7 +352,7 @@ export class Journal {
     const path = join(dir, `journal-${id}.jsonl`);
     const journal = new Journal(path, id);
     if (opts.readOnly) {
-      await journal.readOnly(dir, opts.profile);
+      await journal.readOnly();
       return journal;
     }
     try {
@@ -379,7 +375,7 @@ export class Journal {
       });
       journal.log = log;
       journal.reader = await open(path, "r");
-      if (fresh) await journal.adoptLegacy(log, dir, key, opts.profile);
+      if (fresh) await log.append(`${JSON.stringify(accountHeader(key, opts.profile))}\n`, { sync: true });
     } catch (error) {
       await journal.close().catch(() => {});
       journal.lock?.release();
@@ -389,29 +385,22 @@ export class Journal {
     return journal;
   }
 
-  /** What the journal holds (or, before there is one, an older journal of the profile), read only. */
-  private async readOnly(dir: string, profile: string): Promise<void> {
-    const read = async (path: string) => {
-      try {
-        this.reader = await open(path, "r");
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-        throw new JournalUnwritableError(path, error as Error);
-      }
-      try {
-        await AppendLog.scan(path, this.reader, {
-          keepLines: false,
-          skipCorrupt: true,
-          isRecord: (line, at, length) => this.index(line, at, length),
-        });
-      } catch (error) {
-        throw new JournalUnwritableError(path, error as Error);
-      }
-      return true;
-    };
-    if (!(await read(this.path))) {
-      this.legacyView = true;
-      await read(join(dir, `journal-${safeName(profile)}.jsonl`));
+  /** What the journal holds, read only; none yet is an empty journal. */
+  private async readOnly(): Promise<void> {
+    try {
+      this.reader = await open(this.path, "r");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw new JournalUnwritableError(this.path, error as Error);
+    }
+    try {
+      await AppendLog.scan(this.path, this.reader, {
+        keepLines: false,
+        skipCorrupt: true,
+        isRecord: (line, at, length) => this.index(line, at, length),
+      });
+    } catch (error) {
+      throw new JournalUnwritableError(this.path, error as Error);
     }
   }
 
@@ -426,15 +415,13 @@ export class Journal {
     const ref = record.ref;
     if (typeof ref !== "string" || ref === "") return;
     const state = STATES.indexOf(record.state as JournalState);
-    const legacy = this.legacyView || record.legacy === true;
-    this.lines.add(ref, at, length, state < 0 ? undefined : state + 1 + (legacy ? LEGACY : 0));
+    this.lines.add(ref, at, length, state < 0 ? undefined : state + 1);
     if (
       record.state === "issued" &&
       record.fecha &&
       record.tipo &&
       record.punto_venta !== undefined &&
-      record.operacion !== "C" &&
-      !legacy
+      record.operacion !== "C"
     ) {
       const lane = `${record.punto_venta}|${record.tipo}`;
       const day = dayNumber(record.fecha);
@@ -448,36 +435,8 @@ export class Journal {
     if (known) this.recent.set(ref, this.merge(known, record));
   }
 
-  /** A later word of the service ends the legacy doubt. */
   private merge(before: JournalEntry | undefined, record: Partial<JournalEntry>): JournalEntry {
-    const { legacy: _doubt, ...kept } = before ?? {};
-    return { ...kept, ...record, ...(this.legacyView ? { legacy: true } : {}) } as JournalEntry;
-  }
-
-  /**
-   * Journals used to be kept per profile name, which mixed accounts. What such a journal says is
-   * kept as a hint (shown by `facturar journal`, its send times honoured) but every voucher in it
-   * is checked with the service before it is called issued or sent again.
-   */
-  private async adoptLegacy(log: AppendLog, dir: string, key: AccountKey, profile: string): Promise<void> {
-    const header = { t: "account", service: key.service, punto_venta: key.punto_venta ?? null, profile };
-    const lines = [JSON.stringify(header)];
-    const legacy = join(dir, `journal-${safeName(profile)}.jsonl`);
-    let text = "";
-    try {
-      text = readFileSync(legacy, "utf8");
-    } catch {
-      // none
-    }
-    const old = new Map<string, JournalEntry>();
-    for (const line of text.split("\n")) {
-      const entry = parseRecord(line) as JournalEntry | undefined;
-      if (entry?.ref) old.set(entry.ref, { ...old.get(entry.ref), ...entry });
-    }
-    const hints = [...old.values()].map((entry) => ({ ...entry, legacy: true }));
-    lines.push(...hints.map((hint) => JSON.stringify(hint)));
-    const start = await log.append(`${lines.join("\n")}\n`, { sync: true });
-    this.applyWritten(hints, lines.slice(1), start + Buffer.byteLength(`${lines[0]}\n`));
+    return { ...before, ...record } as JournalEntry;
   }
 
   /** The day of the latest voucher this journal saw issued in a lane, if any. */
@@ -501,19 +460,17 @@ export class Journal {
     return [...this.lines.refs()].map((ref) => this.get(ref) as JournalEntry);
   }
 
-  /** A reference's state and whether it is a hint, without reading its entry. */
-  stateOf(ref: string): Pick<JournalEntry, "state" | "legacy"> | undefined {
+  /** A reference's state, without reading its entry. */
+  stateOf(ref: string): Pick<JournalEntry, "state"> | undefined {
     const code = this.lines.stateOf(ref);
-    if (!code) return undefined;
-    const state = STATES[(code & ~LEGACY) - 1] as JournalState;
-    return code & LEGACY ? { state, legacy: true } : { state };
+    return code ? { state: STATES[code - 1] as JournalState } : undefined;
   }
 
   /** Issued vouchers whose documents an earlier run could not save. */
   withMissingDocuments(): JournalEntry[] {
     return [...this.missing]
       .map((ref) => this.get(ref) as JournalEntry)
-      .filter((e) => e.state === "issued" && !e.legacy && e.documents_missing);
+      .filter((e) => e.state === "issued" && e.documents_missing);
   }
 
   private readLine(at: number | undefined, length: number | undefined): Partial<JournalEntry> {

@@ -63,9 +63,7 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
   try {
     if (flags.reconcile) {
       // Everything the journal cannot settle alone is asked of the service, which decides.
-      const open = journal
-        .all()
-        .filter((e) => (e.state !== "issued" || e.legacy) && e.state !== "deleted" && matches(e, files));
+      const open = journal.all().filter((e) => e.state !== "issued" && e.state !== "deleted" && matches(e, files));
       await withConnection(ctx, async (connection) => {
         for (const entry of open) {
           // The journal does not keep whether a reference is a sale or a purchase: sales first.
@@ -155,8 +153,6 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
             await ctx.out(`          ${c.yellow(`${t("observed by the authority:")} ${observation}`)}`);
         if (e.state === "issued" && e.documents_missing)
           await ctx.out(`          ${c.yellow(t("documents not saved yet: the next issue run fetches them"))}`);
-        if (e.legacy)
-          await ctx.out(`          ${c.dim(t("from an older journal: checked with the service before it counts"))}`);
       }
       const open = entries.filter((e) => e.state === "unknown" || e.state === "sending").length;
       ctx.err(

@@ -921,8 +921,6 @@ export const ES: Readonly<Record<string, string>> = {
   deleted: "eliminado",
   "documents not saved yet: the next issue run fetches them":
     "documentos todavía no guardados: la próxima emisión los descarga",
-  "from an older journal: checked with the service before it counts":
-    "de un diario anterior: se verifica con el servicio antes de contar",
   "{name} takes whole milliseconds, e.g. {name}=200; got {part}":
     "{name} acepta milisegundos enteros, p. ej. {name}=200; se recibió {part}",
   "the final-consumer ceiling topecf answers (default 10000000)":

@@ -382,41 +382,6 @@ describe("4. the journal belongs to the account, not to a profile's name", () =>
   }, 90_000);
 });
 
-describe("journals of earlier versions (one per profile name)", () => {
-  it("keep working as hints: what they call issued is checked with the service, sent where the service lacks it", async () => {
-    const u = freshUser("facturar-legacy-");
-    const run = (args: string[]) => runCli(["--json", ...args], { cwd: u.cwd, env: u.env });
-    expect((await run(["issue", "--no-pdf", SAMPLE])).code).toBe(0);
-    const dir = join(u.env.XDG_STATE_HOME, "facturar");
-    for (const f of journalFiles(u.env.XDG_STATE_HOME)) rmSync(f);
-    const at = new Date().toISOString();
-    // An old journal named after the profile: one voucher the service holds, one it never saw.
-    writeFileSync(
-      join(dir, "journal-sandbox.jsonl"),
-      [
-        { ref: "FB-2026-0001", state: "issued", at, mode: "instant", tipo: "FACTURA B", numero: 1 },
-        { ref: "GHOST-1", state: "issued", at, mode: "instant", tipo: "FACTURA B", numero: 7 },
-      ]
-        .map((e) => JSON.stringify(e))
-        .join("\n") + "\n",
-    );
-    const ghost = voucherFile(u.cwd, "ghost.json", (raw) => {
-      raw.comprobante.external_reference = "GHOST-1";
-    });
-    const listed = await runCli(["journal"], { cwd: u.cwd, env: u.env });
-    expect(listed.stdout).toMatch(/from an older journal: checked with the service before it counts/);
-    const r = await run(["issue", "--no-pdf", SAMPLE, ghost]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(ndjson(r.stdout).map((x) => [x.external_reference, x.status])).toEqual([
-      ["FB-2026-0001", "skipped-duplicate"],
-      ["GHOST-1", "issued"],
-    ]);
-    const store = await embedded(u.home);
-    expect([store.held("FB-2026-0001"), store.held("GHOST-1")]).toEqual([1, 1]);
-    await store.close();
-  });
-});
-
 describe("5 and 6. the queue belongs to the service", () => {
   it("an errored queued voucher is reported, not replaced; re-queueing keeps it one voucher", async () => {
     const s = await sandbox(["--fault", "queue-error=1"]);

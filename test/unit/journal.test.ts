@@ -50,30 +50,8 @@ const fileRecords = (path: string) =>
     .map((line) => JSON.parse(line));
 const refsOf = (journal: Journal) => journal.all().map((e) => e.ref);
 
-/** A journal written the way the versions of per-profile journals wrote it. */
-const LEGACY_LINES = [
-  '{"ref":"R1","state":"sending","at":"2026-11-01T10:00:00.000Z","mode":"instant","tipo":"FACTURA B","punto_venta":679,"source":"a.csv:row 2"}',
-  "not json",
-  '{"ref":"R1","state":"issued","at":"2026-11-01T10:00:01.000Z","mode":"instant","numero":7,"fecha":"01/11/2026"}',
-  '{"state":"issued","mode":"instant"}',
-  "null",
-  '{"ref":"R2","state":"unknown","at":"2026-11-01T10:00:03.000Z","mode":"instant","sent_at":"2026-11-01T10:00:02.000Z"}',
-  '{"ref":"R3","state":"issued","at":"2026-11-01T10:00:04.000Z","mode":"instant","documents_missing":true,"out_dir":"/x"}',
-];
-const R1_MERGED = {
-  ref: "R1",
-  state: "issued",
-  at: "2026-11-01T10:00:01.000Z",
-  mode: "instant",
-  tipo: "FACTURA B",
-  punto_venta: 679,
-  source: "a.csv:row 2",
-  numero: 7,
-  fecha: "01/11/2026",
-};
-/** The profile's name as a legacy journal's file name spells it. */
+/** A profile's name, as the journal's first line keeps it. */
 const PROFILE = "Tienda_2-B.ar ñ/x";
-const LEGACY_FILE = "journal-Tienda_2-B.ar___x.jsonl";
 
 describe("accountId", () => {
   it("is pinned: an existing user's journal keeps its file name from one version to the next", () => {
@@ -193,10 +171,9 @@ describe("what the journal says of a voucher", () => {
     expect(entryFromService(found({ state: "issued" }), "queued")).toMatchObject({ state: "issued", mode: "queued" });
   });
 
-  it("settled only when issued and not a hint; in flight when sending or unknown", () => {
+  it("settled only when issued; in flight when sending or unknown", () => {
     expect(settledInJournal(undefined)).toBe(false);
     expect(settledInJournal({ state: "issued" })).toBe(true);
-    expect(settledInJournal({ state: "issued", legacy: true })).toBe(false);
     for (const state of ["sending", "unknown", "queued", "rejected", "held"] as const)
       expect(settledInJournal({ state })).toBe(false);
     expect(inFlight(undefined)).toBe(false);
@@ -632,81 +609,21 @@ describe("writing", () => {
   });
 });
 
-describe("journals of the time they were kept per profile name", () => {
-  it("are taken in once, as hints: each voucher's lines merged, every one to be asked of the service", async () => {
-    const dir = tempDir("facturar-journal-legacy-");
-    writeFileSync(join(dir, LEGACY_FILE), `${LEGACY_LINES.join("\n")}\n`);
+describe("a new journal, and a reader", () => {
+  it("a new journal holds its first line alone, written durably before anything is sent", async () => {
+    const dir = tempDir("facturar-journal-new-");
     const append = vi.spyOn(AppendLog.prototype, "append");
     const journal = await Journal.open(dir, KEY, { lock: true, profile: PROFILE });
-    // In one write, durable before anything is sent.
     expect(append.mock.calls.map(([, opts]) => opts)).toEqual([{ sync: true }]);
     append.mockRestore();
-    const records = fileRecords(journal.path);
-    expect(records[0]).toEqual({ t: "account", service: KEY.service, punto_venta: 679, profile: PROFILE });
-    expect(records.slice(1).map((r) => r.ref)).toEqual(["R1", "R2", "R3"]);
-    expect(records.every((r, i) => i === 0 || r.legacy === true)).toBe(true);
-    expect(journal.get("R1")).toEqual({ ...R1_MERGED, legacy: true });
-    expect(journal.get("R2")).toMatchObject({ state: "unknown", legacy: true });
-    expect(refsOf(journal)).toEqual(["R1", "R2", "R3"]);
-    expect(journal.stateOf("R1")).toEqual({ state: "issued", legacy: true });
-    expect(settledInJournal(journal.stateOf("R1"))).toBe(false);
-    expect(inFlight(journal.stateOf("R2"))).toBe(true);
-    // Its days and missing documents are not this account's.
-    expect(journal.lastIssuedDay(679, "FACTURA B")).toBeUndefined();
-    expect(journal.withMissingDocuments()).toEqual([]);
-
-    // The service's word ends the doubt.
-    await journal.record({
-      ref: "R1",
-      state: "issued",
-      mode: "instant",
-      tipo: "FACTURA B",
-      punto_venta: 679,
-      fecha: "01/11/2026",
-    });
-    const confirmed = { ...R1_MERGED, at: expect.any(String) };
-    expect(journal.get("R1")).toEqual(confirmed);
-    expect(journal.stateOf("R1")).toEqual({ state: "issued" });
-    expect(journal.lastIssuedDay(679, "FACTURA B")).toBe(dayNumber("01/11/2026"));
-    await journal.close();
-
-    // Taken in once: what the old file says later is no longer read.
-    appendFileSync(join(dir, LEGACY_FILE), '{"ref":"R4","state":"issued","mode":"instant","at":"x"}\n');
-    const again = await Journal.open(dir, KEY, { lock: true, profile: PROFILE });
-    expect(refsOf(again)).toEqual(["R1", "R2", "R3"]);
-    expect(again.get("R1")).toEqual(confirmed);
-    expect(again.get("R3")).toMatchObject({ documents_missing: true, legacy: true });
-    expect(again.stateOf("R3")).toEqual({ state: "issued", legacy: true });
-    expect(again.withMissingDocuments()).toEqual([]);
-    await again.close();
-  });
-
-  it("without one, the new journal holds its first line alone", async () => {
-    const dir = tempDir("facturar-journal-nolegacy-");
-    writeFileSync(join(dir, "journal-other.jsonl"), `${LEGACY_LINES.join("\n")}\n`);
-    const journal = await Journal.open(dir, KEY, { lock: false, profile: PROFILE });
     expect(journal.all()).toEqual([]);
     await journal.close();
-    expect(fileRecords(journalPath(dir))).toHaveLength(1);
+    expect(fileRecords(journalPath(dir))).toEqual([
+      { t: "account", service: KEY.service, punto_venta: 679, profile: PROFILE },
+    ]);
   });
 
-  it("a reader with no journal of the account reads the old one as hints, and writes nothing", async () => {
-    const dir = tempDir("facturar-journal-legacy-read-");
-    const torn = `${LEGACY_LINES.join("\n")}\n{"ref":"R5","sta`;
-    writeFileSync(join(dir, LEGACY_FILE), torn);
-    const journal = await Journal.open(dir, KEY, { lock: false, readOnly: true, profile: PROFILE });
-    expect(refsOf(journal)).toEqual(["R1", "R2", "R3"]);
-    expect(journal.get("R1")).toEqual({ ...R1_MERGED, legacy: true });
-    expect(journal.stateOf("R1")).toEqual({ state: "issued", legacy: true });
-    expect(journal.stateOf("R2")).toEqual({ state: "unknown", legacy: true });
-    expect(journal.lastIssuedDay(679, "FACTURA B")).toBeUndefined();
-    expect(journal.withMissingDocuments()).toEqual([]);
-    await journal.close();
-    expect(readdirSync(dir)).toEqual([LEGACY_FILE]);
-    expect(readFileSync(join(dir, LEGACY_FILE), "utf8")).toBe(torn);
-  });
-
-  it("a reader reads the account's journal when there is one, not the old one, and cuts nothing", async () => {
+  it("a reader reads the account's journal and cuts nothing, not even a torn last line", async () => {
     const dir = tempDir("facturar-journal-read-");
     const writer = await Journal.open(dir, KEY, { lock: false, profile: "p" });
     await writer.record({
@@ -718,12 +635,10 @@ describe("journals of the time they were kept per profile name", () => {
       fecha: "02/11/2026",
     });
     await writer.close();
-    writeFileSync(join(dir, LEGACY_FILE), `${LEGACY_LINES.join("\n")}\n`);
     appendFileSync(journalPath(dir), '{"ref":"N","st');
     const text = readFileSync(journalPath(dir), "utf8");
     const journal = await Journal.open(dir, KEY, { lock: false, readOnly: true, profile: PROFILE });
     expect(refsOf(journal)).toEqual(["N"]);
-    expect(journal.get("N")).not.toHaveProperty("legacy");
     expect(journal.lastIssuedDay(679, "FACTURA B")).toBe(dayNumber("02/11/2026"));
     await journal.close();
     expect(readFileSync(journalPath(dir), "utf8")).toBe(text);

@@ -119,6 +119,29 @@ function authorityDown(errors: string[], details: { code: string; text: string }
   return texts.length > 0 && texts.every((e) => NO_CAE_CAME_BACK.test(e));
 }
 
+/**
+ * The service refuses queued vouchers at this point of sale: it has no webhook URL, which
+ * `nuevo_encola` and `lotes_encola` require (reference §6.7 "Prerequisites", §12). Nothing was
+ * queued, and every other queued voucher would be refused alike (each refusal costs a request of
+ * the plan's quota), so the run stops. `--wait` polls, but the service asks for the webhook anyway.
+ */
+export class WebhookRequiredError extends FacturarError {
+  constructor(readonly errors: string[]) {
+    super(
+      t("the service refuses queued vouchers at this point of sale: {message}", { message: errors.join("; ") }),
+      "rejected",
+      "service.webhook-required",
+      WEBHOOK_HINT(),
+    );
+  }
+}
+
+/** What to do about a point of sale without a webhook URL (said wherever the refusal is told). */
+export const WEBHOOK_HINT = () =>
+  t(
+    "queued issuing needs a webhook URL on the point of sale: set it in the service's web panel (Mi espacio de trabajo > CUITs / PDV, edit the point of sale: the webhook is at the foot of the page); `issue-queued --wait` polls the service, but does not replace the webhook; `facturar issue` issues at once without one",
+  );
+
 /** The answer was not what the protocol promises: its outcome cannot be read from it. */
 export class MalformedAnswerError extends UnavailableError {
   constructor(method: string, problem: string) {
@@ -248,7 +271,12 @@ export type RefusalCause =
   /** The customer's VAT condition does not fit the voucher's class (TFC-8004). */
   | "vat-condition"
   /** The buyer must get a MiPyME credit invoice (`requiere_fec: SI`). */
-  | "requires-fce";
+  | "requires-fce"
+  /**
+   * The point of sale has no webhook URL, which queued issuing requires (reference §6.7, §12):
+   * the reference gives no wording, so any refusal that speaks of the webhook.
+   */
+  | "webhook-missing";
 
 /**
  * The causes a refusal's texts and codes name: the one place the service's error texts are read
@@ -260,6 +288,7 @@ export function refusalCauses(errors: string[], codes: string[], requiresFce = f
   if (requiresFce) causes.add("requires-fce");
   if (codes.includes("TFC-8004")) causes.add("vat-condition");
   if (/encolad/i.test(text)) causes.add("queue-blocked");
+  if (/\bweb[\s-]?hook/i.test(text)) causes.add("webhook-missing");
   if (/proximo a emitir|next/i.test(text)) causes.add("next-number");
   // The voucher's own number or date against its lane's (not any "numero" or "fecha": a
   // customer's document number says nothing of the lane).
@@ -373,6 +402,9 @@ function batchAnswer(method: string, mode: IssueMode, answer: Record<string, unk
       throw new MalformedAnswerError(method, t("no item names the vouchers sent ({errors})", { errors: top }));
     const whole = issueAnswer(method, answer, mode);
     if (!whole.ok && whole.unavailable) throw whole.unavailable;
+    // Refused whole for want of a webhook (§6.8 lotes_encola: "el lote no se procesara"): no lost answer.
+    if (!whole.ok && mode === "queued" && refusalCauses(whole.errors, []).has("webhook-missing"))
+      throw new WebhookRequiredError(whole.errors);
     // "la fila 3 (comenzando en 0)…": that voucher's refusal. The others are not named: the
     // caller asks about each of them.
     const refusedRow = top === "S" && !whole.ok ? namedRow(whole.errors, count) : undefined;
@@ -653,6 +685,15 @@ export class HttpService implements Service {
         );
     const parsed = lostIfUnreadable(() => issueAnswer(method, answer, mode));
     if (!parsed.ok && parsed.unavailable) throw parsed.unavailable;
+    if (
+      !parsed.ok &&
+      mode === "queued" &&
+      refusalCauses(
+        [...parsed.errors, ...parsed.details.map((d) => d.text)],
+        parsed.details.map((d) => d.code),
+      ).has("webhook-missing")
+    )
+      throw new WebhookRequiredError(parsed.errors);
     return parsed;
   }
 

@@ -13,7 +13,7 @@
  * service's error texts mean is the protocol's classifier's (refusalCauses), not this module's.
  */
 
-import { refusalCauses, type ServiceVoucher } from "../api/protocol.js";
+import { refusalCauses, type ServiceVoucher, WEBHOOK_HINT } from "../api/protocol.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
@@ -399,6 +399,7 @@ function hintFor(result: VoucherResult, requiresFce: boolean): string | undefine
     return t(
       "the customer's condicion_iva does not fit this voucher type (a registered taxpayer gets class A; consumers and exempt customers class B)",
     );
+  if (causes.has("webhook-missing")) return WEBHOOK_HINT();
   if (causes.has("queue-blocked"))
     return t("this point of sale has queued vouchers: use `facturar issue-queued` until they are processed");
   if (causes.has("next-number")) return t("leave numero out: the service assigns the next number itself");

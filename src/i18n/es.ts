@@ -858,6 +858,10 @@ export const ES: Readonly<Record<string, string>> = {
   // the typed protocol and the exactly-once core
   "the service's answer to {method} cannot be read: {problem}":
     "la respuesta del servicio a {method} no se puede leer: {problem}",
+  "the service refuses queued vouchers at this point of sale: {message}":
+    "el servicio rechaza comprobantes encolados en este punto de venta: {message}",
+  "queued issuing needs a webhook URL on the point of sale: set it in the service's web panel (Mi espacio de trabajo > CUITs / PDV, edit the point of sale: the webhook is at the foot of the page); `issue-queued --wait` polls the service, but does not replace the webhook; `facturar issue` issues at once without one":
+    "para encolar, el punto de venta necesita una URL de webhook: cargala en el panel web del servicio (Mi espacio de trabajo > CUITs / PDV, editá el punto de venta: el webhook está al pie de la pantalla); `issue-queued --wait` consulta al servicio, pero no reemplaza al webhook; `facturar issue` emite al instante sin él",
   "the base URL may point at something else than the service, or a proxy is in the way":
     "la URL base puede apuntar a algo que no es el servicio, o hay un proxy en el medio",
   "it has no error field": "no tiene el campo error",

@@ -20,6 +20,7 @@ import {
   type ServiceVoucher,
   sameReference,
   serviceVoucher,
+  WebhookRequiredError,
 } from "../../src/api/protocol.js";
 import { FacturarError } from "../../src/errors.js";
 
@@ -1347,6 +1348,7 @@ describe("refusalCauses: what a refusal's words say follows from it", () => {
     expect(causes(["La condicion frente al IVA no permite el tipo"], ["TFC-8004"])).toEqual(["vat-condition"]);
     expect(causes([], [], true)).toEqual(["requires-fce"]);
     expect(causes(["El CUIT es invalido"])).toEqual([]);
+    expect(causes(["Tu CUIT+PDV no posee una direccion de Webhook valida."])).toEqual(["webhook-missing"]);
     // A customer's document number, a due date: the voucher's own, not its lane's sequence.
     expect(causes(["fila 1 (comenzando en 0): el numero de documento del cliente es invalido"])).toEqual([]);
     expect(causes(["El campo vencimiento debe tener el formato dd/mm/aaaa"])).toEqual([]);
@@ -1354,5 +1356,46 @@ describe("refusalCauses: what a refusal's words say follows from it", () => {
     expect(
       causes(["El comprobante enviado en la fila 2 (comenzando en 0) no esta ordenado por fecha y numero."]),
     ).toEqual(["sequence"]);
+  });
+});
+
+describe("a point of sale without a webhook URL (reference §6.7 Prerequisites, §12)", () => {
+  const refusal = (extra: Record<string, unknown> = {}) => ({
+    error: "S",
+    errores: ["Tu CUIT+PDV no posee una direccion de webhook valida."],
+    error_cod: [],
+    error_details: [],
+    ...extra,
+  });
+
+  it("nuevo_encola refused for it: a typed error with the hint, not one voucher's refusal", async () => {
+    const { service } = fake(refusal({ external_reference: "R-1" }));
+    const error = await failure(service.issue("queued", VOUCHER));
+    expect(error).toBeInstanceOf(WebhookRequiredError);
+    expect((error as WebhookRequiredError).outcome).toBe("rejected");
+    expect(error.message).toMatch(/refuses queued vouchers at this point of sale: Tu CUIT\+PDV no posee/);
+    expect((error as WebhookRequiredError).hint).toMatch(/webhook URL on the point of sale.*does not replace/);
+    // An instant call has no webhook to want: a refusal that speaks of one is the voucher's.
+    const instant = await fake(refusal({ external_reference: "R-1" })).service.issue("instant", VOUCHER);
+    expect(instant).toMatchObject({ ok: false, errors: ["Tu CUIT+PDV no posee una direccion de webhook valida."] });
+  });
+
+  it("lotes_encola refused whole for it (no items): the typed error, no lost answer", async () => {
+    const { service } = fake(refusal({ response: [] }));
+    const error = await failure(
+      service.issueBatch("queued", [VOUCHER, { comprobante: { external_reference: "R-2" } }]),
+    );
+    expect(error).toBeInstanceOf(WebhookRequiredError);
+    // An item that speaks of it is that voucher's refusal, among the others' answers.
+    const { service: items } = fake({
+      error: "S",
+      errores: [],
+      response: [
+        { error: "S", errores: ["Sin direccion de webhook."], external_reference: "R-1" },
+        { error: "N", errores: [], external_reference: "R-2", comprobante_nro: "00679-00000000", cae: " " },
+      ],
+    });
+    const batch = await items.issueBatch("queued", [VOUCHER, { comprobante: { external_reference: "R-2" } }]);
+    expect(batch.items.map((i) => i.ok)).toEqual([false, true]);
   });
 });

@@ -1,0 +1,104 @@
+/**
+ * What the real service requires before it takes queued vouchers, and what it tells the user
+ * (issue #24, part B): a point of sale without a webhook URL has `nuevo_encola` and `lotes_encola`
+ * refused at once (reference §6.7 "Prerequisites", §12 "Webhooks"), and the run says how to fix it.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { freshUser, ndjson, ROOT, runCli } from "../helpers.js";
+import { hostileRelay, issuingCalls, type Relay } from "../hostile-relay.js";
+import { type RunningSandbox, sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
+
+const SAMPLE = join(ROOT, "samples", "factura-b-dni.json");
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function sandbox(args: string[] = []): Promise<RunningSandbox> {
+  const s = await startSandboxProcess({ args });
+  cleanups.push(() => s.stop());
+  return s;
+}
+
+async function relayed(s: RunningSandbox, answer: Parameters<typeof hostileRelay>[1]): Promise<Relay> {
+  const relay = await hostileRelay(s, answer);
+  cleanups.push(() => relay.close());
+  return relay;
+}
+
+/** The sample under each of `refs`, in one file in `dir`. */
+function vouchers(dir: string, refs: string[]): string {
+  const list = refs.map((ref) => {
+    const raw = JSON.parse(readFileSync(SAMPLE, "utf8"));
+    delete raw.$schema;
+    raw.comprobante.external_reference = ref;
+    return raw;
+  });
+  const path = join(dir, `${refs[0]}.json`);
+  writeFileSync(path, JSON.stringify(list.length === 1 ? list[0] : list));
+  return path;
+}
+
+/** What the service answers a queued call at a point of sale with no webhook URL: an error at once, nothing queued. */
+const NO_WEBHOOK = "Tu CUIT+PDV no posee una direccion de webhook valida. El comprobante no se procesara.";
+
+const HINT =
+  /queued issuing needs a webhook URL on the point of sale: set it in the service's web panel \(Mi espacio de trabajo > CUITs \/ PDV[^)]*\); `issue-queued --wait` polls the service, but does not replace the webhook/;
+
+describe("a point of sale without a webhook URL", () => {
+  it("the service's refusal of nuevo_encola stops the run with the hint, and nothing is sent again", async () => {
+    const s = await sandbox();
+    const relay = await relayed(s, ({ method, request }) =>
+      method === "facturacion/nuevo_encola"
+        ? {
+            text: JSON.stringify({
+              error: "S",
+              errores: [NO_WEBHOOK],
+              error_cod: [],
+              error_details: [],
+              external_reference: request.comprobante.external_reference,
+            }),
+          }
+        : undefined,
+    );
+    const u = freshUser("facturar-webhook-");
+    const env = { ...sandboxEnv(s, u.env), FACTURAR_BASE_URL: relay.baseUrl, FACTURAR_SETTLE_WINDOW: "0.3" };
+    const r = await runCli(["--json", "issue-queued", "--batch-size", "1", vouchers(u.cwd, ["WH-1", "WH-2"])], {
+      cwd: u.cwd,
+      env,
+    });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(NO_WEBHOOK);
+    expect(r.stderr).toMatch(HINT);
+    // The first was refused; the second, which would be refused alike, was not sent.
+    expect(issuingCalls(relay)).toEqual(["facturacion/nuevo_encola"]);
+    expect(ndjson(r.stdout).map((v) => [v.external_reference, v.status])).toEqual([
+      ["WH-1", "held"],
+      ["WH-2", "held"],
+    ]);
+  });
+
+  it("the service's refusal of a lotes_encola batch is no lost answer: nothing is asked about or sent again", async () => {
+    const s = await sandbox();
+    const relay = await relayed(s, ({ method }) =>
+      method === "facturacion/lotes_encola"
+        ? {
+            text: JSON.stringify({ error: "S", errores: [NO_WEBHOOK], error_cod: [], error_details: [], response: [] }),
+          }
+        : undefined,
+    );
+    const u = freshUser("facturar-webhook-");
+    const env = { ...sandboxEnv(s, u.env), FACTURAR_BASE_URL: relay.baseUrl, FACTURAR_SETTLE_WINDOW: "0.3" };
+    const r = await runCli(["issue-queued", vouchers(u.cwd, ["WB-1", "WB-2", "WB-3"])], { cwd: u.cwd, env });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toMatch(HINT);
+    expect(r.stderr).not.toMatch(/asking the service about each voucher/);
+    // Asked about before the send (as every run does), never after it.
+    expect(relay.methods.slice(relay.methods.indexOf("facturacion/lotes_encola"))).toEqual([
+      "facturacion/lotes_encola",
+    ]);
+  });
+});

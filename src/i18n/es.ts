@@ -272,8 +272,15 @@ export const ES: Readonly<Record<string, string>> = {
   "loopback address to listen on": "dirección de loopback en la que escucha",
   "where the service keeps its state (default $XDG_DATA_HOME/facturar/sandbox)":
     "dónde guarda su estado el servicio (por defecto $XDG_DATA_HOME/facturar/sandbox)",
-  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, observe=RATE, maintenance, authority-down, plan-ended, authority-checks":
-    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, observe=TASA, maintenance, authority-down, plan-ended, authority-checks",
+  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, observe=RATE, maintenance, authority-down, plan-ended, authority-checks, webhook-required":
+    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, observe=TASA, maintenance, authority-down, plan-ended, authority-checks, webhook-required",
+  "<url|pv=url>": "<url|pv=url>",
+  "the webhook URL of every point of sale, or of one (repeatable; also FACTURAR_SANDBOX_WEBHOOK): queued issuing needs it like production; the sandbox sends nothing to it":
+    "la URL de webhook de todos los puntos de venta, o de uno (repetible; también FACTURAR_SANDBOX_WEBHOOK): para encolar hace falta, como en producción; el sandbox no le envía nada",
+  "the same, with the webhook URL that queued issuing needs":
+    "lo mismo, con la URL de webhook que hace falta para encolar",
+  "webhook {part}: write an http:// or https:// URL of up to 255 characters, or PV=URL for one point of sale":
+    "webhook {part}: escribí una URL http:// o https:// de hasta 255 caracteres, o PV=URL para un punto de venta",
   "how often the queue worker runs": "cada cuánto corre el procesador de la cola",
   "the plan's voucher quota (the development plan has 1500)":
     "el cupo de comprobantes del plan (el plan de desarrollo tiene 1500)",
@@ -1276,8 +1283,8 @@ export const ES: Readonly<Record<string, string>> = {
     "fechado el {fecha}, antes del {last}, fecha del último {tipo} emitido en el punto de venta {pv}: la autoridad rechaza una fecha anterior a la del último comprobante de ese tipo y punto de venta",
   "date it on or after {last}, or issue it from another point of sale":
     "póngale fecha del {last} en adelante, o emítalo desde otro punto de venta",
-  "behave like the real service: latency=80, spacing=100 and the authority's checks the development plan skips (authority-checks); --fault may change them":
-    "se comporta como el servicio real: latency=80, spacing=100 y los controles de ARCA que el plan de desarrollo omite (authority-checks); --fault puede cambiarlos",
+  "behave like the real service: latency=80, spacing=100, the authority's checks the development plan skips (authority-checks), and queued vouchers refused at a point of sale without a webhook URL (webhook-required); --fault may change them":
+    "se comporta como el servicio real: latency=80, spacing=100, los controles de ARCA que el plan de desarrollo omite (authority-checks) y comprobantes encolados rechazados en un punto de venta sin URL de webhook (webhook-required); --fault puede cambiarlos",
   "as slow and as strict as the real service": "tan lento y tan estricto como el servicio real",
   "not processed by the service: {ref}, earlier in its batch, failed":
     "el servicio no lo procesó: falló {ref}, anterior en su lote",

@@ -102,3 +102,72 @@ describe("a point of sale without a webhook URL", () => {
     ]);
   });
 });
+
+describe("the sandbox's webhook setting", () => {
+  /** The queued vouchers the sandbox holds under a reference. */
+  async function queuedUnder(s: RunningSandbox, ref: string): Promise<number> {
+    const r = await s.call("facturacion/consulta_avanzada", {
+      busqueda_tipo: "EXT_REF",
+      pagina: 0,
+      limite: 1000,
+      comprobante: { external_reference: ref, operacion: "V" },
+    });
+    return r.body.error === "N" ? r.body.comprobantes.length : 0;
+  }
+
+  it("like production, it refuses queued calls for a point of sale without one, and takes them with one", async () => {
+    const strict = await sandbox(["--like-production"]);
+    const u = freshUser("facturar-webhook-");
+    const refused = await runCli(["issue-queued", vouchers(u.cwd, ["LP-1"])], {
+      cwd: u.cwd,
+      env: sandboxEnv(strict, u.env),
+    });
+    expect(refused.code, refused.stderr).toBe(4);
+    expect(refused.stderr).toMatch(/refuses queued vouchers at this point of sale: .*webhook/);
+    expect(refused.stderr).toMatch(HINT);
+    const batch = await runCli(["issue-queued", vouchers(u.cwd, ["LB-1", "LB-2"])], {
+      cwd: u.cwd,
+      env: sandboxEnv(strict, u.env),
+    });
+    expect(batch.code, batch.stderr).toBe(4);
+    expect(batch.stderr).toMatch(HINT);
+    for (const ref of ["LP-1", "LB-1", "LB-2"]) expect(await queuedUnder(strict, ref)).toBe(0);
+    // The same with the point of sale's webhook set: queued, one alone (nuevo_encola) and a batch (lotes_encola).
+    const hooked = await sandbox(["--like-production", "--webhook", "https://example.com/hooks/facturar"]);
+    const v = freshUser("facturar-webhook-");
+    const one = await runCli(["issue-queued", vouchers(v.cwd, ["LP-1"])], {
+      cwd: v.cwd,
+      env: sandboxEnv(hooked, v.env),
+    });
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toMatch(/ref LP-1 {2}queued/);
+    const two = await runCli(["issue-queued", vouchers(v.cwd, ["LB-1", "LB-2"])], {
+      cwd: v.cwd,
+      env: sandboxEnv(hooked, v.env),
+    });
+    expect(two.code, two.stderr).toBe(0);
+    expect(two.stderr).toMatch(/2 queued/);
+  });
+
+  it("the embedded sandbox: FACTURAR_SANDBOX_FAULTS=webhook-required, and FACTURAR_SANDBOX_WEBHOOK per point of sale", async () => {
+    const u = freshUser("facturar-webhook-");
+    const strict = { ...u.env, FACTURAR_SANDBOX_FAULTS: "webhook-required" };
+    const refused = await runCli(["issue-queued", vouchers(u.cwd, ["EM-1"])], { cwd: u.cwd, env: strict });
+    expect(refused.code, refused.stderr).toBe(4);
+    expect(refused.stderr).toMatch(HINT);
+    // Another point of sale's webhook is not this one's.
+    const elsewhere = { ...strict, FACTURAR_SANDBOX_WEBHOOK: "680=https://example.com/hooks/680" };
+    expect((await runCli(["issue-queued", vouchers(u.cwd, ["EM-1"])], { cwd: u.cwd, env: elsewhere })).code).toBe(4);
+    const hooked = { ...strict, FACTURAR_SANDBOX_WEBHOOK: "679=https://example.com/hooks/679" };
+    const queued = await runCli(["issue-queued", vouchers(u.cwd, ["EM-1"])], { cwd: u.cwd, env: hooked });
+    expect(queued.code, queued.stderr).toBe(0);
+    expect(queued.stdout).toMatch(/ref EM-1 {2}queued/);
+    // Not a URL the service would take: a usage error, nothing started.
+    const bad = await runCli(["issue-queued", vouchers(u.cwd, ["EM-2"])], {
+      cwd: u.cwd,
+      env: { ...strict, FACTURAR_SANDBOX_WEBHOOK: "679=ftp://example.com/x" },
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/FACTURAR_SANDBOX_WEBHOOK: .*https:\/\//);
+  });
+});

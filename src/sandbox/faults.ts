@@ -148,7 +148,7 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
       else faults.slowCommit = ms;
       continue;
     }
-    const key = RATES[name as keyof typeof RATES];
+    const key = Object.hasOwn(RATES, name) ? RATES[name as keyof typeof RATES] : undefined;
     if (!key)
       throw new FaultSpecError(
         t("unknown fault {name}; known: {value}", { name: JSON.stringify(name), value: FAULT_NAMES.join(", ") }),

@@ -22,5 +22,7 @@ describe("the points of sale's webhook URLs", () => {
     expect(parseFaults(["webhook-required"]).webhookRequired).toBe(true);
     expect(parseFaults([LIKE_PRODUCTION, "webhook-required=off"]).webhookRequired).toBe(false);
     expect(parseFaults([]).webhookRequired).toBe(false);
+    // A name every object has is no fault's.
+    expect(() => parseFaults(["toString=0.5"])).toThrow(/unknown fault "toString"/);
   });
 });

@@ -1216,6 +1216,8 @@ export const ES: Readonly<Record<string, string>> = {
   "a profile for the embedded sandbox, made the default":
     "un perfil para el sandbox incorporado, como perfil por defecto",
   "a real account, credentials read from the environment": "una cuenta real, con las credenciales leídas del entorno",
+  "The service takes queued vouchers only at a point of sale with a webhook URL, set in its web panel (Mi espacio de trabajo > CUITs / PDV); without one it refuses them at once, and the run stops saying so. --wait follows them by polling; it does not replace the webhook. The sandbox asks for one like production: facturar sandbox --like-production --webhook URL.":
+    "El servicio acepta comprobantes encolados solo en un punto de venta con URL de webhook, que se carga en su panel web (Mi espacio de trabajo > CUITs / PDV); sin ella los rechaza al instante, y la ejecución se detiene avisándolo. --wait los sigue consultando; no reemplaza al webhook. El sandbox la pide como en producción: facturar sandbox --like-production --webhook URL.",
   "queue a batch and return at once": "encolar un lote y volver enseguida",
   "queue it and wait up to 10 minutes for every voucher": "encolarlo y esperar hasta 10 minutos por cada comprobante",
   "send again the ones that failed, once fixed": "reenviar los que fallaron, una vez corregidos",

@@ -171,3 +171,16 @@ describe("the sandbox's webhook setting", () => {
     expect(bad.stderr).toMatch(/FACTURAR_SANDBOX_WEBHOOK: .*https:\/\//);
   });
 });
+
+describe("told before the first run", () => {
+  it("issue-queued --help says the point of sale needs a webhook URL, and that --wait does not replace it", async () => {
+    const u = freshUser("facturar-webhook-");
+    const en = await runCli(["issue-queued", "--help"], { cwd: u.cwd, env: u.env });
+    expect(en.code).toBe(0);
+    expect(en.stdout).toMatch(/webhook URL/);
+    expect(en.stdout).toMatch(/--wait\s+follows\s+them\s+by\s+polling;\s+it\s+does\s+not\s+replace\s+the\s+webhook/);
+    const es = await runCli(["--lang", "es", "issue-queued", "--help"], { cwd: u.cwd, env: u.env });
+    expect(es.stdout).toMatch(/URL\s+de\s+webhook/);
+    expect(es.stdout).toMatch(/no\s+reemplaza\s+al\s+webhook/);
+  });
+});

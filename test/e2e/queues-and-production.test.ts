@@ -184,3 +184,45 @@ describe("told before the first run", () => {
     expect(es.stdout).toMatch(/no\s+reemplaza\s+al\s+webhook/);
   });
 });
+
+describe("facturar init --production", () => {
+  const NEXT_STEP =
+    /next step: .*development plan \(API DEV\).*re-synchroni[sz]e .*numbering .*from ARCA, in the service's web panel.*`facturar --profile prod next-number --type "FACTURA B"`/s;
+
+  it("ends saying the numbering must be re-synchronised from ARCA after the development plan, and how to check it", async () => {
+    const s = await sandbox();
+    const pv = s.pointsOfSale[0] as (typeof s.pointsOfSale)[number];
+    const u = freshUser("facturar-init-prod-");
+    const env = { ...u.env, P_USER: pv.usertoken, P_KEY: pv.apikey, P_TOKEN: pv.apitoken };
+    const args = (...more: string[]) => [
+      "init",
+      "--name",
+      "prod",
+      "--base-url",
+      s.baseUrl,
+      "--usertoken-env",
+      "P_USER",
+      "--apikey-env",
+      "P_KEY",
+      "--apitoken-env",
+      "P_TOKEN",
+      "--punto-venta",
+      String(pv.punto_venta),
+      ...more,
+    ];
+    const checked = await runCli(args("--production"), { cwd: u.cwd, env });
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stderr).toMatch(NEXT_STEP);
+    // Said last: after the profile's check.
+    expect(checked.stdout).toMatch(/prod: .* answers, invoicing OK/);
+    const unchecked = await runCli(args("--production", "--no-check"), { cwd: u.cwd, env });
+    expect(unchecked.stderr).toMatch(NEXT_STEP);
+    // The command it names runs as written.
+    const next = await runCli(["--profile", "prod", "next-number", "--type", "FACTURA B"], { cwd: u.cwd, env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toMatch(/next FACTURA B at point of sale 679: 00679-00000001/);
+    // Not production: nothing to re-synchronise.
+    const notProduction = await runCli(args("--no-production", "--no-check"), { cwd: u.cwd, env });
+    expect(notProduction.stderr).not.toMatch(/next step/);
+  });
+});

@@ -33,6 +33,22 @@ export interface Authorization {
   ticket_url: string | null;
   /** The authority approved it with observations (reference §6.9). */
   observations: string[];
+  /**
+   * Whether the service e-mailed it to the customer (`envio_x_mail` S or N, reference §6.1); null
+   * where the answer does not say (a blank, an odd value, a listing, which does not carry it, §6.9).
+   * The protocol always sets these three; a fake service may leave them out (read as not said).
+   */
+  envio_x_mail?: boolean | null;
+  /** To whom (`envio_x_mail_direcciones`, comma-separated on the wire). */
+  envio_x_mail_direcciones?: string[];
+  /** The customer's and the download page (`micrositios`), where the account has them (§6.1). */
+  micrositios?: Micrositios;
+}
+
+/** The voucher's pages on the service (`micrositios`): http(s) URLs, or null (the field's "" when not enabled). */
+export interface Micrositios {
+  cliente: string | null;
+  descarga: string | null;
 }
 
 /** A voucher as `consulta` / `consulta_avanzada` report it, normalised. */
@@ -214,6 +230,50 @@ function shownText(value: string): string {
   return unescapeText(printable(value).trim());
 }
 
+/** `envio_x_mail`: S or N (any case, padded, or SI/NO, or a JSON boolean); null for anything else. */
+function mailFlag(value: unknown): boolean | null {
+  if (typeof value === "boolean") return value;
+  const s = text(value).toUpperCase();
+  if (s === "S" || s === "SI") return true;
+  if (s === "N" || s === "NO") return false;
+  return null;
+}
+
+/** `envio_x_mail_direcciones`: the addresses of a comma (or semicolon) separated text, or a list; what is no address left out. */
+function mailAddresses(value: unknown): string[] {
+  const parts = Array.isArray(value) ? value.map(text) : text(value).split(/[,;\s]+/);
+  return parts.map((p) => p.trim()).filter((p) => /^[^@\s]+@[^@\s]+$/.test(p));
+}
+
+/** An http(s) URL the service gives, or null (an empty field, a placeholder, anything else). */
+function pageUrl(value: unknown): string | null {
+  const s = text(value);
+  if (!/^https?:\/\//i.test(s)) return null;
+  try {
+    new URL(s);
+    return s;
+  } catch {
+    return null;
+  }
+}
+
+function micrositios(value: unknown): Micrositios {
+  const m =
+    value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return { cliente: pageUrl(m.cliente), descarga: pageUrl(m.descarga) };
+}
+
+/** What an answer or a listed voucher says of the e-mail and the pages. */
+function mailing(
+  answer: Record<string, unknown>,
+): Required<Pick<Authorization, "envio_x_mail" | "envio_x_mail_direcciones" | "micrositios">> {
+  return {
+    envio_x_mail: mailFlag(answer.envio_x_mail),
+    envio_x_mail_direcciones: mailAddresses(answer.envio_x_mail_direcciones),
+    micrositios: micrositios(answer.micrositios),
+  };
+}
+
 /** The queued placeholders (`cae: " "`, `01/01/2000`, `…-00000000`) mean "not yet". */
 function realDate(value: unknown): string | null {
   const s = textOrNull(value);
@@ -358,6 +418,7 @@ export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
     errors:
       state === "queue-error" ? [...errorTexts(c.errores), ...(errorTexts(c.errores).length ? [] : [status])] : [],
     observations: errorTexts(c.afip_observaciones ?? c.observaciones),
+    ...mailing(c),
     operacion: text(c.operacion).toUpperCase() === "C" ? "C" : "V",
     // Trimmed only when shown: a date's listing reads thousands of vouchers for their references.
     get raw() {
@@ -477,6 +538,7 @@ export function issueAnswer(method: string, answer: Record<string, unknown>, mod
     pdf_url: textOrNull(answer.comprobante_pdf_url),
     ticket_url: textOrNull(answer.comprobante_ticket_url),
     observations: errorTexts(answer.afip_observaciones ?? answer.observaciones),
+    ...mailing(answer),
   };
 }
 

@@ -1350,6 +1350,10 @@ export const ES: Readonly<Record<string, string>> = {
     "esta nota de {ref} ya está emitida: no se envía de nuevo; --new emite otra",
   "{note}, the note of {ref} issued before, is for another amount or items: nothing sent; --new issues another note":
     "{note}, la nota de {ref} emitida antes, es por otro importe u otros ítems: no se envió nada; --new emite otra nota",
+  "e-mailed to {addresses}": "enviado por e-mail a {addresses}",
+  "e-mailed": "enviado por e-mail",
+  "customer's page:": "página del cliente:",
+  "download page:": "página de descarga:",
   "observed by the authority:": "observado por la autoridad:",
   "{tipo} {numero} has items 1 to {count}, not {items}": "{tipo} {numero} tiene los ítems 1 a {count}, no {items}",
   "{tipo} {numero} has a discount or perceptions over all its items: a note of some items cannot say its share":

@@ -226,3 +226,118 @@ describe("facturar init --production", () => {
     expect(notProduction.stderr).not.toMatch(/next step/);
   });
 });
+
+describe("whether the customer was e-mailed, and the voucher's pages (envio_x_mail, micrositios)", () => {
+  /** The sample under `ref`, e-mailed to `email` (or not e-mailed), in its own file in `dir`. */
+  function mailedVoucher(dir: string, ref: string, email?: string): string {
+    const raw = JSON.parse(readFileSync(SAMPLE, "utf8"));
+    delete raw.$schema;
+    raw.comprobante.external_reference = ref;
+    if (email) Object.assign(raw.cliente, { email, envia_por_mail: "S" });
+    const path = join(dir, `${ref}.json`);
+    writeFileSync(path, JSON.stringify(raw));
+    return path;
+  }
+
+  it("issue says which vouchers were e-mailed and to whom; --json has the fields, e-mailed or not", async () => {
+    const u = freshUser("facturar-mailed-");
+    const files = [mailedVoucher(u.cwd, "ML-1", "a@example.com,b@example.com"), mailedVoucher(u.cwd, "ML-2")];
+    const human = await runCli(["issue", "--no-pdf", "--batch-size", "1", ...files], { cwd: u.cwd, env: u.env });
+    expect(human.code, human.stderr).toBe(0);
+    const blocks = human.stdout.split(/\n(?=\S)/);
+    expect(blocks[0]).toMatch(/ref ML-1 {2}issued\n[\s\S]*\n {4}e-mailed to a@example\.com, b@example\.com(\n|$)/);
+    expect(blocks[1]).toMatch(/ref ML-2 {2}issued/);
+    expect(blocks[1]).not.toMatch(/e-mailed/);
+    const v = freshUser("facturar-mailed-");
+    const json = await runCli(
+      [
+        "--json",
+        "issue",
+        "--no-pdf",
+        mailedVoucher(v.cwd, "MJ-1", "a@example.com,b@example.com"),
+        mailedVoucher(v.cwd, "MJ-2"),
+      ],
+      { cwd: v.cwd, env: v.env },
+    );
+    const [mailed, notMailed] = ndjson(json.stdout);
+    expect(mailed).toMatchObject({
+      external_reference: "MJ-1",
+      envio_x_mail: true,
+      envio_x_mail_direcciones: ["a@example.com", "b@example.com"],
+      micrositios: { cliente: null, descarga: null },
+    });
+    expect(notMailed).toMatchObject({ external_reference: "MJ-2", envio_x_mail: false, envio_x_mail_direcciones: [] });
+  });
+
+  it("read from what the real service may send: S in any case, ; between addresses, pages, blanks and odd values", async () => {
+    const s = await sandbox();
+    const odd: Record<string, Record<string, unknown>> = {
+      "OD-1": {
+        envio_x_mail: " s ",
+        envio_x_mail_direcciones: " a@example.com; b@example.com ,",
+        micrositios: { cliente: "https://servicios.example/c/1", descarga: "" },
+      },
+      // The lotes page's items: "" for both.
+      "OD-2": { envio_x_mail: "", envio_x_mail_direcciones: "", micrositios: "url-del-micrositio" },
+      "OD-3": { envio_x_mail: undefined, envio_x_mail_direcciones: undefined, micrositios: undefined },
+    };
+    odd["OD-4"] = odd["OD-1"] as Record<string, unknown>;
+    const relay = await relayed(s, async ({ method, request, forward }) => {
+      if (method !== "facturacion/nuevo") return undefined;
+      const answer = JSON.parse((await forward()).text);
+      return { text: JSON.stringify({ ...answer, ...odd[request.comprobante.external_reference] }) };
+    });
+    const u = freshUser("facturar-mailed-");
+    const env = { ...sandboxEnv(s, u.env), FACTURAR_BASE_URL: relay.baseUrl };
+    const files = ["OD-1", "OD-2", "OD-3"].map((ref) => mailedVoucher(u.cwd, ref, "a@example.com"));
+    const json = await runCli(["--json", "issue", "--no-pdf", "--batch-size", "1", ...files], { cwd: u.cwd, env });
+    expect(json.code, json.stderr).toBe(0);
+    expect(ndjson(json.stdout).map((r) => [r.envio_x_mail, r.envio_x_mail_direcciones, r.micrositios])).toEqual([
+      [true, ["a@example.com", "b@example.com"], { cliente: "https://servicios.example/c/1", descarga: null }],
+      [null, [], { cliente: null, descarga: null }],
+      [null, [], { cliente: null, descarga: null }],
+    ]);
+    const v = freshUser("facturar-mailed-");
+    const human = await runCli(["issue", "--no-pdf", mailedVoucher(v.cwd, "OD-4", "a@example.com")], {
+      cwd: v.cwd,
+      env: { ...env, ...v.env, FACTURAR_BASE_URL: relay.baseUrl },
+    });
+    expect(human.stdout).toMatch(/\n {4}e-mailed to a@example\.com, b@example\.com\n/);
+    expect(human.stdout).toMatch(/\n {4}customer's page: https:\/\/servicios\.example\/c\/1(\n|$)/);
+  });
+
+  it("query --ref tells it too: the pages the service lists, and the e-mail this machine's journal saw sent", async () => {
+    const s = await sandbox();
+    const relay = await relayed(s, async ({ method, forward }) => {
+      if (method !== "facturacion/consulta_avanzada") return undefined;
+      const answer = JSON.parse((await forward()).text);
+      for (const item of answer.comprobantes ?? [])
+        item.comprobante.micrositios = {
+          cliente: "https://servicios.example/c/9",
+          descarga: "https://servicios.example/d/9",
+        };
+      return { text: JSON.stringify(answer) };
+    });
+    const u = freshUser("facturar-mailed-");
+    const env = { ...sandboxEnv(s, u.env), FACTURAR_BASE_URL: relay.baseUrl };
+    const issued = await runCli(["issue", "--no-pdf", mailedVoucher(u.cwd, "QR-1", "a@example.com")], {
+      cwd: u.cwd,
+      env,
+    });
+    expect(issued.code, issued.stderr).toBe(0);
+    const query = await runCli(["query", "--ref", "QR-1"], { cwd: u.cwd, env });
+    expect(query.code, query.stderr).toBe(0);
+    expect(query.stdout).toMatch(/\n {2}FACTURA B 00679-00000001: e-mailed to a@example\.com(\n|$)/);
+    expect(query.stdout).toMatch(
+      /\n {2}FACTURA B 00679-00000001: customer's page: https:\/\/servicios\.example\/c\/9 {3}download page: https:\/\/servicios\.example\/d\/9(\n|$)/,
+    );
+    // Another machine (no journal): the service's listing does not say it was e-mailed (reference §6.9).
+    const other = freshUser("facturar-mailed-");
+    const elsewhere = await runCli(["query", "--ref", "QR-1"], {
+      cwd: other.cwd,
+      env: { ...env, ...other.env, FACTURAR_BASE_URL: relay.baseUrl },
+    });
+    expect(elsewhere.stdout).not.toMatch(/e-mailed/);
+    expect(elsewhere.stdout).toMatch(/customer's page: https:\/\/servicios\.example\/c\/9/);
+  });
+});

@@ -307,6 +307,9 @@ describe("issue: nuevo and nuevo_encola", () => {
       comprobante_nro: "00003-00000074",
       comprobante_tipo: "FACTURA B ",
       afip_observaciones: [" obs "],
+      envio_x_mail: "S",
+      envio_x_mail_direcciones: "direccion1@sudominio.com,direccion2@sudominio.com",
+      micrositios: { cliente: "https://servicios.x.invalid/c/1", descarga: "url-del-micrositio" },
     });
     const answer = await service.issue("instant", VOUCHER);
     expect(sent).toEqual([{ method: "facturacion/nuevo", body: VOUCHER }]);
@@ -323,6 +326,10 @@ describe("issue: nuevo and nuevo_encola", () => {
       pdf_url: "https://x.invalid/a.pdf",
       ticket_url: "https://x.invalid/t.pdf",
       observations: ["obs"],
+      envio_x_mail: true,
+      envio_x_mail_direcciones: ["direccion1@sudominio.com", "direccion2@sudominio.com"],
+      // The page's placeholder is no address to show.
+      micrositios: { cliente: "https://servicios.x.invalid/c/1", descarga: null },
     });
   });
 
@@ -396,7 +403,27 @@ describe("issue: nuevo and nuevo_encola", () => {
       pdf_url: null,
       ticket_url: null,
       observations: [],
+      envio_x_mail: null,
+      envio_x_mail_direcciones: [],
+      micrositios: { cliente: null, descarga: null },
     });
+  });
+
+  it("envio_x_mail as the service may write it: N, s, SI, a boolean; a blank or anything else says nothing", async () => {
+    const read = async (extra: Record<string, unknown>) => {
+      const answer = await fake({ error: "N", ...extra }).service.issue("instant", VOUCHER);
+      return answer.ok ? [answer.envio_x_mail, answer.envio_x_mail_direcciones] : undefined;
+    };
+    expect(await read({ envio_x_mail: "N", envio_x_mail_direcciones: "" })).toEqual([false, []]);
+    expect(
+      await read({ envio_x_mail: " s ", envio_x_mail_direcciones: "a@x.invalid; b@x.invalid ,, no-address" }),
+    ).toEqual([true, ["a@x.invalid", "b@x.invalid"]]);
+    expect(await read({ envio_x_mail: "SI", envio_x_mail_direcciones: ["a@x.invalid", 7] })).toEqual([
+      true,
+      ["a@x.invalid"],
+    ]);
+    expect(await read({ envio_x_mail: true })).toEqual([true, []]);
+    for (const odd of ["", "X", 1, null, {}]) expect(await read({ envio_x_mail: odd })).toEqual([null, []]);
   });
 
   it("refused (§6.4): the errors, their details, and whether the buyer needs a credit invoice", async () => {

@@ -14,6 +14,7 @@ import { unescapeText } from "../voucher/text.js";
 import { type ApiClient, errorTexts, parseVoucherNumber, printable, UnavailableError } from "./client.js";
 import type { HttpResponse } from "./http.js";
 import { TransportError } from "./http.js";
+import { repairMojibake } from "./mojibake.js";
 
 export type Operacion = "V" | "C";
 export type IssueMode = "instant" | "queued";
@@ -895,7 +896,9 @@ export class HttpService implements Service {
       await this.client.read(method, { cliente: { documento_tipo: "CUIT", documento_nro: cuit } }),
     );
     const errors = errorTexts(answer.errores);
-    const razon_social = text(answer.razon_social);
+    // The registry's texts may come double-encoded (§6.3, `MUÃ‘OZ`): repaired where they decode cleanly.
+    const said = (value: unknown) => repairMojibake(text(value));
+    const razon_social = said(answer.razon_social);
     // A CUIT registered in neither VAT nor monotributo comes with its data and error "S" (§6.10).
     if (answer.error !== "N" && razon_social === "")
       throw new ServiceRefusedError(t("no registry record for CUIT {cuit}", { cuit }), errors);
@@ -906,15 +909,15 @@ export class HttpService implements Service {
       razon_social,
       condicion_impositiva: condicion,
       condicion_iva: REGISTRY_CONDITIONS[condicion] ?? null,
-      direccion: text(answer.direccion),
-      localidad: text(answer.localidad),
+      direccion: said(answer.direccion),
+      localidad: said(answer.localidad),
       codigopostal: text(answer.codigopostal),
-      provincia: text(answer.provincia),
+      provincia: said(answer.provincia),
       estado: text(answer.estado),
       actividad: (Array.isArray(answer.actividad) ? answer.actividad : [])
         .filter((a): a is Record<string, unknown> => a !== null && typeof a === "object")
-        .map((a) => ({ id: text(a.id), descripcion: text(a.descripcion), periodo: text(a.periodo) })),
-      errors: answer.error === "N" ? [] : errors,
+        .map((a) => ({ id: text(a.id), descripcion: said(a.descripcion), periodo: text(a.periodo) })),
+      errors: answer.error === "N" ? [] : errors.map(repairMojibake),
     };
   }
 

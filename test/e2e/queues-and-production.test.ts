@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freshUser, ndjson, ROOT, runCli } from "../helpers.js";
+import { freshUser, inTerminal, ndjson, ROOT, runCli } from "../helpers.js";
 import { hostileRelay, issuingCalls, type Relay } from "../hostile-relay.js";
 import { type RunningSandbox, sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
 
@@ -340,4 +340,82 @@ describe("whether the customer was e-mailed, and the voucher's pages (envio_x_ma
     expect(elsewhere.stdout).not.toMatch(/e-mailed/);
     expect(elsewhere.stdout).toMatch(/customer's page: https:\/\/servicios\.example\/c\/9/);
   });
+});
+
+describe("the registry's double-encoded UTF-8 (reference §6.3: clientes/afip-info)", () => {
+  const ENTER = "\r";
+  const DOWN = "\u001b[B";
+  /** The sandbox's registry record, its name and first activity as the real one may send them. */
+  async function mangling(s: RunningSandbox, name: string): Promise<Relay> {
+    return relayed(s, async ({ method, forward }) => {
+      if (method !== "clientes/afip-info") return undefined;
+      const answer = JSON.parse((await forward()).text);
+      answer.razon_social = name;
+      // The official example: INFORMÁTICA's Á as U+00C3 U+0081 (Latin-1 read, encoded again).
+      answer.actividad = [{ descripcion: "SERVICIOS DE INFORM\u00c3\u0081TICA", id: "620100", periodo: "201311" }];
+      return { text: JSON.stringify(answer) };
+    });
+  }
+
+  it("facturar cuit shows the names repaired, and a correct name as it came", async () => {
+    const s = await sandbox();
+    const u = freshUser("facturar-mojibake-");
+    const mangled = await mangling(s, "MUÃ‘OZ MARIA");
+    const r = await runCli(["cuit", "27334445556"], {
+      cwd: u.cwd,
+      env: { ...sandboxEnv(s, u.env), FACTURAR_BASE_URL: mangled.baseUrl },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^MUÑOZ MARIA {2}CUIT 27334445556\n/);
+    expect(r.stdout).toMatch(/activity: 620100 SERVICIOS DE INFORMÁTICA\n/);
+    const json = await runCli(["--json", "cuit", "27334445556"], {
+      cwd: u.cwd,
+      env: { ...sandboxEnv(s, u.env), FACTURAR_BASE_URL: mangled.baseUrl },
+    });
+    expect(JSON.parse(json.stdout)).toMatchObject({ razon_social: "MUÑOZ MARIA" });
+    const right = await mangling(s, "PEÑA MARIA");
+    const untouched = await runCli(["cuit", "27334445556"], {
+      cwd: u.cwd,
+      env: { ...sandboxEnv(s, u.env), FACTURAR_BASE_URL: right.baseUrl },
+    });
+    expect(untouched.stdout).toMatch(/^PEÑA MARIA {2}CUIT 27334445556\n/);
+  });
+
+  it("issue --interactive offers the repaired name as the customer's, and issues it so", async () => {
+    const s = await sandbox();
+    const mangled = await mangling(s, "MUÃ‘OZ MARIA");
+    const u = freshUser("facturar-mojibake-");
+    const env = { ...process.env, ...sandboxEnv(s, u.env), FACTURAR_BASE_URL: mangled.baseUrl, CI: "" };
+    const screen = await inTerminal(["issue", "--interactive", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Voucher type/, `${DOWN}${ENTER}`],
+      [/CUIT number/, `27334445556${ENTER}`],
+      // The registry's name, taken as offered.
+      [/Customer's name/, ENTER],
+      [/Customer's VAT condition/, ENTER],
+      [/Customer's address/, ENTER],
+      [/Customer's e-mail/, ENTER],
+      [/Item 1: description/, `Cafe 1 kg${ENTER}`],
+      [/Quantity/, `1${ENTER}`],
+      [/Unit price without VAT/, `100${ENTER}`],
+      [/VAT rate/, ENTER],
+      [/Add another item\?/, ENTER],
+      [/Voucher date/, ENTER],
+      [/Reference/, `MOJI-1${ENTER}`],
+      [/Issue it\?/, ENTER],
+      [/Save it as a JSON file/, `y${ENTER}`],
+      [/\? File/, `moji.json${ENTER}`],
+    ]);
+    expect(screen).toMatch(/registry: MUÑOZ MARIA, MONOTRIBUTO/);
+    expect(screen).toMatch(/EXIT=0/);
+    expect(JSON.parse(readFileSync(join(u.cwd, "moji.json"), "utf8")).cliente).toMatchObject({
+      razon_social: "MUÑOZ MARIA",
+    });
+    const held = await s.call("facturacion/consulta_avanzada", {
+      busqueda_tipo: "EXT_REF",
+      pagina: 0,
+      limite: 1000,
+      comprobante: { external_reference: "MOJI-1", operacion: "V" },
+    });
+    expect(held.body.comprobantes[0].cliente.razon_social).toBe("MUÑOZ MARIA");
+  }, 60_000);
 });

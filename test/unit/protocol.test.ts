@@ -997,6 +997,27 @@ describe("the registry, the plan, ledgers and products", () => {
     expect(empty.message).toMatch(/it has no razon_social$/);
   });
 
+  it("registry: its double-encoded texts repaired (§6.3), Windows-1252 or Latin-1; correct ones as they came", async () => {
+    const r = await fake({
+      error: "N",
+      razon_social: "MUÃ‘OZ MARIA",
+      direccion: "AV. CÃ³RDOBA 1234",
+      localidad: "SAN MARTÍN",
+      provincia: "ENTRE RÃOS",
+      condicion_impositiva: "MONOTRIBUTO",
+      actividad: [
+        { id: "620100", descripcion: "SERVICIOS DE CONSULTORES EN INFORM\u00c3\u0081TICA", periodo: "201311" },
+      ],
+    }).service.registry("27334445556");
+    expect(r).toMatchObject({
+      razon_social: "MUÑOZ MARIA",
+      direccion: "AV. CóRDOBA 1234",
+      localidad: "SAN MARTÍN",
+      provincia: "ENTRE RÍOS",
+      actividad: [{ descripcion: "SERVICIOS DE CONSULTORES EN INFORMÁTICA" }],
+    });
+  });
+
   it("usage: consumo's counts; one missing is malformed", async () => {
     const { service, sent } = fake({
       error: "N",

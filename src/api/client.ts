@@ -11,6 +11,7 @@ import { t } from "../i18n/index.js";
 import { addressAllowed, documentUrl, MAX_DOCUMENT_BYTES } from "./documents.js";
 import { exchange, type HttpOptions, type HttpResponse, TransportError } from "./http.js";
 import { answerShapeProblem } from "./json-shape.js";
+import { C1_CONTROL, repairMojibake } from "./mojibake.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the service's answers are untyped JSON, read field by field
 export type Answer = Record<string, any>;
@@ -187,7 +188,10 @@ export function cleanAnswer(value: unknown, credentials: Credentials): unknown {
     .map((s) => s.toLowerCase());
   const apikey = credentials.apikey?.toLowerCase() ?? "";
   const clean = (text: string): string => {
-    const shown = printable(text);
+    // A control of the C1 block is the trace of UTF-8 read as Latin-1 and encoded again (the
+    // registry's official example, reference §6.3): undone where the text decodes cleanly so,
+    // before printable() takes those controls out and the letters with them.
+    const shown = printable(C1_CONTROL.test(text) ? repairMojibake(text) : text);
     const cut = cutTokenPieces(shown, pieces);
     // Only a string that holds a credential's text is redacted further: a listing has thousands.
     const lower = cut.toLowerCase();

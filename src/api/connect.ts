@@ -150,6 +150,14 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     if (error instanceof RateSpecError) throw new UsageError(`FACTURAR_SANDBOX_RATES: ${error.message}`);
     throw error;
   }
+  const { parseWebhooks, WebhookSpecError } = await import("../sandbox/webhooks.js");
+  let webhooks: ReturnType<typeof parseWebhooks>;
+  try {
+    webhooks = parseWebhooks([opts.env.FACTURAR_SANDBOX_WEBHOOK ?? ""]);
+  } catch (error) {
+    if (error instanceof WebhookSpecError) throw new UsageError(`FACTURAR_SANDBOX_WEBHOOK: ${error.message}`);
+    throw error;
+  }
   const choose = (points: { punto_venta: number; usertoken: string; apikey: string; apitoken: string }[]) => {
     const wanted = profile.puntoVenta ?? points[0]?.punto_venta;
     const pv = points.find((p) => p.punto_venta === wanted);
@@ -164,7 +172,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     }
     return pv;
   };
-  const host = () => startSandbox({ dataDir, faults, rates, queueIntervalMs: 200, now: clockFrom(opts.env) });
+  const host = () => startSandbox({ dataDir, faults, rates, webhooks, queueIntervalMs: 200, now: clockFrom(opts.env) });
   /** Serves the sandbox until the CLIs using it are done, then stops it. */
   const closeHosted = async (sandbox: Awaited<ReturnType<typeof host>>) => {
     await waitForGuests(dataDir, (pids) =>

@@ -14,6 +14,7 @@ import { unescapeText } from "../voucher/text.js";
 import { type ApiClient, errorTexts, parseVoucherNumber, printable, UnavailableError } from "./client.js";
 import type { HttpResponse } from "./http.js";
 import { TransportError } from "./http.js";
+import { repairMojibake } from "./mojibake.js";
 
 export type Operacion = "V" | "C";
 export type IssueMode = "instant" | "queued";
@@ -33,6 +34,22 @@ export interface Authorization {
   ticket_url: string | null;
   /** The authority approved it with observations (reference §6.9). */
   observations: string[];
+  /**
+   * Whether the service e-mailed it to the customer (`envio_x_mail` S or N, reference §6.1); null
+   * where the answer does not say (a blank, an odd value, a listing, which does not carry it, §6.9).
+   * The protocol always sets these three; a fake service may leave them out (read as not said).
+   */
+  envio_x_mail?: boolean | null;
+  /** To whom (`envio_x_mail_direcciones`, comma-separated on the wire). */
+  envio_x_mail_direcciones?: string[];
+  /** The customer's and the download page (`micrositios`), where the account has them (§6.1). */
+  micrositios?: Micrositios;
+}
+
+/** The voucher's pages on the service (`micrositios`): http(s) URLs, or null (the field's "" when not enabled). */
+export interface Micrositios {
+  cliente: string | null;
+  descarga: string | null;
 }
 
 /** A voucher as `consulta` / `consulta_avanzada` report it, normalised. */
@@ -119,6 +136,29 @@ function authorityDown(errors: string[], details: { code: string; text: string }
   return texts.length > 0 && texts.every((e) => NO_CAE_CAME_BACK.test(e));
 }
 
+/**
+ * The service refuses queued vouchers at this point of sale: it has no webhook URL, which
+ * `nuevo_encola` and `lotes_encola` require (reference §6.7 "Prerequisites", §12). Nothing was
+ * queued, and every other queued voucher would be refused alike (each refusal costs a request of
+ * the plan's quota), so the run stops. `--wait` polls, but the service asks for the webhook anyway.
+ */
+export class WebhookRequiredError extends FacturarError {
+  constructor(readonly errors: string[]) {
+    super(
+      t("the service refuses queued vouchers at this point of sale: {message}", { message: errors.join("; ") }),
+      "rejected",
+      "service.webhook-required",
+      WEBHOOK_HINT(),
+    );
+  }
+}
+
+/** What to do about a point of sale without a webhook URL (said wherever the refusal is told). */
+export const WEBHOOK_HINT = () =>
+  t(
+    "queued issuing needs a webhook URL on the point of sale: set it in the service's web panel (Mi espacio de trabajo > CUITs / PDV, edit the point of sale: the webhook is at the foot of the page); `issue-queued --wait` polls the service, but does not replace the webhook; `facturar issue` issues at once without one",
+  );
+
 /** The answer was not what the protocol promises: its outcome cannot be read from it. */
 export class MalformedAnswerError extends UnavailableError {
   constructor(method: string, problem: string) {
@@ -191,6 +231,50 @@ function shownText(value: string): string {
   return unescapeText(printable(value).trim());
 }
 
+/** `envio_x_mail`: S or N (any case, padded, or SI/NO, or a JSON boolean); null for anything else. */
+function mailFlag(value: unknown): boolean | null {
+  if (typeof value === "boolean") return value;
+  const s = text(value).toUpperCase();
+  if (s === "S" || s === "SI") return true;
+  if (s === "N" || s === "NO") return false;
+  return null;
+}
+
+/** `envio_x_mail_direcciones`: the addresses of a comma (or semicolon) separated text, or a list; what is no address left out. */
+function mailAddresses(value: unknown): string[] {
+  const parts = Array.isArray(value) ? value.map(text) : text(value).split(/[,;\s]+/);
+  return parts.map((p) => p.trim()).filter((p) => /^[^@\s]+@[^@\s]+$/.test(p));
+}
+
+/** An http(s) URL the service gives, or null (an empty field, a placeholder, anything else). */
+function pageUrl(value: unknown): string | null {
+  const s = text(value);
+  if (!/^https?:\/\//i.test(s)) return null;
+  try {
+    new URL(s);
+    return s;
+  } catch {
+    return null;
+  }
+}
+
+function micrositios(value: unknown): Micrositios {
+  const m =
+    value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return { cliente: pageUrl(m.cliente), descarga: pageUrl(m.descarga) };
+}
+
+/** What an answer or a listed voucher says of the e-mail and the pages. */
+function mailing(
+  answer: Record<string, unknown>,
+): Required<Pick<Authorization, "envio_x_mail" | "envio_x_mail_direcciones" | "micrositios">> {
+  return {
+    envio_x_mail: mailFlag(answer.envio_x_mail),
+    envio_x_mail_direcciones: mailAddresses(answer.envio_x_mail_direcciones),
+    micrositios: micrositios(answer.micrositios),
+  };
+}
+
 /** The queued placeholders (`cae: " "`, `01/01/2000`, `…-00000000`) mean "not yet". */
 function realDate(value: unknown): string | null {
   const s = textOrNull(value);
@@ -248,7 +332,12 @@ export type RefusalCause =
   /** The customer's VAT condition does not fit the voucher's class (TFC-8004). */
   | "vat-condition"
   /** The buyer must get a MiPyME credit invoice (`requiere_fec: SI`). */
-  | "requires-fce";
+  | "requires-fce"
+  /**
+   * The point of sale has no webhook URL, which queued issuing requires (reference §6.7, §12):
+   * the reference gives no wording, so any refusal that speaks of the webhook.
+   */
+  | "webhook-missing";
 
 /**
  * The causes a refusal's texts and codes name: the one place the service's error texts are read
@@ -260,6 +349,7 @@ export function refusalCauses(errors: string[], codes: string[], requiresFce = f
   if (requiresFce) causes.add("requires-fce");
   if (codes.includes("TFC-8004")) causes.add("vat-condition");
   if (/encolad/i.test(text)) causes.add("queue-blocked");
+  if (/\bweb[\s-]?hook/i.test(text)) causes.add("webhook-missing");
   if (/proximo a emitir|next/i.test(text)) causes.add("next-number");
   // The voucher's own number or date against its lane's (not any "numero" or "fecha": a
   // customer's document number says nothing of the lane).
@@ -329,6 +419,7 @@ export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
     errors:
       state === "queue-error" ? [...errorTexts(c.errores), ...(errorTexts(c.errores).length ? [] : [status])] : [],
     observations: errorTexts(c.afip_observaciones ?? c.observaciones),
+    ...mailing(c),
     operacion: text(c.operacion).toUpperCase() === "C" ? "C" : "V",
     // Trimmed only when shown: a date's listing reads thousands of vouchers for their references.
     get raw() {
@@ -373,6 +464,9 @@ function batchAnswer(method: string, mode: IssueMode, answer: Record<string, unk
       throw new MalformedAnswerError(method, t("no item names the vouchers sent ({errors})", { errors: top }));
     const whole = issueAnswer(method, answer, mode);
     if (!whole.ok && whole.unavailable) throw whole.unavailable;
+    // Refused whole for want of a webhook (§6.8 lotes_encola: "el lote no se procesara"): no lost answer.
+    if (!whole.ok && mode === "queued" && refusalCauses(whole.errors, []).has("webhook-missing"))
+      throw new WebhookRequiredError(whole.errors);
     // "la fila 3 (comenzando en 0)…": that voucher's refusal. The others are not named: the
     // caller asks about each of them.
     const refusedRow = top === "S" && !whole.ok ? namedRow(whole.errors, count) : undefined;
@@ -445,6 +539,7 @@ export function issueAnswer(method: string, answer: Record<string, unknown>, mod
     pdf_url: textOrNull(answer.comprobante_pdf_url),
     ticket_url: textOrNull(answer.comprobante_ticket_url),
     observations: errorTexts(answer.afip_observaciones ?? answer.observaciones),
+    ...mailing(answer),
   };
 }
 
@@ -653,6 +748,15 @@ export class HttpService implements Service {
         );
     const parsed = lostIfUnreadable(() => issueAnswer(method, answer, mode));
     if (!parsed.ok && parsed.unavailable) throw parsed.unavailable;
+    if (
+      !parsed.ok &&
+      mode === "queued" &&
+      refusalCauses(
+        [...parsed.errors, ...parsed.details.map((d) => d.text)],
+        parsed.details.map((d) => d.code),
+      ).has("webhook-missing")
+    )
+      throw new WebhookRequiredError(parsed.errors);
     return parsed;
   }
 
@@ -792,7 +896,9 @@ export class HttpService implements Service {
       await this.client.read(method, { cliente: { documento_tipo: "CUIT", documento_nro: cuit } }),
     );
     const errors = errorTexts(answer.errores);
-    const razon_social = text(answer.razon_social);
+    // The registry's texts may come double-encoded (§6.3, `MUÃ‘OZ`): repaired where they decode cleanly.
+    const said = (value: unknown) => repairMojibake(text(value));
+    const razon_social = said(answer.razon_social);
     // A CUIT registered in neither VAT nor monotributo comes with its data and error "S" (§6.10).
     if (answer.error !== "N" && razon_social === "")
       throw new ServiceRefusedError(t("no registry record for CUIT {cuit}", { cuit }), errors);
@@ -803,15 +909,15 @@ export class HttpService implements Service {
       razon_social,
       condicion_impositiva: condicion,
       condicion_iva: REGISTRY_CONDITIONS[condicion] ?? null,
-      direccion: text(answer.direccion),
-      localidad: text(answer.localidad),
+      direccion: said(answer.direccion),
+      localidad: said(answer.localidad),
       codigopostal: text(answer.codigopostal),
-      provincia: text(answer.provincia),
+      provincia: said(answer.provincia),
       estado: text(answer.estado),
       actividad: (Array.isArray(answer.actividad) ? answer.actividad : [])
         .filter((a): a is Record<string, unknown> => a !== null && typeof a === "object")
-        .map((a) => ({ id: text(a.id), descripcion: text(a.descripcion), periodo: text(a.periodo) })),
-      errors: answer.error === "N" ? [] : errors,
+        .map((a) => ({ id: text(a.id), descripcion: said(a.descripcion), periodo: text(a.periodo) })),
+      errors: answer.error === "N" ? [] : errors.map(repairMojibake),
     };
   }
 

@@ -22,6 +22,7 @@ import {
   preferred,
   type Service,
   type ServiceVoucher,
+  WebhookRequiredError,
 } from "../api/protocol.js";
 import { currentBoot } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
@@ -157,6 +158,8 @@ export class ServiceStop extends Error {
 export function isServiceFailure(error: unknown): error is FacturarError {
   if (!(error instanceof FacturarError)) return false;
   if (error.outcome === "denied" || error.outcome === "unavailable") return true;
+  // The point of sale takes no queued voucher at all: every other would be refused alike.
+  if (error instanceof WebhookRequiredError) return true;
   // A bad request is that voucher's; any other HTTP status would be every voucher's.
   return error.code.startsWith("http.") && !["http.400", "http.413", "http.422"].includes(error.code);
 }

@@ -58,6 +58,8 @@ export interface JournalEntry {
   out_dir?: string;
   errors?: string[];
   observations?: string[];
+  /** E-mailed by the service when issued, to these addresses (absent: not e-mailed, or not said). */
+  envio_x_mail_direcciones?: string[];
   /** Where the voucher came from: `file.csv:rows 2-5`. */
   source?: string;
   /** The content sent under this reference (see contentDigest). */

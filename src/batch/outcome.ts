@@ -13,7 +13,7 @@
  * service's error texts mean is the protocol's classifier's (refusalCauses), not this module's.
  */
 
-import { refusalCauses, type ServiceVoucher } from "../api/protocol.js";
+import { type Micrositios, refusalCauses, type ServiceVoucher, WEBHOOK_HINT } from "../api/protocol.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
@@ -38,6 +38,10 @@ export interface Issued {
   total: string | null;
   qr: string | null;
   observations: string[];
+  /** Whether the service e-mailed it, to whom, and its pages: where the answer says (not a listing). */
+  envio_x_mail?: boolean | null;
+  envio_x_mail_direcciones?: string[];
+  micrositios?: Micrositios;
 }
 
 /**
@@ -292,6 +296,10 @@ function withService(result: VoucherResult, said: Issued): VoucherResult {
     qr: said.qr,
   });
   if (said.observations.length > 0) result.observations = said.observations;
+  if (said.envio_x_mail !== undefined && said.envio_x_mail !== null) result.envio_x_mail = said.envio_x_mail;
+  if (said.envio_x_mail_direcciones?.length) result.envio_x_mail_direcciones = said.envio_x_mail_direcciones;
+  if (said.micrositios && (said.micrositios.cliente || said.micrositios.descarga))
+    result.micrositios = said.micrositios;
   finishNumber(result);
   return result;
 }
@@ -318,6 +326,8 @@ function issuedEntry(
     ...(result.vencimiento_pago ? { vencimiento_pago: result.vencimiento_pago } : {}),
     ...(result.total ? { total: result.total } : {}),
     ...(result.observations ? { observations: result.observations } : {}),
+    // E-mailed when issued: the service's listings do not say it (reference §6.9), so query --ref reads it here.
+    ...(result.envio_x_mail ? { envio_x_mail_direcciones: result.envio_x_mail_direcciones ?? [] } : {}),
     ...(sent && !journaled?.digest ? { digest: sent.digest } : {}),
   };
 }
@@ -399,6 +409,7 @@ function hintFor(result: VoucherResult, requiresFce: boolean): string | undefine
     return t(
       "the customer's condicion_iva does not fit this voucher type (a registered taxpayer gets class A; consumers and exempt customers class B)",
     );
+  if (causes.has("webhook-missing")) return WEBHOOK_HINT();
   if (causes.has("queue-blocked"))
     return t("this point of sale has queued vouchers: use `facturar issue-queued` until they are processed");
   if (causes.has("next-number")) return t("leave numero out: the service assigns the next number itself");

@@ -56,6 +56,12 @@ export interface VoucherResult {
   reconciled?: boolean;
   /** The authority approved the voucher with observations. */
   observations?: string[];
+  /** The service e-mailed it to the customer (true), did not (false); absent where it did not say. */
+  envio_x_mail?: boolean;
+  /** To whom it was e-mailed. */
+  envio_x_mail_direcciones?: string[];
+  /** Its pages on the service (`micrositios`), where the account has them. */
+  micrositios?: { cliente: string | null; descarga: string | null };
   /** The same reference was sent before with other content (status `conflict`): what the service holds is not this file's voucher. */
   content_changed?: boolean;
   /** Issued, but its PDF or ticket could not be saved: the next run fetches it. */

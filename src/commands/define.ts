@@ -23,6 +23,19 @@ export function examples(command: Command, list: readonly (readonly [description
   );
 }
 
+/** A paragraph of help in lines of at most 80 characters, after a blank line (commander wraps only options). */
+export function paragraph(text: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > 80) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  return `\n${[...lines, line].join("\n")}`;
+}
+
 /** Numbers in CSV cells: `7.000,50` (comma) or `7000.50` (point); by default comma with `;`. */
 export function decimalOption(command: Command) {
   return command

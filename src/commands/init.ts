@@ -212,7 +212,11 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
       : t("wrote profile {name} to {path}", { name, path }),
   );
 
-  if (flags.check === false) return "done";
+  const production = profile.production === true;
+  if (flags.check === false) {
+    if (production) tellResync(ctx, name);
+    return "done";
+  }
   const loaded = await loadProfile({ profile: name, config: path, env: ctx.io.env });
   const connection = await connect(loaded, { env: ctx.io.env });
   try {
@@ -230,6 +234,7 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
           state: String(answer.facturacion ?? "?"),
         })}`,
       );
+    if (production) tellResync(ctx, name);
     return ok ? "done" : "unavailable";
   } catch (error) {
     if (error instanceof FacturarError)
@@ -238,4 +243,20 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * The next step of a production profile: after the development plan (API DEV), the service's
+ * voucher counter must be re-synchronised once from ARCA, in its web panel (reference §2, §9.1:
+ * D25 `como-paso-a-produccion.md`); there is no API method for it. `next-number` then shows what
+ * the service will give next, to compare with ARCA's last authorised voucher.
+ */
+function tellResync(ctx: Context, profile: string): void {
+  const command = `facturar --profile ${profile} next-number --type "FACTURA B"`;
+  ctx.err(
+    t(
+      "next step: after the development plan (API DEV), re-synchronise this point of sale's numbering once from ARCA, in the service's web panel, before the first real voucher; then `{command}` shows the next number, which must follow the last one ARCA authorised",
+      { command },
+    ),
+  );
 }

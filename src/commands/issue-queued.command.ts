@@ -1,6 +1,6 @@
 /** `facturar issue-queued`: flags, help and examples; the action is ./issue.ts. */
 import { t } from "../i18n/index.js";
-import { type Define, examples, inputOptions } from "./define.js";
+import { type Define, examples, inputOptions, paragraph } from "./define.js";
 
 export const define: Define = (program, run) => {
   const command = inputOptions(
@@ -19,6 +19,13 @@ export const define: Define = (program, run) => {
       t("put vouchers that failed in the service's queue back in it (reenviar_encolado), once their cause is fixed"),
     )
     .action(run(async () => (await import("./issue.js")).issueQueued));
+  command.addHelpText("after", () =>
+    paragraph(
+      t(
+        "The service takes queued vouchers only at a point of sale with a webhook URL, set in its web panel (Mi espacio de trabajo > CUITs / PDV); without one it refuses them at once, and the run stops saying so. --wait follows them by polling; it does not replace the webhook. The sandbox asks for one like production: facturar sandbox --like-production --webhook URL.",
+      ),
+    ),
+  );
   examples(command, [
     [t("queue a batch and return at once"), "facturar issue-queued lote.csv"],
     [t("queue it and wait up to 10 minutes for every voucher"), "facturar issue-queued --wait --timeout 600 lote.csv"],

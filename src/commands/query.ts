@@ -12,6 +12,7 @@ import { t, tn } from "../i18n/index.js";
 import { money } from "../output/amount.js";
 import { csvRow } from "../output/csv.js";
 import { documentName } from "../output/files.js";
+import { mailedLine, pagesLine } from "../output/voucher.js";
 import { shortTypeName, voucherNumber } from "../voucher/codes.js";
 import { dayNumber, formatDay } from "../voucher/dates.js";
 import { date } from "../voucher/schema.js";
@@ -229,6 +230,8 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
     const outDir = flags.out ?? profile.pdfDir ?? `${process.cwd()}/comprobantes`;
     const local = localDocuments(ctx, connection.account, profile.name, outDir);
     const rows: string[][] = [];
+    /** Under a reference's table: whether each voucher was e-mailed, and its pages. */
+    const notes: string[] = [];
     let count = 0;
     if (wanted.kind === "dates" && !ctx.quiet) {
       const days = dayNumber(wanted.to) - dayNumber(wanted.from) + 1;
@@ -294,6 +297,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
           v.external_reference,
           pdf ?? "",
         ]);
+        if (wanted.kind === "ref") notes.push(...(await referenceNotes(v, number, local)));
       }
     }
     await local.close();
@@ -316,6 +320,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
           withPdf,
         ))
           await ctx.out(line);
+      for (const note of notes) await ctx.out(`  ${note}`);
     }
     if (!ctx.quiet && !ctx.json && (count > 0 || flags.csv)) ctx.err(tn(count, "{n} voucher", "{n} vouchers"));
     if (count > 0) return "done";
@@ -368,6 +373,30 @@ function csvCells(v: ServiceVoucher, number: string | null, pdf: string | null):
 }
 
 /**
+ * `FACTURA B 00679-00000001: e-mailed to a@b` and its pages: what the service's item says, else
+ * (the listings do not carry `envio_x_mail`, reference §6.9) what this machine's journal saw
+ * when it was issued.
+ */
+async function referenceNotes(
+  v: ServiceVoucher,
+  number: string | null,
+  local: ReturnType<typeof localDocuments>,
+): Promise<string[]> {
+  const who = `${v.tipo} ${number ?? t("(queued)")}`;
+  const notes: string[] = [];
+  const mailed =
+    v.envio_x_mail === true
+      ? (v.envio_x_mail_direcciones ?? [])
+      : v.envio_x_mail === false || v.state !== "issued"
+        ? undefined
+        : await local.mailedTo(v);
+  if (mailed) notes.push(`${who}: ${mailedLine(mailed)}`);
+  const pages = v.micrositios && pagesLine(v.micrositios);
+  if (pages) notes.push(`${who}: ${pages}`);
+  return notes;
+}
+
+/**
  * Where an issued voucher's PDF and ticket already are on this machine: in the output folder under the name
  * the tool gives it, else where the journal says it was saved. The journal is read only if asked.
  */
@@ -380,16 +409,26 @@ function localDocuments(ctx: Context, account: AccountKey, profile: string, outD
     );
     return existsSync(path) ? path : null;
   };
+  /** The journal's entry of this very voucher (type, point of sale and number), if it has one. */
+  const journaled = async (v: ServiceVoucher) => {
+    journal ??= Journal.open(stateDir(ctx.io.env), account, { lock: false, readOnly: true, profile }).catch(
+      () => undefined,
+    );
+    const entry = (await journal)?.get(v.external_reference);
+    return entry?.tipo === v.tipo && entry.punto_venta === v.punto_venta && entry.numero === v.numero
+      ? entry
+      : undefined;
+  };
   return {
+    /** The addresses the service e-mailed it to when this machine issued it; undefined when not known so. */
+    async mailedTo(v: ServiceVoucher): Promise<string[] | undefined> {
+      return (await journaled(v))?.envio_x_mail_direcciones;
+    },
     async documents(v: ServiceVoucher): Promise<{ pdf: string | null; ticket: string | null }> {
       const [pdf, ticket] = [named(v), named(v, "-ticket")];
       if (pdf) return { pdf, ticket };
-      journal ??= Journal.open(stateDir(ctx.io.env), account, { lock: false, readOnly: true, profile }).catch(
-        () => undefined,
-      );
-      const entry = (await journal)?.get(v.external_reference);
-      const same = entry?.tipo === v.tipo && entry.punto_venta === v.punto_venta && entry.numero === v.numero;
-      if (!same) return { pdf: null, ticket };
+      const entry = await journaled(v);
+      if (!entry) return { pdf: null, ticket };
       const saved = (path: string | null | undefined) => (path && existsSync(path) ? resolve(path) : null);
       return { pdf: saved(entry.pdf), ticket: ticket ?? saved(entry.ticket) };
     },

@@ -19,7 +19,7 @@ export const define: Define = (program, run) => {
     .option(
       `--fault ${t("<name=value>")}`,
       t(
-        "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, observe=RATE, maintenance, authority-down, plan-ended, authority-checks",
+        "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, observe=RATE, maintenance, authority-down, plan-ended, authority-checks, webhook-required",
       ),
       collect,
       [],
@@ -27,8 +27,16 @@ export const define: Define = (program, run) => {
     .option(
       "--like-production",
       t(
-        "behave like the real service: latency=80, spacing=100 and the authority's checks the development plan skips (authority-checks); --fault may change them",
+        "behave like the real service: latency=80, spacing=100, the authority's checks the development plan skips (authority-checks), and queued vouchers refused at a point of sale without a webhook URL (webhook-required); --fault may change them",
       ),
+    )
+    .option(
+      `--webhook ${t("<url|pv=url>")}`,
+      t(
+        "the webhook URL of every point of sale, or of one (repeatable; also FACTURAR_SANDBOX_WEBHOOK): queued issuing needs it like production; the sandbox sends nothing to it",
+      ),
+      collect,
+      [],
     )
     .option(`--queue-interval ${t("<ms>")}`, t("how often the queue worker runs"), "1000")
     .option(`--quota ${t("<n>")}`, t("the plan's voucher quota (the development plan has 1500)"))
@@ -41,5 +49,9 @@ export const define: Define = (program, run) => {
       "facturar sandbox --fault error5xx=0.1 --fault latency=200",
     ],
     [t("as slow and as strict as the real service"), "facturar sandbox --port 8080 --like-production"],
+    [
+      t("the same, with the webhook URL that queued issuing needs"),
+      "facturar sandbox --port 8080 --like-production --webhook https://example.com/hooks/facturar",
+    ],
   ]);
 };

@@ -9,6 +9,7 @@ import { FaultSpecError, LIKE_PRODUCTION, parseFaults } from "../sandbox/faults.
 import { parseRates, RateSpecError } from "../sandbox/rates.js";
 import { startSandbox } from "../sandbox/server.js";
 import { SandboxFolderError, SandboxInUseError } from "../sandbox/store.js";
+import { parseWebhooks, WebhookSpecError, webhookOf } from "../sandbox/webhooks.js";
 import { clockFrom } from "../voucher/dates.js";
 import { optionalInt } from "./flags.js";
 
@@ -21,6 +22,7 @@ export interface SandboxFlags {
   quota?: string;
   ceiling?: string;
   likeProduction?: boolean;
+  webhook?: string[];
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
@@ -52,6 +54,13 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
     if (error instanceof RateSpecError) throw new UsageError(`FACTURAR_SANDBOX_RATES: ${error.message}`);
     throw error;
   }
+  let webhooks: ReturnType<typeof parseWebhooks>;
+  try {
+    webhooks = parseWebhooks([ctx.io.env.FACTURAR_SANDBOX_WEBHOOK ?? "", ...(flags.webhook ?? [])]);
+  } catch (error) {
+    if (error instanceof WebhookSpecError) throw new UsageError(error.message);
+    throw error;
+  }
   const dataDir = flags.dataDir ?? sandboxDataDir(ctx.io.env);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
@@ -61,6 +70,7 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
       port,
       faults,
       rates,
+      webhooks,
       queueIntervalMs,
       now: clockFrom(ctx.io.env),
       ...(quota ? { quota } : {}),
@@ -94,8 +104,9 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
     );
     await ctx.out(`${t("base URL:")} ${c.cyan(sandbox.baseUrl)}`);
     for (const p of points) {
+      const webhook = webhookOf(webhooks, p.punto_venta);
       await ctx.out(
-        `${t("point of sale {pv}:", { pv: p.punto_venta })} usertoken ${p.usertoken}  apikey ${p.apikey}  apitoken ${p.apitoken}`,
+        `${t("point of sale {pv}:", { pv: p.punto_venta })} usertoken ${p.usertoken}  apikey ${p.apikey}  apitoken ${p.apitoken}${webhook ? `  webhook ${webhook}` : ""}`,
       );
     }
     const active = Object.entries(faults).filter(([, v]) => v !== 0 && v !== false);

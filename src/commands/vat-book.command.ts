@@ -1,6 +1,6 @@
 /** `facturar vat-book`: flags, help and examples; the action is ./vat-book.ts. */
 import { t } from "../i18n/index.js";
-import { type Define, examples } from "./define.js";
+import { type Define, examples, paragraph } from "./define.js";
 
 export const define: Define = (program, run) => {
   const command = program
@@ -32,7 +32,7 @@ export const define: Define = (program, run) => {
     )
     .action(run(async () => (await import("./vat-book.js")).vatBookCommand));
   command.addHelpText("after", () =>
-    wrapped(
+    paragraph(
       t(
         "Only issued vouchers count (not queued nor failed ones). Amounts are in pesos: a voucher in another currency is converted at its own cotizacion, each rate's net and every other part to the cent, its VAT computed on the converted net and its total the sum of the parts (diferencia_conversion shows the cents by which that differs from its total converted whole). Credit notes are negative. Net and VAT per rate come from the voucher's items, its discount shared among the rates; the table shows the rates that appear, CSV and JSON all of the authority's (21, 10.5, 27, 5, 2.5, 0). Vouchers of classes C and E carry no VAT: their net is at 0 %. Lines go by date, then type, point of sale and number. --json writes one document: the lines and the totals.",
       ),
@@ -52,16 +52,3 @@ export const define: Define = (program, run) => {
     [t("the files checked again (after editing them by hand)"), "facturar vat-book --check-lid libro-2026-11"],
   ]);
 };
-
-/** A paragraph of help in lines of at most 80 characters, after a blank line (commander wraps only options). */
-function wrapped(text: string): string {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    if (line !== "" && line.length + 1 + word.length > 80) {
-      lines.push(line);
-      line = word;
-    } else line = line === "" ? word : `${line} ${word}`;
-  }
-  return `\n${[...lines, line].join("\n")}`;
-}

@@ -275,8 +275,15 @@ export const ES: Readonly<Record<string, string>> = {
   "loopback address to listen on": "dirección de loopback en la que escucha",
   "where the service keeps its state (default $XDG_DATA_HOME/facturar/sandbox)":
     "dónde guarda su estado el servicio (por defecto $XDG_DATA_HOME/facturar/sandbox)",
-  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, observe=RATE, maintenance, authority-down, plan-ended, authority-checks":
-    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, observe=TASA, maintenance, authority-down, plan-ended, authority-checks",
+  "inject a fault (repeatable; also FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=RATE, ratelimit=RATE, drop-before=RATE, drop-after-commit=RATE, queue-error=RATE, observe=RATE, maintenance, authority-down, plan-ended, authority-checks, webhook-required":
+    "inyecta una falla (repetible; también FACTURAR_SANDBOX_FAULTS): latency=MS, spacing=MS, slow-commit=MS, page-size=N, error5xx=TASA, ratelimit=TASA, drop-before=TASA, drop-after-commit=TASA, queue-error=TASA, observe=TASA, maintenance, authority-down, plan-ended, authority-checks, webhook-required",
+  "<url|pv=url>": "<url|pv=url>",
+  "the webhook URL of every point of sale, or of one (repeatable; also FACTURAR_SANDBOX_WEBHOOK): queued issuing needs it like production; the sandbox sends nothing to it":
+    "la URL de webhook de todos los puntos de venta, o de uno (repetible; también FACTURAR_SANDBOX_WEBHOOK): para encolar hace falta, como en producción; el sandbox no le envía nada",
+  "the same, with the webhook URL that queued issuing needs":
+    "lo mismo, con la URL de webhook que hace falta para encolar",
+  "webhook {part}: write an http:// or https:// URL of up to 255 characters, or PV=URL for one point of sale":
+    "webhook {part}: escribí una URL http:// o https:// de hasta 255 caracteres, o PV=URL para un punto de venta",
   "how often the queue worker runs": "cada cuánto corre el procesador de la cola",
   "the plan's voucher quota (the development plan has 1500)":
     "el cupo de comprobantes del plan (el plan de desarrollo tiene 1500)",
@@ -360,6 +367,8 @@ export const ES: Readonly<Record<string, string>> = {
     "¿Es producción (comprobantes reales; preguntar antes de emitir)?",
   "Use {name} by default?": "¿Usar {name} por defecto?",
   "wrote profile {name} to {path} (the default profile)": "perfil {name} escrito en {path} (el perfil por defecto)",
+  "next step: after the development plan (API DEV), re-synchronise this point of sale's numbering once from ARCA, in the service's web panel, before the first real voucher; then `{command}` shows the next number, which must follow the last one ARCA authorised":
+    "siguiente paso: después del plan de desarrollo (API DEV), resincronizá una vez la numeración de este punto de venta desde ARCA, en el panel web del servicio, antes del primer comprobante real; después `{command}` muestra el próximo número, que tiene que seguir al último que autorizó ARCA",
   "wrote profile {name} to {path}": "perfil {name} escrito en {path}",
   "{name}: {service} answers, invoicing {state}": "{name}: {service} responde, facturación {state}",
   "embedded sandbox": "sandbox incorporado",
@@ -863,6 +872,10 @@ export const ES: Readonly<Record<string, string>> = {
   // the typed protocol and the exactly-once core
   "the service's answer to {method} cannot be read: {problem}":
     "la respuesta del servicio a {method} no se puede leer: {problem}",
+  "the service refuses queued vouchers at this point of sale: {message}":
+    "el servicio rechaza comprobantes encolados en este punto de venta: {message}",
+  "queued issuing needs a webhook URL on the point of sale: set it in the service's web panel (Mi espacio de trabajo > CUITs / PDV, edit the point of sale: the webhook is at the foot of the page); `issue-queued --wait` polls the service, but does not replace the webhook; `facturar issue` issues at once without one":
+    "para encolar, el punto de venta necesita una URL de webhook: cargala en el panel web del servicio (Mi espacio de trabajo > CUITs / PDV, editá el punto de venta: el webhook está al pie de la pantalla); `issue-queued --wait` consulta al servicio, pero no reemplaza al webhook; `facturar issue` emite al instante sin él",
   "the base URL may point at something else than the service, or a proxy is in the way":
     "la URL base puede apuntar a algo que no es el servicio, o hay un proxy en el medio",
   "it has no error field": "no tiene el campo error",
@@ -1222,6 +1235,8 @@ export const ES: Readonly<Record<string, string>> = {
   "a profile for the embedded sandbox, made the default":
     "un perfil para el sandbox incorporado, como perfil por defecto",
   "a real account, credentials read from the environment": "una cuenta real, con las credenciales leídas del entorno",
+  "The service takes queued vouchers only at a point of sale with a webhook URL, set in its web panel (Mi espacio de trabajo > CUITs / PDV); without one it refuses them at once, and the run stops saying so. --wait follows them by polling; it does not replace the webhook. The sandbox asks for one like production: facturar sandbox --like-production --webhook URL.":
+    "El servicio acepta comprobantes encolados solo en un punto de venta con URL de webhook, que se carga en su panel web (Mi espacio de trabajo > CUITs / PDV); sin ella los rechaza al instante, y la ejecución se detiene avisándolo. --wait los sigue consultando; no reemplaza al webhook. El sandbox la pide como en producción: facturar sandbox --like-production --webhook URL.",
   "queue a batch and return at once": "encolar un lote y volver enseguida",
   "queue it and wait up to 10 minutes for every voucher": "encolarlo y esperar hasta 10 minutos por cada comprobante",
   "send again the ones that failed, once fixed": "reenviar los que fallaron, una vez corregidos",
@@ -1289,8 +1304,8 @@ export const ES: Readonly<Record<string, string>> = {
     "fechado el {fecha}, antes del {last}, fecha del último {tipo} emitido en el punto de venta {pv}: la autoridad rechaza una fecha anterior a la del último comprobante de ese tipo y punto de venta",
   "date it on or after {last}, or issue it from another point of sale":
     "póngale fecha del {last} en adelante, o emítalo desde otro punto de venta",
-  "behave like the real service: latency=80, spacing=100 and the authority's checks the development plan skips (authority-checks); --fault may change them":
-    "se comporta como el servicio real: latency=80, spacing=100 y los controles de ARCA que el plan de desarrollo omite (authority-checks); --fault puede cambiarlos",
+  "behave like the real service: latency=80, spacing=100, the authority's checks the development plan skips (authority-checks), and queued vouchers refused at a point of sale without a webhook URL (webhook-required); --fault may change them":
+    "se comporta como el servicio real: latency=80, spacing=100, los controles de ARCA que el plan de desarrollo omite (authority-checks) y comprobantes encolados rechazados en un punto de venta sin URL de webhook (webhook-required); --fault puede cambiarlos",
   "as slow and as strict as the real service": "tan lento y tan estricto como el servicio real",
   "not processed by the service: {ref}, earlier in its batch, failed":
     "el servicio no lo procesó: falló {ref}, anterior en su lote",
@@ -1352,6 +1367,10 @@ export const ES: Readonly<Record<string, string>> = {
     "esta nota de {ref} ya está emitida: no se envía de nuevo; --new emite otra",
   "{note}, the note of {ref} issued before, is for another amount or items: nothing sent; --new issues another note":
     "{note}, la nota de {ref} emitida antes, es por otro importe u otros ítems: no se envió nada; --new emite otra nota",
+  "e-mailed to {addresses}": "enviado por e-mail a {addresses}",
+  "e-mailed": "enviado por e-mail",
+  "customer's page:": "página del cliente:",
+  "download page:": "página de descarga:",
   "observed by the authority:": "observado por la autoridad:",
   "{tipo} {numero} has items 1 to {count}, not {items}": "{tipo} {numero} tiene los ítems 1 a {count}, no {items}",
   "{tipo} {numero} has a discount or perceptions over all its items: a note of some items cannot say its share":

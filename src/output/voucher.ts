@@ -23,7 +23,7 @@ const MARK: Record<VoucherResult["status"], string> = {
  * `validate --json`'s findings): `error_details` and `warning_details`.
  */
 export function resultJson(result: VoucherResult): Record<string, unknown> {
-  const { warning_details: _checked, ...rest } = result;
+  const { warning_details: _checked, envio_x_mail, envio_x_mail_direcciones, micrositios, ...rest } = result;
   return {
     ...rest,
     error_details: errorObjects(result),
@@ -31,6 +31,10 @@ export function resultJson(result: VoucherResult): Record<string, unknown> {
     warning_details: warningObjects(result),
     // Always there, empty where the authority said nothing: scripts need not test for it.
     observations: result.observations ?? [],
+    // Always there too: null where the service did not say whether it e-mailed the voucher.
+    envio_x_mail: envio_x_mail ?? null,
+    envio_x_mail_direcciones: envio_x_mail_direcciones ?? [],
+    micrositios: micrositios ?? { cliente: null, descarga: null },
   };
 }
 
@@ -73,6 +77,12 @@ export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd?: string
         `PDF: ${visible(relative(r.pdf, cwd))}${r.ticket ? `   ${t("ticket:")} ${visible(relative(r.ticket, cwd))}` : ""}`,
       );
   }
+  // Sent by this run, and e-mailed by the service: the accountant knows the customer has it.
+  if (r.status === "issued" && r.envio_x_mail) detail(mailedLine(r.envio_x_mail_direcciones ?? []));
+  if (r.status === "issued" || r.status === "skipped-duplicate") {
+    const pages = r.micrositios && pagesLine(r.micrositios);
+    if (pages) detail(pages);
+  }
   for (const o of r.observations ?? []) detail(color.yellow(`${t("observed by the authority:")} ${visibleLines(o)}`));
   for (const e of r.errors) detail(color.red(visibleLines(e)));
   for (const d of r.error_details)
@@ -82,6 +92,20 @@ export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd?: string
   for (const w of r.warnings ?? []) detail(color.yellow(`${t("warning:")} ${visibleLines(w)}`));
   if (r.hint) detail(color.dim(`${t("hint:")} ${visibleLines(r.hint)}`));
   return lines;
+}
+
+/** `e-mailed to a@b, c@d` (the service's addresses, cleaned of control characters already). */
+export function mailedLine(addresses: string[]): string {
+  return addresses.length > 0 ? t("e-mailed to {addresses}", { addresses: addresses.join(", ") }) : t("e-mailed");
+}
+
+/** `customer's page: URL   download page: URL`, or undefined where the service gave neither. */
+export function pagesLine(pages: { cliente: string | null; descarga: string | null }): string | undefined {
+  const parts = [
+    pages.cliente && `${t("customer's page:")} ${pages.cliente}`,
+    pages.descarga && `${t("download page:")} ${pages.descarga}`,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join("   ") : undefined;
 }
 
 function relative(path: string, cwd: string | undefined): string {

@@ -39,6 +39,12 @@ export interface Faults {
    * part of --like-production.
    */
   authorityChecks: boolean;
+  /**
+   * Queued calls (`nuevo_encola`, `lotes_encola`) are refused at a point of sale without a webhook
+   * URL (the sandbox's --webhook setting), as the real service refuses them (reference §6.7
+   * "Prerequisites", §12): part of --like-production.
+   */
+  webhookRequired: boolean;
   /** Share of queued vouchers whose processing ends in error (to exercise re-queueing). */
   queueError: number;
   /**
@@ -65,6 +71,7 @@ export const NO_FAULTS: Faults = {
   authorityDown: false,
   planEnded: false,
   authorityChecks: false,
+  webhookRequired: false,
   queueError: 0,
   observe: 0,
   pageSize: 0,
@@ -89,7 +96,17 @@ export const FAULT_NAMES = [
   "authority-down",
   "plan-ended",
   "authority-checks",
+  "webhook-required",
 ];
+
+/** The faults that are on or off. */
+const SWITCHES = {
+  maintenance: "maintenance",
+  "authority-down": "authorityDown",
+  "plan-ended": "planEnded",
+  "authority-checks": "authorityChecks",
+  "webhook-required": "webhookRequired",
+} as const;
 
 export class FaultSpecError extends Error {}
 
@@ -99,17 +116,14 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
   for (const part of specs.flatMap((s) => s.split(",")).map((s) => s.trim())) {
     if (part === "") continue;
     const [name = "", value] = part.split("=", 2).map((s) => s.trim());
-    if (name === "maintenance" || name === "authority-down" || name === "plan-ended" || name === "authority-checks") {
+    const switched = Object.hasOwn(SWITCHES, name) ? SWITCHES[name as keyof typeof SWITCHES] : undefined;
+    if (switched) {
       if (value !== undefined && !["1", "true", "on", "0", "false", "off"].includes(value)) {
         throw new FaultSpecError(
           t("fault {name} takes no value (or on/off), got {value}", { name, value: JSON.stringify(value) }),
         );
       }
-      const on = value === undefined || ["1", "true", "on"].includes(value);
-      if (name === "maintenance") faults.maintenance = on;
-      else if (name === "plan-ended") faults.planEnded = on;
-      else if (name === "authority-checks") faults.authorityChecks = on;
-      else faults.authorityDown = on;
+      faults[switched] = value === undefined || ["1", "true", "on"].includes(value);
       continue;
     }
     if (name === "page-size") {
@@ -134,7 +148,7 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
       else faults.slowCommit = ms;
       continue;
     }
-    const key = RATES[name as keyof typeof RATES];
+    const key = Object.hasOwn(RATES, name) ? RATES[name as keyof typeof RATES] : undefined;
     if (!key)
       throw new FaultSpecError(
         t("unknown fault {name}; known: {value}", { name: JSON.stringify(name), value: FAULT_NAMES.join(", ") }),
@@ -151,10 +165,11 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
 }
 
 /**
- * `--like-production`: as far away as the real service (tens of ms), as strict about spacing, and
- * with the authority's checks that the development plan skips.
+ * `--like-production`: as far away as the real service (tens of ms), as strict about spacing, with
+ * the authority's checks that the development plan skips, and queued calls refused at a point of
+ * sale without a webhook URL.
  */
-export const LIKE_PRODUCTION = "latency=80,spacing=100,authority-checks";
+export const LIKE_PRODUCTION = "latency=80,spacing=100,authority-checks,webhook-required";
 
 /**
  * How long after a request this sandbox may still be storing a voucher: it stores before it

@@ -15,6 +15,7 @@ import { argentinaToday } from "../voucher/dates.js";
 import { type Faults, NO_FAULTS, sandboxSettleWindow } from "./faults.js";
 import { type Reply, SandboxService } from "./service.js";
 import { type PointOfSale, Store } from "./store.js";
+import type { Webhooks } from "./webhooks.js";
 
 export const API_PREFIX = "/app/api/v2";
 const MAX_BODY = 8 * 1024 * 1024;
@@ -31,6 +32,8 @@ export interface SandboxOptions {
   ceiling?: number;
   /** Exchange rates by currency code, over the defaults (rates.ts). */
   rates?: Readonly<Record<string, string>>;
+  /** The points of sale's webhook URLs (webhooks.ts). */
+  webhooks?: Webhooks;
   now?: () => Date;
   random?: () => number;
 }
@@ -126,6 +129,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
     random,
     ceiling: opts.ceiling ?? 10_000_000,
     ...(opts.rates ? { rates: opts.rates } : {}),
+    ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
   });
   // When the last API request that was let through arrived (the `spacing` fault), on a monotonic clock.
   let lastServed = Number.NEGATIVE_INFINITY;

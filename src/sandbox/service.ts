@@ -43,6 +43,7 @@ import type { DocumentView } from "./documents.js";
 import type { Faults } from "./faults.js";
 import { DEFAULT_RATES } from "./rates.js";
 import type { PointOfSale, Store, StoredVoucher } from "./store.js";
+import { NO_WEBHOOKS, type Webhooks, webhookOf } from "./webhooks.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are untrusted JSON, checked field by field
 type Json = any;
@@ -62,6 +63,8 @@ export interface ServiceOptions {
   ceiling: number;
   /** The authority's exchange rates, pesos per unit by currency code (default: rates.ts). */
   rates?: Readonly<Record<string, string>>;
+  /** The points of sale's webhook URLs (none by default). */
+  webhooks?: Webhooks;
 }
 
 const FCE_THRESHOLD = 5_549_862;
@@ -973,8 +976,23 @@ export class SandboxService {
     };
   }
 
+  /**
+   * Queued calls at a point of sale without a webhook URL, under the `webhook-required` fault: the
+   * real service refuses them at once and queues nothing (reference §6.7 "Prerequisites"; its
+   * lotes_encola page lists "Tu CUIT+PDV no posee una dirección de webhook válida" among the
+   * reasons a batch is not processed). The exact wording of the refusal is not documented: this is ours.
+   */
+  private withoutWebhook(pv: PointOfSale, what: "comprobante" | "lote"): string | undefined {
+    if (!this.options.faults.webhookRequired) return undefined;
+    if (webhookOf(this.options.webhooks ?? NO_WEBHOOKS, pv.punto_venta) !== undefined) return undefined;
+    return `Tu CUIT+PDV no posee una direccion de webhook valida. ${what === "lote" ? "El lote" : "El comprobante"} no se procesara.`;
+  }
+
   async nuevoEncola(body: Json, pv: PointOfSale): Promise<Reply> {
     const problems = this.check(body, pv, true);
+    // Told with the voucher's own problems, as the page's refusal for a missing reference is.
+    const noWebhook = this.withoutWebhook(pv, "comprobante");
+    if (noWebhook) problems.unshift({ code: "TFC-8002", text: noWebhook });
     if (problems.length > 0)
       return issueError(
         problems.map((p) => p.text),
@@ -987,6 +1005,8 @@ export class SandboxService {
   }
 
   async lotesEncola(body: Json, pv: PointOfSale): Promise<Reply> {
+    const noWebhook = this.withoutWebhook(pv, "lote");
+    if (noWebhook) return fail([noWebhook], { error_cod: [], error_details: [], response: [] });
     const requests = body?.requests;
     if (!Array.isArray(requests) || requests.length === 0)
       return fail(["Debe enviar requests: un array de comprobantes."], { response: [] });

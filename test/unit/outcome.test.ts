@@ -318,6 +318,16 @@ describe("settle: what each outcome says", () => {
     expect(result.hint).toContain("FCE");
   });
 
+  it("refused for want of the point of sale's webhook (an item of a queued batch): the hint says where to set it", () => {
+    const { result } = settled({
+      kind: "refused",
+      errors: ["Tu CUIT+PDV no posee una direccion de webhook valida."],
+      details: [],
+      requiresFce: false,
+    });
+    expect(result.hint).toMatch(/webhook URL on the point of sale: set it in the service's web panel/);
+  });
+
   it("a bad request keeps the service's code and hint", () => {
     const { result } = settled({
       kind: "bad-request",

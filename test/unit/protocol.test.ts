@@ -20,6 +20,7 @@ import {
   type ServiceVoucher,
   sameReference,
   serviceVoucher,
+  WebhookRequiredError,
 } from "../../src/api/protocol.js";
 import { FacturarError } from "../../src/errors.js";
 
@@ -306,6 +307,9 @@ describe("issue: nuevo and nuevo_encola", () => {
       comprobante_nro: "00003-00000074",
       comprobante_tipo: "FACTURA B ",
       afip_observaciones: [" obs "],
+      envio_x_mail: "S",
+      envio_x_mail_direcciones: "direccion1@sudominio.com,direccion2@sudominio.com",
+      micrositios: { cliente: "https://servicios.x.invalid/c/1", descarga: "url-del-micrositio" },
     });
     const answer = await service.issue("instant", VOUCHER);
     expect(sent).toEqual([{ method: "facturacion/nuevo", body: VOUCHER }]);
@@ -322,6 +326,10 @@ describe("issue: nuevo and nuevo_encola", () => {
       pdf_url: "https://x.invalid/a.pdf",
       ticket_url: "https://x.invalid/t.pdf",
       observations: ["obs"],
+      envio_x_mail: true,
+      envio_x_mail_direcciones: ["direccion1@sudominio.com", "direccion2@sudominio.com"],
+      // The page's placeholder is no address to show.
+      micrositios: { cliente: "https://servicios.x.invalid/c/1", descarga: null },
     });
   });
 
@@ -395,7 +403,27 @@ describe("issue: nuevo and nuevo_encola", () => {
       pdf_url: null,
       ticket_url: null,
       observations: [],
+      envio_x_mail: null,
+      envio_x_mail_direcciones: [],
+      micrositios: { cliente: null, descarga: null },
     });
+  });
+
+  it("envio_x_mail as the service may write it: N, s, SI, a boolean; a blank or anything else says nothing", async () => {
+    const read = async (extra: Record<string, unknown>) => {
+      const answer = await fake({ error: "N", ...extra }).service.issue("instant", VOUCHER);
+      return answer.ok ? [answer.envio_x_mail, answer.envio_x_mail_direcciones] : undefined;
+    };
+    expect(await read({ envio_x_mail: "N", envio_x_mail_direcciones: "" })).toEqual([false, []]);
+    expect(
+      await read({ envio_x_mail: " s ", envio_x_mail_direcciones: "a@x.invalid; b@x.invalid ,, no-address" }),
+    ).toEqual([true, ["a@x.invalid", "b@x.invalid"]]);
+    expect(await read({ envio_x_mail: "SI", envio_x_mail_direcciones: ["a@x.invalid", 7] })).toEqual([
+      true,
+      ["a@x.invalid"],
+    ]);
+    expect(await read({ envio_x_mail: true })).toEqual([true, []]);
+    for (const odd of ["", "X", 1, null, {}]) expect(await read({ envio_x_mail: odd })).toEqual([null, []]);
   });
 
   it("refused (§6.4): the errors, their details, and whether the buyer needs a credit invoice", async () => {
@@ -969,6 +997,27 @@ describe("the registry, the plan, ledgers and products", () => {
     expect(empty.message).toMatch(/it has no razon_social$/);
   });
 
+  it("registry: its double-encoded texts repaired (§6.3), Windows-1252 or Latin-1; correct ones as they came", async () => {
+    const r = await fake({
+      error: "N",
+      razon_social: "MUÃ‘OZ MARIA",
+      direccion: "AV. CÃ³RDOBA 1234",
+      localidad: "SAN MARTÍN",
+      provincia: "ENTRE RÃOS",
+      condicion_impositiva: "MONOTRIBUTO",
+      actividad: [
+        { id: "620100", descripcion: "SERVICIOS DE CONSULTORES EN INFORM\u00c3\u0081TICA", periodo: "201311" },
+      ],
+    }).service.registry("27334445556");
+    expect(r).toMatchObject({
+      razon_social: "MUÑOZ MARIA",
+      direccion: "AV. CóRDOBA 1234",
+      localidad: "SAN MARTÍN",
+      provincia: "ENTRE RÍOS",
+      actividad: [{ descripcion: "SERVICIOS DE CONSULTORES EN INFORMÁTICA" }],
+    });
+  });
+
   it("usage: consumo's counts; one missing is malformed", async () => {
     const { service, sent } = fake({
       error: "N",
@@ -1347,6 +1396,7 @@ describe("refusalCauses: what a refusal's words say follows from it", () => {
     expect(causes(["La condicion frente al IVA no permite el tipo"], ["TFC-8004"])).toEqual(["vat-condition"]);
     expect(causes([], [], true)).toEqual(["requires-fce"]);
     expect(causes(["El CUIT es invalido"])).toEqual([]);
+    expect(causes(["Tu CUIT+PDV no posee una direccion de Webhook valida."])).toEqual(["webhook-missing"]);
     // A customer's document number, a due date: the voucher's own, not its lane's sequence.
     expect(causes(["fila 1 (comenzando en 0): el numero de documento del cliente es invalido"])).toEqual([]);
     expect(causes(["El campo vencimiento debe tener el formato dd/mm/aaaa"])).toEqual([]);
@@ -1354,5 +1404,46 @@ describe("refusalCauses: what a refusal's words say follows from it", () => {
     expect(
       causes(["El comprobante enviado en la fila 2 (comenzando en 0) no esta ordenado por fecha y numero."]),
     ).toEqual(["sequence"]);
+  });
+});
+
+describe("a point of sale without a webhook URL (reference §6.7 Prerequisites, §12)", () => {
+  const refusal = (extra: Record<string, unknown> = {}) => ({
+    error: "S",
+    errores: ["Tu CUIT+PDV no posee una direccion de webhook valida."],
+    error_cod: [],
+    error_details: [],
+    ...extra,
+  });
+
+  it("nuevo_encola refused for it: a typed error with the hint, not one voucher's refusal", async () => {
+    const { service } = fake(refusal({ external_reference: "R-1" }));
+    const error = await failure(service.issue("queued", VOUCHER));
+    expect(error).toBeInstanceOf(WebhookRequiredError);
+    expect((error as WebhookRequiredError).outcome).toBe("rejected");
+    expect(error.message).toMatch(/refuses queued vouchers at this point of sale: Tu CUIT\+PDV no posee/);
+    expect((error as WebhookRequiredError).hint).toMatch(/webhook URL on the point of sale.*does not replace/);
+    // An instant call has no webhook to want: a refusal that speaks of one is the voucher's.
+    const instant = await fake(refusal({ external_reference: "R-1" })).service.issue("instant", VOUCHER);
+    expect(instant).toMatchObject({ ok: false, errors: ["Tu CUIT+PDV no posee una direccion de webhook valida."] });
+  });
+
+  it("lotes_encola refused whole for it (no items): the typed error, no lost answer", async () => {
+    const { service } = fake(refusal({ response: [] }));
+    const error = await failure(
+      service.issueBatch("queued", [VOUCHER, { comprobante: { external_reference: "R-2" } }]),
+    );
+    expect(error).toBeInstanceOf(WebhookRequiredError);
+    // An item that speaks of it is that voucher's refusal, among the others' answers.
+    const { service: items } = fake({
+      error: "S",
+      errores: [],
+      response: [
+        { error: "S", errores: ["Sin direccion de webhook."], external_reference: "R-1" },
+        { error: "N", errores: [], external_reference: "R-2", comprobante_nro: "00679-00000000", cae: " " },
+      ],
+    });
+    const batch = await items.issueBatch("queued", [VOUCHER, { comprobante: { external_reference: "R-2" } }]);
+    expect(batch.items.map((i) => i.ok)).toEqual([false, true]);
   });
 });

@@ -145,6 +145,29 @@ describe("facturar sandbox", () => {
     );
   });
 
+  it("prints the small-taxpayer legend once when leyenda_gral repeats it (sent past the client's rule), with the rest of leyenda_gral", async () => {
+    const legend =
+      "El crédito fiscal discriminado en el presente comprobante, sólo podrá ser computado a efectos del Régimen de Sostenimiento e Inclusión Fiscal para Pequeños Contribuyentes de la Ley Nº 27.618";
+    const small = await sbx.call(
+      "facturacion/nuevo",
+      wire("factura-m", pv, (raw) => {
+        raw.comprobante.tipo = "FACTURA A";
+        raw.comprobante.external_reference = "FA-LEGEND-TWICE";
+        raw.comprobante.leyenda_gral = `Entrega en 48 horas. ${legend}`;
+        raw.cliente = {
+          ...raw.cliente,
+          documento_nro: "20123456786",
+          condicion_iva: "M",
+          condicion_iva_operacion: "M",
+        };
+      }),
+    );
+    expect(small.body.error, JSON.stringify(small.body)).toBe("N");
+    const text = pdfText(Buffer.from(await (await fetch(small.body.comprobante_pdf_url)).arrayBuffer()));
+    expect(text.match(/27\.618/g)).toHaveLength(1);
+    expect(text).toContain("Entrega en 48 horas.");
+  });
+
   it("numbers per point of sale and type, and validates an explicit number", async () => {
     // Other tests of this sandbox may have issued FACTURA C at this point of sale already.
     const next = await sbx.call("facturacion/numeracion", {

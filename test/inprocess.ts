@@ -13,7 +13,7 @@ import { Issuer, type IssueSettings, type PreparedVoucher } from "../src/batch/i
 import { type AccountKey, Journal } from "../src/batch/journal.js";
 import type { VoucherResult } from "../src/batch/result.js";
 import { lanes, runLanes } from "../src/batch/run.js";
-import { NO_FAULTS } from "../src/sandbox/faults.js";
+import { type Faults, NO_FAULTS } from "../src/sandbox/faults.js";
 import { SandboxService } from "../src/sandbox/service.js";
 import { Store } from "../src/sandbox/store.js";
 import { clockFrom, dayNumber } from "../src/voucher/dates.js";
@@ -46,11 +46,12 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function world(): Promise<World> {
+/** A service on its own in a fresh folder; `faults` as `--fault` sets them (authority-checks: like production). */
+export async function world(faults: Partial<Faults> = {}): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), "facturar-core-"));
   const store = await Store.open(join(dir, "service"), { now: clockFrom(process.env) });
   const sandbox = new SandboxService(store, {
-    faults: { ...NO_FAULTS },
+    faults: { ...NO_FAULTS, ...faults },
     baseUrl: () => "http://sandbox.invalid/app/api/v2",
     now: clockFrom(process.env),
     random: Math.random,

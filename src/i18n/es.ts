@@ -1664,4 +1664,17 @@ export const ES: Readonly<Record<string, string>> = {
     "los comprobantes están encolados, pero no se pudo preguntar al servicio cómo terminaron: {message}",
   "`{command}` follows them later (nothing is queued twice)":
     "`{command}` los sigue más tarde (nada se encola dos veces)",
+  // voucher/rules.ts: a note's old voucher, the small-taxpayer legend, the special customs territory
+  "{tipo_comprobante} {numero} is dated {comprobante_fecha}, {days} days before this note ({fecha}): the authority refuses notes to vouchers older than about {max} days":
+    "{tipo_comprobante} {numero} es del {comprobante_fecha}, {days} días antes de esta nota ({fecha}): la autoridad rechaza las notas a comprobantes de más de unos {max} días",
+  "an export to the special customs territory (pais_comprobante_id {country}) names the customer by its CUIT: documento_tipo CUIT, not {document}":
+    "una exportación al área aduanera especial (pais_comprobante_id {country}) identifica al cliente por su CUIT: documento_tipo CUIT, no {document}",
+  "a customer in the special customs territory (pais_comprobante_id {country}) is no customer abroad: send its real VAT condition (RI, M, E…), not CDEX":
+    "un cliente del área aduanera especial (pais_comprobante_id {country}) no es un cliente del exterior: mandá su condición de IVA real (RI, M, E…), no CDEX",
+  "an export to the special customs territory (pais_comprobante_id {country}) carries the customer's CUIT in fex.cliente_pais_cuit too: {cuit}":
+    "una exportación al área aduanera especial (pais_comprobante_id {country}) lleva la CUIT del cliente también en fex.cliente_pais_cuit: {cuit}",
+  "fex.cliente_pais_cuit {value} is not the customer's CUIT {cuit}: an export to the special customs territory (pais_comprobante_id {country}) names the customer in both":
+    "fex.cliente_pais_cuit {value} no es la CUIT del cliente {cuit}: una exportación al área aduanera especial (pais_comprobante_id {country}) nombra al cliente en los dos",
+  "leyenda_gral holds the small-taxpayer legend (Ley 27.618), which the service prints on a class {class} voucher to a monotributo customer; remove it: the service adds it":
+    "leyenda_gral tiene la leyenda de pequeños contribuyentes (Ley 27.618), que el servicio imprime en un comprobante clase {class} a un cliente monotributista; sacala: el servicio la agrega",
 };

@@ -6,6 +6,7 @@
 import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
 import { VAT_CONDITION_NAMES, type VatCondition, voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
+import { printsSmallTaxpayerLegend, SMALL_TAXPAYER_LEGEND, withoutSmallTaxpayerLegend } from "../voucher/legends.js";
 import type { Totals } from "../voucher/totals.js";
 
 export interface DocumentLine {
@@ -48,8 +49,6 @@ export interface DocumentView {
 }
 
 const WATERMARK = "DESARROLLO — SIN VALIDEZ FISCAL";
-const SMALL_TAXPAYER_LEGEND =
-  "El crédito fiscal discriminado en el presente comprobante, sólo podrá ser computado a efectos del Régimen de Sostenimiento e Inclusión Fiscal para Pequeños Contribuyentes de la Ley Nº 27.618";
 const CLASS_M_LEGEND = "OPERACIÓN SUJETA A RETENCIÓN";
 
 /**
@@ -155,8 +154,18 @@ function legends(view: DocumentView): string[] {
   const cls = voucherTypeInfo(view.tipo)?.class;
   const out: string[] = [];
   if (cls === "M") out.push(CLASS_M_LEGEND);
-  if ((cls === "A" || cls === "M") && view.party.condicion_iva === "M") out.push(SMALL_TAXPAYER_LEGEND);
+  if (printsSmallTaxpayerLegend(cls, view.party.condicion_iva)) out.push(SMALL_TAXPAYER_LEGEND);
   return out;
+}
+
+/**
+ * The general legend as printed: where the service prints the small-taxpayer legend itself, a
+ * copy of it sent in `leyenda_gral` (which `validate` refuses) is not printed a second time.
+ */
+function generalLegend(view: DocumentView): string {
+  const cls = voucherTypeInfo(view.tipo)?.class;
+  if (!printsSmallTaxpayerLegend(cls, view.party.condicion_iva)) return view.leyenda_gral;
+  return withoutSmallTaxpayerLegend(view.leyenda_gral).rest;
 }
 
 export async function renderVoucherPdf(view: DocumentView): Promise<Buffer> {
@@ -342,7 +351,8 @@ export async function renderVoucherPdf(view: DocumentView): Promise<Buffer> {
     doc.font("Helvetica-Bold").text(legend, left, ly, { width: width / 2 - 10 });
     ly += doc.heightOfString(legend, { width: width / 2 - 10 }) + 4;
   }
-  if (view.leyenda_gral) doc.font("Helvetica").text(view.leyenda_gral, left, ly, { width: width / 2 - 10 });
+  const general = generalLegend(view);
+  if (general) doc.font("Helvetica").text(general, left, ly, { width: width / 2 - 10 });
 
   // Footer: QR, CAE.
   const fy = doc.page.height - 130;

@@ -1,9 +1,11 @@
 /**
  * The methods of the hosted service's development plan (reference/api-v2.md §4, §6, §8), answered
  * with the real response shapes and their quirks: trailing spaces, `errores: [""]`, `afip_`-named
- * fields, numbers where requests sent text. The plan is not connected to the authority: `cae`
- * comes back empty and the authority's own checks are not applied, but for its date rules
- * (window and lane order), which a client must meet to issue at all; the service's checks are.
+ * fields, numbers where requests sent text. The plan is not connected to the authority (spec §1):
+ * `cae` comes back empty and the authority's checks are not applied, only the service's own. The
+ * `authority-checks` fault (part of --like-production) applies the authority's too, as production
+ * does, with its codes and texts where the references give them (productionRefusals,
+ * authorityDateRefusal): a batch rehearsed there fails where production would.
  */
 import {
   DOCUMENT_TYPE_CODES,
@@ -14,6 +16,7 @@ import {
   TRIBUTO_TYPES,
   VAT_CONDITIONS_BY_CLASS,
   type VatCondition,
+  type VoucherTypeInfo,
   voucherNumber,
   voucherTypeInfo,
 } from "../voucher/codes.js";
@@ -25,6 +28,7 @@ import { qrUrl } from "../voucher/qr.js";
 import { envelopeSchema } from "../voucher/schema.js";
 import { unescapeText } from "../voucher/text.js";
 import { computeTotals, itemNet, type Totals } from "../voucher/totals.js";
+import { dropEmptyStrings } from "../voucher/validate.js";
 import {
   afipInfo,
   comprobanteEliminar,
@@ -74,6 +78,10 @@ const BATCH_MAX = 20;
 const ITEMS_MAX = 130;
 const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]{1,255}$/;
 const DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
+/** The authority's tributo ids (tax-rules §2.5); the service's tipo (reference §10.6) is one of them. */
+const AUTHORITY_TRIBUTO_IDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 99];
+/** Days a note's associated voucher may be older than the note (reference §11: "about 15 days"). */
+const NOTE_AGE_DAYS = 15;
 
 /** `errores: [""]` is how several successes say "no error" (reference §6.3). */
 const NO_ERRORS = [""];
@@ -92,12 +100,29 @@ function fail(errores: string[], extra: Record<string, unknown> = {}): Reply {
 /** An authority rejection as the service embeds it in `errores` (reference §6.4). */
 const arcaError = (code: number, text: string) => `Cod. Error: #6661145.${code} - ${text}`;
 
+/** The associations of an export voucher: only inside `fex`, as the vendor's export page documents. */
+function exportAssociations(c: Json): Json[] {
+  return Array.isArray(c.fex?.comprobantes_asociados) ? c.fex.comprobantes_asociados : [];
+}
+
 /**
- * Export vouchers reach the authority (WSFEX) with the associations of `fex.comprobantes_asociados`
- * only, as the vendor's export page documents; a top-level list is not what WSFEX gets.
+ * The service's own check of an export note: every note names what it adjusts (spec §2.8), a
+ * goods note too; an export note cannot name a period instead (reference §5.2.4). A services note
+ * the authority's 2047 asks of (exportAuthorityProblems).
  */
-function exportAssociationProblems(c: Json, note: boolean): string[] {
-  const list: Json[] = Array.isArray(c.fex?.comprobantes_asociados) ? c.fex.comprobantes_asociados : [];
+function exportServiceProblems(c: Json, note: boolean): string[] {
+  return note && exportAssociations(c).length === 0 && Number(c.fex?.tipo_exportacion) !== 2
+    ? ["Las notas de credito y debito deben informar comprobantes asociados (fex.comprobantes_asociados)."]
+    : [];
+}
+
+/**
+ * What the authority (WSFEX) says of an export voucher's associations, which reach it from
+ * `fex.comprobantes_asociados` only: none on an invoice (1755), one on a services note (2047), at
+ * most one (1754), of an export type (1680), under a valid issuer CUIT.
+ */
+function exportAuthorityProblems(c: Json, note: boolean): string[] {
+  const list = exportAssociations(c);
   if (!note) {
     return list.length > 0
       ? [
@@ -117,10 +142,6 @@ function exportAssociationProblems(c: Json, note: boolean): string[] {
       ),
     );
   }
-  // Every note names what it adjusts (spec §2.8): the service asks it of goods notes too; an
-  // export note cannot name a period instead (reference §5.2.4).
-  if (list.length === 0 && Number(c.fex?.tipo_exportacion) !== 2)
-    problems.push("Las notas de credito y debito deben informar comprobantes asociados (fex.comprobantes_asociados).");
   if (list.length > 1) problems.push(arcaError(1754, "No se puede informar mas de 1 comprobante asociado."));
   for (const a of list) {
     if (voucherTypeInfo(String(a?.tipo_comprobante ?? ""))?.class !== "E")
@@ -349,6 +370,7 @@ export class SandboxService {
   /**
    * What the authority says of a voucher's exchange rate (error 10119, tax-rules §4.9): it must lie
    * within 2 % to 400 % of its own. Undefined when it does, or the currency has no rate here.
+   * One of productionRefusals: the development plan does not ask it.
    */
   private rateProblem(c: Json): string | undefined {
     const moneda = String(c?.moneda ?? "PES")
@@ -358,7 +380,7 @@ export class SandboxService {
     const rate = this.rateOf(moneda);
     const cotizacion = Dec.tryParse(String(c.cotizacion).trim());
     if (!rate || !cotizacion || inRateBand(cotizacion, rate)) return undefined;
-    return `Cod. Error: #6661145.10119 - El campo MonCotiz (${cotizacion.toString()}) debe estar comprendido entre el 2% y el 400% de la cotizacion de la moneda ${moneda} informada por AFIP (${rate.toFixed(2)}).`;
+    return `El campo MonCotiz (${cotizacion.toString()}) debe estar comprendido entre el 2% y el 400% de la cotizacion de la moneda ${moneda} informada por AFIP (${rate.toFixed(2)}).`;
   }
 
   // --- the service's own checks on an issuing request ---
@@ -481,7 +503,7 @@ export class SandboxService {
         add("La condicion de pago enviada no es valida.");
     }
     if (info?.class === "E") {
-      for (const text of exportAssociationProblems(c, isNote(info))) add(text);
+      for (const text of exportServiceProblems(c, isNote(info))) add(text);
     } else if (
       info &&
       isNote(info) &&
@@ -490,13 +512,8 @@ export class SandboxService {
     ) {
       add("Las notas de credito y debito deben informar comprobantes asociados o un periodo.");
     }
-    // An associated voucher names its issuer's CUIT (reference §5.2.4), checked as an export
-    // note's is: the vendor's own note examples send 1111111111111, which is no CUIT.
-    if (info && info.class !== "E" && Array.isArray(c.comprobantes_asociados)) {
-      for (const a of c.comprobantes_asociados)
-        if (a?.cuit !== undefined && a?.cuit !== null && !isValidCuit(String(a.cuit).trim()))
-          add("El CUIT del comprobante asociado es invalido.");
-    }
+    // An associated voucher's CUIT is the authority's to check (10151, productionRefusals): the
+    // vendor's own note examples send 1111111111111, and the development plan takes them.
     return problems;
   }
 
@@ -641,8 +658,12 @@ export class SandboxService {
   /**
    * The authority's date checks (tax-rules §4.3, §4.5), which the service passes on as its 10016
    * text: the window around the day it is sent, and no date before the lane's latest voucher.
+   * Production's (authority-checks) only: the development plan skips them (spec §1). Apart from
+   * productionRefusals because a batch meets them voucher by voucher (lotes: the first that fails
+   * and every later one are rejected).
    */
   private authorityDateRefusal(c: Json, puntoVenta: number): string | undefined {
+    if (!this.options.faults.authorityChecks) return undefined;
     const info = voucherTypeInfo(c.tipo);
     const day = dayNumber(c.fecha);
     const today = this.today();
@@ -675,42 +696,176 @@ export class SandboxService {
   }
 
   /**
-   * What production refuses and the development plan lets through (spec §1), checked only like
-   * production (the `authority-checks` fault, part of --like-production): an FCE invoice due before
-   * its date or the day it is sent (tax-rules §4.11); a tributo of 0 (10024, §4.1); an RG 5329
-   * VAT perception to a buyer who is not registered (§4.12); a supplier's fiscal voucher from a
-   * supplier without a CUIT.
+   * What production refuses and the development plan lets through (spec §1: the authority's
+   * validations are not applied there), checked only like production (the `authority-checks`
+   * fault, part of --like-production): every refusal found, in the authority's words and codes
+   * where the references give them (tax-rules §4, the WSFEv1 manual's table they cite). The dates
+   * are authorityDateRefusal's. A supplier's fiscal voucher from a supplier without a CUIT is
+   * refused in the service's words (a purchase never reaches the authority).
    */
-  private productionRefusal(body: Json): { code: string; text: string } | undefined {
-    if (!this.options.faults.authorityChecks) return undefined;
+  private productionRefusals(body: Json): { code: string; text: string }[] {
+    if (!this.options.faults.authorityChecks) return [];
     const c = body?.comprobante;
     const info = voucherTypeInfo(c?.tipo);
-    if (!c || !info?.class) return undefined;
-    const authority = (text: string) => ({ code: "TFC-6661", text: `Error en AFIP/ARCA. ${text}` });
+    if (!c || !info?.class) return [];
+    const out: { code: string; text: string }[] = [];
+    const authority = (text: string, code?: number) =>
+      out.push({
+        code: "TFC-6661",
+        text: `Error en AFIP/ARCA. ${code === undefined ? text : `Cod. Error: #6661145.${code} - ${text}`}`,
+      });
     if (c.operacion === "C") {
       const document = String(body.proveedor?.documento_tipo ?? "").toUpperCase();
       if (info.class !== "E" && document !== "CUIT")
-        return { code: "TFC-8002", text: "El proveedor de un comprobante fiscal debe identificarse con su CUIT." };
-      return undefined;
+        out.push({ code: "TFC-8002", text: "El proveedor de un comprobante fiscal debe identificarse con su CUIT." });
+      return out;
     }
+    // An FCE invoice due on or after its date and the day it is sent (tax-rules §4.11).
     if (info.fce && !isNote(info) && typeof c.vencimiento === "string" && DATE.test(c.vencimiento)) {
       const floor = Math.max(DATE.test(String(c.fecha)) ? dayNumber(c.fecha) : 0, this.today());
       if (dayNumber(c.vencimiento) < floor)
-        return authority(
+        authority(
           "El campo FchVtoPago debe ser igual o posterior a la fecha del comprobante y a la fecha de envio del pedido de autorizacion.",
         );
     }
-    const tributos: Json[] = Array.isArray(c.tributos) ? c.tributos : [];
+    const rate = this.rateProblem(c);
+    if (rate) authority(rate, 10119);
+    this.tributoRefusals(body, info, authority);
+    this.classRefusals(c, info, authority);
+    this.buyerRefusals(body, info, authority);
+    this.associationRefusals(c, info, authority);
+    const fceIds = [2101, 2102, 22, 27];
+    const datos: Json[] = Array.isArray(c.rg_especiales?.datos) ? c.rg_especiales.datos : [];
+    if (!info.fce && datos.some((d) => fceIds.includes(Number(d?.id))))
+      authority(
+        "Si el tipo de comprobante que esta autorizando NO es MiPyMEs (FCE), no informar los codigos 2101, 2102, 22, 27",
+        10169,
+      );
+    const total = this.totalRefusal(body, info);
+    if (total) authority(total, 10048);
+    return out;
+  }
+
+  /**
+   * Tributos (tax-rules §4.1, §4.12, §2.5): none that add up to 0 (10024) nor one of 0; ids the
+   * authority has (10025: the service's tipo is the authority's id, 1, 6 and 7 alike); an RG 5329
+   * VAT perception only to a registered buyer on class A or M.
+   */
+  private tributoRefusals(body: Json, info: VoucherTypeInfo, authority: (text: string, code?: number) => void): void {
+    const tributos: Json[] = Array.isArray(body.comprobante.tributos) ? body.comprobante.tributos : [];
     const sum = tributos.reduce((x, y) => x + Number(y?.total ?? 0), 0);
     if (tributos.length > 0 && sum === 0)
-      return authority("Cod. Error: #6661145.10024 - Si ImpTrib es igual a 0 el objeto Tributos no debe informarse.");
-    if (tributos.some((x) => Number(x?.total) === 0))
-      return authority("El importe de cada tributo informado debe ser mayor a 0.");
+      authority("Si ImpTrib es igual a 0 el objeto Tributos no debe informarse.", 10024);
+    else if (tributos.some((x) => Number(x?.total) === 0))
+      authority("El importe de cada tributo informado debe ser mayor a 0.");
+    for (const tipo of new Set(tributos.map((x) => Number(x?.tipo))))
+      if (!AUTHORITY_TRIBUTO_IDS.includes(tipo))
+        authority(
+          `El campo Id en Tributo es obligatorio y debe ser alguno de los devueltos por el metodo FEParamGetTiposTributos (tipo ${tipo}).`,
+          10025,
+        );
     const buyer = String(body.cliente?.condicion_iva_operacion ?? body.cliente?.condicion_iva ?? "").toUpperCase();
     const rg5329 = tributos.some((x) => Number(x?.tipo) === 6 && Number(x?.regimen) === 3);
     if (rg5329 && (buyer !== "RI" || (info.class !== "A" && info.class !== "M")))
-      return authority("La percepcion de IVA de la RG 5329 corresponde solo a compradores responsables inscriptos.");
-    return undefined;
+      authority("La percepcion de IVA de la RG 5329 corresponde solo a compradores responsables inscriptos.");
+  }
+
+  /**
+   * What a class carries (tax-rules §4.1; spec §2.4 rule 3): a class C voucher no VAT array
+   * (10071), exempt (10044) or non-taxed (10043) amounts; an export voucher (WSFEX: items and a
+   * total, nothing else) no VAT and no tributos, and its associations as WSFEX takes them.
+   */
+  private classRefusals(c: Json, info: VoucherTypeInfo, authority: (text: string, code?: number) => void): void {
+    const rates = new Set<number>(
+      (Array.isArray(c.detalle) ? c.detalle : []).map((d: Json) => Number(d?.producto?.alicuota ?? 0)),
+    );
+    if (info.class === "C") {
+      if ([...rates].some((r) => r > 0))
+        authority("Si el tipo de comprobante es C, el array de IVA no debe informarse.", 10071);
+      if (rates.has(-1))
+        authority('El campo "importe exento" ImpOpEx para comprobantes tipo C debe ser igual a cero (0).', 10044);
+      if (rates.has(-2))
+        authority(
+          'El campo "Importe neto no gravado" ImpTotConc para comprobantes tipo C debe ser igual a cero (0).',
+          10043,
+        );
+    }
+    if (info.class === "E") {
+      if ([...rates].some((r) => r > 0))
+        authority("Los comprobantes de exportacion no llevan IVA: los items se informan sin alicuota.");
+      if (Array.isArray(c.tributos) && c.tributos.length > 0)
+        authority("Los comprobantes de exportacion no informan tributos: el importe total es la suma de los items.");
+      for (const text of exportAuthorityProblems(c, isNote(info))) authority(text);
+    }
+  }
+
+  /**
+   * The buyer (tax-rules §4.7): an unidentified final consumer (OTRO, not a customer abroad) on a
+   * class B voucher only below the ceiling, the total in pesos (10015).
+   */
+  private buyerRefusals(body: Json, info: VoucherTypeInfo, authority: (text: string, code?: number) => void): void {
+    const party = body.cliente ?? {};
+    const condition = String(party.condicion_iva_operacion ?? party.condicion_iva ?? "").toUpperCase();
+    if (info.class !== "B" || String(party.documento_tipo ?? "").toUpperCase() !== "OTRO" || condition === "CDEX")
+      return;
+    const c = body.comprobante;
+    const moneda = String(c.moneda ?? "PES")
+      .trim()
+      .toUpperCase();
+    const rate = moneda === "PES" ? 1 : Number(c.cotizacion ?? 1);
+    if (Number(c.total) * rate < this.options.ceiling) return;
+    authority(
+      `Para comprobantes tipo B individuales con montos iguales o superiores al monto en pesos resultante segun RG 4444 (${this.options.ceiling}), el campo DocTipo debera ser distinto de 99 y debera informar el campo DocNro.`,
+      10015,
+    );
+  }
+
+  /**
+   * A note's associated vouchers (tax-rules §2.1; reference §11): the issuer's CUIT of 11 digits
+   * when given (10151); a type its class may adjust (10040: A notes A vouchers, B B, C C, M M, an
+   * FCE note the FCE vouchers of its class); none older than 15 days before the note (the
+   * vendor's notes page: "no se permiten notas de crédito a comprobantes con +15 días"; no code
+   * given).
+   */
+  private associationRefusals(c: Json, info: VoucherTypeInfo, authority: (text: string, code?: number) => void): void {
+    if (info.class === "E" || !Array.isArray(c.comprobantes_asociados)) return;
+    const fecha = isDate(c.fecha) ? dayNumber(c.fecha) : undefined;
+    for (const a of c.comprobantes_asociados) {
+      if (a?.cuit !== undefined && a?.cuit !== null && !/^\d{11}$/.test(String(a.cuit).trim()))
+        authority(
+          "Si informa Cuit en comprobantes asociados, no informar en blanco, el mismo debe ser un valor de 11 caracteres numericos.",
+          10151,
+        );
+      const target = voucherTypeInfo(String(a?.tipo_comprobante ?? ""));
+      if (!isNote(info) || !target) continue;
+      if (target.class !== info.class || target.fce !== info.fce)
+        authority(
+          `El tipo de comprobante asociado (${pad(target.code ?? 0, 3)}) no puede asociarse a un comprobante tipo ${pad(info.code ?? 0, 3)}.`,
+          10040,
+        );
+      if (fecha === undefined || !isDate(a?.comprobante_fecha)) continue;
+      const age = fecha - dayNumber(a.comprobante_fecha);
+      if (age > NOTE_AGE_DAYS)
+        authority(
+          `No se permiten notas de credito o debito a comprobantes con +${NOTE_AGE_DAYS} dias: el comprobante asociado ${String(a.tipo_comprobante)} ${voucherNumber(Number(a.punto_venta), Number(a.numero))} es del ${a.comprobante_fecha} (${age} dias antes).`,
+        );
+    }
+  }
+
+  /**
+   * The total against its parts (10048, tax-rules §4.1), as the authority adds them, within its
+   * tolerance (§4.2); undefined when it holds, or the voucher is not one this sandbox can read.
+   */
+  private totalRefusal(body: Json, info: VoucherTypeInfo): string | undefined {
+    const parsed = envelopeSchema.safeParse(
+      dropEmptyStrings({ cliente: body.cliente, comprobante: { ...body.comprobante, punto_venta: 1 } }),
+    );
+    if (!parsed.success) return undefined;
+    const totals = computeTotals(parsed.data.comprobante);
+    const declared = Dec.tryParse(String(body.comprobante.total).trim());
+    if (!declared || declared.sub(totals.total).abs().cmp(totals.tolerance) <= 0) return undefined;
+    const parts = info.class === "C" ? "ImpNeto + ImpTrib" : "ImpTotConc + ImpNeto + ImpOpEx + ImpTrib + ImpIVA";
+    return `El campo Importe Total ImpTotal, debe ser igual a la suma de ${parts} (ImpTotal ${declared.toFixed(2)}, suma ${totals.total.toFixed(2)}).`;
   }
 
   private authorityDown(reference: unknown): Reply {
@@ -763,9 +918,14 @@ export class SandboxService {
         problems,
         c?.external_reference,
       );
-    const production = this.productionRefusal(body);
-    if (production) return issueError([production.text], [production], c.external_reference);
     if (c.operacion === "C") {
+      const production = this.productionRefusals(body);
+      if (production.length > 0)
+        return issueError(
+          production.map((p) => p.text),
+          production,
+          c.external_reference,
+        );
       const purchase = this.recordPurchase(body, pv);
       if ("refused" in purchase)
         return issueError([purchase.refused], [{ code: "TFC-8002", text: purchase.refused }], c.external_reference);
@@ -793,10 +953,15 @@ export class SandboxService {
         },
       };
     if (this.options.faults.authorityDown) return this.authorityDown(c.external_reference);
-    const refused = this.authorityDateRefusal(c, pv.punto_venta);
-    if (refused) return issueError([refused], [{ code: "TFC-6661", text: refused }], c.external_reference);
-    const rateProblem = this.rateProblem(c);
-    if (rateProblem) return issueError([rateProblem], [{ code: "TFC-6661", text: rateProblem }], c.external_reference);
+    // The authority's checks, like production only: its dates, then everything else it refuses.
+    const dated = this.authorityDateRefusal(c, pv.punto_venta);
+    const refusals = [...(dated ? [{ code: "TFC-6661", text: dated }] : []), ...this.productionRefusals(body)];
+    if (refusals.length > 0)
+      return issueError(
+        refusals.map((p) => p.text),
+        refusals,
+        c.external_reference,
+      );
     const next = this.store.nextNumber(pv.punto_venta, c.tipo);
     if (
       c.numero !== undefined &&
@@ -855,13 +1020,10 @@ export class SandboxService {
       const problems = this.check(r, pv, false);
       // A request that is no voucher has its refusal from check: nothing more to look at in it.
       const c = typeof r?.comprobante === "object" && r.comprobante !== null ? r.comprobante : undefined;
-      const production = c && problems.length === 0 ? this.productionRefusal(r) : undefined;
-      if (production) problems.push(production);
+      if (c && problems.length === 0) problems.push(...this.productionRefusals(r));
       // A purchase is checked as nuevo checks it: its number and date are its supplier's, not this lane's.
       const purchase = c?.operacion === "C";
       const sale = c !== undefined && !purchase;
-      const rateProblem = sale ? this.rateProblem(c) : undefined;
-      if (rateProblem) problems.push({ code: "TFC-6661", text: rateProblem });
       const fce = sale ? this.fceRefusal(r) : undefined;
       if (fce) problems.push({ code: "TFC-8004", text: fce });
       if (problems.length > 0)
@@ -1447,16 +1609,17 @@ export class SandboxService {
         );
         continue;
       }
-      const refused =
-        this.authorityDateRefusal(v.comprobante, v.punto_venta) ??
-        this.rateProblem(v.comprobante) ??
-        this.productionRefusal({ cliente: v.party, comprobante: v.comprobante })?.text;
-      if (refused) {
+      const dated = this.authorityDateRefusal(v.comprobante, v.punto_venta);
+      const refused = [
+        ...(dated ? [dated] : []),
+        ...this.productionRefusals({ cliente: stripKind(v.party), comprobante: v.comprobante }).map((p) => p.text),
+      ];
+      if (refused.length > 0) {
         writes.push(
           this.store.update(v, {
             status: "ENVIADO A PROCESAR - CON ERROR",
             attempts: v.attempts + 1,
-            errors: [refused],
+            errors: refused,
           }),
         );
         continue;

@@ -19,11 +19,13 @@ import {
   VAT_NON_TAXED,
   type VatCondition,
   type VoucherTypeInfo,
+  voucherNumber,
   voucherTypeInfo,
 } from "./codes.js";
 import { dayNumber, formatDay, monthNumber } from "./dates.js";
 import { Dec } from "./decimal.js";
 import { CUIL_PREFIXES, cbuProblem, cuitProblem, describeCuitProblem } from "./ids.js";
+import { printsSmallTaxpayerLegend, withoutSmallTaxpayerLegend } from "./legends.js";
 import type { Envelope, Party } from "./schema.js";
 import { describeTotals, type Totals } from "./totals.js";
 
@@ -66,7 +68,16 @@ export const LIMITS = {
   legendSafe: 100,
   /** The authority's Cliente on export vouchers (WSFEX 1651), below the service's 255. */
   exportCustomerName: 200,
+  /**
+   * Days a note's associated voucher may be older than the note: the authority refuses notes to
+   * vouchers older than about 15 days (reference §11; the vendor's notes page: "no se permiten
+   * notas de crédito a comprobantes con +15 días").
+   */
+  noteAgeDays: 15,
 } as const;
+
+/** The authority's country id of the special customs territory (Tierra del Fuego, spec §2.9). */
+export const SPECIAL_CUSTOMS_TERRITORY = 250;
 
 const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]+$/;
 /** What the service may read as a number and echo back as one (reference §6.8: "may come back as a number"). */
@@ -113,6 +124,7 @@ export function checkRules(env: Envelope, totals: Totals, opts: RuleOptions): Fi
   checkPeriods(f, env, info);
   checkTributos(f, env, info, totals);
   checkSpecialRegimes(f, env, info);
+  checkLegends(f, env, info);
   checkDates(f, env, info, opts);
   checkTotal(f, env, totals);
   return f.list;
@@ -561,6 +573,82 @@ function checkExportBlock(f: Findings, env: Envelope, info: VoucherTypeInfo): vo
   if (fex.cliente_pais_cuit) checkCuit(f, fex.cliente_pais_cuit, [...path, "cliente_pais_cuit"], t("the country CUIT"));
   if (!fex.pais_comprobante_id)
     f.error("fex.country", [...path, "pais_comprobante_id"], t("export vouchers name the destination country"));
+  if (fex.pais_comprobante_id === SPECIAL_CUSTOMS_TERRITORY) checkTerritory(f, env);
+}
+
+/**
+ * An export to the special customs territory (spec §2.9): the customer is an Argentine taxpayer,
+ * named by its CUIT with its real VAT condition, and that CUIT goes in `fex.cliente_pais_cuit`
+ * too, where a customer abroad has its country's.
+ */
+function checkTerritory(f: Findings, env: Envelope): void {
+  const party = env.cliente;
+  const fex = env.comprobante.fex;
+  if (!party || !fex) return;
+  const country = SPECIAL_CUSTOMS_TERRITORY;
+  if (party.documento_tipo !== "CUIT") {
+    f.error(
+      "fex.territory",
+      ["cliente", "documento_tipo"],
+      t(
+        "an export to the special customs territory (pais_comprobante_id {country}) names the customer by its CUIT: documento_tipo CUIT, not {document}",
+        { country, document: party.documento_tipo },
+      ),
+    );
+  }
+  const operation = party.condicion_iva_operacion !== undefined;
+  if ((party.condicion_iva_operacion ?? party.condicion_iva) === "CDEX") {
+    f.error(
+      "fex.territory",
+      ["cliente", operation ? "condicion_iva_operacion" : "condicion_iva"],
+      t(
+        "a customer in the special customs territory (pais_comprobante_id {country}) is no customer abroad: send its real VAT condition (RI, M, E…), not CDEX",
+        { country },
+      ),
+    );
+  }
+  if (party.documento_tipo !== "CUIT") return;
+  const cuitPath = [...C, "fex", "cliente_pais_cuit"];
+  if (fex.cliente_pais_cuit === undefined) {
+    f.error(
+      "fex.territory",
+      cuitPath,
+      t(
+        "an export to the special customs territory (pais_comprobante_id {country}) carries the customer's CUIT in fex.cliente_pais_cuit too: {cuit}",
+        { country, cuit: party.documento_nro },
+      ),
+    );
+  } else if (fex.cliente_pais_cuit !== party.documento_nro) {
+    f.error(
+      "fex.territory",
+      cuitPath,
+      t(
+        "fex.cliente_pais_cuit {value} is not the customer's CUIT {cuit}: an export to the special customs territory (pais_comprobante_id {country}) names the customer in both",
+        { value: fex.cliente_pais_cuit, cuit: party.documento_nro, country },
+      ),
+    );
+  }
+}
+
+/**
+ * The small-taxpayer legend the service prints on a class A voucher to a monotributo customer
+ * (spec §4 fact 3: it must not be sent in `leyenda_gral`). Sent anyway, the voucher carries it
+ * twice, and a voucher cannot be changed once issued (spec §3): refused, with the fix.
+ */
+function checkLegends(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
+  const legend = env.comprobante.leyenda_gral;
+  const party = env.cliente;
+  if (legend === undefined || !party || env.comprobante.operacion !== "V") return;
+  if (!printsSmallTaxpayerLegend(info.class, party.condicion_iva_operacion ?? party.condicion_iva)) return;
+  if (!withoutSmallTaxpayerLegend(legend).found) return;
+  f.error(
+    "legend.small-taxpayer",
+    [...C, "leyenda_gral"],
+    t(
+      "leyenda_gral holds the small-taxpayer legend (Ley 27.618), which the service prints on a class {class} voucher to a monotributo customer; remove it: the service adds it",
+      { class: info.class ?? "A" },
+    ),
+  );
 }
 
 function fceData(env: Envelope): Map<number, { value: string; index: number }> {
@@ -688,7 +776,26 @@ function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): v
         }),
       );
     }
-    if (!target || !isNote(info)) return;
+    if (!isNote(info)) return;
+    const age = fecha - dayNumber(a.comprobante_fecha);
+    if (age > LIMITS.noteAgeDays) {
+      f.warn(
+        "associations.age",
+        [...path, "comprobante_fecha"],
+        t(
+          "{tipo_comprobante} {numero} is dated {comprobante_fecha}, {days} days before this note ({fecha}): the authority refuses notes to vouchers older than about {max} days",
+          {
+            tipo_comprobante: a.tipo_comprobante,
+            numero: voucherNumber(a.punto_venta, a.numero),
+            comprobante_fecha: a.comprobante_fecha,
+            days: age,
+            fecha: c.fecha,
+            max: LIMITS.noteAgeDays,
+          },
+        ),
+      );
+    }
+    if (!target) return;
     // Class M (since 2025-12 "A con leyenda") is a group of its own at the authority (validation
     // 10007, tax-rules §2.1): M vouchers take M notes, A vouchers A notes.
     if (target.class !== info.class) {

@@ -362,12 +362,14 @@ describe("cron batches", () => {
 });
 
 describe("lanes", () => {
-  // Six days ahead: past the authority's window (N+5), which only the authority checks (--no-validate).
+  // Six days ahead: past the authority's window (N+5), which only the authority checks (--no-validate),
+  // and only the sandbox like production (the development plan skips the authority's checks, spec §1).
   const late = formatDay(dayNumber(TODAY) + 6);
+  const likeProduction = { FACTURAR_SANDBOX_FAULTS: "authority-checks" };
   it.each([
-    ["one by one", ["--batch-size", "1"], /SEQ-1 failed in this lane/, { numero: 99 }, {}],
+    ["one by one", ["--batch-size", "1"], /SEQ-1 failed in this lane/, { numero: 99 }, {}, {}],
     // lotes checks numero before anything, as nuevo does: the batch is refused for that row alone.
-    ["batched (the default)", [], /SEQ-1 failed in this lane/, { numero: 99 }, {}],
+    ["batched (the default)", [], /SEQ-1 failed in this lane/, { numero: 99 }, {}, {}],
     // §6.8: the authority rejects the failing voucher of a batch and every later one.
     [
       "batched, failing at the authority",
@@ -375,10 +377,11 @@ describe("lanes", () => {
       /not processed by the service: SEQ-1, earlier in its batch, failed/,
       { fecha: late },
       { fecha: late },
+      likeProduction,
     ],
   ])(
     "holds back the rest of a lane after a numbering or date error, and reports them as not sent (exit 7): %s",
-    async (_, flags, why, first, rest) => {
+    async (_, flags, why, first, rest, faults) => {
       const home = tempDir("facturar-held-");
       const cwd = join(home, "work");
       mkdirSync(cwd);
@@ -389,7 +392,11 @@ describe("lanes", () => {
       }));
       const other = JSON.parse(readFileSync(join(ROOT, "samples", "factura-m.json"), "utf8"));
       writeFileSync(join(cwd, "seq.json"), JSON.stringify([...vouchers, other]));
-      const done = await start(["--json", "issue", "--no-pdf", ...flags, "seq.json"], userEnv(home), cwd).done;
+      const done = await start(
+        ["--json", "issue", "--no-pdf", ...flags, "seq.json"],
+        { ...userEnv(home), ...faults },
+        cwd,
+      ).done;
       expect(done.code).toBe(7);
       const byRef = Object.fromEntries(ndjson(done.stdout).map((r) => [r.external_reference, r]));
       expect(byRef["SEQ-1"]?.status).toBe("rejected");

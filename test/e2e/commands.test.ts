@@ -576,7 +576,7 @@ describe("foreign currencies, against the authority's rate", () => {
     ]);
   });
 
-  it("compares with the service's rate of the day; sent anyway (--no-validate), the authority refuses it (exit 4)", async () => {
+  it("compares with the service's rate of the day; sent anyway (--no-validate), the authority refuses it like production (exit 4)", async () => {
     const u = user();
     writeFileSync(join(u.cwd, "usd.json"), JSON.stringify(usd("USD-RATE-1", 1015.5)));
     // At 200 pesos a dollar, 1015.5 is over 400 %.
@@ -586,7 +586,11 @@ describe("foreign currencies, against the authority's rate", () => {
     expect(refused.stdout).toMatch(
       /cotizacion 1015\.5 is not within .*\(200\.00\): it takes 4\.00 to 800\.00 \[currency\.rate-range\]/,
     );
-    const sent = await u.run(["--json", "issue", "--no-pdf", "--no-validate", "usd.json"], cheap);
+    // The sandbox as production: the development plan skips the authority's rate check (spec §1).
+    const sent = await u.run(["--json", "issue", "--no-pdf", "--no-validate", "usd.json"], {
+      ...cheap,
+      FACTURAR_SANDBOX_FAULTS: "authority-checks",
+    });
     expect(sent.code, sent.stderr).toBe(4);
     expect(ndjson(sent.stdout)[0]).toMatchObject({
       status: "rejected",

@@ -1,7 +1,8 @@
 /**
  * Voucher dates end to end: the authority's window and lane order, judged alike by `validate`
- * and `issue`, refused by the embedded sandbox as the authority refuses them, and the README's
- * first command working whatever the day.
+ * and `issue`, refused by the embedded sandbox as the authority refuses them (like production:
+ * the development plan skips the authority's checks, spec §1), and the README's first command
+ * working whatever the day.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +11,8 @@ import { argentinaToday, formatDay } from "../../src/voucher/dates.js";
 import { freshUser, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
 
 const SAMPLE = join(ROOT, "samples", "factura-b-dni.json");
+/** The embedded sandbox as production: with the authority's checks, its dates among them. */
+const LIKE_PRODUCTION = { FACTURAR_SANDBOX_FAULTS: "authority-checks" };
 
 function sample(change: (c: Record<string, unknown>) => void): Record<string, any> {
   const raw = JSON.parse(readFileSync(SAMPLE, "utf8"));
@@ -94,11 +97,14 @@ describe("the date window", () => {
     expect(found.code).toBe(9);
   });
 
-  it("the sandbox refuses one the client did not judge (--no-validate) with the authority's 10016", async () => {
+  it("the sandbox like production refuses one the client did not judge (--no-validate) with the authority's 10016", async () => {
     const user = freshUser("facturar-window-sbx-");
     const ahead = join(user.cwd, "ahead.json");
     writeFileSync(ahead, JSON.stringify(sample((c) => Object.assign(c, { fecha: "01/12/2026" }))));
-    const issued = await runCli(["--json", "issue", "--no-validate", ahead], { env: user.env, cwd: user.cwd });
+    const issued = await runCli(["--json", "issue", "--no-validate", ahead], {
+      env: { ...user.env, ...LIKE_PRODUCTION },
+      cwd: user.cwd,
+    });
     expect(issued.code).toBe(4);
     const [result] = ndjson(issued.stdout);
     expect(result.status).toBe("rejected");
@@ -118,11 +124,11 @@ describe("lane order: no date before the lane's latest voucher", () => {
     return path;
   };
 
-  it("the sandbox refuses an earlier date; the rest of its lane is held, not sent (exit 7)", async () => {
+  it("the sandbox like production refuses an earlier date; the rest of its lane is held, not sent (exit 7)", async () => {
     // Two machines on one sandbox: the second's journal knows nothing of what the first issued.
     const first = freshUser("facturar-lane-a-");
     const second = freshUser("facturar-lane-b-");
-    const shared = { XDG_DATA_HOME: first.env.XDG_DATA_HOME };
+    const shared = { XDG_DATA_HOME: first.env.XDG_DATA_HOME, ...LIKE_PRODUCTION };
     const latest = batch(first.cwd, "latest.json", [["LANE-LATEST", TODAY]]);
     expect((await runCli(["issue", "--no-pdf", latest], { env: first.env, cwd: first.cwd })).code).toBe(0);
     mkdirSync(second.cwd, { recursive: true });
@@ -155,7 +161,7 @@ describe("lane order: no date before the lane's latest voucher", () => {
   it("one by one, the authority's date-order refusal (10016) holds the rest of the lane, not sent (exit 7)", async () => {
     const first = freshUser("facturar-lane-1a-");
     const second = freshUser("facturar-lane-1b-");
-    const shared = { XDG_DATA_HOME: first.env.XDG_DATA_HOME };
+    const shared = { XDG_DATA_HOME: first.env.XDG_DATA_HOME, ...LIKE_PRODUCTION };
     const latest = batch(first.cwd, "latest.json", [["ONE-LATEST", TODAY]]);
     expect((await runCli(["issue", "--no-pdf", latest], { env: first.env, cwd: first.cwd })).code).toBe(0);
     mkdirSync(second.cwd, { recursive: true });

@@ -422,3 +422,32 @@ describe("a note command run again after a crash", () => {
     expect(ndjson(next.stdout)[0]).toMatchObject({ status: "issued", external_reference: "VK-1-NC3" });
   }, 90_000);
 });
+
+describe("a note to a voucher older than about 15 days (the authority refuses it, reference §11)", () => {
+  it("is told before it is sent, with the voucher's date as the service gives it and its age; the development plan issues it", async () => {
+    const u = user();
+    // Issued 56 days before the tests' today, on that day.
+    const old = "25/09/2026";
+    const raw = JSON.parse(readFileSync(join(ROOT, "samples", "factura-b-dni.json"), "utf8"));
+    Object.assign(raw.comprobante, { fecha: old, vencimiento: old, external_reference: "VENTA-VIEJA" });
+    writeFileSync(join(u.cwd, "vieja.json"), JSON.stringify(raw));
+    const issued = await u.run(["issue", "--no-pdf", "vieja.json"], { FACTURAR_TODAY: old });
+    expect(issued.code, issued.stderr).toBe(0);
+
+    const run = await u.run(["credit-note", "--ref", "VENTA-VIEJA", "--amount", "1210", "--no-pdf"]);
+    expect(run.stderr).toMatch(
+      /FACTURA B 00679-00000001 is dated 25\/09\/2026, 56 days before this note \(20\/11\/2026\): the authority refuses notes to vouchers older than about 15 days/,
+    );
+    // The development plan skips the authority's checks (spec §1): the note is issued there.
+    expect(run.code, run.stderr).toBe(0);
+    const debit = await u.run(["--json", "debit-note", "--ref", "VENTA-VIEJA", "--amount", "121", "--no-pdf"]);
+    expect(debit.code, debit.stderr).toBe(0);
+    expect(ndjson(debit.stdout)[0].warning_details).toContainEqual(
+      expect.objectContaining({
+        code: "associations.age",
+        field: "comprobante.comprobantes_asociados[0].comprobante_fecha",
+        message: expect.stringMatching(/25\/09\/2026, 56 days before/),
+      }),
+    );
+  }, 60_000);
+});

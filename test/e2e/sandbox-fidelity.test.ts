@@ -251,26 +251,48 @@ describe("the sandbox's issuing methods, as strict and as lenient as the real se
       expect(await next("FACTURA B")).toBe(first);
     });
 
-    it("authorises every item before the one the authority refuses, and rejects it and every later one (§6.8)", async () => {
-      const first = await next("FACTURA B");
-      // Dated 6 days ahead: beyond the authority's window (N+5), so the third item fails there.
-      const late = formatDay(argentinaToday(clockFrom(process.env)()) + 6);
-      const requests = ["P-1", "P-2", "P-3", "P-4"].map((reference, i) =>
-        wire("factura-b-dni", pv, (env) => {
-          env.comprobante.external_reference = reference;
-          if (i >= 2) env.comprobante.fecha = late;
-        }),
-      );
-      const r = await sbx.call("facturacion/lotes", { requests });
-      expect(r.body.error).toBe("S");
-      expect(r.body.response.map((i: any) => i.error)).toEqual(["N", "N", "S", "S"]);
-      expect(r.body.response.slice(0, 2).map((i: any) => Number(i.comprobante_nro.split("-")[1]))).toEqual([
-        first,
-        first + 1,
-      ]);
-      expect(r.body.response[2].errores[0]).toMatch(/#6661145\.10016/);
-      expect(r.body.response[3].errores[0]).toMatch(/fallo un comprobante anterior/);
-      expect(await next("FACTURA B")).toBe(first + 2);
+    it("like production, authorises every item before the one the authority refuses, and rejects it and every later one (§6.8)", async () => {
+      // The authority's dates are production's: the development plan skips them (spec §1).
+      const strict = await startSandboxProcess({
+        args: ["--queue-interval", "3600000", "--fault", "authority-checks"],
+      });
+      try {
+        const spv = strict.pointsOfSale[0]?.punto_venta ?? 0;
+        const numbered = async () =>
+          (
+            await strict.call("facturacion/numeracion", {
+              comprobante: { tipo: "FACTURA B", operacion: "V", punto_venta: spv },
+            })
+          ).body.comprobante.numero as number;
+        const first = await numbered();
+        // Dated 6 days ahead: beyond the authority's window (N+5), so the third item fails there.
+        const late = formatDay(argentinaToday(clockFrom(process.env)()) + 6);
+        const requests = ["P-1", "P-2", "P-3", "P-4"].map((reference, i) =>
+          wire("factura-b-dni", spv, (env) => {
+            env.comprobante.external_reference = reference;
+            if (i >= 2) env.comprobante.fecha = late;
+          }),
+        );
+        const r = await strict.call("facturacion/lotes", { requests });
+        expect(r.body.error).toBe("S");
+        expect(r.body.response.map((i: any) => i.error)).toEqual(["N", "N", "S", "S"]);
+        expect(r.body.response.slice(0, 2).map((i: any) => Number(i.comprobante_nro.split("-")[1]))).toEqual([
+          first,
+          first + 1,
+        ]);
+        expect(r.body.response[2].errores[0]).toMatch(/#6661145\.10016/);
+        expect(r.body.response[3].errores[0]).toMatch(/fallo un comprobante anterior/);
+        expect(await numbered()).toBe(first + 2);
+        // The development plan takes the same batch whole.
+        const before = await next("FACTURA B");
+        const taken = await sbx.call("facturacion/lotes", {
+          requests: requests.map((x) => ({ ...x, comprobante: { ...x.comprobante, punto_venta: pv } })),
+        });
+        expect(taken.body.error, JSON.stringify(taken.body)).toBe("N");
+        expect(await next("FACTURA B")).toBe(before + 4);
+      } finally {
+        await strict.stop();
+      }
     });
   });
 

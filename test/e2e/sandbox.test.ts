@@ -145,6 +145,29 @@ describe("facturar sandbox", () => {
     );
   });
 
+  it("prints the small-taxpayer legend once when leyenda_gral repeats it (sent past the client's rule), with the rest of leyenda_gral", async () => {
+    const legend =
+      "El crédito fiscal discriminado en el presente comprobante, sólo podrá ser computado a efectos del Régimen de Sostenimiento e Inclusión Fiscal para Pequeños Contribuyentes de la Ley Nº 27.618";
+    const small = await sbx.call(
+      "facturacion/nuevo",
+      wire("factura-m", pv, (raw) => {
+        raw.comprobante.tipo = "FACTURA A";
+        raw.comprobante.external_reference = "FA-LEGEND-TWICE";
+        raw.comprobante.leyenda_gral = `Entrega en 48 horas. ${legend}`;
+        raw.cliente = {
+          ...raw.cliente,
+          documento_nro: "20123456786",
+          condicion_iva: "M",
+          condicion_iva_operacion: "M",
+        };
+      }),
+    );
+    expect(small.body.error, JSON.stringify(small.body)).toBe("N");
+    const text = pdfText(Buffer.from(await (await fetch(small.body.comprobante_pdf_url)).arrayBuffer()));
+    expect(text.match(/27\.618/g)).toHaveLength(1);
+    expect(text).toContain("Entrega en 48 horas.");
+  });
+
   it("numbers per point of sale and type, and validates an explicit number", async () => {
     // Other tests of this sandbox may have issued FACTURA C at this point of sale already.
     const next = await sbx.call("facturacion/numeracion", {
@@ -184,7 +207,10 @@ describe("facturar sandbox", () => {
     expect(elsewhere.body.comprobante_nro).toBe("0000001");
   });
 
-  it("takes an export note's vouchers in fex.comprobantes_asociados, and refuses what the authority refuses", async () => {
+  it("takes an export note's vouchers in fex.comprobantes_asociados, and like production refuses what the authority refuses", async () => {
+    // The authority's WSFEX checks are production's: the development plan skips them (spec §1).
+    const strict = await startSandboxProcess({ args: ["--fault", "authority-checks"] });
+    const spv = strict.pointsOfSale[0]?.punto_venta ?? 0;
     const note = (change: (r: any) => void) =>
       wire("nota-de-credito-e", pv, (r) => {
         r.comprobante.external_reference = `NCE-SBX-${Math.random().toString(36).slice(2, 8)}`;
@@ -204,30 +230,35 @@ describe("facturar sandbox", () => {
       error: "N",
       comprobante_tipo: "NOTA DE CREDITO E",
     });
-    const bare = await sbx.call(
-      "facturacion/nuevo",
-      note((r) => {
-        services(r);
-        delete r.comprobante.fex.comprobantes_asociados;
-      }),
-    );
-    expect(bare.body.error).toBe("S");
-    expect(bare.body.errores.join(" ")).toMatch(/2047 .*Cmps_asoc es de caracter obligatorio/);
-    const wrong = await sbx.call(
-      "facturacion/nuevo",
-      note((r) => (r.comprobante.fex.comprobantes_asociados[0].tipo_comprobante = "FACTURA B")),
-    );
-    expect(wrong.body.errores.join(" ")).toMatch(/1680/);
-    const invoice = await sbx.call(
-      "facturacion/nuevo",
-      wire("factura-e-services", pv, (r) => {
-        r.comprobante.external_reference = "FE-SBX-ASOC";
-        r.comprobante.fex.comprobantes_asociados = [
-          { tipo_comprobante: "FACTURA E", punto_venta: 3, numero: 1, cuit: "30555555551" },
-        ];
-      }),
-    );
-    expect(invoice.body.errores.join(" ")).toMatch(/1755/);
+    const at = (p: number) => (body: any) => ({ ...body, comprobante: { ...body.comprobante, punto_venta: p } });
+    const bare = note((r) => {
+      services(r);
+      delete r.comprobante.fex.comprobantes_asociados;
+    });
+    const wrong = note((r) => (r.comprobante.fex.comprobantes_asociados[0].tipo_comprobante = "FACTURA B"));
+    const invoice = wire("factura-e-services", pv, (r) => {
+      r.comprobante.external_reference = "FE-SBX-ASOC";
+      r.comprobante.fex.comprobantes_asociados = [
+        { tipo_comprobante: "FACTURA E", punto_venta: 3, numero: 1, cuit: "30555555551" },
+      ];
+    });
+    try {
+      const refusals = [
+        [bare, /2047 .*Cmps_asoc es de caracter obligatorio/],
+        [wrong, /1680/],
+        [invoice, /1755/],
+      ] as const;
+      for (const [body, refusal] of refusals) {
+        const refused = await strict.call("facturacion/nuevo", at(spv)(body));
+        expect(refused.body.error, JSON.stringify(refused.body)).toBe("S");
+        expect(refused.body.errores.join(" ")).toMatch(refusal);
+        // The development plan takes them: the authority's checks are not applied there.
+        const taken = await sbx.call("facturacion/nuevo", body);
+        expect(taken.body.error, JSON.stringify(taken.body)).toBe("N");
+      }
+    } finally {
+      await strict.stop();
+    }
   });
 
   it("answers the service's errors in the service's shape", async () => {
@@ -257,13 +288,8 @@ describe("facturar sandbox", () => {
     );
     const otherPv = await sbx.call("facturacion/nuevo", wire("factura-b-dni", pv + 1));
     expect(otherPv.body.errores[0]).toMatch(/no corresponde a las credenciales/);
-    // An associated voucher's issuer CUIT that is no CUIT (the vendor's note examples send 13 ones).
-    const associated = wire("nota-de-credito-a", pv);
-    associated.comprobante.comprobantes_asociados[0].cuit = "1111111111111";
-    expect((await sbx.call("facturacion/nuevo", associated)).body).toMatchObject({
-      error: "S",
-      errores: ["El CUIT del comprobante asociado es invalido."],
-    });
+    // An associated voucher's issuer CUIT that is no CUIT (the vendor's note examples send 13 ones)
+    // is the authority's to refuse (10151): test/e2e/production-rules.test.ts.
     const percent = wire("factura-b-dni", pv);
     percent.comprobante.detalle[0].producto.descripcion = "Descuento 10%";
     expect((await sbx.call("facturacion/nuevo", percent)).body.errores[0]).toMatch(/#&#/);
@@ -667,8 +693,9 @@ describe("persistence", () => {
   });
 
   it("answers the authority's exchange rate (one request of the quota), and refuses a voucher outside 2-400 % of it", async () => {
+    // Like production: the rate band is the authority's check, which the development plan skips.
     const sbx = await startSandboxProcess({
-      args: ["--quota", "10"],
+      args: ["--quota", "10", "--fault", "authority-checks"],
       env: { FACTURAR_SANDBOX_RATES: "DOL=1200,060=1300.5" },
     });
     const pv = sbx.pointsOfSale[0]?.punto_venta ?? 0;

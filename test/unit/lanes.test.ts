@@ -559,6 +559,8 @@ async function issue(
   return { summary, results, warnings, log, ...(total !== undefined ? { total } : {}) };
 }
 
+/** The user's environment, with the embedded sandbox as production: the authority's checks applied. */
+const likeProduction = (u: ReturnType<typeof user>) => ({ ...u.env, FACTURAR_SANDBOX_FAULTS: "authority-checks" });
 const by = (results: VoucherResult[]) => results.map((r) => [r.external_reference, r.status]);
 /** The service methods a run called, in order, from its verbose log. */
 const calls = (log: string[]) =>
@@ -886,8 +888,9 @@ describe("issueFiles: checks made once the service can be asked", () => {
     ]);
     expect(skipping.results[0]?.error_details[0]?.code).toBe("reference.conflict");
     expect(skipping.summary).toEqual({ ...NONE, invalid: 2, issued: 1, skippedInvalid: true });
-    // Without validation the rate is not checked here: it is sent, and the service refuses it.
-    const unchecked = await issue(u, [[usd("USD-3", 10)]], { validate: false });
+    // Without validation the rate is not checked here: it is sent, and the service like production
+    // refuses it (the development plan skips the authority's checks, spec §1).
+    const unchecked = await issue(u, [[usd("USD-3", 10)]], { validate: false, env: likeProduction(u) });
     expect(by(unchecked.results)).toEqual([["USD-3", "rejected"]]);
     expect(unchecked.results[0]?.error_details.map((d) => d.code)).not.toContain("currency.rate-range");
   });
@@ -1010,10 +1013,10 @@ describe("issueFiles: what the service or the disk says midway", () => {
     );
   });
 
-  it("a date the authority refuses (unchecked): told rejected, the rest of its lane held, both counted", async () => {
+  it("a date the authority refuses (unchecked, like production): told rejected, the rest of its lane held, both counted", async () => {
     const u = user();
     const vouchers = [raw("RJ-1", (r) => (r.comprobante.fecha = "01/10/2026")), raw("RJ-2"), raw("RJ-3")];
-    const out = await issue(u, [vouchers], { validate: false });
+    const out = await issue(u, [vouchers], { validate: false, env: likeProduction(u) });
     expect(by(out.results)).toEqual([
       ["RJ-1", "rejected"],
       ["RJ-2", "held"],
@@ -1022,7 +1025,7 @@ describe("issueFiles: what the service or the disk says midway", () => {
     expect(out.results[0]?.errors.join(" ")).toMatch(/10016/);
     expect(out.summary).toEqual({ ...NONE, rejected: 1, held: 2 });
     // One by one, RJ-2 is journaled while RJ-1 is in flight: the journal then says held, not sending.
-    const single = await issue(u, [vouchers], { validate: false, batchSize: 1 });
+    const single = await issue(u, [vouchers], { validate: false, batchSize: 1, env: likeProduction(u) });
     expect(by(single.results)).toEqual([
       ["RJ-1", "rejected"],
       ["RJ-2", "held"],

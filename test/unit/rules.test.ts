@@ -1630,3 +1630,165 @@ describe("rules at their edges", () => {
     expect(mixed(plus(4)).warnings).toEqual(["total.drift"]);
   });
 });
+
+describe("notes against old vouchers (api-v2 §11: the authority refuses notes to vouchers older than about 15 days)", () => {
+  const note = (comprobanteFecha: string) => (r: Raw) => {
+    r.comprobante.tipo = "NOTA DE CREDITO B";
+    r.comprobante.comprobantes_asociados = [
+      {
+        tipo_comprobante: "FACTURA B",
+        punto_venta: 3,
+        numero: 7,
+        comprobante_fecha: comprobanteFecha,
+        cuit: "30000000007",
+      },
+    ];
+  };
+
+  it("warns, naming the associated voucher, its date and its age; not an error (the age is the authority's to judge)", () => {
+    const old = judge(note("25/09/2026"));
+    expect(old.errors).toEqual([]);
+    expect(old.warnings).toEqual(["associations.age"]);
+    const warning = finding(old.result, "associations.age");
+    expect(warning?.path).toEqual(["comprobante", "comprobantes_asociados", 0, "comprobante_fecha"]);
+    expect(warning?.message).toMatch(
+      /FACTURA B 00003-00000007 .*25\/09\/2026.*56 days before this note \(20\/11\/2026\)/,
+    );
+    expect(warning?.message).toMatch(/older than about 15 days/);
+  });
+
+  it("15 days back is still taken; 16 warns; a debit note and an FCE note alike", () => {
+    expect(judge(note("05/11/2026")).warnings).toEqual([]);
+    expect(judge(note("04/11/2026")).warnings).toEqual(["associations.age"]);
+    const debit = judge(variant(note("04/11/2026"), (r) => (r.comprobante.tipo = "NOTA DE DEBITO B")));
+    expect(debit.warnings).toEqual(["associations.age"]);
+  });
+
+  it("says it in Spanish too", async () => {
+    const { useLang } = await import("../../src/i18n/index.js");
+    await useLang("es");
+    try {
+      const message = finding(judge(note("25/09/2026")).result, "associations.age")?.message;
+      expect(message).toMatch(/25\/09\/2026.*56 días/);
+    } finally {
+      await useLang("en");
+    }
+  });
+});
+
+describe("the small-taxpayer legend (spec §4 fact 3: the service prints it on type A vouchers to a monotributo customer)", () => {
+  const LEGEND =
+    "El crédito fiscal discriminado en el presente comprobante, sólo podrá ser computado a efectos del Régimen de Sostenimiento e Inclusión Fiscal para Pequeños Contribuyentes de la Ley Nº 27.618";
+  const toSmallTaxpayer =
+    (leyenda: string, tipo = "FACTURA A", condicion = "M") =>
+    (r: Raw) => {
+      r.cliente = {
+        documento_tipo: "CUIT",
+        documento_nro: "20111111112",
+        razon_social: "Pedro Gómez",
+        condicion_iva: condicion,
+      };
+      r.comprobante.tipo = tipo;
+      r.comprobante.leyenda_gral = leyenda;
+    };
+
+  it("sent in leyenda_gral of a FACTURA A to a monotributo customer: refused, with the fix", () => {
+    const sent = judge(toSmallTaxpayer(LEGEND));
+    expect(sent.errors).toEqual(["legend.small-taxpayer"]);
+    const error = finding(sent.result, "legend.small-taxpayer");
+    expect(error?.path).toEqual(["comprobante", "leyenda_gral"]);
+    expect(error?.message).toMatch(/Ley 27\.618/);
+    expect(error?.message).toMatch(/remove it: the service adds it/);
+  });
+
+  it("found however it is written: without accents, other spacing and case, among other text, N° for Nº", () => {
+    const variants = [
+      LEGEND.normalize("NFD").replace(/[\u0300-\u036f]/g, ""),
+      `Pago en 3 cuotas. ${LEGEND.toUpperCase().replace(/ /g, "  ")}. Gracias`,
+      LEGEND.replace("Nº", "N°"),
+      LEGEND.replace("Ley Nº 27.618", "Ley 27618"),
+    ];
+    for (const leyenda of variants)
+      expect(judge(toSmallTaxpayer(leyenda)).errors, leyenda).toEqual(["legend.small-taxpayer"]);
+  });
+
+  it("an M voucher too; not a voucher the service prints no legend on", () => {
+    expect(judge(toSmallTaxpayer(LEGEND, "FACTURA M")).errors).toEqual(["legend.small-taxpayer"]);
+    // To a registered taxpayer the service prints none: the legend is the user's own text.
+    expect(judge(toSmallTaxpayer(LEGEND, "FACTURA A", "RI")).errors).toEqual([]);
+    expect(judge((r) => (r.comprobante.leyenda_gral = LEGEND)).errors).toEqual([]);
+    // Another legend of the authority (observation 10217) is not this one.
+    const other =
+      "El credito fiscal discriminado en el presente comprobante solo podra ser computado a efectos del Procedimiento permanente de transicion al Regimen General.";
+    expect(judge(toSmallTaxpayer(other)).errors).toEqual([]);
+    expect(judge(toSmallTaxpayer("Aplica plan 12 cuotas")).errors).toEqual([]);
+  });
+});
+
+describe("an export to the special customs territory (spec §2.9: country 250)", () => {
+  const territory =
+    (change: (r: Raw) => void = () => {}) =>
+    (r: Raw) => {
+      const sample = JSON.parse(readFileSync(join(ROOT, "samples", "factura-e-services.json"), "utf8"));
+      r.cliente = {
+        documento_tipo: "CUIT",
+        documento_nro: "30715550004",
+        razon_social: "Austral Insumos SA",
+        condicion_iva: "RI",
+        provincia: 23,
+      };
+      r.comprobante = {
+        ...sample.comprobante,
+        fecha: TODAY,
+        vencimiento: TODAY,
+        fex: { ...sample.comprobante.fex, pais_comprobante_id: 250, cliente_pais_cuit: "30715550004" },
+      };
+      change(r);
+    };
+
+  it("taken as the spec gives it: the customer's CUIT, its real VAT condition, the same CUIT in fex", () => {
+    expect(judge(territory()).errors).toEqual([]);
+  });
+
+  it("the customer named by another document: refused at cliente.documento_tipo", () => {
+    const dni = judge(
+      territory((r) =>
+        Object.assign(r.cliente, { documento_tipo: "DNI", documento_nro: "30123456", condicion_iva: "CF" }),
+      ),
+    );
+    expect(dni.errors).toEqual(["fex.territory"]);
+    expect(finding(dni.result, "fex.territory")?.path).toEqual(["cliente", "documento_tipo"]);
+    expect(finding(dni.result, "fex.territory")?.message).toMatch(
+      /special customs territory.*documento_tipo CUIT, not DNI/,
+    );
+  });
+
+  it("a customer abroad's condition (CDEX): refused at its VAT condition; the real one is asked", () => {
+    const abroad = judge(territory((r) => (r.cliente.condicion_iva = "CDEX")));
+    expect(abroad.errors).toEqual(["fex.territory"]);
+    expect(finding(abroad.result, "fex.territory")?.path).toEqual(["cliente", "condicion_iva"]);
+    expect(finding(abroad.result, "fex.territory")?.message).toMatch(/real VAT condition/);
+    const operation = judge(territory((r) => (r.cliente.condicion_iva_operacion = "CDEX")));
+    expect(finding(operation.result, "fex.territory")?.path).toEqual(["cliente", "condicion_iva_operacion"]);
+  });
+
+  it("fex.cliente_pais_cuit missing, or another CUIT: refused there, naming the customer's", () => {
+    const missing = judge(territory((r) => delete r.comprobante.fex.cliente_pais_cuit));
+    expect(missing.errors).toEqual(["fex.territory"]);
+    expect(finding(missing.result, "fex.territory")?.path).toEqual(["comprobante", "fex", "cliente_pais_cuit"]);
+    expect(finding(missing.result, "fex.territory")?.message).toMatch(/30715550004/);
+    const other = judge(territory((r) => (r.comprobante.fex.cliente_pais_cuit = "30000000007")));
+    expect(other.errors).toEqual(["fex.territory"]);
+    expect(finding(other.result, "fex.territory")?.message).toMatch(/30000000007 .*30715550004/);
+  });
+
+  it("another country: none of this applies", () => {
+    const abroad = judge(
+      territory((r) => {
+        r.comprobante.fex.pais_comprobante_id = 212;
+        delete r.comprobante.fex.cliente_pais_cuit;
+      }),
+    );
+    expect(abroad.errors).toEqual([]);
+  });
+});

@@ -1,6 +1,5 @@
 /** `facturar issue --interactive` in a pseudo-terminal: asked, totalled, confirmed, issued, saved. */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dayNumber, formatDay } from "../../src/voucher/dates.js";
@@ -20,8 +19,10 @@ function argentinaDay(days = 0): string {
 describe("facturar issue --interactive", () => {
   it("asks for a FACTURA B to a consumer, shows its totals, issues it with its PDF and keeps the JSON", async () => {
     const u = freshUser("facturar-guided-");
-    const env = { ...process.env, ...u.env, CI: "" };
-    const before = new Set(readdirSync(tmpdir()));
+    // A temporary folder of its own: what the run leaves there is the run's alone.
+    const temp = join(u.home, "tmp");
+    mkdirSync(temp);
+    const env = { ...process.env, ...u.env, CI: "", TMPDIR: temp };
     const screen = await inTerminal(["issue", "--interactive"], { cwd: u.cwd, env }, [
       [/Voucher type/, ENTER],
       [/Unidentified final consumer/, ENTER],
@@ -53,7 +54,7 @@ describe("facturar issue --interactive", () => {
       comprobante: { tipo: "FACTURA B", total: "3631.21", external_reference: "VENTA-1" },
     });
     // Nothing with the customer's data is left in a temporary folder.
-    expect(readdirSync(tmpdir()).filter((f) => f.startsWith("facturar-guided-") && !before.has(f))).toEqual([]);
+    expect(readdirSync(temp)).toEqual([]);
     // The saved file issues the same voucher: already issued, nothing sent.
     const again = await runCli(["issue", saved], { cwd: u.cwd, env: u.env });
     expect(again.stdout).toMatch(/already issued, not sent again/);

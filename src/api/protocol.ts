@@ -121,10 +121,10 @@ function authorityDown(errors: string[], details: { code: string; text: string }
 
 /** The answer was not what the protocol promises: its outcome cannot be read from it. */
 export class MalformedAnswerError extends UnavailableError {
-  constructor(method: string, problem: string) {
+  constructor(method: string, problem: string, hint?: string) {
     super(
       t("the service's answer to {method} cannot be read: {problem}", { method, problem }),
-      t("the base URL may point at something else than the service, or a proxy is in the way"),
+      hint ?? t("the base URL may point at something else than the service, or a proxy is in the way"),
       "service.malformed",
     );
   }
@@ -457,6 +457,129 @@ export async function findSaleOrPurchase(service: Service, reference: string): P
   return sales.length > 0 ? sales : service.findByReference(reference, "C");
 }
 
+// --- reference lists: any list of records ---------------------------------------------------
+
+/** A reference list as the service sent it, and each record's code and description. */
+export interface ReferenceTable {
+  /** Where the list was: "" when the answer is the list itself, else its path ("items", "resultado.tabla"). */
+  at: string;
+  /** The records as they came (texts made printable, nothing else changed). */
+  records: unknown[];
+  items: { id: string; descripcion: string }[];
+}
+
+/** A key as people name fields: lower case, no accents, no separators. */
+function fieldName(key: string): string {
+  return key
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "");
+}
+
+/** Where a list of records is looked for first (the documented `items`, then likely names). */
+const LIST_KEYS = [
+  "items",
+  "datos",
+  "data",
+  "resultado",
+  "resultados",
+  "tabla",
+  "tablas",
+  "lista",
+  "listado",
+  "registros",
+  "response",
+  "respuesta",
+  "valores",
+  "elementos",
+];
+/** The envelope's own lists: never a table. */
+const NOT_LISTS = new Set(["errores", "errorcod", "errordetails"]);
+const CODE_FIELDS = ["id", "codigo", "code", "cod", "valor", "value", "clave", "key", "sigla"];
+const TEXT_FIELDS = [
+  "descripcion",
+  "description",
+  "desc",
+  "nombre",
+  "name",
+  "detalle",
+  "denominacion",
+  "texto",
+  "label",
+];
+
+/** A record: an object, a pair (array) or a plain code. */
+function isRecord(value: unknown): boolean {
+  return value !== null && value !== undefined && (typeof value !== "object" || Object.keys(value).length > 0);
+}
+
+/**
+ * The list of records in an answer: the answer itself when it is a list; else the first list
+ * under the names of LIST_KEYS (or the table's own name), looked for at the top, then a level or
+ * two down; else the longest other list. Empty lists count only where nothing else is found.
+ */
+function recordList(answer: unknown, table: string): { list: unknown[]; at: string } | undefined {
+  if (Array.isArray(answer)) return { list: answer.filter(isRecord), at: "" };
+  const known = new Set([...LIST_KEYS, fieldName(table)]);
+  const lists: { list: unknown[]; at: string; known: boolean; depth: number }[] = [];
+  const visit = (value: unknown, path: string[], depth: number) => {
+    if (value === null || typeof value !== "object" || depth > 3) return;
+    for (const [key, inner] of Object.entries(value)) {
+      if (NOT_LISTS.has(fieldName(key))) continue;
+      if (Array.isArray(inner))
+        lists.push({
+          list: inner.filter(isRecord),
+          at: [...path, key].join("."),
+          known: known.has(fieldName(key)),
+          depth,
+        });
+      else visit(inner, [...path, key], depth + 1);
+    }
+  };
+  visit(answer, [], 0);
+  const rank = (l: (typeof lists)[number]) => [l.list.length > 0 ? 0 : 1, l.known ? 0 : 1, l.depth, -l.list.length];
+  const best = lists.sort((a, b) => {
+    const [x, y] = [rank(a), rank(b)];
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+    return 0;
+  })[0];
+  return best && (best.list.length > 0 || best.known) ? { list: best.list, at: best.at } : undefined;
+}
+
+/** A record's code and description, from the fields that name them, else from its first fields. */
+function tableItem(record: unknown): { id: string; descripcion: string } {
+  if (Array.isArray(record)) {
+    const parts = record.map(shownValue).filter((p) => p !== "");
+    return { id: parts[0] ?? "", descripcion: parts.slice(1).join(" ") };
+  }
+  if (record === null || typeof record !== "object") return { id: shownValue(record), descripcion: "" };
+  const fields = Object.entries(record)
+    .filter(([, v]) => v === null || typeof v !== "object")
+    .map(([key, v]) => ({ name: fieldName(key), value: shownValue(v) }))
+    .filter((f) => f.value !== "");
+  const pick = (names: string[]) => {
+    for (const name of names) {
+      const found = fields.find((f) => f.name === name);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const code = pick(CODE_FIELDS);
+  const description = pick(TEXT_FIELDS);
+  const rest = fields.filter((f) => f !== code && f !== description);
+  const id = code ?? rest.shift();
+  return {
+    id: id?.value ?? "",
+    descripcion: description ? description.value : rest.map((f) => f.value).join(" - "),
+  };
+}
+
+/** A value of a record as shown: text trimmed and unescaped, numbers as written. */
+function shownValue(value: unknown): string {
+  return typeof value === "string" ? shownText(value) : text(value);
+}
+
 // --- the interface the core depends on ------------------------------------------------------
 
 export interface ServiceStatus {
@@ -607,8 +730,8 @@ export interface Service {
   products(page: ProductPage): Promise<{ total: number; productos: Product[] }>;
   /** `productos/consultar`: products by price list and code (at most 50), in the order asked; null where unknown. */
   productsByCode(wanted: { lista_precios: string; codigo: string }[]): Promise<(Product | { error: string })[]>;
-  /** `tablas_referencia/<name>`: a reference list. */
-  referenceTable(name: string): Promise<{ id: string; descripcion: string }[]>;
+  /** `tablas_referencia/<name>`: a reference list, in whatever shape the service sends it. */
+  referenceTable(name: string): Promise<ReferenceTable>;
   /** `reenviar_encolado`: an errored queued voucher back in the queue. */
   requeue(reference: string): Promise<QueueActionAnswer>;
   deleteQueued(reference: string, fecha?: string): Promise<QueueActionAnswer>;
@@ -885,15 +1008,27 @@ export class HttpService implements Service {
     });
   }
 
-  async referenceTable(name: string): Promise<{ id: string; descripcion: string }[]> {
+  async referenceTable(name: string): Promise<ReferenceTable> {
     const method = `tablas_referencia/${name}`;
-    const answer = parseEnvelope(method, await this.client.read(method));
-    if (answer.error !== "N")
-      throw new ServiceRefusedError(t("{method} failed", { method }), errorTexts(answer.errores));
-    if (!Array.isArray(answer.items)) throw new MalformedAnswerError(method, t("it has no items"));
-    return answer.items
-      .filter((r): r is Record<string, unknown> => r !== null && typeof r === "object")
-      .map((r) => ({ id: text(r.id), descripcion: text(r.descripcion) }));
+    // The lists' shape is undocumented but for a few pages (reference §14.4): any list of records.
+    const raw: unknown = await this.client.read(method, {}, { list: true });
+    if (!Array.isArray(raw)) {
+      const answer = parseEnvelope(method, raw);
+      if (answer.error !== "N")
+        throw new ServiceRefusedError(t("{method} failed", { method }), errorTexts(answer.errores));
+    }
+    const found = recordList(raw, name);
+    if (!found)
+      throw new MalformedAnswerError(
+        method,
+        t("it holds no list of records (its fields: {fields})", {
+          fields: Object.keys(raw as Record<string, unknown>).join(", "),
+        }),
+        t("the shape of this method's answer is undocumented; `facturar --verbose table {name}` shows what came", {
+          name,
+        }),
+      );
+    return { at: found.at, records: found.list, items: found.list.map(tableItem) };
   }
 
   requeue(reference: string): Promise<QueueActionAnswer> {

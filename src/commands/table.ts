@@ -17,13 +17,14 @@ export async function tableCommand(ctx: Context, value: string): Promise<Outcome
     );
   }
   return withConnection(ctx, async (connection): Promise<Outcome> => {
-    const items = await connection.service.referenceTable(name);
+    const { items, records } = await connection.service.referenceTable(name);
     if (ctx.json) {
-      await ctx.out(JSON.stringify({ ok: true, table: name, items }));
+      await ctx.out(JSON.stringify({ ok: true, table: name, source: "service", items, records }));
       return "done";
     }
+    if (items.length === 0) ctx.err(t("the service's list is empty"));
     const width = Math.max(2, ...items.map((i) => i.id.length));
-    for (const i of items) await ctx.out(`${i.id.padEnd(width)}  ${i.descripcion}`);
+    for (const i of items) await ctx.out(`${i.id.padEnd(width)}  ${i.descripcion}`.trimEnd());
     return "done";
   });
 }

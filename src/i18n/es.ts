@@ -1363,7 +1363,10 @@ export const ES: Readonly<Record<string, string>> = {
   "productos/consultar failed": "falló productos/consultar",
   "the service returned no item for it": "el servicio no devolvió un ítem para él",
   "{method} failed": "falló {method}",
-  "it has no items": "no tiene items",
+  "it holds no list of records (its fields: {fields})": "no trae ninguna lista de registros (sus campos: {fields})",
+  "the shape of this method's answer is undocumented; `facturar --verbose table {name}` shows what came":
+    "la forma de la respuesta de este método no está documentada; `facturar --verbose table {name}` muestra lo que llegó",
+  "the service's list is empty": "la lista del servicio está vacía",
   "look a CUIT up in the authority's registry (clientes/afip-info): name, VAT condition, address":
     "consulta un CUIT en el padrón de ARCA (clientes/afip-info): nombre, condición frente al IVA, domicilio",
   "11 digits; dashes and dots are ignored": "11 dígitos; se ignoran guiones y puntos",

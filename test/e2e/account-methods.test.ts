@@ -738,4 +738,71 @@ describe("against a scripted service: what the real one may answer", () => {
     expect(status.stdout).toMatch(/quota: 12 of 100 requests used, 79 left; 21 recurring vouchers scheduled/);
     expect(status.stdout).not.toMatch(/plan ends/);
   }, 30_000);
+  it("table reads whatever list of records the service sends (the real shape is undocumented, reference §14.4)", async () => {
+    const shapes: Record<string, unknown> = {
+      // The answer is the list itself, its fields named otherwise, codes as numbers.
+      provincias: [
+        { codigo: 1, nombre: "CIUDAD AUTONOMA DE BUENOS AIRES" },
+        { codigo: 2, nombre: "BUENOS AIRES" },
+      ],
+      // Under `datos`, `code` and `detalle`.
+      monedas: {
+        error: "N",
+        errores: [""],
+        datos: [
+          { code: "PES", detalle: "Pesos" },
+          { code: "DOL", detalle: "Dolar" },
+        ],
+      },
+      // Nested, records as pairs.
+      idiomas: {
+        error: "N",
+        rta: "OK",
+        resultado: {
+          tabla: [
+            ["1", "Español"],
+            ["2", "Inglés"],
+          ],
+        },
+      },
+      // Plain codes.
+      documentos_tipos: { error: "N", errores: [], items: ["DNI", "CUIT", "PASAPORTE"] },
+      // No list at all.
+      condiciones_iva: { error: "N", errores: [""], rta: "OK" },
+    };
+    const u = await scripted((method, _body, _req, res) => {
+      const name = method.replace("tablas_referencia/", "");
+      json(res, shapes[name] ?? { error: "S", errores: [`El metodo ${method} no existe.`] });
+    });
+    const provinces = await u.run(["table", "provincias"]);
+    expect(provinces.code, provinces.stderr).toBe(0);
+    expect(provinces.stdout).toBe("1   CIUDAD AUTONOMA DE BUENOS AIRES\n2   BUENOS AIRES\n");
+    const currencies = await u.run(["table", "monedas"]);
+    expect(currencies.stdout).toBe("PES  Pesos\nDOL  Dolar\n");
+    expect((await u.run(["table", "idiomas"])).stdout).toBe("1   Español\n2   Inglés\n");
+    expect((await u.run(["table", "documentos_tipos"])).stdout).toBe("DNI\nCUIT\nPASAPORTE\n");
+    // --json: the records as the service sent them, beside the codes read from them.
+    const asJson = JSON.parse((await u.run(["--json", "table", "monedas"])).stdout);
+    expect(asJson).toEqual({
+      ok: true,
+      table: "monedas",
+      source: "service",
+      items: [
+        { id: "PES", descripcion: "Pesos" },
+        { id: "DOL", descripcion: "Dolar" },
+      ],
+      records: [
+        { code: "PES", detalle: "Pesos" },
+        { code: "DOL", detalle: "Dolar" },
+      ],
+    });
+    // No list of records: said so, naming what the answer holds, never an empty table.
+    const none = await u.run(["table", "condiciones_iva"]);
+    expect(none.code).toBe(6);
+    expect(none.stdout).toBe("");
+    expect(none.stderr).toMatch(
+      /tablas_referencia\/condiciones_iva .*holds no list of records \(its fields: error, errores, rta\)/,
+    );
+    expect(none.stderr).toMatch(/--verbose/);
+  }, 30_000);
 });

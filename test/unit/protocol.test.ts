@@ -1104,16 +1104,74 @@ describe("the registry, the plan, ledgers and products", () => {
     expect(refused.message).toBe("productos/consultar failed: x");
   });
 
-  it("referenceTable: a reference list's items", async () => {
-    const { service, sent } = fake({ error: "N", items: [{ id: 1, descripcion: " Pesos " }, null, "x"] });
-    expect(await service.referenceTable("monedas")).toEqual([{ id: "1", descripcion: "Pesos" }]);
+  it("referenceTable: the documented items, read as records", async () => {
+    const { service, sent } = fake({ error: "N", items: [{ id: 1, descripcion: " Pesos " }, null, "DOL"] });
+    expect(await service.referenceTable("monedas")).toEqual({
+      at: "items",
+      items: [
+        { id: "1", descripcion: "Pesos" },
+        { id: "DOL", descripcion: "" },
+      ],
+      records: [{ id: 1, descripcion: " Pesos " }, "DOL"],
+    });
     expect(sent).toEqual([{ method: "tablas_referencia/monedas", body: {} }]);
-    const none = await failure(fake({ error: "N", items: "x" }).service.referenceTable("monedas"));
-    expect(none).toBeInstanceOf(MalformedAnswerError);
-    expect(none.message).toBe("the service's answer to tablas_referencia/monedas cannot be read: it has no items");
     const refused = await failure(fake({ error: "S", errores: ["x"] }).service.referenceTable("monedas"));
     expect(refused).toBeInstanceOf(ServiceRefusedError);
     expect(refused.message).toBe("tablas_referencia/monedas failed: x");
+  });
+
+  it("referenceTable: any list of records, wherever it is and whatever its fields are called (§14.4)", async () => {
+    const read = async (answer: unknown) => {
+      const table = await fake(answer).service.referenceTable("provincias");
+      return { at: table.at, items: table.items };
+    };
+    // The answer is the list itself.
+    expect(
+      await read([
+        { codigo: 1, nombre: "CABA" },
+        { codigo: "2", nombre: "Buenos Aires" },
+      ]),
+    ).toEqual({
+      at: "",
+      items: [
+        { id: "1", descripcion: "CABA" },
+        { id: "2", descripcion: "Buenos Aires" },
+      ],
+    });
+    // Under another key, other field names, in any case and with accents.
+    expect(await read({ error: "N", errores: [""], datos: [{ Code: 6, Descripción: "Córdoba" }] })).toEqual({
+      at: "datos",
+      items: [{ id: "6", descripcion: "Córdoba" }],
+    });
+    expect(await read({ error: "N", resultado: [{ id: 21, detalle: "Santa Fe" }] })).toMatchObject({
+      items: [{ id: "21", descripcion: "Santa Fe" }],
+    });
+    // Nested, and records that are pairs.
+    expect(await read({ error: "N", rta: "OK", resultado: { tabla: [["10", "Jujuy"]] } })).toEqual({
+      at: "resultado.tabla",
+      items: [{ id: "10", descripcion: "Jujuy" }],
+    });
+    // Fields with names of their own: the first is the code, the rest the description.
+    expect(await read({ error: "N", lista: [{ prov: 17, texto_largo: "Salta", region: "NOA" }] })).toEqual({
+      at: "lista",
+      items: [{ id: "17", descripcion: "Salta - NOA" }],
+    });
+    // A code field and no description field: the other fields describe it.
+    expect(await read({ error: "N", tabla: [{ valor: "CF", leyenda_corta: "Consumidor final" }] })).toMatchObject({
+      items: [{ id: "CF", descripcion: "Consumidor final" }],
+    });
+    // The error texts are never the list; an empty list is a list.
+    expect(await read({ error: "N", errores: ["", "aviso"], items: [] })).toEqual({ at: "items", items: [] });
+  });
+
+  it("referenceTable: an answer with no list of records says so, naming what it has", async () => {
+    const none = await failure(
+      fake({ error: "N", errores: [""], rta: "OK", items: "x" }).service.referenceTable("monedas"),
+    );
+    expect(none).toBeInstanceOf(MalformedAnswerError);
+    expect(none.message).toBe(
+      "the service's answer to tablas_referencia/monedas cannot be read: it holds no list of records (its fields: error, errores, rta, items)",
+    );
   });
 });
 

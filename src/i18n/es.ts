@@ -1367,6 +1367,11 @@ export const ES: Readonly<Record<string, string>> = {
   "the shape of this method's answer is undocumented; `facturar --verbose table {name}` shows what came":
     "la forma de la respuesta de este método no está documentada; `facturar --verbose table {name}` muestra lo que llegó",
   "the service's list is empty": "la lista del servicio está vacía",
+  "from the reference, not the service: the {n} entry the vendor's documentation shows, not the authority's whole list":
+    "de la referencia, no del servicio: la {n} entrada que muestra la documentación del proveedor, no la lista completa de ARCA",
+  "from the reference, not the service: the {n} entries the vendor's documentation shows, not the authority's whole list":
+    "de la referencia, no del servicio: las {n} entradas que muestra la documentación del proveedor, no la lista completa de ARCA",
+  "the service did not answer it: {problem}": "el servicio no la respondió: {problem}",
   "look a CUIT up in the authority's registry (clientes/afip-info): name, VAT condition, address":
     "consulta un CUIT en el padrón de ARCA (clientes/afip-info): nombre, condición frente al IVA, domicilio",
   "11 digits; dashes and dots are ignored": "11 dígitos; se ignoran guiones y puntos",
@@ -1449,6 +1454,8 @@ export const ES: Readonly<Record<string, string>> = {
   "one of: {names}": "uno de: {names}",
   "the province codes a client block takes": "los códigos de provincia que lleva el bloque cliente",
   "the payment conditions, as JSON": "las condiciones de venta, en JSON",
+  "the incoterms an export voucher's fex block takes (the service's list, else the reference's entries)":
+    "los incoterms que lleva el bloque fex de un comprobante de exportación (la lista del servicio, si no las entradas de la referencia)",
   "unknown table {name}": "tabla desconocida {name}",
   "did you mean {name}?": "¿quiso decir {name}?",
   "{command} takes --ref R, or --type T --number N, not both":

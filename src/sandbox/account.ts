@@ -22,6 +22,7 @@ import {
   voucherTypeInfo,
 } from "../voucher/codes.js";
 import { dayNumber, formatDay } from "../voucher/dates.js";
+import { EXPORT_TABLES } from "../voucher/export-codes.js";
 import { isValidCuit } from "../voucher/ids.js";
 import type { Reply, SandboxService } from "./service.js";
 import type { PointOfSale, StoredVoucher } from "./store.js";
@@ -458,6 +459,8 @@ export const REFERENCE_TABLES: Record<string, () => Item[]> = {
   tributos_percepciones_tipos: () => items(TRIBUTO_TYPES),
   tributos_percepciones_regimenes: () =>
     Object.entries(TRIBUTO_REGIMES).map(([id, r]) => ({ id, descripcion: `${r.name} (tipo ${r.tipo})` })),
+  // The export parameters: the entries their pages show, in the shape they show (items of id and descripcion).
+  ...Object.fromEntries(Object.entries(EXPORT_TABLES).map(([name, list]) => [name, () => [...list]])),
 };
 
 /** The sibling parameter pages (paises, cuit_pais) show `items: [{id, descripcion}]`; these answer the same. */

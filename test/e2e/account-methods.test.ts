@@ -382,6 +382,10 @@ describe("cuit, status, table", () => {
     expect(provinces.stdout).toMatch(/^2 +Buenos Aires$/m);
     const types = JSON.parse((await u.run(["--json", "table", "comprobantes-tipos"])).stdout);
     expect(types.items).toContainEqual({ id: "FACTURA B", descripcion: "FACTURA B" });
+    // The export tables, as the vendor's pages show them (the sandbox answers them too).
+    const incoterms = JSON.parse((await u.run(["--json", "table", "incoterms"])).stdout);
+    expect(incoterms).toMatchObject({ source: "service" });
+    expect(incoterms.items).toContainEqual({ id: "EXW", descripcion: "EXW - Vigente del 20100101 a hoy" });
     const wrong = await u.run(["table", "provincia"]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/did you mean provincias\?/);
@@ -389,6 +393,18 @@ describe("cuit, status, table", () => {
 });
 
 describe("table: the lists a voucher's codes come from", () => {
+  it("the README's table commands run as written", async () => {
+    const u = user();
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const shown = [...readme.matchAll(/^\$ npx facturar (table [^#\n]*?)\s*(#.*)?$/gm)].map((m) => m[1] as string);
+    expect(shown).toEqual(["table condiciones_venta", "table incoterms"]);
+    for (const line of shown) {
+      const r = await u.run(line.split(" "));
+      expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+      expect(r.stdout, line).not.toBe("");
+    }
+  }, 30_000);
+
   it("VAT rates with exempt and non-taxed, the special regimes' data ids, the perception regimes with their tributo type", async () => {
     const u = user();
     const list = async (name: string) => {
@@ -804,5 +820,53 @@ describe("against a scripted service: what the real one may answer", () => {
       /tablas_referencia\/condiciones_iva .*holds no list of records \(its fields: error, errores, rta\)/,
     );
     expect(none.stderr).toMatch(/--verbose/);
+  }, 30_000);
+  it("the export tables: from the service where it answers them, else the reference's entries, labelled so", async () => {
+    const asked: string[] = [];
+    const u = await scripted((method, _body, _req, res) => {
+      asked.push(method);
+      // The shape of the vendor's incoterms page.
+      if (method === "tablas_referencia/incoterms")
+        return json(res, {
+          error: "N",
+          errores: [""],
+          items: [
+            { id: "EXW", descripcion: "EXW - Vigente del 20100101 a hoy" },
+            { id: "FOB", descripcion: "FOB - Vigente del 20100101 a hoy" },
+          ],
+        });
+      if (method === "tablas_referencia/cuit_pais") return json(res, { error: "N", errores: [""], items: [] });
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: "S", errores: [`El recurso /app/api/v2/${method} no existe.`] }));
+    });
+    const incoterms = await u.run(["table", "incoterms"]);
+    expect(incoterms.code, incoterms.stderr).toBe(0);
+    expect(incoterms.stdout).toBe("EXW  EXW - Vigente del 20100101 a hoy\nFOB  FOB - Vigente del 20100101 a hoy\n");
+    expect(incoterms.stderr).not.toMatch(/reference/);
+    // Not answered: the entries the reference documents, told as such.
+    const countries = await u.run(["table", "paises"]);
+    expect(countries.code, countries.stderr).toBe(0);
+    expect(countries.stdout).toBe("250  AAE Tierra del Fuego - ARGENTINA\n301  AFGANISTAN\n");
+    expect(countries.stderr).toMatch(/from the reference, not the service/);
+    expect(countries.stderr).toMatch(/HTTP 404/);
+    const json404 = JSON.parse((await u.run(["--json", "table", "paises"])).stdout);
+    expect(json404).toMatchObject({
+      ok: true,
+      table: "paises",
+      source: "reference",
+      items: [
+        { id: "250", descripcion: "AAE Tierra del Fuego - ARGENTINA" },
+        { id: "301", descripcion: "AFGANISTAN" },
+      ],
+      service_error: expect.stringMatching(/HTTP 404/),
+    });
+    // An empty list is no answer either.
+    const cuits = await u.run(["table", "cuit-pais"]);
+    expect(cuits.code, cuits.stderr).toBe(0);
+    expect(cuits.stdout).toBe(
+      "51600003015  AFGANISTAN - Otro tipo de Entidad\n50000003015  AFGANISTAN - Persona Fisica\n",
+    );
+    expect(cuits.stderr).toMatch(/from the reference, not the service.*\n?.*empty/);
+    expect(asked).toContain("tablas_referencia/cuit_pais");
   }, 30_000);
 });

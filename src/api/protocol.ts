@@ -46,8 +46,13 @@ export interface ServiceVoucher extends Authorization {
   numero: number | null;
   fecha: string | null;
   total: string | null;
-  /** Why a queued voucher failed, where the service says. */
+  /**
+   * Why a queued voucher failed: the item's `afip_observaciones` (documented), or an `errores`
+   * list (undocumented, read where a service sends one); else only its status text.
+   */
   errors: string[];
+  /** A voucher that failed in the queue, whose item says no more than its status (reference §6.9). */
+  reasonMissing?: boolean;
   /** A purchase's party is its supplier (`proveedor`). */
   operacion: Operacion;
   /** The item as the service sent it (strings trimmed), for display: `proveedor` instead of `cliente` on a purchase. */
@@ -311,6 +316,8 @@ export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
   const status = text(c.status);
   const state = classifyStatus(status, numero);
   const total = numberOrNull(c.total);
+  const observations = errorTexts(c.afip_observaciones ?? c.observaciones);
+  const reasons = state === "queue-error" ? [...errorTexts(c.errores), ...observations] : [];
   return {
     external_reference: text(c.external_reference),
     state,
@@ -326,9 +333,9 @@ export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
     qr: textOrNull(c.afip_qr) ?? textOrNull(c.tax_qr),
     pdf_url: textOrNull(c.comprobante_pdf_url),
     ticket_url: textOrNull(c.comprobante_ticket_url),
-    errors:
-      state === "queue-error" ? [...errorTexts(c.errores), ...(errorTexts(c.errores).length ? [] : [status])] : [],
-    observations: errorTexts(c.afip_observaciones ?? c.observaciones),
+    errors: state !== "queue-error" ? [] : reasons.length > 0 ? [...new Set(reasons)] : [status],
+    reasonMissing: state === "queue-error" && reasons.length === 0,
+    observations,
     operacion: text(c.operacion).toUpperCase() === "C" ? "C" : "V",
     // Trimmed only when shown: a date's listing reads thousands of vouchers for their references.
     get raw() {

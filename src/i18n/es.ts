@@ -878,6 +878,8 @@ export const ES: Readonly<Record<string, string>> = {
     "ya está en la cola del servicio con {ref}: no se envía de nuevo",
   "re-queued {ref} (reenviar_encolado): it had failed in the queue":
     "{ref} vuelve a la cola (reenviar_encolado): había fallado en la cola",
+  "the service's answer gives no reason, only its status; the reason went to the point of sale's webhook (event error, its msg), and the service's web panel shows the webhooks of the last 3 days":
+    "la respuesta del servicio no dice el motivo, solo su estado; el motivo fue al webhook del punto de venta (evento error, en su msg), y el panel web del servicio muestra los webhooks de los últimos 3 días",
   "the service's queue holds {ref} with an error; once its cause is fixed, `facturar issue-queued --requeue` (or `facturar queue retry --ref {ref}`) puts it back in the queue; to send a corrected voucher instead, `facturar queue delete --ref {ref}` first":
     "la cola del servicio tiene {ref} con error; corregida la causa, `facturar issue-queued --requeue` (o `facturar queue retry --ref {ref}`) lo vuelve a encolar; para enviar en cambio un comprobante corregido, primero `facturar queue delete --ref {ref}`",
   "{ref} was used before for another voucher ({held}); nothing sent: this sale is not invoiced":

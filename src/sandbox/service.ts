@@ -1128,7 +1128,8 @@ export class SandboxService {
         afip_qr: issued && !purchase ? `${this.qr(v)} ` : "",
         status: v.status === "APROBADO Y EN COLA" ? `APROBADO Y EN COLA. SE EMITE EL ${v.fecha}` : v.status,
         ctacte_status: ledgerStatus(this, v),
-        errores: v.errors,
+        // No `errores` here: the documented items have none (reference §6.9); why a queued
+        // voucher failed reaches the real service's users by webhook (`error`, its msg; §7).
         external_reference: reference,
         micrositios: { cliente: "", descarga: "" },
         tags: Array.isArray(c.tags) ? c.tags : [],

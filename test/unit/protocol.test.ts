@@ -1175,6 +1175,35 @@ describe("the registry, the plan, ledgers and products", () => {
   });
 });
 
+describe("a voucher that failed in the queue, as consulta_avanzada lists it", () => {
+  const failed = (extra: Record<string, unknown>) =>
+    serviceVoucher({
+      comprobante: { tipo: "FACTURA B", status: "ENVIADO A PROCESAR - CON ERROR", numero: 0, ...extra },
+    }) as ServiceVoucher;
+
+  it("without a reason (the documented item has none): its status, the reason told missing", () => {
+    expect(failed({})).toMatchObject({
+      state: "queue-error",
+      errors: ["ENVIADO A PROCESAR - CON ERROR"],
+      reasonMissing: true,
+    });
+  });
+
+  it("the authority's observations, a documented field, are the reason where they come", () => {
+    expect(failed({ afip_observaciones: ["10015 - el CUIT no existe"] })).toMatchObject({
+      errors: ["10015 - el CUIT no existe"],
+      reasonMissing: false,
+    });
+  });
+
+  it("an undocumented errores list is read too, where a service sends one", () => {
+    expect(failed({ errores: ["", "CUIT invalido"] })).toMatchObject({
+      errors: ["CUIT invalido"],
+      reasonMissing: false,
+    });
+  });
+});
+
 describe("the queue's actions", () => {
   it("requeue, deleteQueued and reschedule send the reference (and dates) to their methods", async () => {
     const { service, sent } = fake({ error: "N", errores: [] });

@@ -630,13 +630,20 @@ export interface RegistryRecord {
   errors: string[];
 }
 
+/**
+ * `micuenta/consumo` as its page documents it (reference §6.10), no more: the vouchers of the
+ * current subscription cycle. The other methods' quotas are their own (spec §8); the answer does
+ * not report them, nor when the plan ends.
+ */
 export interface PlanUsage {
+  /** Vouchers scheduled as recurring (`abono`). */
   abonos_pendientes: number;
+  /** Vouchers issued this cycle. */
   comprobantes_generados: number;
+  /** Vouchers the subscription includes. */
   comprobantes_cupo: number;
+  /** Vouchers left. */
   comprobantes_disponibles: number;
-  /** dd/mm/yyyy the plan ends, where the service says (the development sandbox does). */
-  plan_vencimiento: string | null;
 }
 
 export interface LedgerRow {
@@ -729,7 +736,7 @@ export interface Service {
   deletePurchase(tipo: string, puntoVenta: number, numero: number): Promise<string>;
   /** `clientes/afip-info`: the registry's record of a CUIT. */
   registry(cuit: string): Promise<RegistryRecord>;
-  /** `micuenta/consumo`: the plan's quota and its use. */
+  /** `micuenta/consumo`: the subscription's vouchers, issued and left. */
   usage(): Promise<PlanUsage>;
   /** `clientes/cuenta-corriente`: a client's ledger, oldest first. */
   customerLedger(cuit: string): Promise<LedgerRow[]>;
@@ -959,7 +966,6 @@ export class HttpService implements Service {
       comprobantes_generados: count("comprobantes_generados"),
       comprobantes_cupo: count("comprobantes_cupo"),
       comprobantes_disponibles: count("comprobantes_disponibles"),
-      plan_vencimiento: textOrNull(answer.plan_vencimiento),
     };
   }
 

@@ -214,8 +214,8 @@ export const ES: Readonly<Record<string, string>> = {
   "the final-consumer identification ceiling (topecf), cached for the day":
     "el tope de identificación del consumidor final (topecf), guardado por el día",
   "ask the service even if today's answer is cached": "consulta al servicio aunque la respuesta de hoy esté guardada",
-  "service status, scheduled maintenance, news, and the plan's quota use (micuenta/consumo, one request); exit 6 when invoicing is not OK":
-    "estado del servicio, mantenimientos programados, novedades y el consumo del plan (micuenta/consumo, un request); sale con 6 si la facturación no está OK",
+  "service status, scheduled maintenance, news, and the subscription's vouchers, issued and left (micuenta/consumo, a request of its own quota); exit 6 when invoicing is not OK or the account's calls are refused":
+    "estado del servicio, mantenimientos programados, novedades y los comprobantes de la suscripción, emitidos y disponibles (micuenta/consumo, un request de su propio cupo); sale con 6 si la facturación no está OK o el servicio rechaza las llamadas de la cuenta",
   "create or edit a profile (asks on a terminal; every answer also a flag), then check it":
     "crea o edita un perfil (pregunta en la terminal; cada respuesta también es una opción) y lo verifica",
   "profile name (default sandbox)": "nombre del perfil (por defecto sandbox)",
@@ -1445,11 +1445,14 @@ export const ES: Readonly<Record<string, string>> = {
     "reenvía por e-mail un comprobante emitido a su cliente (reenviar); solo uno que se envió por e-mail al emitirlo",
   "the voucher of an order, e-mailed again": "el comprobante de un pedido, reenviado por e-mail",
   "{tipo} {number} e-mailed to its client again": "{tipo} {number} reenviado por e-mail a su cliente",
-  "quota: {used} of {quota} requests used, {left} left": "cupo: {used} de {quota} requests usados, quedan {left}",
-  "{n} recurring vouchers scheduled": "{n} abonos programados",
-  "the plan ended on {fecha}: the service refuses every call":
-    "el plan venció el {fecha}: el servicio rechaza todas las llamadas",
-  "the plan ends on {fecha} ({days} days left)": "el plan vence el {fecha} (quedan {days} días)",
+  "vouchers: {used} issued of the {quota} in the subscription, {left} left":
+    "comprobantes: {used} emitidos de los {quota} de la suscripción, quedan {left}",
+  "vouchers: {used} issued of the {quota} in the subscription, {recurring} scheduled as recurring, {left} left":
+    "comprobantes: {used} emitidos de los {quota} de la suscripción, {recurring} programados como abono, quedan {left}",
+  "the service refused this account's micuenta/consumo: {errors}":
+    "el servicio rechazó micuenta/consumo de esta cuenta: {errors}",
+  "no voucher left in the subscription ({used} of {quota} issued)":
+    "no queda ningún comprobante en la suscripción ({used} de {quota} emitidos)",
   "quota use not read: {problem}": "no se pudo leer el consumo: {problem}",
   "a reference table of the service (tablas_referencia/<name>): codes and what they mean":
     "una tabla de referencia del servicio (tablas_referencia/<nombre>): los códigos y lo que significan",

@@ -25,7 +25,7 @@ import { dayNumber, formatDay } from "../voucher/dates.js";
 import { EXPORT_TABLES } from "../voucher/export-codes.js";
 import { isValidCuit } from "../voucher/ids.js";
 import type { Reply, SandboxService } from "./service.js";
-import type { PointOfSale, StoredVoucher } from "./store.js";
+import { type PointOfSale, type StoredVoucher, VOUCHERS } from "./store.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are untrusted JSON, checked field by field
 type Json = any;
@@ -171,9 +171,14 @@ export function planEndDay(service: SandboxService): number {
   return created + periods * PLAN_DAYS;
 }
 
+/**
+ * The documented answer (reference §6.10), no more: the vouchers of the subscription, issued,
+ * scheduled as recurring (the sandbox schedules none) and left. Not the other methods' quotas
+ * (each its own, spec §8), nor when the plan ends: the page shows neither.
+ */
 export function consumo(service: SandboxService): Reply {
   const { account } = service.store;
-  const used = service.store.quotaUsed;
+  const used = service.store.quotaUsed(VOUCHERS);
   return {
     status: 200,
     body: {
@@ -183,8 +188,6 @@ export function consumo(service: SandboxService): Reply {
       comprobantes_generados: used,
       comprobantes_cupo: account.quota,
       comprobantes_disponibles: Math.max(0, account.quota - used),
-      // The sandbox's own field: the real answer does not say when the plan ends.
-      plan_vencimiento: formatDay(planEndDay(service)),
     },
   };
 }

@@ -969,7 +969,7 @@ describe("the registry, the plan, ledgers and products", () => {
     expect(empty.message).toMatch(/it has no razon_social$/);
   });
 
-  it("usage: consumo's counts; one missing is malformed", async () => {
+  it("usage: consumo's documented counts, no more; one missing is malformed", async () => {
     const { service, sent } = fake({
       error: "N",
       comprobantes_generados: "12",
@@ -977,21 +977,23 @@ describe("the registry, the plan, ledgers and products", () => {
       comprobantes_disponibles: 88,
       plan_vencimiento: "31/12/2026",
     });
+    // The documented fields alone: a plan end the page does not show is not read.
     expect(await service.usage()).toEqual({
       abonos_pendientes: 0,
       comprobantes_generados: 12,
       comprobantes_cupo: 100,
       comprobantes_disponibles: 88,
-      plan_vencimiento: "31/12/2026",
     });
     expect(sent).toEqual([{ method: "micuenta/consumo", body: {} }]);
     const full = { error: "N", abonos_pendientes: 2, comprobantes_generados: 1, comprobantes_cupo: 2 };
     const missing = await failure(fake(full).service.usage());
     expect(missing).toBeInstanceOf(MalformedAnswerError);
     expect(missing.message).toMatch(/it has no comprobantes_disponibles$/);
-    expect(await fake({ ...full, comprobantes_disponibles: 1 }).service.usage()).toMatchObject({
+    expect(await fake({ ...full, comprobantes_disponibles: 1 }).service.usage()).toEqual({
       abonos_pendientes: 2,
-      plan_vencimiento: null,
+      comprobantes_generados: 1,
+      comprobantes_cupo: 2,
+      comprobantes_disponibles: 1,
     });
     const refused = await failure(fake({ error: "S", errores: ["x"] }).service.usage());
     expect(refused).toBeInstanceOf(ServiceRefusedError);

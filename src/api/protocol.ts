@@ -1025,7 +1025,8 @@ export class HttpService implements Service {
     const method = `tablas_referencia/${name}`;
     // The lists' shape is undocumented but for a few pages (reference §14.4): any list of records.
     const raw: unknown = await this.client.read(method, {}, { list: true });
-    if (!Array.isArray(raw)) {
+    // An `error` field is read as everywhere (a refusal is one); a list without one is taken too.
+    if (!Array.isArray(raw) && Object.hasOwn(raw as object, "error")) {
       const answer = parseEnvelope(method, raw);
       if (answer.error !== "N")
         throw new ServiceRefusedError(t("{method} failed", { method }), errorTexts(answer.errores));

@@ -203,7 +203,6 @@ interface MethodEntry {
 const PLAN_INDEPENDENT = new Set(["estado_servicios/alertas"]);
 
 /** Every method the development plan answers, in one place. */
-
 const METHOD_TABLE: Record<string, MethodEntry> = {
   "facturacion/nuevo": { handle: (s, b, pv) => s.nuevo(b, pv), changes: true, quota: "per-voucher" },
   "facturacion/nuevo_encola": { handle: (s, b, pv) => s.nuevoEncola(b, pv), changes: true, quota: "per-voucher" },

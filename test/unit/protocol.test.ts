@@ -1162,6 +1162,10 @@ describe("the registry, the plan, ledgers and products", () => {
     expect(await read({ error: "N", tabla: [{ valor: "CF", leyenda_corta: "Consumidor final" }] })).toMatchObject({
       items: [{ id: "CF", descripcion: "Consumidor final" }],
     });
+    // No `error` field beside the list: the list all the same.
+    expect(await read({ tabla: [{ id: "12", descripcion: "La Rioja" }] })).toMatchObject({
+      items: [{ id: "12", descripcion: "La Rioja" }],
+    });
     // The error texts are never the list; an empty list is a list.
     expect(await read({ error: "N", errores: ["", "aviso"], items: [] })).toEqual({ at: "items", items: [] });
   });

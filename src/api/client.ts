@@ -337,12 +337,15 @@ export class ApiClient {
     return from.origin !== this.base.origin;
   }
 
-  /** A call that changes nothing: retried on network failures, 5xx and 429. */
-  async read(method: string, body: Answer = {}): Promise<Answer> {
+  /**
+   * A call that changes nothing: retried on network failures, 5xx and 429. `list`: an answer that
+   * is a JSON array is taken too (returned as it is), for methods whose shape is undocumented.
+   */
+  async read(method: string, body: Answer = {}, opts: { list?: boolean } = {}): Promise<Answer> {
     const attempts = (this.options.retries ?? 4) + 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.once(method, body, this.options.readTimeoutMs ?? 30_000);
+        return await this.once(method, body, this.options.readTimeoutMs ?? 30_000, opts.list ?? false);
       } catch (error) {
         if (!(error instanceof Retryable)) throw error;
         if (attempt >= attempts) throw this.final(error.cause);
@@ -484,7 +487,7 @@ export class ApiClient {
     };
   }
 
-  private async once(method: string, body: Answer, timeoutMs: number): Promise<Answer> {
+  private async once(method: string, body: Answer, timeoutMs: number, list = false): Promise<Answer> {
     const url = new URL(method, this.base);
     const payload = JSON.stringify({ ...body, ...this.options.credentials });
     const log = this.options.log;
@@ -522,7 +525,7 @@ export class ApiClient {
         // Nothing reached the service: the same request goes where it is now, if it has moved.
         if (error.kind === "refused" && !error.maybeDelivered && (await this.moved(url))) {
           log?.(`  ${t("the service moved to {url}", { url: this.base.origin })}`);
-          return this.once(method, body, timeoutMs);
+          return this.once(method, body, timeoutMs, list);
         }
         if (cleaned.kind === "redirect" || cleaned.kind === "too-large")
           throw new UnavailableError(cleaned.message, undefined, `service.${cleaned.kind}`);
@@ -553,7 +556,7 @@ export class ApiClient {
     let answer: Answer | undefined;
     try {
       answer =
-        parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+        parsed !== null && typeof parsed === "object" && (list || !Array.isArray(parsed))
           ? (cleanAnswer(parsed, this.options.credentials) as Answer)
           : undefined;
     } catch (error) {

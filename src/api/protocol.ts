@@ -63,8 +63,13 @@ export interface ServiceVoucher extends Authorization {
   numero: number | null;
   fecha: string | null;
   total: string | null;
-  /** Why a queued voucher failed, where the service says. */
+  /**
+   * Why a queued voucher failed: the item's `afip_observaciones` (documented), or an `errores`
+   * list (undocumented, read where a service sends one); else only its status text.
+   */
   errors: string[];
+  /** A voucher that failed in the queue, whose item says no more than its status (reference §6.9). */
+  reasonMissing?: boolean;
   /** A purchase's party is its supplier (`proveedor`). */
   operacion: Operacion;
   /** The item as the service sent it (strings trimmed), for display: `proveedor` instead of `cliente` on a purchase. */
@@ -161,10 +166,10 @@ export const WEBHOOK_HINT = () =>
 
 /** The answer was not what the protocol promises: its outcome cannot be read from it. */
 export class MalformedAnswerError extends UnavailableError {
-  constructor(method: string, problem: string) {
+  constructor(method: string, problem: string, hint?: string) {
     super(
       t("the service's answer to {method} cannot be read: {problem}", { method, problem }),
-      t("the base URL may point at something else than the service, or a proxy is in the way"),
+      hint ?? t("the base URL may point at something else than the service, or a proxy is in the way"),
       "service.malformed",
     );
   }
@@ -401,6 +406,8 @@ export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
   const status = text(c.status);
   const state = classifyStatus(status, numero);
   const total = numberOrNull(c.total);
+  const observations = errorTexts(c.afip_observaciones ?? c.observaciones);
+  const reasons = state === "queue-error" ? [...errorTexts(c.errores), ...observations] : [];
   return {
     external_reference: text(c.external_reference),
     state,
@@ -416,9 +423,9 @@ export function serviceVoucher(item: unknown): ServiceVoucher | undefined {
     qr: textOrNull(c.afip_qr) ?? textOrNull(c.tax_qr),
     pdf_url: textOrNull(c.comprobante_pdf_url),
     ticket_url: textOrNull(c.comprobante_ticket_url),
-    errors:
-      state === "queue-error" ? [...errorTexts(c.errores), ...(errorTexts(c.errores).length ? [] : [status])] : [],
-    observations: errorTexts(c.afip_observaciones ?? c.observaciones),
+    errors: state !== "queue-error" ? [] : reasons.length > 0 ? [...new Set(reasons)] : [status],
+    reasonMissing: state === "queue-error" && reasons.length === 0,
+    observations,
     ...mailing(c),
     operacion: text(c.operacion).toUpperCase() === "C" ? "C" : "V",
     // Trimmed only when shown: a date's listing reads thousands of vouchers for their references.
@@ -552,6 +559,129 @@ export async function findSaleOrPurchase(service: Service, reference: string): P
   return sales.length > 0 ? sales : service.findByReference(reference, "C");
 }
 
+// --- reference lists: any list of records ---------------------------------------------------
+
+/** A reference list as the service sent it, and each record's code and description. */
+export interface ReferenceTable {
+  /** Where the list was: "" when the answer is the list itself, else its path ("items", "resultado.tabla"). */
+  at: string;
+  /** The records as they came (texts made printable, nothing else changed). */
+  records: unknown[];
+  items: { id: string; descripcion: string }[];
+}
+
+/** A key as people name fields: lower case, no accents, no separators. */
+function fieldName(key: string): string {
+  return key
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "");
+}
+
+/** Where a list of records is looked for first (the documented `items`, then likely names). */
+const LIST_KEYS = [
+  "items",
+  "datos",
+  "data",
+  "resultado",
+  "resultados",
+  "tabla",
+  "tablas",
+  "lista",
+  "listado",
+  "registros",
+  "response",
+  "respuesta",
+  "valores",
+  "elementos",
+];
+/** The envelope's own lists: never a table. */
+const NOT_LISTS = new Set(["errores", "errorcod", "errordetails"]);
+const CODE_FIELDS = ["id", "codigo", "code", "cod", "valor", "value", "clave", "key", "sigla"];
+const TEXT_FIELDS = [
+  "descripcion",
+  "description",
+  "desc",
+  "nombre",
+  "name",
+  "detalle",
+  "denominacion",
+  "texto",
+  "label",
+];
+
+/** A record: an object, a pair (array) or a plain code. */
+function isRecord(value: unknown): boolean {
+  return value !== null && value !== undefined && (typeof value !== "object" || Object.keys(value).length > 0);
+}
+
+/**
+ * The list of records in an answer: the answer itself when it is a list; else the first list
+ * under the names of LIST_KEYS (or the table's own name), looked for at the top, then a level or
+ * two down; else the longest other list. Empty lists count only where nothing else is found.
+ */
+function recordList(answer: unknown, table: string): { list: unknown[]; at: string } | undefined {
+  if (Array.isArray(answer)) return { list: answer.filter(isRecord), at: "" };
+  const known = new Set([...LIST_KEYS, fieldName(table)]);
+  const lists: { list: unknown[]; at: string; known: boolean; depth: number }[] = [];
+  const visit = (value: unknown, path: string[], depth: number) => {
+    if (value === null || typeof value !== "object" || depth > 3) return;
+    for (const [key, inner] of Object.entries(value)) {
+      if (NOT_LISTS.has(fieldName(key))) continue;
+      if (Array.isArray(inner))
+        lists.push({
+          list: inner.filter(isRecord),
+          at: [...path, key].join("."),
+          known: known.has(fieldName(key)),
+          depth,
+        });
+      else visit(inner, [...path, key], depth + 1);
+    }
+  };
+  visit(answer, [], 0);
+  const rank = (l: (typeof lists)[number]) => [l.list.length > 0 ? 0 : 1, l.known ? 0 : 1, l.depth, -l.list.length];
+  const best = lists.sort((a, b) => {
+    const [x, y] = [rank(a), rank(b)];
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+    return 0;
+  })[0];
+  return best && (best.list.length > 0 || best.known) ? { list: best.list, at: best.at } : undefined;
+}
+
+/** A record's code and description, from the fields that name them, else from its first fields. */
+function tableItem(record: unknown): { id: string; descripcion: string } {
+  if (Array.isArray(record)) {
+    const parts = record.map(shownValue).filter((p) => p !== "");
+    return { id: parts[0] ?? "", descripcion: parts.slice(1).join(" ") };
+  }
+  if (record === null || typeof record !== "object") return { id: shownValue(record), descripcion: "" };
+  const fields = Object.entries(record)
+    .filter(([, v]) => v === null || typeof v !== "object")
+    .map(([key, v]) => ({ name: fieldName(key), value: shownValue(v) }))
+    .filter((f) => f.value !== "");
+  const pick = (names: string[]) => {
+    for (const name of names) {
+      const found = fields.find((f) => f.name === name);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const code = pick(CODE_FIELDS);
+  const description = pick(TEXT_FIELDS);
+  const rest = fields.filter((f) => f !== code && f !== description);
+  const id = code ?? rest.shift();
+  return {
+    id: id?.value ?? "",
+    descripcion: description ? description.value : rest.map((f) => f.value).join(" - "),
+  };
+}
+
+/** A value of a record as shown: text trimmed and unescaped, numbers as written. */
+function shownValue(value: unknown): string {
+  return typeof value === "string" ? shownText(value) : text(value);
+}
+
 // --- the interface the core depends on ------------------------------------------------------
 
 export interface ServiceStatus {
@@ -595,13 +725,20 @@ export interface RegistryRecord {
   errors: string[];
 }
 
+/**
+ * `micuenta/consumo` as its page documents it (reference §6.10), no more: the vouchers of the
+ * current subscription cycle. The other methods' quotas are their own (spec §8); the answer does
+ * not report them, nor when the plan ends.
+ */
 export interface PlanUsage {
+  /** Vouchers scheduled as recurring (`abono`). */
   abonos_pendientes: number;
+  /** Vouchers issued this cycle. */
   comprobantes_generados: number;
+  /** Vouchers the subscription includes. */
   comprobantes_cupo: number;
+  /** Vouchers left. */
   comprobantes_disponibles: number;
-  /** dd/mm/yyyy the plan ends, where the service says (the development sandbox does). */
-  plan_vencimiento: string | null;
 }
 
 export interface LedgerRow {
@@ -694,7 +831,7 @@ export interface Service {
   deletePurchase(tipo: string, puntoVenta: number, numero: number): Promise<string>;
   /** `clientes/afip-info`: the registry's record of a CUIT. */
   registry(cuit: string): Promise<RegistryRecord>;
-  /** `micuenta/consumo`: the plan's quota and its use. */
+  /** `micuenta/consumo`: the subscription's vouchers, issued and left. */
   usage(): Promise<PlanUsage>;
   /** `clientes/cuenta-corriente`: a client's ledger, oldest first. */
   customerLedger(cuit: string): Promise<LedgerRow[]>;
@@ -702,8 +839,8 @@ export interface Service {
   products(page: ProductPage): Promise<{ total: number; productos: Product[] }>;
   /** `productos/consultar`: products by price list and code (at most 50), in the order asked; null where unknown. */
   productsByCode(wanted: { lista_precios: string; codigo: string }[]): Promise<(Product | { error: string })[]>;
-  /** `tablas_referencia/<name>`: a reference list. */
-  referenceTable(name: string): Promise<{ id: string; descripcion: string }[]>;
+  /** `tablas_referencia/<name>`: a reference list, in whatever shape the service sends it. */
+  referenceTable(name: string): Promise<ReferenceTable>;
   /** `reenviar_encolado`: an errored queued voucher back in the queue. */
   requeue(reference: string): Promise<QueueActionAnswer>;
   deleteQueued(reference: string, fecha?: string): Promise<QueueActionAnswer>;
@@ -935,7 +1072,6 @@ export class HttpService implements Service {
       comprobantes_generados: count("comprobantes_generados"),
       comprobantes_cupo: count("comprobantes_cupo"),
       comprobantes_disponibles: count("comprobantes_disponibles"),
-      plan_vencimiento: textOrNull(answer.plan_vencimiento),
     };
   }
 
@@ -991,15 +1127,28 @@ export class HttpService implements Service {
     });
   }
 
-  async referenceTable(name: string): Promise<{ id: string; descripcion: string }[]> {
+  async referenceTable(name: string): Promise<ReferenceTable> {
     const method = `tablas_referencia/${name}`;
-    const answer = parseEnvelope(method, await this.client.read(method));
-    if (answer.error !== "N")
-      throw new ServiceRefusedError(t("{method} failed", { method }), errorTexts(answer.errores));
-    if (!Array.isArray(answer.items)) throw new MalformedAnswerError(method, t("it has no items"));
-    return answer.items
-      .filter((r): r is Record<string, unknown> => r !== null && typeof r === "object")
-      .map((r) => ({ id: text(r.id), descripcion: text(r.descripcion) }));
+    // The lists' shape is undocumented but for a few pages (reference §14.4): any list of records.
+    const raw: unknown = await this.client.read(method, {}, { list: true });
+    // An `error` field is read as everywhere (a refusal is one); a list without one is taken too.
+    if (!Array.isArray(raw) && Object.hasOwn(raw as object, "error")) {
+      const answer = parseEnvelope(method, raw);
+      if (answer.error !== "N")
+        throw new ServiceRefusedError(t("{method} failed", { method }), errorTexts(answer.errores));
+    }
+    const found = recordList(raw, name);
+    if (!found)
+      throw new MalformedAnswerError(
+        method,
+        t("it holds no list of records (its fields: {fields})", {
+          fields: Object.keys(raw as Record<string, unknown>).join(", "),
+        }),
+        t("the shape of this method's answer is undocumented; `facturar --verbose table {name}` shows what came", {
+          name,
+        }),
+      );
+    return { at: found.at, records: found.list, items: found.list.map(tableItem) };
   }
 
   requeue(reference: string): Promise<QueueActionAnswer> {

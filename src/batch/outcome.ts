@@ -189,6 +189,10 @@ export function settle(
         "the service's queue holds {ref} with an error; once its cause is fixed, `facturar issue-queued --requeue` (or `facturar queue retry --ref {ref}`) puts it back in the queue; to send a corrected voucher instead, `facturar queue delete --ref {ref}` first",
         { ref: reference },
       );
+      if (found.reasonMissing)
+        result.hint = `${t(
+          "the service's answer gives no reason, only its status; the reason went to the point of sale's webhook (event error, its msg), and the service's web panel shows the webhooks of the last 3 days",
+        )}. ${result.hint}`;
       return { result, entry };
     }
     case "refused": {

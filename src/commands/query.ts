@@ -233,6 +233,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
     /** Under a reference's table: whether each voucher was e-mailed, and its pages. */
     const notes: string[] = [];
     let count = 0;
+    let noReason = false;
     if (wanted.kind === "dates" && !ctx.quiet) {
       const days = dayNumber(wanted.to) - dayNumber(wanted.from) + 1;
       if (days > 31) ctx.err(ctx.errColor.dim(t("reading {days} days, one request or more each…", { days })));
@@ -240,6 +241,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
     if (flags.csv) await ctx.out(csvRow(CSV_COLUMNS, ","));
     for await (const v of queryAll(connection.service, wanted, pv, operacion)) {
       count++;
+      if (v.reasonMissing) noReason = true;
       const issued = v.state === "issued" && v.numero !== null && v.punto_venta !== null;
       const number = issued ? voucherNumber(v.punto_venta as number, v.numero as number) : null;
       let pdf: string | null = null;
@@ -323,6 +325,15 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
       for (const note of notes) await ctx.out(`  ${note}`);
     }
     if (!ctx.quiet && !ctx.json && (count > 0 || flags.csv)) ctx.err(tn(count, "{n} voucher", "{n} vouchers"));
+    // A voucher that failed in the queue: its listing says only so; where the reason is.
+    if (noReason && !ctx.quiet && !ctx.json)
+      ctx.err(
+        ctx.errColor.dim(
+          t(
+            "the service's answer gives no reason, only its status; the reason went to the point of sale's webhook (event error, its msg), and the service's web panel shows the webhooks of the last 3 days",
+          ),
+        ),
+      );
     if (count > 0) return "done";
     // A script asking about a reference learns "not there" from the exit code, or from JSON.
     if (ctx.json) await ctx.out(JSON.stringify({ ok: false, status: "not-found", query: wanted }));

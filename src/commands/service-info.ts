@@ -1,7 +1,7 @@
 /** `facturar ceiling` and `facturar status`: what the service says about itself. */
 
 import { TransportError } from "../api/http.js";
-import type { PlanUsage, Service } from "../api/protocol.js";
+import { type PlanUsage, type Service, ServiceRefusedError } from "../api/protocol.js";
 import { fetchCeiling } from "../batch/ceiling.js";
 import { accountId } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
@@ -9,8 +9,6 @@ import type { Context } from "../context.js";
 import { FacturarError, type Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { amount } from "../output/amount.js";
-import { argentinaToday, clockFrom, dayNumber } from "../voucher/dates.js";
-import { date } from "../voucher/schema.js";
 import { withConnection } from "./online.js";
 
 export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean }): Promise<Outcome> {
@@ -44,58 +42,84 @@ export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean })
   });
 }
 
-/** The plan's use, or why it could not be read: status still answers without it. */
-async function planUsage(service: Service): Promise<{ usage: PlanUsage | null; problem: string | null }> {
+/**
+ * The subscription's vouchers (`micuenta/consumo`), or why they could not be read: `refused`, the
+ * service's words when it refused the call (an account out of quota or whose plan lapsed has its
+ * every call refused, reference §12), `problem` any other failure (status answers without them).
+ */
+async function planUsage(
+  service: Service,
+): Promise<{ usage: PlanUsage | null; refused: string[] | null; problem: string | null }> {
   try {
-    return { usage: await service.usage(), problem: null };
+    return { usage: await service.usage(), refused: null, problem: null };
   } catch (error) {
+    if (error instanceof ServiceRefusedError) return { usage: null, refused: error.errors, problem: error.message };
     if (!(error instanceof FacturarError || error instanceof TransportError)) throw error;
-    return { usage: null, problem: error.message };
+    return { usage: null, refused: null, problem: error.message };
   }
 }
 
-/** Days from today (Argentina) to a dd/mm/yyyy date; negative when it has passed. */
-function daysUntil(fecha: string, env: NodeJS.ProcessEnv): number | null {
-  const parsed = date().safeParse(fecha);
-  return parsed.success ? dayNumber(parsed.data) - argentinaToday(clockFrom(env)()) : null;
+/** What `micuenta/consumo` documents, in a line: the vouchers issued, included, scheduled and left. */
+function usageLine(usage: PlanUsage): string {
+  const counts = {
+    used: usage.comprobantes_generados,
+    quota: usage.comprobantes_cupo,
+    left: usage.comprobantes_disponibles,
+    recurring: usage.abonos_pendientes,
+  };
+  return usage.abonos_pendientes
+    ? t(
+        "vouchers: {used} issued of the {quota} in the subscription, {recurring} scheduled as recurring, {left} left",
+        counts,
+      )
+    : t("vouchers: {used} issued of the {quota} in the subscription, {left} left", counts);
 }
 
 export async function statusCommand(ctx: Context): Promise<Outcome> {
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const answer = await connection.service.status();
     const { ok, maintenance } = answer;
-    // micuenta/consumo costs one request of the quota, as every method but the queries does.
-    const { usage, problem } = await planUsage(connection.service);
-    const daysLeft = usage?.plan_vencimiento ? daysUntil(usage.plan_vencimiento, ctx.io.env) : null;
-    // A lapsed plan: the service refuses every call, however its status reads.
-    const lapsed = usage?.plan_vencimiento && daysLeft !== null && daysLeft < 0 ? usage.plan_vencimiento : null;
+    // micuenta/consumo costs a request of its own quota (each method has its own, spec §8).
+    const { usage, refused, problem } = await planUsage(connection.service);
+    // The account cannot issue, however the service's status reads: it refuses this account's
+    // calls, or the subscription has no voucher left.
+    const accountProblem = refused
+      ? t("the service refused this account's micuenta/consumo: {errors}", {
+          errors: refused.join("; ") || t("the service said no"),
+        })
+      : usage && usage.comprobantes_disponibles <= 0
+        ? t("no voucher left in the subscription ({used} of {quota} issued)", {
+            used: usage.comprobantes_generados,
+            quota: usage.comprobantes_cupo,
+          })
+        : null;
+    const working = ok && !accountProblem;
     if (ctx.json) {
       await ctx.out(
         JSON.stringify({
-          ok: ok && !lapsed,
+          ok: working,
           profile: profile.name,
           sandbox: connection.sandbox,
           facturacion: answer.facturacion,
           maintenance,
           novedades: answer.novedades,
           errors: answer.errors,
-          usage: usage ? { ...usage, dias_restantes: daysLeft } : null,
+          usage,
           ...(problem ? { usage_error: problem } : {}),
         }),
       );
     } else {
       const c = ctx.color;
-      const planEnded = lapsed
-        ? t("the plan ended on {fecha}: the service refuses every call", { fecha: lapsed })
-        : null;
-      const working = ok && !planEnded;
-      const why = planEnded ?? answer.facturacion ?? (answer.errors.join("; ") || t("not OK"));
+      const why = !ok ? (answer.facturacion ?? (answer.errors.join("; ") || t("not OK"))) : accountProblem;
       const invoicing = `${working ? c.green("✔") : c.red("✖")} ${t("invoicing:")} ${working ? "OK" : why}`;
+      const warnProblem = () => {
+        if (problem && !refused)
+          ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${t("quota use not read: {problem}", { problem })}`);
+      };
       // Quiet: only what went wrong (a script reads the exit code).
       if (ctx.quiet) {
         if (!working) await ctx.out(invoicing);
-        if (problem)
-          ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${t("quota use not read: {problem}", { problem })}`);
+        warnProblem();
         return working ? "done" : "unavailable";
       }
       await ctx.out(invoicing);
@@ -112,24 +136,9 @@ export async function statusCommand(ctx: Context): Promise<Outcome> {
           `  ${t("maintenance {from} to {to}:", { from: String(m.desde ?? "?"), to: String(m.hasta ?? "?") })} ${m.titulo ?? ""} ${m.texto ?? ""}`.trimEnd(),
         );
       if (answer.novedades) await ctx.out(`  ${t("news:")} ${answer.novedades}`);
-      if (usage) {
-        await ctx.out(
-          `  ${t("quota: {used} of {quota} requests used, {left} left", {
-            used: usage.comprobantes_generados,
-            quota: usage.comprobantes_cupo,
-            left: usage.comprobantes_disponibles,
-          })}${usage.abonos_pendientes ? `; ${t("{n} recurring vouchers scheduled", { n: usage.abonos_pendientes })}` : ""}`,
-        );
-        if (usage.plan_vencimiento)
-          await ctx.out(
-            `  ${
-              (planEnded && c.red(planEnded)) ??
-              t("the plan ends on {fecha} ({days} days left)", { fecha: usage.plan_vencimiento, days: daysLeft ?? "?" })
-            }`,
-          );
-      } else if (problem)
-        ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${t("quota use not read: {problem}", { problem })}`);
+      if (usage) await ctx.out(`  ${usageLine(usage)}`);
+      warnProblem();
     }
-    return ok && !lapsed ? "done" : "unavailable";
+    return working ? "done" : "unavailable";
   });
 }

@@ -7,7 +7,7 @@ export const define: Define = (program, run) => {
     .command("status")
     .description(
       t(
-        "service status, scheduled maintenance, news, and the plan's quota use (micuenta/consumo, one request); exit 6 when invoicing is not OK",
+        "service status, scheduled maintenance, news, and the subscription's vouchers, issued and left (micuenta/consumo, a request of its own quota); exit 6 when invoicing is not OK or the account's calls are refused",
       ),
     )
     .action(run(async () => (await import("./service-info.js")).statusCommand));

@@ -1,3 +1,6 @@
+/** The export parameters (reference §4.5): asked of the service, else the reference's entries. */
+export const EXPORT_TABLE_NAMES = ["paises", "cuit_pais", "incoterms"] as const;
+
 /** The reference tables the service lists (reference §4.5); `cotizacion` is `exchange-rate`. */
 export const TABLE_NAMES = [
   "documentos_tipos",
@@ -12,4 +15,5 @@ export const TABLE_NAMES = [
   "unidades_medida",
   "tributos_percepciones_tipos",
   "tributos_percepciones_regimenes",
+  ...EXPORT_TABLE_NAMES,
 ] as const;

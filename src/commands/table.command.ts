@@ -12,5 +12,9 @@ export const define: Define = (program, run) => {
   examples(command, [
     [t("the province codes a client block takes"), "facturar table provincias"],
     [t("the payment conditions, as JSON"), "facturar --json table condiciones_venta"],
+    [
+      t("the incoterms an export voucher's fex block takes (the service's list, else the reference's entries)"),
+      "facturar table incoterms",
+    ],
   ]);
 };

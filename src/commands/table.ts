@@ -1,10 +1,39 @@
 /** `facturar table <name>`: a reference table (tablas_referencia/<name>). */
 
+import { AccessDeniedError } from "../api/client.js";
+import { TransportError } from "../api/http.js";
+import type { Service } from "../api/protocol.js";
 import type { Context } from "../context.js";
-import { type Outcome, UsageError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { t, tn } from "../i18n/index.js";
+import { EXPORT_TABLES } from "../voucher/export-codes.js";
 import { withConnection } from "./online.js";
 import { TABLE_NAMES } from "./table-names.js";
+
+type Item = { id: string; descripcion: string };
+
+/** A table as shown: the service's, or (export tables) the reference's entries and why. */
+type Shown =
+  | { source: "service"; items: Item[]; records: unknown[] }
+  | { source: "reference"; items: Item[]; serviceError: string };
+
+/**
+ * The service's list; for the export tables, the reference's entries where the service does not
+ * answer one (refused, not there, unreadable, unreachable, or empty). Wrong credentials are never
+ * covered up.
+ */
+async function lookUp(service: Service, name: string): Promise<Shown> {
+  const reference = EXPORT_TABLES[name];
+  try {
+    const { items, records } = await service.referenceTable(name);
+    if (!reference || items.length > 0) return { source: "service", items, records };
+    return { source: "reference", items: [...reference], serviceError: t("the service's list is empty") };
+  } catch (error) {
+    const told = error instanceof FacturarError || error instanceof TransportError;
+    if (!reference || !told || error instanceof AccessDeniedError) throw error;
+    return { source: "reference", items: [...reference], serviceError: error.message };
+  }
+}
 
 export async function tableCommand(ctx: Context, value: string): Promise<Outcome> {
   // `provincias`, `Provincias`, `condiciones-venta`: the service's name.
@@ -17,13 +46,32 @@ export async function tableCommand(ctx: Context, value: string): Promise<Outcome
     );
   }
   return withConnection(ctx, async (connection): Promise<Outcome> => {
-    const items = await connection.service.referenceTable(name);
+    const shown = await lookUp(connection.service, name);
+    const { items } = shown;
     if (ctx.json) {
-      await ctx.out(JSON.stringify({ ok: true, table: name, items }));
+      await ctx.out(
+        JSON.stringify(
+          shown.source === "service"
+            ? { ok: true, table: name, source: "service", items, records: shown.records }
+            : { ok: true, table: name, source: "reference", items, records: items, service_error: shown.serviceError },
+        ),
+      );
       return "done";
     }
+    if (shown.source === "reference") {
+      ctx.err(
+        ctx.errColor.yellow(
+          tn(
+            items.length,
+            "from the reference, not the service: the {n} entry the vendor's documentation shows, not the authority's whole list",
+            "from the reference, not the service: the {n} entries the vendor's documentation shows, not the authority's whole list",
+          ),
+        ),
+      );
+      ctx.err(ctx.errColor.dim(t("the service did not answer it: {problem}", { problem: shown.serviceError })));
+    } else if (items.length === 0) ctx.err(t("the service's list is empty"));
     const width = Math.max(2, ...items.map((i) => i.id.length));
-    for (const i of items) await ctx.out(`${i.id.padEnd(width)}  ${i.descripcion}`);
+    for (const i of items) await ctx.out(`${i.id.padEnd(width)}  ${i.descripcion}`.trimEnd());
     return "done";
   });
 }

@@ -217,8 +217,8 @@ export const ES: Readonly<Record<string, string>> = {
   "the final-consumer identification ceiling (topecf), cached for the day":
     "el tope de identificación del consumidor final (topecf), guardado por el día",
   "ask the service even if today's answer is cached": "consulta al servicio aunque la respuesta de hoy esté guardada",
-  "service status, scheduled maintenance, news, and the plan's quota use (micuenta/consumo, one request); exit 6 when invoicing is not OK":
-    "estado del servicio, mantenimientos programados, novedades y el consumo del plan (micuenta/consumo, un request); sale con 6 si la facturación no está OK",
+  "service status, scheduled maintenance, news, and the subscription's vouchers, issued and left (micuenta/consumo, a request of its own quota); exit 6 when invoicing is not OK or the account's calls are refused":
+    "estado del servicio, mantenimientos programados, novedades y los comprobantes de la suscripción, emitidos y disponibles (micuenta/consumo, un request de su propio cupo); sale con 6 si la facturación no está OK o el servicio rechaza las llamadas de la cuenta",
   "create or edit a profile (asks on a terminal; every answer also a flag), then check it":
     "crea o edita un perfil (pregunta en la terminal; cada respuesta también es una opción) y lo verifica",
   "profile name (default sandbox)": "nombre del perfil (por defecto sandbox)",
@@ -896,6 +896,8 @@ export const ES: Readonly<Record<string, string>> = {
     "ya está en la cola del servicio con {ref}: no se envía de nuevo",
   "re-queued {ref} (reenviar_encolado): it had failed in the queue":
     "{ref} vuelve a la cola (reenviar_encolado): había fallado en la cola",
+  "the service's answer gives no reason, only its status; the reason went to the point of sale's webhook (event error, its msg), and the service's web panel shows the webhooks of the last 3 days":
+    "la respuesta del servicio no dice el motivo, solo su estado; el motivo fue al webhook del punto de venta (evento error, en su msg), y el panel web del servicio muestra los webhooks de los últimos 3 días",
   "the service's queue holds {ref} with an error; once its cause is fixed, `facturar issue-queued --requeue` (or `facturar queue retry --ref {ref}`) puts it back in the queue; to send a corrected voucher instead, `facturar queue delete --ref {ref}` first":
     "la cola del servicio tiene {ref} con error; corregida la causa, `facturar issue-queued --requeue` (o `facturar queue retry --ref {ref}`) lo vuelve a encolar; para enviar en cambio un comprobante corregido, primero `facturar queue delete --ref {ref}`",
   "{ref} was used before for another voucher ({held}); nothing sent: this sale is not invoiced":
@@ -1399,7 +1401,15 @@ export const ES: Readonly<Record<string, string>> = {
   "productos/consultar failed": "falló productos/consultar",
   "the service returned no item for it": "el servicio no devolvió un ítem para él",
   "{method} failed": "falló {method}",
-  "it has no items": "no tiene items",
+  "it holds no list of records (its fields: {fields})": "no trae ninguna lista de registros (sus campos: {fields})",
+  "the shape of this method's answer is undocumented; `facturar --verbose table {name}` shows what came":
+    "la forma de la respuesta de este método no está documentada; `facturar --verbose table {name}` muestra lo que llegó",
+  "the service's list is empty": "la lista del servicio está vacía",
+  "from the reference, not the service: the {n} entry the vendor's documentation shows, not the authority's whole list":
+    "de la referencia, no del servicio: la {n} entrada que muestra la documentación del proveedor, no la lista completa de ARCA",
+  "from the reference, not the service: the {n} entries the vendor's documentation shows, not the authority's whole list":
+    "de la referencia, no del servicio: las {n} entradas que muestra la documentación del proveedor, no la lista completa de ARCA",
+  "the service did not answer it: {problem}": "el servicio no la respondió: {problem}",
   "look a CUIT up in the authority's registry (clientes/afip-info): name, VAT condition, address":
     "consulta un CUIT en el padrón de ARCA (clientes/afip-info): nombre, condición frente al IVA, domicilio",
   "11 digits; dashes and dots are ignored": "11 dígitos; se ignoran guiones y puntos",
@@ -1471,17 +1481,22 @@ export const ES: Readonly<Record<string, string>> = {
     "reenvía por e-mail un comprobante emitido a su cliente (reenviar); solo uno que se envió por e-mail al emitirlo",
   "the voucher of an order, e-mailed again": "el comprobante de un pedido, reenviado por e-mail",
   "{tipo} {number} e-mailed to its client again": "{tipo} {number} reenviado por e-mail a su cliente",
-  "quota: {used} of {quota} requests used, {left} left": "cupo: {used} de {quota} requests usados, quedan {left}",
-  "{n} recurring vouchers scheduled": "{n} abonos programados",
-  "the plan ended on {fecha}: the service refuses every call":
-    "el plan venció el {fecha}: el servicio rechaza todas las llamadas",
-  "the plan ends on {fecha} ({days} days left)": "el plan vence el {fecha} (quedan {days} días)",
+  "vouchers: {used} issued of the {quota} in the subscription, {left} left":
+    "comprobantes: {used} emitidos de los {quota} de la suscripción, quedan {left}",
+  "vouchers: {used} issued of the {quota} in the subscription, {recurring} scheduled as recurring, {left} left":
+    "comprobantes: {used} emitidos de los {quota} de la suscripción, {recurring} programados como abono, quedan {left}",
+  "the service refused this account's micuenta/consumo: {errors}":
+    "el servicio rechazó micuenta/consumo de esta cuenta: {errors}",
+  "no voucher left in the subscription ({used} of {quota} issued)":
+    "no queda ningún comprobante en la suscripción ({used} de {quota} emitidos)",
   "quota use not read: {problem}": "no se pudo leer el consumo: {problem}",
   "a reference table of the service (tablas_referencia/<name>): codes and what they mean":
     "una tabla de referencia del servicio (tablas_referencia/<nombre>): los códigos y lo que significan",
   "one of: {names}": "uno de: {names}",
   "the province codes a client block takes": "los códigos de provincia que lleva el bloque cliente",
   "the payment conditions, as JSON": "las condiciones de venta, en JSON",
+  "the incoterms an export voucher's fex block takes (the service's list, else the reference's entries)":
+    "los incoterms que lleva el bloque fex de un comprobante de exportación (la lista del servicio, si no las entradas de la referencia)",
   "unknown table {name}": "tabla desconocida {name}",
   "did you mean {name}?": "¿quiso decir {name}?",
   "{command} takes --ref R, or --type T --number N, not both":

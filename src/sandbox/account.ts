@@ -22,9 +22,10 @@ import {
   voucherTypeInfo,
 } from "../voucher/codes.js";
 import { dayNumber, formatDay } from "../voucher/dates.js";
+import { EXPORT_TABLES } from "../voucher/export-codes.js";
 import { isValidCuit } from "../voucher/ids.js";
 import type { Reply, SandboxService } from "./service.js";
-import type { PointOfSale, StoredVoucher } from "./store.js";
+import { type PointOfSale, type StoredVoucher, VOUCHERS } from "./store.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are untrusted JSON, checked field by field
 type Json = any;
@@ -170,9 +171,14 @@ export function planEndDay(service: SandboxService): number {
   return created + periods * PLAN_DAYS;
 }
 
+/**
+ * The documented answer (reference §6.10), no more: the vouchers of the subscription, issued,
+ * scheduled as recurring (the sandbox schedules none) and left. Not the other methods' quotas
+ * (each its own, spec §8), nor when the plan ends: the page shows neither.
+ */
 export function consumo(service: SandboxService): Reply {
   const { account } = service.store;
-  const used = service.store.quotaUsed;
+  const used = service.store.quotaUsed(VOUCHERS);
   return {
     status: 200,
     body: {
@@ -182,8 +188,6 @@ export function consumo(service: SandboxService): Reply {
       comprobantes_generados: used,
       comprobantes_cupo: account.quota,
       comprobantes_disponibles: Math.max(0, account.quota - used),
-      // The sandbox's own field: the real answer does not say when the plan ends.
-      plan_vencimiento: formatDay(planEndDay(service)),
     },
   };
 }
@@ -458,6 +462,8 @@ export const REFERENCE_TABLES: Record<string, () => Item[]> = {
   tributos_percepciones_tipos: () => items(TRIBUTO_TYPES),
   tributos_percepciones_regimenes: () =>
     Object.entries(TRIBUTO_REGIMES).map(([id, r]) => ({ id, descripcion: `${r.name} (tipo ${r.tipo})` })),
+  // The export parameters: the entries their pages show, in the shape they show (items of id and descripcion).
+  ...Object.fromEntries(Object.entries(EXPORT_TABLES).map(([name, list]) => [name, () => [...list]])),
 };
 
 /** The sibling parameter pages (paises, cuit_pais) show `items: [{id, descripcion}]`; these answer the same. */

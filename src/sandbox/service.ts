@@ -46,7 +46,7 @@ import {
 import type { DocumentView } from "./documents.js";
 import type { Faults } from "./faults.js";
 import { DEFAULT_RATES } from "./rates.js";
-import type { PointOfSale, Store, StoredVoucher } from "./store.js";
+import { type PointOfSale, type Store, type StoredVoucher, VOUCHERS } from "./store.js";
 import { NO_WEBHOOKS, type Webhooks, webhookOf } from "./webhooks.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are untrusted JSON, checked field by field
@@ -213,16 +213,23 @@ interface MethodEntry {
   handle: (service: SandboxService, body: Json, pv: PointOfSale) => Promise<Reply> | Reply;
   /** Whether it changes state (drop-after-commit applies to these). */
   changes: boolean;
+  /**
+   * What it uses of the plan (spec §8: quotas per method): nothing; one request of its own quota;
+   * or, issuing, one of the vouchers' per voucher (`micuenta/consumo` reports that one).
+   */
   quota: "free" | "one" | "per-voucher";
 }
 
-/** Every method the development plan answers, in one place. */
-/** What still answers once the plan has lapsed: the service's status and the account's use. */
-const PLAN_INDEPENDENT = new Set(["estado_servicios/alertas", "micuenta/consumo"]);
+/**
+ * What still answers once the plan has lapsed: the service's status (not the account's use: the
+ * account's every call errors, reference §12).
+ */
+const PLAN_INDEPENDENT = new Set(["estado_servicios/alertas"]);
 
+/** Every method the development plan answers, in one place. */
 const METHOD_TABLE: Record<string, MethodEntry> = {
-  "facturacion/nuevo": { handle: (s, b, pv) => s.nuevo(b, pv), changes: true, quota: "one" },
-  "facturacion/nuevo_encola": { handle: (s, b, pv) => s.nuevoEncola(b, pv), changes: true, quota: "one" },
+  "facturacion/nuevo": { handle: (s, b, pv) => s.nuevo(b, pv), changes: true, quota: "per-voucher" },
+  "facturacion/nuevo_encola": { handle: (s, b, pv) => s.nuevoEncola(b, pv), changes: true, quota: "per-voucher" },
   "facturacion/lotes": { handle: (s, b, pv) => s.lotes(b, pv), changes: true, quota: "per-voucher" },
   "facturacion/lotes_encola": { handle: (s, b, pv) => s.lotesEncola(b, pv), changes: true, quota: "per-voucher" },
   "facturacion/consulta": { handle: (s, b, pv) => s.consulta(b, pv), changes: false, quota: "free" },
@@ -314,20 +321,22 @@ export class SandboxService {
     if (!PLAN_INDEPENDENT.has(method) && this.today() > planEndDay(this)) {
       return fail([`Su plan API DEV vencio el ${formatDay(planEndDay(this))}: renuevelo para seguir operando.`]);
     }
-    if (this.store.quotaUsed >= this.store.account.quota) {
-      // When the quota is exhausted, every call errors (reference §12).
-      return fail([`Ha superado el cupo de ${this.store.account.quota} comprobantes de su plan API DEV.`]);
+    const limit = this.store.account.quota;
+    if (this.store.quotaUsed(VOUCHERS) >= limit) {
+      // When the vouchers' quota is exhausted, every call errors (reference §12).
+      return fail([`Ha superado el cupo de ${limit} comprobantes de su plan API DEV.`]);
     }
-    // Most methods use one request of the plan's quota; batches one per voucher; queries none (§1, §4).
-    const quota =
-      entry.quota === "per-voucher"
-        ? Array.isArray(body?.requests)
-          ? Math.max(1, body.requests.length)
-          : 1
-        : entry.quota === "free"
-          ? 0
-          : 1;
-    const counted = quota > 0 ? this.store.useQuota(quota).durable : Promise.resolve();
+    // Quotas are per method (spec §8): issuing counts one voucher each (a batch n) in the
+    // vouchers' quota, errors included; other methods one request each in their own; queries none.
+    let counted: Promise<void> = Promise.resolve();
+    if (entry.quota === "per-voucher") {
+      const n = Array.isArray(body?.requests) ? Math.max(1, body.requests.length) : 1;
+      counted = this.store.useQuota(VOUCHERS, n).durable;
+    } else if (entry.quota === "one") {
+      const use = this.store.useQuota(method, 1);
+      if (!use.ok) return fail([`Ha superado el cupo de ${limit} requests de ${method} de su plan API DEV.`]);
+      counted = use.durable;
+    }
     const reply = await entry.handle(this, body ?? {}, pv);
     await counted;
     return reply;
@@ -1310,7 +1319,8 @@ export class SandboxService {
         afip_qr: issued && !purchase ? `${this.qr(v)} ` : "",
         status: v.status === "APROBADO Y EN COLA" ? `APROBADO Y EN COLA. SE EMITE EL ${v.fecha}` : v.status,
         ctacte_status: ledgerStatus(this, v),
-        errores: v.errors,
+        // No `errores` here: the documented items have none (reference §6.9); why a queued
+        // voucher failed reaches the real service's users by webhook (`error`, its msg; §7).
         external_reference: reference,
         micrositios: { cliente: "", descarga: "" },
         tags: Array.isArray(c.tags) ? c.tags : [],

@@ -98,8 +98,12 @@ type LogRecord =
   | { t: "customer"; key: string; customer: Record<string, unknown> }
   | { t: "product"; key: string; product: Record<string, unknown> }
   | { t: "link"; link: StoredLink }
-  | { t: "quota"; used: number }
+  /** `pool`: VOUCHERS or a method's path; absent in logs written before quotas were per method (the one pool, read as the vouchers'). */
+  | { t: "quota"; used: number; pool?: string }
   | { t: "payment"; payment: StoredPayment };
+
+/** The quota of the vouchers the issuing methods send (what `micuenta/consumo` reports). */
+export const VOUCHERS = "comprobantes";
 
 const LOG = "sandbox.log";
 const LOCK = "sandbox.lock";
@@ -147,8 +151,11 @@ export class Store {
   private readonly nextNumbers = new Map<string, number>();
   /** The latest date issued in each lane (point of sale and type): the authority refuses earlier ones. */
   private readonly lastDays = new Map<string, number>();
-  /** Requests counted against the plan's quota (one pool for the account). */
-  quotaUsed = 0;
+  /**
+   * What each of the plan's quotas has used (spec §8: not one pool, each method its own): the
+   * vouchers' (VOUCHERS, the issuing methods), and each other method's requests under its path.
+   */
+  private readonly quotas = new Map<string, number>();
   /** Queued (not yet issued, not deleted) voucher ids per point of sale. */
   private readonly queued = new Map<number, Set<number>>();
   readonly customers = new Map<string, Record<string, unknown>>();
@@ -259,7 +266,7 @@ export class Store {
         this.remember(record.link);
         break;
       case "quota":
-        this.quotaUsed = record.used;
+        this.quotas.set(record.pool ?? VOUCHERS, record.used);
         break;
       case "payment":
         this.rememberPayment(record.payment);
@@ -402,11 +409,20 @@ export class Store {
     return { link, durable: this.commit([{ t: "link", link }]) };
   }
 
-  /** Counts `n` requests against the plan's quota; false (and nothing counted) when it is exhausted. */
-  useQuota(n: number): { ok: boolean; durable: Promise<void> } {
-    if (this.quotaUsed >= this.account.quota) return { ok: false, durable: Promise.resolve() };
-    this.quotaUsed += n;
-    return { ok: true, durable: this.commit([{ t: "quota", used: this.quotaUsed }]) };
+  /** What a quota has used: VOUCHERS, or a method's path. */
+  quotaUsed(pool: string): number {
+    return this.quotas.get(pool) ?? 0;
+  }
+
+  /**
+   * Counts `n` against a quota (VOUCHERS, or a method's path) of `account.quota` each; false (and
+   * nothing counted) when it is exhausted.
+   */
+  useQuota(pool: string, n: number): { ok: boolean; durable: Promise<void> } {
+    const used = this.quotaUsed(pool);
+    if (used >= this.account.quota) return { ok: false, durable: Promise.resolve() };
+    this.quotas.set(pool, used + n);
+    return { ok: true, durable: this.commit([{ t: "quota", pool, used: used + n }]) };
   }
 
   // --- reads ---

@@ -297,21 +297,28 @@ describe("the sandbox's answers, as the vendor's pages show them", () => {
       (await s.call("clientes/afip-info", { cliente: { documento_tipo: "CUIT", documento_nro: cuit("50", 1) } })).body,
     ).toMatchObject({ error: "S", errores: [expect.stringMatching(/No existe persona/)] });
 
-    // Consumption counts per method: afip-info one each, queries none, consumo itself one.
+    // consumo's documented fields, no more (no plan end); the vouchers issued, and they alone:
+    // afip-info, the tables and consumo itself count in quotas of their own (spec §8).
     const before = (await s.call("micuenta/consumo")).body;
-    expect(before).toMatchObject({
-      error: "N",
-      errores: [],
-      abonos_pendientes: 0,
-      comprobantes_cupo: 1500,
-      plan_vencimiento: expect.stringMatching(/^\d{2}\/\d{2}\/\d{4}$/),
-    });
+    expect(Object.keys(before).sort()).toEqual([
+      "abonos_pendientes",
+      "comprobantes_cupo",
+      "comprobantes_disponibles",
+      "comprobantes_generados",
+      "error",
+      "errores",
+    ]);
+    expect(before).toMatchObject({ error: "N", errores: [], abonos_pendientes: 0, comprobantes_cupo: 1500 });
     expect(before.comprobantes_disponibles).toBe(before.comprobantes_cupo - before.comprobantes_generados);
     await s.call("facturacion/consulta", { comprobante: { tipo: "FACTURA B", operacion: "V", punto_venta, numero } });
     await s.call("clientes/afip-info", { cliente: { documento_tipo: "CUIT", documento_nro: company } });
     await s.call("tablas_referencia/provincias");
     const after = (await s.call("micuenta/consumo")).body;
-    expect(after.comprobantes_generados - before.comprobantes_generados).toBe(3);
+    expect(after.comprobantes_generados).toBe(before.comprobantes_generados);
+    sale.comprobante.external_reference = "SHAPES-2";
+    writeFileSync(join(u.cwd, "venta2.json"), JSON.stringify(sale));
+    expect((await runCli(["issue", "--no-pdf", "venta2.json"], { cwd: u.cwd, env })).code).toBe(0);
+    expect((await s.call("micuenta/consumo")).body.comprobantes_generados).toBe(before.comprobantes_generados + 1);
 
     const table = (await s.call("tablas_referencia/condiciones_iva")).body;
     expect(table).toMatchObject({ error: "N", errores: [""] });
@@ -341,36 +348,44 @@ describe("cuit, status, table", () => {
     expect(unknown.stderr).toMatch(/no registry record for CUIT/);
   }, 30_000);
 
-  it("status shows the plan's quota use and its end; table lists a reference table", async () => {
+  it("status shows what micuenta/consumo documents, vouchers and no plan end; table lists a reference table", async () => {
     const u = user();
     const human = await u.run(["status"]);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(/quota: \d+ of 1500 requests used, \d+ left/);
-    expect(human.stdout).toMatch(/the plan ends on \d{2}\/\d{2}\/\d{4} \(\d+ days left\)/);
+    expect(human.stdout).toMatch(/^ {2}vouchers: 0 issued of the 1500 in the subscription, 1500 left$/m);
+    // Not requests, and no plan end: the documented answer has neither.
+    expect(human.stdout).not.toMatch(/request|plan/);
     const json = JSON.parse((await u.run(["--json", "status"])).stdout);
-    expect(json.usage).toMatchObject({ comprobantes_cupo: 1500, abonos_pendientes: 0 });
-    expect(json.usage.comprobantes_generados + json.usage.comprobantes_disponibles).toBe(1500);
-    expect(json.usage.dias_restantes).toBeGreaterThan(0);
+    expect(json.usage).toEqual({
+      abonos_pendientes: 0,
+      comprobantes_generados: 0,
+      comprobantes_cupo: 1500,
+      comprobantes_disponibles: 1500,
+    });
 
     // Quiet: nothing when all is well.
     const quiet = await u.run(["-q", "status"]);
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stdout).toBe("");
-    // The embedded plan renews itself: months later it still works, its end a month away at most.
+    // The embedded plan renews itself: months later it still works.
     const months = { FACTURAR_TODAY: formatDay(dayNumber(TODAY) + 120) };
     const renewed = await u.run(["--json", "status"], months);
     expect(renewed.code, renewed.stderr).toBe(0);
-    expect(JSON.parse(renewed.stdout).usage.dias_restantes).toBeGreaterThan(0);
-    expect(JSON.parse(renewed.stdout).usage.dias_restantes).toBeLessThanOrEqual(30);
-    // A lapsed plan (the plan-ended fault): the service refuses every call, and status says so.
+    // A lapsed plan (the plan-ended fault): the service refuses the account's calls, consumo too,
+    // and status says so in the service's words.
     const later = { ...months, FACTURAR_SANDBOX_FAULTS: "plan-ended" };
     const ended = await u.run(["status"], later);
     expect(ended.code).toBe(6);
-    expect(ended.stdout).toMatch(/^✖ invoicing: the plan ended on \d{2}\/\d{2}\/\d{4}: the service refuses every call/);
+    expect(ended.stdout).toMatch(
+      /^✖ invoicing: the service refused this account's micuenta\/consumo: Su plan API DEV vencio el \d{2}\/\d{2}\/\d{4}/,
+    );
     const endedQuiet = await u.run(["-q", "status"], later);
     expect(endedQuiet.code).toBe(6);
-    expect(endedQuiet.stdout.trim().split("\n")).toEqual([expect.stringMatching(/the plan ended on/)]);
-    expect(JSON.parse((await u.run(["--json", "status"], later)).stdout).ok).toBe(false);
+    expect(endedQuiet.stdout.trim().split("\n")).toEqual([
+      expect.stringMatching(/refused this account's micuenta\/consumo/),
+    ]);
+    const endedJson = JSON.parse((await u.run(["--json", "status"], later)).stdout);
+    expect(endedJson).toMatchObject({ ok: false, usage: null, usage_error: expect.stringMatching(/vencio/) });
     const sale = sample("factura-c");
     Object.assign(sale.comprobante, { fecha: later.FACTURAR_TODAY, vencimiento: later.FACTURAR_TODAY });
     const refused = await u.run(["issue", "--no-pdf", u.write("late.json", sale)], later);
@@ -382,6 +397,10 @@ describe("cuit, status, table", () => {
     expect(provinces.stdout).toMatch(/^2 +Buenos Aires$/m);
     const types = JSON.parse((await u.run(["--json", "table", "comprobantes-tipos"])).stdout);
     expect(types.items).toContainEqual({ id: "FACTURA B", descripcion: "FACTURA B" });
+    // The export tables, as the vendor's pages show them (the sandbox answers them too).
+    const incoterms = JSON.parse((await u.run(["--json", "table", "incoterms"])).stdout);
+    expect(incoterms).toMatchObject({ source: "service" });
+    expect(incoterms.items).toContainEqual({ id: "EXW", descripcion: "EXW - Vigente del 20100101 a hoy" });
     const wrong = await u.run(["table", "provincia"]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/did you mean provincias\?/);
@@ -389,6 +408,37 @@ describe("cuit, status, table", () => {
 });
 
 describe("table: the lists a voucher's codes come from", () => {
+  it("the README's ceiling and status example prints what it shows, after the three samples of its walkthrough", async () => {
+    const u = user();
+    const samples = ["factura-a-mixed-rates.json", "factura-b-dni.json", "perceptions.json"];
+    expect((await u.run(["issue", "--no-pdf", ...samples.map((f) => join(ROOT, "samples", f))])).code).toBe(0);
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const block = /### `facturar ceiling` and `facturar status`\n\n```console\n([\s\S]*?)\n```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    const shown = (block as string).split(/^\$ npx /m).filter((part) => part !== "");
+    expect(shown.map((part) => part.split("\n")[0])).toEqual(["facturar ceiling", "facturar status"]);
+    for (const part of shown) {
+      const [command, ...lines] = part.trimEnd().split("\n");
+      const r = await u.run((command as string).split(" ").slice(1));
+      expect(r.code, r.stderr).toBe(0);
+      // What the README shows of stdout and stderr, each in its order.
+      const printed = `${r.stdout}${r.stderr}`.trimEnd().split("\n");
+      expect([...printed].sort()).toEqual([...lines].sort());
+    }
+  }, 60_000);
+
+  it("the README's table commands run as written", async () => {
+    const u = user();
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const shown = [...readme.matchAll(/^\$ npx facturar (table [^#\n]*?)\s*(#.*)?$/gm)].map((m) => m[1] as string);
+    expect(shown).toEqual(["table condiciones_venta", "table incoterms"]);
+    for (const line of shown) {
+      const r = await u.run(line.split(" "));
+      expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+      expect(r.stdout, line).not.toBe("");
+    }
+  }, 30_000);
+
   it("VAT rates with exempt and non-taxed, the special regimes' data ids, the perception regimes with their tributo type", async () => {
     const u = user();
     const list = async (name: string) => {
@@ -697,7 +747,7 @@ describe("against a scripted service: what the real one may answer", () => {
     ]);
   }, 30_000);
 
-  it("afip-info's data with error S (no VAT registration) is a record; consumo without the plan's end is read", async () => {
+  it("afip-info's data with error S (no VAT registration) is a record; consumo's documented counts are read, its other fields not", async () => {
     const u = await scripted((method, _body, _req, res) => {
       if (method === "clientes/afip-info")
         return json(res, {
@@ -722,6 +772,8 @@ describe("against a scripted service: what the real one may answer", () => {
           comprobantes_generados: "12",
           comprobantes_cupo: 100,
           comprobantes_disponibles: 79,
+          // Not in the documented answer: never read as the plan's end.
+          plan_vencimiento: "01/01/2020",
         });
       json(res, { error: "S", errores: [`El metodo ${method} no existe.`] });
     });
@@ -735,7 +787,147 @@ describe("against a scripted service: what the real one may answer", () => {
     });
     const status = await u.run(["status"]);
     expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toMatch(/quota: 12 of 100 requests used, 79 left; 21 recurring vouchers scheduled/);
-    expect(status.stdout).not.toMatch(/plan ends/);
+    expect(status.stdout).toMatch(
+      /^ {2}vouchers: 12 issued of the 100 in the subscription, 21 scheduled as recurring, 79 left$/m,
+    );
+    expect(status.stdout).not.toMatch(/plan|2020/);
+    expect(JSON.parse((await u.run(["--json", "status"])).stdout).usage).toEqual({
+      abonos_pendientes: 21,
+      comprobantes_generados: 12,
+      comprobantes_cupo: 100,
+      comprobantes_disponibles: 79,
+    });
+  }, 30_000);
+  it("table reads whatever list of records the service sends (the real shape is undocumented, reference §14.4)", async () => {
+    const shapes: Record<string, unknown> = {
+      // The answer is the list itself, its fields named otherwise, codes as numbers.
+      provincias: [
+        { codigo: 1, nombre: "CIUDAD AUTONOMA DE BUENOS AIRES" },
+        { codigo: 2, nombre: "BUENOS AIRES" },
+      ],
+      // Under `datos`, `code` and `detalle`.
+      monedas: {
+        error: "N",
+        errores: [""],
+        datos: [
+          { code: "PES", detalle: "Pesos" },
+          { code: "DOL", detalle: "Dolar" },
+        ],
+      },
+      // Nested, records as pairs.
+      idiomas: {
+        error: "N",
+        rta: "OK",
+        resultado: {
+          tabla: [
+            ["1", "Español"],
+            ["2", "Inglés"],
+          ],
+        },
+      },
+      // Plain codes.
+      documentos_tipos: { error: "N", errores: [], items: ["DNI", "CUIT", "PASAPORTE"] },
+      // No list at all.
+      condiciones_iva: { error: "N", errores: [""], rta: "OK" },
+    };
+    const u = await scripted((method, _body, _req, res) => {
+      const name = method.replace("tablas_referencia/", "");
+      json(res, shapes[name] ?? { error: "S", errores: [`El metodo ${method} no existe.`] });
+    });
+    const provinces = await u.run(["table", "provincias"]);
+    expect(provinces.code, provinces.stderr).toBe(0);
+    expect(provinces.stdout).toBe("1   CIUDAD AUTONOMA DE BUENOS AIRES\n2   BUENOS AIRES\n");
+    const currencies = await u.run(["table", "monedas"]);
+    expect(currencies.stdout).toBe("PES  Pesos\nDOL  Dolar\n");
+    expect((await u.run(["table", "idiomas"])).stdout).toBe("1   Español\n2   Inglés\n");
+    expect((await u.run(["table", "documentos_tipos"])).stdout).toBe("DNI\nCUIT\nPASAPORTE\n");
+    // --json: the records as the service sent them, beside the codes read from them.
+    const asJson = JSON.parse((await u.run(["--json", "table", "monedas"])).stdout);
+    expect(asJson).toEqual({
+      ok: true,
+      table: "monedas",
+      source: "service",
+      items: [
+        { id: "PES", descripcion: "Pesos" },
+        { id: "DOL", descripcion: "Dolar" },
+      ],
+      records: [
+        { code: "PES", detalle: "Pesos" },
+        { code: "DOL", detalle: "Dolar" },
+      ],
+    });
+    // No list of records: said so, naming what the answer holds, never an empty table.
+    const none = await u.run(["table", "condiciones_iva"]);
+    expect(none.code).toBe(6);
+    expect(none.stdout).toBe("");
+    expect(none.stderr).toMatch(
+      /tablas_referencia\/condiciones_iva .*holds no list of records \(its fields: error, errores, rta\)/,
+    );
+    expect(none.stderr).toMatch(/--verbose/);
+  }, 30_000);
+  it("the export tables: from the service where it answers them, else the reference's entries, labelled so", async () => {
+    const asked: string[] = [];
+    const u = await scripted((method, _body, _req, res) => {
+      asked.push(method);
+      // The shape of the vendor's incoterms page.
+      if (method === "tablas_referencia/incoterms")
+        return json(res, {
+          error: "N",
+          errores: [""],
+          items: [
+            { id: "EXW", descripcion: "EXW - Vigente del 20100101 a hoy" },
+            { id: "FOB", descripcion: "FOB - Vigente del 20100101 a hoy" },
+          ],
+        });
+      if (method === "tablas_referencia/cuit_pais") return json(res, { error: "N", errores: [""], items: [] });
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: "S", errores: [`El recurso /app/api/v2/${method} no existe.`] }));
+    });
+    const incoterms = await u.run(["table", "incoterms"]);
+    expect(incoterms.code, incoterms.stderr).toBe(0);
+    expect(incoterms.stdout).toBe("EXW  EXW - Vigente del 20100101 a hoy\nFOB  FOB - Vigente del 20100101 a hoy\n");
+    expect(incoterms.stderr).not.toMatch(/reference/);
+    // Not answered: the entries the reference documents, told as such.
+    const countries = await u.run(["table", "paises"]);
+    expect(countries.code, countries.stderr).toBe(0);
+    expect(countries.stdout).toBe("250  AAE Tierra del Fuego - ARGENTINA\n301  AFGANISTAN\n");
+    expect(countries.stderr).toMatch(/from the reference, not the service/);
+    expect(countries.stderr).toMatch(/HTTP 404/);
+    const json404 = JSON.parse((await u.run(["--json", "table", "paises"])).stdout);
+    expect(json404).toMatchObject({
+      ok: true,
+      table: "paises",
+      source: "reference",
+      items: [
+        { id: "250", descripcion: "AAE Tierra del Fuego - ARGENTINA" },
+        { id: "301", descripcion: "AFGANISTAN" },
+      ],
+      service_error: expect.stringMatching(/HTTP 404/),
+    });
+    // An empty list is no answer either.
+    const cuits = await u.run(["table", "cuit-pais"]);
+    expect(cuits.code, cuits.stderr).toBe(0);
+    expect(cuits.stdout).toBe(
+      "51600003015  AFGANISTAN - Otro tipo de Entidad\n50000003015  AFGANISTAN - Persona Fisica\n",
+    );
+    expect(cuits.stderr).toMatch(/from the reference, not the service.*\n?.*empty/);
+    expect(asked).toContain("tablas_referencia/cuit_pais");
+  }, 30_000);
+  it("status: no voucher left in the subscription is exit 6, said with consumo's own figures", async () => {
+    const u = await scripted((method, _body, _req, res) => {
+      if (method === "estado_servicios/alertas")
+        return json(res, { error: "N", errores: [""], facturacion: "OK", prox_mantenimientos_programados: [] });
+      json(res, {
+        error: "N",
+        errores: [],
+        abonos_pendientes: 0,
+        comprobantes_generados: 100,
+        comprobantes_cupo: 100,
+        comprobantes_disponibles: 0,
+      });
+    });
+    const r = await u.run(["-q", "status"]);
+    expect(r.code).toBe(6);
+    expect(r.stdout).toBe("✖ invoicing: no voucher left in the subscription (100 of 100 issued)\n");
   }, 30_000);
 });

@@ -398,6 +398,12 @@ describe("5 and 6. the queue belongs to the service", () => {
     expect(again.code, again.stderr).toBe(4);
     expect(ndjson(again.stdout)[0]).toMatchObject({ status: "rejected", reconciled: true });
     expect(ndjson(again.stdout)[0].hint).toMatch(/queue retry --ref FB-2026-0001|--requeue/);
+    // The service's answer says only that it failed: that, and where the reason is (reference §6.9, §7).
+    expect(ndjson(again.stdout)[0].errors).toEqual(["ENVIADO A PROCESAR - CON ERROR"]);
+    expect(ndjson(again.stdout)[0].hint).toMatch(/webhook .*panel/);
+    const listed = await runCli(["query", "--ref", "FB-2026-0001"], { cwd: user.cwd, env });
+    expect(listed.stdout).toMatch(/ENVIADO A PROCESAR - CON ERROR/);
+    expect(listed.stderr).toMatch(/gives no reason, only its status; .*webhook/);
     expect(await held(s, "FB-2026-0001")).toBe(1);
     const requeued = await run(["issue-queued", "--requeue", "--no-pdf", SAMPLE]);
     expect(requeued.code, requeued.stderr).toBe(0);

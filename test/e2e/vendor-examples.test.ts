@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
 import { HttpService, issueAnswer, serviceVoucher } from "../../src/api/protocol.js";
-import { TABLE_NAMES } from "../../src/commands/table-names.js";
+import { EXPORT_TABLE_NAMES, TABLE_NAMES } from "../../src/commands/table-names.js";
 import { runHere } from "../cli-here.js";
 import { baseVoucher, freshUser, item, type Raw, TODAY } from "../helpers.js";
 import { type Loopback, serveLoopback } from "../loopback.js";
@@ -102,11 +102,25 @@ const NOT_USED = "not a method facturar calls, so the development service on loo
 
 /**
  * The reference-table methods of reference §4.5 the generic page (`tablas_referencia/METODO`)
- * stands for: the ones `facturar table` lists, but units, which have an example of their own.
+ * stands for: the ones `facturar table` lists, but units and the export parameters, which have
+ * examples of their own.
  */
-const REFERENCE_TABLES = TABLE_NAMES.filter((name) => name !== "unidades_medida").map(
-  (name) => `tablas_referencia/${name}`,
-);
+const REFERENCE_TABLES = TABLE_NAMES.filter(
+  (name) => name !== "unidades_medida" && !(EXPORT_TABLE_NAMES as readonly string[]).includes(name),
+).map((name) => `tablas_referencia/${name}`);
+
+/** An export parameter list, answered as its page shows: `items` holding the page's own entries. */
+function exportTable(name: string, ...ids: string[]): Call {
+  return {
+    kind: "call",
+    path: `tablas_referencia/${name}`,
+    outcome: ACCEPTED,
+    answer: (answer) => {
+      expect(answer.errores).toEqual([""]);
+      for (const id of ids) expect(answer.items).toContainEqual({ id, descripcion: expect.any(String) });
+    },
+  };
+}
 
 // --- what the examples name, put in the account first ---
 
@@ -488,17 +502,9 @@ const EXPECTED: Record<string, Expectation> = {
       for (const row of answer.items) expect(row).toEqual({ id: expect.any(String), descripcion: expect.any(String) });
     },
   },
-  "d24-tablas-cuit-pais.json": {
-    kind: "absent",
-    path: "tablas_referencia/cuit_pais",
-    why: `export parameters; ${NOT_USED}`,
-  },
-  "d24-tablas-incoterms.json": {
-    kind: "absent",
-    path: "tablas_referencia/incoterms",
-    why: `export parameters; ${NOT_USED}`,
-  },
-  "d24-tablas-paises.json": { kind: "absent", path: "tablas_referencia/paises", why: `export parameters; ${NOT_USED}` },
+  "d24-tablas-cuit-pais.json": exportTable("cuit_pais", "51600003015", "50000003015"),
+  "d24-tablas-incoterms.json": exportTable("incoterms", "EXW", "FCA"),
+  "d24-tablas-paises.json": exportTable("paises", "250", "301"),
 
   // --- clients (reference §4.6) ---
   "d24-clientes-afip-info.json": {

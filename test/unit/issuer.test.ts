@@ -952,9 +952,11 @@ describe("the service's queue", () => {
     await r.close();
     expect(result.status).toBe("rejected");
     expect(result.reconciled).toBe(true);
-    expect(result.errors.length).toBeGreaterThan(0);
+    // The service's items say only their status: that, and where the reason is.
+    expect(result.errors).toEqual(["ENVIADO A PROCESAR - CON ERROR"]);
     expect(result.error_details).toEqual([{ code: "queue-error", text: result.errors.join("; ") }]);
     expect(result.hint).toMatch(/issue-queued --requeue.*queue retry --ref QE-1.*queue delete --ref QE-1/);
+    expect(result.hint).toMatch(/gives no reason.*webhook.*error.*panel/);
     expect(await entryOf(w, "QE-1")).toMatchObject({ state: "queue-error", mode: "queued", errors: result.errors });
   });
 

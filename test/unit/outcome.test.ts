@@ -288,6 +288,20 @@ describe("settle: what each outcome says", () => {
     expect(entry).toMatchObject({ state: "queue-error", errors: ["El CUIT no es valido"] });
   });
 
+  it("failed in the queue, the answer giving only its status: that, and where the reason is", () => {
+    const found = held("queue-error", {
+      status: "ENVIADO A PROCESAR - CON ERROR",
+      errors: ["ENVIADO A PROCESAR - CON ERROR"],
+      reasonMissing: true,
+    });
+    const { result } = settled({ kind: "queue-error", by: "found", found });
+    expect(result.errors).toEqual(["ENVIADO A PROCESAR - CON ERROR"]);
+    expect(result.hint).toMatch(/gives no reason, only its status; .*webhook.*\(event error, its msg\).*panel/);
+    expect(settled({ kind: "queue-error", by: "found", found: held("queue-error") }).result.hint).not.toMatch(
+      /webhook/,
+    );
+  });
+
   it("failed in the queue with other content: a conflict, never re-queued as this one", () => {
     const { result } = settled({ kind: "queue-error", by: "found", found: held("queue-error", { total: "1.00" }) });
     expect(result.status).toBe("conflict");

@@ -1018,7 +1018,7 @@ describe("the registry, the plan, ledgers and products", () => {
     });
   });
 
-  it("usage: consumo's counts; one missing is malformed", async () => {
+  it("usage: consumo's documented counts, no more; one missing is malformed", async () => {
     const { service, sent } = fake({
       error: "N",
       comprobantes_generados: "12",
@@ -1026,21 +1026,23 @@ describe("the registry, the plan, ledgers and products", () => {
       comprobantes_disponibles: 88,
       plan_vencimiento: "31/12/2026",
     });
+    // The documented fields alone: a plan end the page does not show is not read.
     expect(await service.usage()).toEqual({
       abonos_pendientes: 0,
       comprobantes_generados: 12,
       comprobantes_cupo: 100,
       comprobantes_disponibles: 88,
-      plan_vencimiento: "31/12/2026",
     });
     expect(sent).toEqual([{ method: "micuenta/consumo", body: {} }]);
     const full = { error: "N", abonos_pendientes: 2, comprobantes_generados: 1, comprobantes_cupo: 2 };
     const missing = await failure(fake(full).service.usage());
     expect(missing).toBeInstanceOf(MalformedAnswerError);
     expect(missing.message).toMatch(/it has no comprobantes_disponibles$/);
-    expect(await fake({ ...full, comprobantes_disponibles: 1 }).service.usage()).toMatchObject({
+    expect(await fake({ ...full, comprobantes_disponibles: 1 }).service.usage()).toEqual({
       abonos_pendientes: 2,
-      plan_vencimiento: null,
+      comprobantes_generados: 1,
+      comprobantes_cupo: 2,
+      comprobantes_disponibles: 1,
     });
     const refused = await failure(fake({ error: "S", errores: ["x"] }).service.usage());
     expect(refused).toBeInstanceOf(ServiceRefusedError);
@@ -1153,16 +1155,107 @@ describe("the registry, the plan, ledgers and products", () => {
     expect(refused.message).toBe("productos/consultar failed: x");
   });
 
-  it("referenceTable: a reference list's items", async () => {
-    const { service, sent } = fake({ error: "N", items: [{ id: 1, descripcion: " Pesos " }, null, "x"] });
-    expect(await service.referenceTable("monedas")).toEqual([{ id: "1", descripcion: "Pesos" }]);
+  it("referenceTable: the documented items, read as records", async () => {
+    const { service, sent } = fake({ error: "N", items: [{ id: 1, descripcion: " Pesos " }, null, "DOL"] });
+    expect(await service.referenceTable("monedas")).toEqual({
+      at: "items",
+      items: [
+        { id: "1", descripcion: "Pesos" },
+        { id: "DOL", descripcion: "" },
+      ],
+      records: [{ id: 1, descripcion: " Pesos " }, "DOL"],
+    });
     expect(sent).toEqual([{ method: "tablas_referencia/monedas", body: {} }]);
-    const none = await failure(fake({ error: "N", items: "x" }).service.referenceTable("monedas"));
-    expect(none).toBeInstanceOf(MalformedAnswerError);
-    expect(none.message).toBe("the service's answer to tablas_referencia/monedas cannot be read: it has no items");
     const refused = await failure(fake({ error: "S", errores: ["x"] }).service.referenceTable("monedas"));
     expect(refused).toBeInstanceOf(ServiceRefusedError);
     expect(refused.message).toBe("tablas_referencia/monedas failed: x");
+  });
+
+  it("referenceTable: any list of records, wherever it is and whatever its fields are called (§14.4)", async () => {
+    const read = async (answer: unknown) => {
+      const table = await fake(answer).service.referenceTable("provincias");
+      return { at: table.at, items: table.items };
+    };
+    // The answer is the list itself.
+    expect(
+      await read([
+        { codigo: 1, nombre: "CABA" },
+        { codigo: "2", nombre: "Buenos Aires" },
+      ]),
+    ).toEqual({
+      at: "",
+      items: [
+        { id: "1", descripcion: "CABA" },
+        { id: "2", descripcion: "Buenos Aires" },
+      ],
+    });
+    // Under another key, other field names, in any case and with accents.
+    expect(await read({ error: "N", errores: [""], datos: [{ Code: 6, Descripción: "Córdoba" }] })).toEqual({
+      at: "datos",
+      items: [{ id: "6", descripcion: "Córdoba" }],
+    });
+    expect(await read({ error: "N", resultado: [{ id: 21, detalle: "Santa Fe" }] })).toMatchObject({
+      items: [{ id: "21", descripcion: "Santa Fe" }],
+    });
+    // Nested, and records that are pairs.
+    expect(await read({ error: "N", rta: "OK", resultado: { tabla: [["10", "Jujuy"]] } })).toEqual({
+      at: "resultado.tabla",
+      items: [{ id: "10", descripcion: "Jujuy" }],
+    });
+    // Fields with names of their own: the first is the code, the rest the description.
+    expect(await read({ error: "N", lista: [{ prov: 17, texto_largo: "Salta", region: "NOA" }] })).toEqual({
+      at: "lista",
+      items: [{ id: "17", descripcion: "Salta - NOA" }],
+    });
+    // A code field and no description field: the other fields describe it.
+    expect(await read({ error: "N", tabla: [{ valor: "CF", leyenda_corta: "Consumidor final" }] })).toMatchObject({
+      items: [{ id: "CF", descripcion: "Consumidor final" }],
+    });
+    // No `error` field beside the list: the list all the same.
+    expect(await read({ tabla: [{ id: "12", descripcion: "La Rioja" }] })).toMatchObject({
+      items: [{ id: "12", descripcion: "La Rioja" }],
+    });
+    // The error texts are never the list; an empty list is a list.
+    expect(await read({ error: "N", errores: ["", "aviso"], items: [] })).toEqual({ at: "items", items: [] });
+  });
+
+  it("referenceTable: an answer with no list of records says so, naming what it has", async () => {
+    const none = await failure(
+      fake({ error: "N", errores: [""], rta: "OK", items: "x" }).service.referenceTable("monedas"),
+    );
+    expect(none).toBeInstanceOf(MalformedAnswerError);
+    expect(none.message).toBe(
+      "the service's answer to tablas_referencia/monedas cannot be read: it holds no list of records (its fields: error, errores, rta, items)",
+    );
+  });
+});
+
+describe("a voucher that failed in the queue, as consulta_avanzada lists it", () => {
+  const failed = (extra: Record<string, unknown>) =>
+    serviceVoucher({
+      comprobante: { tipo: "FACTURA B", status: "ENVIADO A PROCESAR - CON ERROR", numero: 0, ...extra },
+    }) as ServiceVoucher;
+
+  it("without a reason (the documented item has none): its status, the reason told missing", () => {
+    expect(failed({})).toMatchObject({
+      state: "queue-error",
+      errors: ["ENVIADO A PROCESAR - CON ERROR"],
+      reasonMissing: true,
+    });
+  });
+
+  it("the authority's observations, a documented field, are the reason where they come", () => {
+    expect(failed({ afip_observaciones: ["10015 - el CUIT no existe"] })).toMatchObject({
+      errors: ["10015 - el CUIT no existe"],
+      reasonMissing: false,
+    });
+  });
+
+  it("an undocumented errores list is read too, where a service sends one", () => {
+    expect(failed({ errores: ["", "CUIT invalido"] })).toMatchObject({
+      errors: ["CUIT invalido"],
+      reasonMissing: false,
+    });
   });
 });
 

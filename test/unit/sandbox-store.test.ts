@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DurableWriteError } from "../../src/durable/append-log.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
-import { readLock, SandboxInUseError, Store } from "../../src/sandbox/store.js";
+import { readLock, SandboxInUseError, Store, VOUCHERS } from "../../src/sandbox/store.js";
 import { tempDir } from "../sandbox-process.js";
 
 let open: Sandbox[] = [];
@@ -156,6 +156,22 @@ describe("sandbox state", () => {
 });
 
 describe("sandbox storage", () => {
+  it("keeps each quota apart (spec §8), and reads a log of the one pool as the vouchers' quota", async () => {
+    const dataDir = tempDir();
+    const s = await sandbox(dataDir, () => new Date("2026-11-20T15:00:00Z"));
+    const pv = s.pointsOfSale[0]?.punto_venta ?? 0;
+    await post(s, "facturacion/nuevo", envelope(pv, {}, {}));
+    await post(s, "facturacion/topecf", {});
+    await post(s, "facturacion/topecf", {});
+    await s.close();
+    open = [];
+    // A log written when the quota was one pool: its last count stands for the vouchers'.
+    appendFileSync(join(dataDir, "sandbox.log"), '{"t":"quota","used":7}\n');
+    const store = await Store.open(dataDir);
+    expect([store.quotaUsed(VOUCHERS), store.quotaUsed("facturacion/topecf")]).toEqual([7, 2]);
+    await store.close();
+  });
+
   it("a corrupt line in the middle of the log is an error naming it, and leaves the folder unlocked", async () => {
     const dataDir = tempDir();
     const s = await sandbox(dataDir, () => new Date("2026-11-20T15:00:00Z"));

@@ -3,7 +3,7 @@
  * `regenerar_pdf` with temporary links (api-v2.md §6.1, §12 "PDF expiry") and does not say which
  * host serves them, so a link is judged by itself:
  *
- * - on base_url's own host, with base_url's scheme: accepted whatever its address (the embedded
+ * - on base_url's own host, with base_url's scheme and port: accepted whatever its address (the embedded
  *   sandbox serves over http on 127.0.0.1; a company may run the service on a LAN address);
  * - on loopback (127.0.0.0/8, ::1, `localhost`): accepted over http or https, and only when
  *   base_url is on loopback too (the embedded sandbox, a test): a service elsewhere has no
@@ -113,9 +113,9 @@ function literalAddress(url: URL): string | undefined {
   return isIP(host) ? host : undefined;
 }
 
-/** base_url's host with base_url's scheme: trusted as base_url itself is. */
+/** base_url's host, scheme and port: trusted as base_url itself is (another port may be another service). */
 function onBaseHost(base: URL, url: URL): boolean {
-  return url.hostname === base.hostname && url.protocol === base.protocol;
+  return url.hostname === base.hostname && url.protocol === base.protocol && url.port === base.port;
 }
 
 /** A loopback address, or `localhost` (which must then resolve to loopback). */

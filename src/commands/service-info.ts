@@ -5,6 +5,7 @@ import { type PlanUsage, type Service, ServiceRefusedError } from "../api/protoc
 import { fetchCeiling } from "../batch/ceiling.js";
 import { accountId } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
+import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
@@ -75,6 +76,11 @@ function usageLine(usage: PlanUsage): string {
     : t("vouchers: {used} issued of the {quota} in the subscription, {left} left", counts);
 }
 
+/** The files a run's settings came from: the user's (or --config's), then the working folder's. */
+function configFiles(profile: Profile): string[] {
+  return [profile.configFile, profile.projectFile].filter((f): f is string => f !== undefined);
+}
+
 export async function statusCommand(ctx: Context): Promise<Outcome> {
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const answer = await connection.service.status();
@@ -100,6 +106,7 @@ export async function statusCommand(ctx: Context): Promise<Outcome> {
           ok: working,
           profile: profile.name,
           sandbox: connection.sandbox,
+          config_files: configFiles(profile),
           facturacion: answer.facturacion,
           maintenance,
           novedades: answer.novedades,
@@ -130,6 +137,7 @@ export async function statusCommand(ctx: Context): Promise<Outcome> {
             : t("profile {name} at {url}", { name: profile.name, url: connection.service.baseUrl.origin })
         }`,
       );
+      for (const file of configFiles(profile)) await ctx.out(`  ${t("settings from {file}", { file })}`);
       if (maintenance.length === 0) await ctx.out(`  ${t("no scheduled maintenance")}`);
       for (const m of maintenance)
         await ctx.out(

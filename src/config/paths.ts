@@ -1,10 +1,23 @@
 /** Where facturar keeps things, following the XDG base directories. */
-import { homedir } from "node:os";
+import { userInfo } from "node:os";
 import { join } from "node:path";
+
+/**
+ * The user's home: HOME when it is an absolute path, else the account's own (a relative HOME,
+ * `HOME=.`, would make the working folder the home, and its config the user's).
+ */
+export function homeOf(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.HOME?.startsWith("/")) return env.HOME;
+  try {
+    return userInfo().homedir;
+  } catch {
+    return "/";
+  }
+}
 
 function base(env: NodeJS.ProcessEnv, variable: string, fallback: string[]): string {
   const value = env[variable];
-  return value?.startsWith("/") ? value : join(env.HOME || homedir(), ...fallback);
+  return value?.startsWith("/") ? value : join(homeOf(env), ...fallback);
 }
 
 /** `$XDG_DATA_HOME/facturar`: the embedded sandbox's state. */

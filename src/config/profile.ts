@@ -6,15 +6,14 @@
  * default. No configuration at all means the embedded sandbox.
  */
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { homedir } from "node:os";
-import { basename, dirname, extname, join, resolve } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { defaultLoaders, getDefaultSearchPlaces, globalConfigSearchPlaces, type Loader } from "cosmiconfig";
 import * as z from "zod";
 import { FacturarError, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { configDir } from "./paths.js";
+import { configDir, homeOf } from "./paths.js";
 
 export const SANDBOX = "sandbox";
 
@@ -83,8 +82,8 @@ export class ConfigError extends FacturarError {
   }
 }
 
-function expandHome(path: string): string {
-  return path === "~" || path.startsWith("~/") ? `${homedir()}${path.slice(1)}` : path;
+function expandHome(path: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path === "~" || path.startsWith("~/") ? `${homeOf(env)}${path.slice(1)}` : path;
 }
 
 type CredentialSpec = z.output<typeof credential>;
@@ -108,7 +107,7 @@ function resolveCredential(
       );
     return value.trim();
   }
-  const path = resolve(baseDir, expandHome(spec.file));
+  const path = resolve(baseDir, expandHome(spec.file, env));
   try {
     return readFileSync(path, "utf8").trim();
   } catch (error) {
@@ -127,7 +126,7 @@ function resolveCredential(
  * where every folder would count as inside it and the search would run up to `/`.
  */
 function realHome(home: string | undefined): string | undefined {
-  if (!home) return undefined;
+  if (!home?.startsWith("/")) return undefined;
   const path = resolve(home);
   return path === "/" ? undefined : path;
 }
@@ -147,15 +146,25 @@ function searchStop(cwd: string, home: string | undefined): string {
 }
 
 /**
- * A config file is trusted when this user or root owns it and no one else can write it, as ssh
- * does with its own files. Its folder is not checked: a file planted there by another user is
- * theirs, and refused.
+ * Why a config file cannot be trusted, or undefined when it can. As ssh's StrictModes: the file,
+ * and every folder above it (as named, and where its links lead), must be this user's or root's
+ * and writable by no one else; a folder others may write but only owners may rename in (sticky,
+ * as /tmp) is no danger. Otherwise another user could swap the file between its check and its
+ * read, or plant one.
  */
-function trusted(path: string): boolean {
+function untrusted(path: string): { folder?: string } | undefined {
   const uid = process.getuid?.();
-  if (uid === undefined) return true;
-  const info = statSync(path);
-  return (info.uid === uid || info.uid === 0) && (info.mode & 0o022) === 0;
+  if (uid === undefined) return undefined;
+  const ours = (info: { uid: number }) => info.uid === uid || info.uid === 0;
+  const file = statSync(path);
+  if (!ours(file) || (file.mode & 0o022) !== 0) return {};
+  for (const start of new Set([dirname(resolve(path)), dirname(realpathSync(path))]))
+    for (let dir = start; ; dir = dirname(dir)) {
+      const info = statSync(dir);
+      if (!ours(info) || ((info.mode & 0o022) !== 0 && (info.mode & 0o1000) === 0)) return { folder: dir };
+      if (dirname(dir) === dir) break;
+    }
+  return undefined;
 }
 
 /**
@@ -164,7 +173,12 @@ function trusted(path: string): boolean {
  */
 function guardedCode(loader: Loader): Loader {
   return (path, content) => {
-    if (!trusted(path))
+    const why = untrusted(path);
+    if (why?.folder)
+      throw new ConfigError(
+        t("refusing to run {path}: others can write the folder {folder}", { path, folder: why.folder }),
+      );
+    if (why)
       throw new ConfigError(
         t("refusing to run {path}: another user owns it or can write it", { path }),
         t("a config that runs code must be yours alone (chmod go-w); or use a JSON config"),
@@ -184,7 +198,12 @@ function guardedData(loader: Loader): Loader {
     const loaded = await loader(path, content);
     if (basename(path) === "package.json" && (loaded as Record<string, unknown> | null)?.facturar === undefined)
       return loaded;
-    if (!trusted(path))
+    const why = untrusted(path);
+    if (why?.folder)
+      throw new ConfigError(
+        t("refusing to use {path}: others can write the folder {folder}", { path, folder: why.folder }),
+      );
+    if (why)
       throw new ConfigError(
         t("refusing to use {path}: another user owns it or others can write it", { path }),
         t("a config file must be yours (or root's) and writable by no one else: chmod go-w it"),
@@ -237,7 +256,7 @@ const DATA_LOADERS: Record<string, Loader> = {
 };
 
 /** What a config found from the working folder may set in a profile: nothing secret or steering. */
-const PROJECT_PROFILE_KEYS = new Set(["pdf_dir", "punto_venta"]);
+const PROJECT_PROFILE_KEYS = new Set(["pdf_dir"]);
 const PROJECT_KEYS = new Set(["$schema", "default_profile", "profiles"]);
 
 interface Found {
@@ -275,9 +294,34 @@ async function loadFile(path: string, code: "run" | { refuse: string }): Promise
     throw new ConfigError(t("config file {path}: unknown format (use .json, .yaml, .js, .mjs, .cjs or .ts)", { path }));
   const content = readFileSync(path, "utf8");
   if (content.trim() === "") return undefined;
-  let loaded = await guardedData(loader)(path, content);
+  let loaded: unknown;
+  try {
+    loaded = await guardedData(loader)(path, content);
+  } catch (error) {
+    if (error instanceof FacturarError) throw error;
+    throw new ConfigError(unreadable(path, content, error as Error));
+  }
   if (basename(path) === "package.json") loaded = (loaded as Record<string, unknown> | null)?.facturar;
   return loaded === undefined || loaded === null ? undefined : { filepath: path, config: loaded };
+}
+
+/**
+ * Where a config file fails to parse, never what it holds: the parsers quote the text around the
+ * error, and a config (or a file linked in its place) may hold secrets that end up in a CI log.
+ */
+function unreadable(path: string, content: string, error: Error): string {
+  const message = error.message;
+  const yaml = /\((\d+):(\d+)\)/.exec(message);
+  const position = /position (\d+)/.exec(message);
+  let where: { line: number; column: number } | undefined;
+  if (yaml) where = { line: Number(yaml[1]), column: Number(yaml[2]) };
+  else if (position) {
+    const before = content.slice(0, Number(position[1])).split("\n");
+    where = { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+  }
+  return where
+    ? t("{path} cannot be read: not valid JSON or YAML at line {line}, column {column}", { path, ...where })
+    : t("{path} cannot be read: not valid JSON or YAML", { path });
 }
 
 /**
@@ -297,9 +341,16 @@ async function findConfigs(
   env: NodeJS.ProcessEnv,
 ): Promise<{ trusted?: Found; project?: Found }> {
   try {
-    const named = explicit ?? setting(env, "FACTURAR_CONFIG");
+    const fromEnv = explicit === undefined ? setting(env, "FACTURAR_CONFIG") : undefined;
+    if (fromEnv !== undefined && !isAbsolute(expandHome(fromEnv, env)))
+      throw new ConfigError(
+        t("FACTURAR_CONFIG must be an absolute path, not {value}: it applies in every folder you stand in", {
+          value: JSON.stringify(fromEnv),
+        }),
+      );
+    const named = explicit ?? fromEnv;
     if (named) {
-      const path = resolve(cwd, expandHome(named));
+      const path = resolve(cwd, expandHome(named, env));
       if (!isFile(path)) throw new ConfigError(t("config file {path} does not exist", { path: named }));
       return { trusted: await loadFile(path, "run") };
     }
@@ -318,6 +369,11 @@ async function findConfigs(
         for (const place of PROJECT_PLACES) {
           const path = join(dir, place);
           if (!isFile(path)) continue;
+          // A link would read any file of the user's (~/.git-credentials) as the folder's config.
+          if (lstatSync(path).isSymbolicLink() || realpathSync(path) !== join(realpathSync(dir), place))
+            throw new ConfigError(
+              t("refusing {path}: a config found from the working folder may not be a link", { path }),
+            );
           const project = await loadFile(path, { refuse: userDir });
           if (project) return { trusted, project };
         }
@@ -363,12 +419,12 @@ function projectSettings(found: Found, trusted: z.output<typeof configSchema>, u
         keys: [...forbidden].join(", "),
       }),
       t(
-        "credentials, base_url and the other settings come only from {dir}, --config, FACTURAR_CONFIG or the environment; a folder's config may set default_profile, pdf_dir and punto_venta",
+        "credentials, base_url and the other settings come only from {dir}, --config, FACTURAR_CONFIG or the environment; a folder's config may set default_profile and pdf_dir",
         { dir: userDir },
       ),
     );
   const project = parseConfig(found);
-  const defined = (name: string) => name === SANDBOX || name in trusted.profiles;
+  const defined = (name: string) => name === SANDBOX || Object.hasOwn(trusted.profiles, name);
   for (const name of [project.default_profile, ...Object.keys(project.profiles)])
     if (name !== undefined && !defined(name))
       throw new ConfigError(
@@ -378,6 +434,22 @@ function projectSettings(found: Found, trusted: z.output<typeof configSchema>, u
         }),
         t("define it in {dir} (facturar init does), or give --profile", { dir: userDir }),
       );
+  const folder = dirname(found.filepath);
+  for (const profile of Object.values(project.profiles)) {
+    const pdfDir = profile.pdf_dir;
+    const inside = pdfDir === undefined ? "" : relative(folder, resolve(folder, pdfDir));
+    if (
+      pdfDir !== undefined &&
+      (pdfDir.startsWith("~") || isAbsolute(pdfDir) || isAbsolute(inside) || inside.startsWith(".."))
+    )
+      throw new ConfigError(
+        t("{path}: pdf_dir must be a folder inside {folder}, not {value}", {
+          path: found.filepath,
+          folder,
+          value: JSON.stringify(pdfDir),
+        }),
+      );
+  }
   return project;
 }
 
@@ -404,13 +476,22 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
   // gives only FACTURAR_BASE_URL and the credentials gets a profile named "default".
   const envBase = setting(env, "FACTURAR_BASE_URL");
   const fromEnvOnly = envBase !== undefined && envBase !== SANDBOX;
-  const name =
-    req.profile ??
-    setting(env, "FACTURAR_PROFILE") ??
-    local?.default_profile ??
-    config.default_profile ??
-    (fromEnvOnly ? "default" : SANDBOX);
-  const profile = config.profiles[name];
+  // A cron job's profile from the environment is the environment's: a folder's config neither
+  // renames it nor sets anything of it.
+  const folderChoice = fromEnvOnly ? undefined : local?.default_profile;
+  const named = req.profile ?? setting(env, "FACTURAR_PROFILE");
+  const name = named ?? folderChoice ?? config.default_profile ?? (fromEnvOnly ? "default" : SANDBOX);
+  const profile = Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
+  // A production profile is chosen by the user alone: a folder's config that picks one could turn
+  // a rehearsal in a downloaded folder into real vouchers.
+  if (named === undefined && folderChoice !== undefined && name === folderChoice && profile?.production)
+    throw new ConfigError(
+      t("{path} may not choose profile {name}, a production one: give --profile {bare} (or FACTURAR_PROFILE)", {
+        path: (project as Found).filepath,
+        name: JSON.stringify(name),
+        bare: name,
+      }),
+    );
   if (!profile && name !== SANDBOX && !fromEnvOnly) {
     const known = Object.keys(config.profiles);
     throw new ConfigError(
@@ -453,13 +534,15 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
         value: JSON.stringify(envPuntoVenta),
       }),
     );
-  const folder = local?.profiles[name];
-  const puntoVenta =
-    envPuntoVenta !== undefined ? Number(envPuntoVenta) : (folder?.punto_venta ?? profile?.punto_venta);
+  const folder =
+    local && Object.hasOwn(local.profiles, name) && (profile !== undefined || (name === SANDBOX && baseUrl === SANDBOX))
+      ? local.profiles[name]
+      : undefined;
+  const puntoVenta = envPuntoVenta !== undefined ? Number(envPuntoVenta) : profile?.punto_venta;
   const pdfDir = folder?.pdf_dir
-    ? resolve(dirname((project as Found).filepath), expandHome(folder.pdf_dir))
+    ? resolve(dirname((project as Found).filepath), folder.pdf_dir)
     : profile?.pdf_dir
-      ? resolve(baseDir, expandHome(profile.pdf_dir))
+      ? resolve(baseDir, expandHome(profile.pdf_dir, env))
       : undefined;
   const result: Profile = {
     name,

@@ -975,8 +975,24 @@ export const ES: Readonly<Record<string, string>> = {
     "archivo de configuración {path}: formato desconocido (usá .json, .yaml, .js, .mjs, .cjs o .ts)",
   "refusing {path}: a config found from the working folder may not set {keys}":
     "rechazo {path}: una configuración encontrada desde la carpeta de trabajo no puede fijar {keys}",
-  "credentials, base_url and the other settings come only from {dir}, --config, FACTURAR_CONFIG or the environment; a folder's config may set default_profile, pdf_dir and punto_venta":
-    "las credenciales, base_url y lo demás vienen solo de {dir}, --config, FACTURAR_CONFIG o el entorno; la configuración de una carpeta puede fijar default_profile, pdf_dir y punto_venta",
+  "credentials, base_url and the other settings come only from {dir}, --config, FACTURAR_CONFIG or the environment; a folder's config may set default_profile and pdf_dir":
+    "las credenciales, base_url y lo demás vienen solo de {dir}, --config, FACTURAR_CONFIG o el entorno; la configuración de una carpeta puede fijar default_profile y pdf_dir",
+  "settings from {file}": "configuración de {file}",
+  "refusing to run {path}: others can write the folder {folder}":
+    "no ejecuto {path}: otros pueden escribir en la carpeta {folder}",
+  "refusing to use {path}: others can write the folder {folder}":
+    "no uso {path}: otros pueden escribir en la carpeta {folder}",
+  "{path} cannot be read: not valid JSON or YAML at line {line}, column {column}":
+    "no puedo leer {path}: no es JSON ni YAML válido en la línea {line}, columna {column}",
+  "{path} cannot be read: not valid JSON or YAML": "no puedo leer {path}: no es JSON ni YAML válido",
+  "FACTURAR_CONFIG must be an absolute path, not {value}: it applies in every folder you stand in":
+    "FACTURAR_CONFIG tiene que ser una ruta absoluta, no {value}: vale en cada carpeta donde estés",
+  "refusing {path}: a config found from the working folder may not be a link":
+    "rechazo {path}: una configuración encontrada desde la carpeta de trabajo no puede ser un enlace",
+  "{path}: pdf_dir must be a folder inside {folder}, not {value}":
+    "{path}: pdf_dir tiene que ser una carpeta dentro de {folder}, no {value}",
+  "{path} may not choose profile {name}, a production one: give --profile {bare} (or FACTURAR_PROFILE)":
+    "{path} no puede elegir el perfil {name}, que es de producción: indicá --profile {bare} (o FACTURAR_PROFILE)",
   "{path} sets profile {name}, which your configuration does not define":
     "{path} elige el perfil {name}, que tu configuración no define",
   "define it in {dir} (facturar init does), or give --profile":

@@ -100,7 +100,7 @@ describe("a config found in the working folder", () => {
     }
   });
 
-  it("chooses among the user's own profiles and sets non-secret defaults (pdf_dir, punto_venta)", async () => {
+  it("chooses among the user's own profiles and sets non-secret defaults (pdf_dir), and status says so", async () => {
     const u = freshUser("facturar-trust-");
     userConfig(u.env, {
       profiles: { cliente: { base_url: "sandbox", pdf_dir: "~/pdfs-de-siempre" } },
@@ -112,7 +112,14 @@ describe("a config found in the working folder", () => {
     );
     const status = await runCli(["--json", "status"], { cwd: folder, env: u.env });
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ profile: "cliente", sandbox: true });
+    // Which files set the run is told: the user's own, and the folder's.
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      profile: "cliente",
+      sandbox: true,
+      config_files: [join(u.env.XDG_CONFIG_HOME, "facturar", "config.json"), join(folder, ".facturarrc.json")],
+    });
+    const shown = await runCli(["status"], { cwd: folder, env: u.env });
+    expect(shown.stdout).toContain(`settings from ${join(folder, ".facturarrc.json")}`);
 
     const sample = join(folder, "venta.json");
     writeFileSync(sample, readFileSync(join(ROOT, "samples", "factura-b-dni.json")));

@@ -30,7 +30,6 @@ describe("documentUrl", () => {
     ["http on 0x7f.1 (127.0.0.1)", "http://0x7f.1/1.pdf", SANDBOX_BASE],
     ["the sandbox's own links", "http://127.0.0.1:4567/documentos/abc.pdf", SANDBOX_BASE],
     ["base_url's LAN address", "https://10.1.2.3/documentos/abc.pdf", LAN_BASE],
-    ["base_url's LAN address on another port", "https://10.1.2.3:8443/documentos/abc.pdf", LAN_BASE],
     ["base_url's name", "https://facturas.lan/documentos/abc.pdf", LAN_NAME_BASE],
   ];
   it.each(accepted)("accepts %s", (_, link, base = PUBLIC_BASE) => {
@@ -70,6 +69,8 @@ describe("documentUrl", () => {
     ["something that is not a URL", "comprobante.pdf", /not a URL: "comprobante\.pdf"/],
     ["http on base_url's host when base_url is https", "http://10.1.2.3/1.pdf", /private network/, LAN_BASE],
     ["another LAN address than base_url's", "https://10.1.2.4/1.pdf", /private network/, LAN_BASE],
+    // base_url's host is trusted on base_url's port: another port there may be another service.
+    ["base_url's LAN address on another port", "https://10.1.2.3:8443/documentos/abc.pdf", /private network/, LAN_BASE],
     // Loopback links are for a service on loopback: from elsewhere, a request to this machine's own services.
     [
       "http on 127.0.0.1 from a public service",
@@ -120,9 +121,13 @@ describe("addressAllowed, at connect time", () => {
     expect(addressAllowed(PUBLIC_BASE, url, "127.0.0.1")).toBe(false);
   });
 
-  it("lets base_url's host go wherever it resolves", () => {
+  it("lets base_url's host go wherever it resolves, on base_url's port only", () => {
     expect(addressAllowed(LAN_NAME_BASE, link("https://facturas.lan/1.pdf", LAN_NAME_BASE), "192.168.0.10")).toBe(true);
     expect(addressAllowed(LAN_BASE, link("https://10.1.2.3/1.pdf", LAN_BASE), "10.1.2.3")).toBe(true);
+    // Another port of that name is judged as any name: a service's DNS could point it at this machine.
+    const otherPort = link("https://facturas.lan:22/x.pdf", LAN_NAME_BASE);
+    for (const ip of ["127.0.0.1", "192.168.0.10"])
+      expect(addressAllowed(LAN_NAME_BASE, otherPort, ip), ip).toBe(false);
   });
 
   it("refuses any address for plain http off loopback", () => {

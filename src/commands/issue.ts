@@ -252,8 +252,11 @@ export async function issueVouchers(
           `${ctx.errColor.yellow(t("warning:"))} ${t("the report {path} cannot take more rows ({message}); the run goes on", { path: report.path, message: (report.failure as Error | undefined)?.message ?? "" })}`,
         );
       progress?.tick(result);
-      if (ctx.json) await ctx.out(JSON.stringify(resultJson(result)));
-      else if (!ctx.quiet || !result.ok) {
+      if (ctx.json) {
+        await ctx.out(JSON.stringify(resultJson(result)));
+        // What went wrong is told on stderr as well, for the log a person reads (`2>>cron.log`).
+        if (!result.ok) ctx.err(resultHuman(result, ctx.errColor, undefined).join("\n"));
+      } else if (!ctx.quiet || !result.ok) {
         // One write per voucher: lanes run at once, and a voucher's lines must stay together.
         // Results always go to stdout; on the terminal the bar is drawn on, above the bar.
         // Paths relative to the working folder on a terminal; whole ones for a script reading them.
@@ -276,7 +279,8 @@ export async function issueVouchers(
   );
   progress?.stop();
   report?.sync();
-  if (!ctx.quiet && !ctx.json) {
+  // The summary is for people, on stderr, under --json as well (stdout holds the results alone).
+  if (!ctx.quiet) {
     const parts = [
       summary.invalid &&
         (summary.skippedInvalid

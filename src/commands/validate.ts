@@ -90,11 +90,11 @@ export async function validateCommand(ctx: Context, files: string[], flags: Vali
             errors: [{ code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }],
           }),
         );
-      } else {
-        ctx.err(
-          `${ctx.errColor.red(t("error:"))} ${visibleLines(error.message)}${error.hint ? `\n  ${t("hint:")} ${visibleLines(error.hint)}` : ""}`,
-        );
       }
+      // On stderr in every mode, for the log a person reads.
+      ctx.err(
+        `${ctx.errColor.red(t("error:"))} ${visibleLines(error.message)}${error.hint ? `\n  ${t("hint:")} ${visibleLines(error.hint)}` : ""}`,
+      );
     }
   }
   if (!ctx.quiet) {

@@ -1,0 +1,64 @@
+/**
+ * The cron job's path (#25): results on stdout, what a person reads on stderr in every mode
+ * (`--json` too), Windows-1252 exports read as what they are.
+ */
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { freshUser, ndjson, ROOT, runCli } from "../helpers.js";
+
+const NIGHTLY = readFileSync(join(ROOT, "samples/batch-nightly.csv"), "utf8");
+
+describe("under --json, stderr still tells a person what happened", () => {
+  it("an unreadable file (exit 2): its message on stderr, the JSON error on stdout", async () => {
+    const u = freshUser();
+    const r = await runCli(["--json", "issue", "--report", "results.csv", "--no-input", "missing.csv"], u);
+    expect(r.code).toBe(2);
+    expect(ndjson(r.stdout)).toMatchObject([{ ok: false, error: { code: "input.unreadable" } }]);
+    expect(r.stderr).toMatch(/missing\.csv: no such file/);
+  });
+
+  it("an invalid row (exit 3): its error and the summary on stderr, the results on stdout", async () => {
+    const u = freshUser();
+    const lines = NIGHTLY.split("\n");
+    // The second voucher's first row loses its type: that voucher alone is invalid.
+    const at = lines.findIndex((l) => l.startsWith("LOTE-20261120-002,FACTURA B,"));
+    lines[at] = (lines[at] as string).replace("LOTE-20261120-002,FACTURA B,", "LOTE-20261120-002,FACTURA Z,");
+    writeFileSync(join(u.cwd, "nightly.csv"), lines.join("\n"));
+    const r = await runCli(["--json", "issue", "--report", "results.csv", "--no-input", "nightly.csv"], u);
+    expect(r.code).toBe(3);
+    const results = ndjson(r.stdout);
+    const invalid = results.filter((x) => x.status === "invalid");
+    expect(invalid).toHaveLength(1);
+    const valid =
+      new Set(
+        NIGHTLY.split("\n")
+          .slice(1)
+          .filter(Boolean)
+          .map((l) => l.split(",")[0]),
+      ).size - 1;
+    expect(r.stderr).toContain(
+      `1 invalid, so nothing sent: ${valid} valid not sent either (--skip-invalid sends them)`,
+    );
+    expect(r.stderr).toMatch(/nightly\.csv:row \d+, column comprobante\.tipo/);
+  });
+
+  it("another command's error under --json is told on stderr too", async () => {
+    const u = freshUser();
+    const r = await runCli(["--json", "query", "--date", "99/99/2026"], u);
+    expect(r.code).toBe(2);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ ok: false });
+    expect(r.stderr).toMatch(/^facturar: .+/m);
+  });
+});
+
+describe("validate --json", () => {
+  it("an unreadable file: the JSON object on stdout, its message on stderr", async () => {
+    const u = freshUser();
+    const r = await runCli(["--json", "validate", "missing.csv"], u);
+    expect(r.code).toBe(2);
+    expect(ndjson(r.stdout)).toMatchObject([{ ok: false, status: "unreadable" }]);
+    expect(r.stderr).toMatch(/error: missing\.csv: no such file/);
+  });
+});

@@ -57,7 +57,12 @@ export function inputOptions(command: Command): Command {
         "issue the valid vouchers and report the invalid ones (exit 7); by default nothing is sent while any is invalid",
       ),
     )
-    .option(`--encoding ${t("<encoding>")}`, t("input encoding: utf8 (default) or latin1"))
+    .option(
+      `--encoding ${t("<encoding>")}`,
+      t(
+        "input encoding: utf8 or latin1 (Windows-1252); by default UTF-8, and a file that is not UTF-8 is read as Windows-1252",
+      ),
+    )
     .addOption(
       command.createOption(`--delimiter ${t("<char>")}`, t("CSV delimiter (detected by default)")).choices([",", ";"]),
     )

@@ -160,8 +160,6 @@ export const ES: Readonly<Record<string, string>> = {
     "revisa comprobantes sin conexión: esquema, reglas fiscales y totales calculados; no envía nada",
   ".json or .csv voucher files, or - for standard input":
     "archivos de comprobantes .json o .csv, o - para la entrada estándar",
-  "input encoding: utf8 (default, BOM allowed) or latin1":
-    "codificación de entrada: utf8 (por defecto, admite BOM) o latin1",
   "CSV delimiter (detected from the header by default)": "separador del CSV (por defecto se detecta en el encabezado)",
   "ceiling for unidentified final consumers, in pesos (default 10000000, RG 5700)":
     "tope para consumidores finales no identificados, en pesos (por defecto 10000000, RG 5700)",
@@ -169,7 +167,8 @@ export const ES: Readonly<Record<string, string>> = {
     "evalúa los plazos de fechas contra este día en lugar de hoy en Argentina",
   "skip the tax rules and totals check (the schema still applies)":
     "omite las reglas fiscales y el control de totales (el esquema se aplica igual)",
-  "input encoding: utf8 (default) or latin1": "codificación de entrada: utf8 (por defecto) o latin1",
+  "input encoding: utf8 or latin1 (Windows-1252); by default UTF-8, and a file that is not UTF-8 is read as Windows-1252":
+    "codificación de entrada: utf8 o latin1 (Windows-1252); por defecto UTF-8, y un archivo que no es UTF-8 se lee como Windows-1252",
   "CSV delimiter (detected by default)": "separador del CSV (se detecta por defecto)",
   "folder for PDFs and tickets (default: the profile's pdf_dir, else ./comprobantes)":
     "carpeta para PDF y tickets (por defecto: pdf_dir del perfil, si no ./comprobantes)",
@@ -591,8 +590,15 @@ export const ES: Readonly<Record<string, string>> = {
     'se esperaba un objeto comprobante con "comprobante" y "cliente"',
   // input/read.ts
   "the file is not valid UTF-8": "el archivo no es UTF-8 válido",
-  "if it was saved as Latin-1, pass --encoding latin1": "si se guardó como Latin-1, indique --encoding latin1",
-  "the file is not valid UTF-8 (near byte {offset})": "el archivo no es UTF-8 válido (cerca del byte {offset})",
+  "not valid UTF-8": "no es UTF-8 válido",
+  "not valid UTF-8, though the rest of the file is UTF-8": "no es UTF-8 válido, aunque el resto del archivo es UTF-8",
+  "fix that character, or save the file again as UTF-8":
+    "corregí ese carácter, o guardá el archivo de nuevo como UTF-8",
+  "if it was saved as Windows-1252 (Excel's CSV in Spanish), pass --encoding latin1, or leave --encoding out":
+    "si se guardó como Windows-1252 (el CSV de Excel en español), usá --encoding latin1, o no indiques --encoding",
+  "not valid UTF-8 and no byte order mark: read as Windows-1252 (what Excel saves as CSV in Spanish); --encoding utf8 refuses it instead":
+    "no es UTF-8 válido y no tiene marca de orden de bytes: se leyó como Windows-1252 (lo que Excel guarda como CSV en español); con --encoding utf8 se rechaza",
+  "line {line}, column {column}": "línea {line}, columna {column}",
   "cannot be read ({code})": "no se puede leer ({code})",
   "no input": "no hay entrada",
   "is a folder, not a voucher file": "es una carpeta, no un archivo de comprobantes",

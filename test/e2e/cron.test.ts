@@ -62,3 +62,23 @@ describe("validate --json", () => {
     expect(r.stderr).toMatch(/error: missing\.csv: no such file/);
   });
 });
+
+describe("a Windows-1252 export (Excel's CSV in an es-AR Windows)", () => {
+  it("is read as Windows-1252 and the run says so on stderr and in --json's warnings; --encoding utf8 refuses it at its row and column", async () => {
+    const u = freshUser();
+    writeFileSync(join(u.cwd, "nightly.csv"), Buffer.from(NIGHTLY, "latin1"));
+    const r = await runCli(["--json", "issue", "--no-input", "--no-pdf", "nightly.csv"], u);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: nightly\.csv: not valid UTF-8 and no byte order mark: read as Windows-1252/);
+    const results = ndjson(r.stdout);
+    expect(results.every((x) => x.status === "issued")).toBe(true);
+    const first = results.find((x) => x.external_reference === "LOTE-20261120-001");
+    expect(first.warning_details).toContainEqual(expect.objectContaining({ code: "input.encoding" }));
+
+    const strict = await runCli(["validate", "--encoding", "utf8", "nightly.csv"], u);
+    expect(strict.code).toBe(2);
+    // Almacén, the first row's rubro: row 2, not "byte 0".
+    expect(strict.stderr).toMatch(/nightly\.csv:row 2, column comprobante\.rubro: not valid UTF-8/);
+    expect(strict.stderr).not.toMatch(/byte/);
+  });
+});

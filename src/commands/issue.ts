@@ -8,10 +8,11 @@ import { INSTANT_BATCH_MAX, type IssueSummary, issueFiles, QUEUED_BATCH_MAX } fr
 import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
-import { t, tn } from "../i18n/index.js";
+import { currentLang, t, tn } from "../i18n/index.js";
 import { inputDelimiter } from "../input/read.js";
 import type { SourceVoucher } from "../input/source.js";
 import { amount } from "../output/amount.js";
+import { sheetFormat } from "../output/csv.js";
 import { writeSafely } from "../output/files.js";
 import { Progress } from "../output/progress.js";
 import { Report } from "../output/report.js";
@@ -182,8 +183,19 @@ export async function issueVouchers(
   if (flags.out && flags.pdf !== false) checkWritableFolderTree(flags.out, "--out");
   let report: Report | undefined;
   if (flags.report) {
-    const delimiter = await inputDelimiter(files, read);
-    report = Report.create(flags.report, { delimiter, decimalComma: read.decimalComma ?? delimiter === ";" });
+    // As the input wrote its CSV; else, a spreadsheet's in Spanish, or plain CSV.
+    const follow = await inputDelimiter(files, read);
+    report = Report.create(
+      flags.report,
+      sheetFormat(
+        {
+          ...(read.delimiter ? { delimiter: read.delimiter } : {}),
+          ...(read.decimalComma !== undefined ? { decimal: read.decimalComma ? "comma" : "point" } : {}),
+        },
+        currentLang() === "es",
+        follow,
+      ),
+    );
   }
   const cwd = process.cwd();
   let results = 0;

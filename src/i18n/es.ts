@@ -1004,7 +1004,7 @@ export const ES: Readonly<Record<string, string>> = {
   "{cell} is ambiguous in a file with decimal commas: a dot separates thousands there (7.000 is seven thousand, 7,00 is seven); write it so, or pass --decimal point if this file uses decimal points":
     "{cell} es ambiguo en un archivo con coma decimal: allí el punto separa los miles (7.000 es siete mil, 7,00 es siete); escríbalo así, o pase --decimal point si este archivo usa punto decimal",
   "decimal mark of CSV numbers: comma (7.000,50) or point (7000.50); default comma with ; and point with ,":
-    "separador decimal de los números del CSV: comma (7.000,50) o point (7000.50); por omisión, coma con ; y punto con ,",
+    "separador decimal de los números del CSV: coma (7.000,50) o punto (7000.50); por omisión, coma con ; y punto con ,",
   "a code is text, or a whole number": "un código es texto, o un número entero",
   "a voucher in pesos goes with cotizacion 1, as the authority requires; {cotizacion} is not sent":
     "un comprobante en pesos va con cotizacion 1, como exige ARCA; {cotizacion} no se envía",
@@ -1550,8 +1550,11 @@ export const ES: Readonly<Record<string, string>> = {
     'el libro IVA compras (operacion "C") en vez del de ventas',
   "a CSV header, one row per voucher and a TOTAL row (instead of the table)":
     "un encabezado CSV, una fila por comprobante y una fila TOTAL (en vez de la tabla)",
-  "decimal mark of --csv numbers: point (default, with , between fields) or comma (with ;)":
-    "separador decimal de los números de --csv: point, punto (por defecto, con , entre campos) o comma, coma (con ;)",
+  "with --csv: decimal mark, comma or point; in Spanish comma by default, with ; between fields and a byte order mark for spreadsheets; point writes plain CSV":
+    "con --csv: separador decimal, coma o punto; en castellano, coma por defecto, con ; entre campos y marca de orden de bytes (BOM) para las planillas; punto escribe CSV simple",
+  "with --csv: the delimiter, , or ; (default ; with a decimal comma)":
+    "con --csv: el separador de campos, , o ; (por defecto ; con coma decimal)",
+  "--delimiter goes with --csv": "--delimiter va con --csv",
   "Only issued vouchers count (not queued nor failed ones). Amounts are in pesos: a voucher in another currency is converted at its own cotizacion, each rate's net and every other part to the cent, its VAT computed on the converted net and its total the sum of the parts (diferencia_conversion shows the cents by which that differs from its total converted whole). Credit notes are negative. Net and VAT per rate come from the voucher's items, its discount shared among the rates; the table shows the rates that appear, CSV and JSON all of the authority's (21, 10.5, 27, 5, 2.5, 0). Vouchers of classes C and E carry no VAT: their net is at 0 %. Lines go by date, then type, point of sale and number. --json writes one document: the lines and the totals.":
     "Cuentan solo los comprobantes emitidos (no los encolados ni los fallidos). Los importes están en pesos: un comprobante en otra moneda se convierte a su propia cotización, el neto de cada alícuota y cada otro importe al centavo, su IVA calculado sobre el neto convertido y su total como la suma de las partes (diferencia_conversion muestra los centavos en que eso difiere de su total convertido entero). Las notas de crédito son negativas. El neto y el IVA por alícuota salen de los ítems del comprobante, con su bonificación repartida entre las alícuotas; la tabla muestra las alícuotas que aparecen, CSV y JSON todas las de la autoridad (21, 10,5, 27, 5, 2,5, 0). Los comprobantes de clase C y E no llevan IVA: su neto va al 0 %. Las líneas van por fecha, luego tipo, punto de venta y número. --json escribe un documento: las líneas y los totales.",
   "November's sales book": "el libro IVA ventas de noviembre",

@@ -406,10 +406,10 @@ async function peek(file: string): Promise<string | undefined> {
 
 /**
  * The delimiter these inputs use, for what is written back (the report): that of their CSV files
- * when they agree and no JSON is among them, `,` otherwise. Standard input cannot be looked at
- * before it is read, so it counts for nothing; `--delimiter` decides for every input.
+ * when they agree and no JSON is among them, none otherwise (the language decides). Standard input
+ * cannot be looked at before it is read, so it counts for nothing; `--delimiter` decides for every input.
  */
-export async function inputDelimiter(files: string[], opts: ReadOptions = {}): Promise<"," | ";"> {
+export async function inputDelimiter(files: string[], opts: ReadOptions = {}): Promise<"," | ";" | undefined> {
   if (opts.delimiter) return opts.delimiter;
   const seen = new Set<string>();
   for (const file of files) {
@@ -423,5 +423,6 @@ export async function inputDelimiter(files: string[], opts: ReadOptions = {}): P
     const body = text.replace(/^(\xEF\xBB\xBF|\xFF\xFE|\xFE\xFF)/, "").replace(/\0/g, "");
     seen.add(sniff(body) === "json" ? "json" : detectDelimiter(body.split(/\r?\n/, 1)[0] ?? ""));
   }
-  return seen.size === 1 && seen.has(";") ? ";" : ",";
+  if (seen.size !== 1 || seen.has("json")) return undefined;
+  return seen.has(";") ? ";" : ",";
 }

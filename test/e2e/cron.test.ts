@@ -3,10 +3,11 @@
  * (`--json` too), Windows-1252 exports read as what they are.
  */
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freshUser, ndjson, ROOT, runCli } from "../helpers.js";
+import { BIN, freshUser, ndjson, ROOT, runCli, tempDir } from "../helpers.js";
 
 const NIGHTLY = readFileSync(join(ROOT, "samples/batch-nightly.csv"), "utf8");
 
@@ -80,5 +81,63 @@ describe("a Windows-1252 export (Excel's CSV in an es-AR Windows)", () => {
     // Almacén, the first row's rubro: row 2, not "byte 0".
     expect(strict.stderr).toMatch(/nightly\.csv:row 2, column comprobante\.rubro: not valid UTF-8/);
     expect(strict.stderr).not.toMatch(/byte/);
+  });
+});
+
+describe("the README's crontab line, as written", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const block = /```crontab\n([^\n]+)\n```/.exec(readme)?.[1] ?? "";
+  // What cron runs: the line after its five schedule fields, by /bin/sh, with a bare environment.
+  const command = block.split(/\s+/).slice(5).join(" ");
+  const cron = () => {
+    const home = tempDir("facturar-cron-");
+    mkdirSync(join(home, ".local", "bin"), { recursive: true });
+    mkdirSync(join(home, "facturas"));
+    // `facturar` on the PATH the line sets, as an install puts it there.
+    const shim = join(home, ".local", "bin", "facturar");
+    writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+    chmodSync(shim, 0o755);
+    const run = () =>
+      spawnSync("/bin/sh", ["-c", command], {
+        env: { HOME: home, LOGNAME: "ana", SHELL: "/bin/sh", PATH: "/usr/bin:/bin" },
+        encoding: "utf8",
+      });
+    return { dir: join(home, "facturas"), run };
+  };
+
+  it("is a complete line: schedule, cd, PATH, --encoding named beside it, the log appended with 2>>", () => {
+    expect(block).toMatch(/^30 2 \* \* \* cd /);
+    expect(command).toMatch(/export PATH=/);
+    expect(command).toMatch(/> results\.ndjson 2>> cron\.log/);
+    expect(readme).toMatch(/`--encoding latin1`/);
+  });
+
+  it("a Windows-1252 export: issued, silent for cron's mail, the log says how it was read", () => {
+    const { dir, run } = cron();
+    writeFileSync(join(dir, "nightly.csv"), Buffer.from(NIGHTLY, "latin1"));
+    const r = run();
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("");
+    expect(r.status).toBe(0);
+    const results = ndjson(readFileSync(join(dir, "results.ndjson"), "utf8"));
+    expect(results.length).toBeGreaterThan(1);
+    expect(results.every((x) => x.status === "issued")).toBe(true);
+    const log = readFileSync(join(dir, "cron.log"), "utf8");
+    expect(log).toMatch(/read as Windows-1252/);
+    expect(log).toMatch(new RegExp(`${results.length} issued`));
+    expect(readFileSync(join(dir, "results.csv"), "utf8")).toMatch(/^source,/);
+  });
+
+  it("an invalid row: nothing sent, cron mails the exit code, the log keeps the summary", () => {
+    const { dir, run } = cron();
+    writeFileSync(
+      join(dir, "nightly.csv"),
+      NIGHTLY.replace("LOTE-20261120-002,FACTURA B,", "LOTE-20261120-002,FACTURA Z,"),
+    );
+    const r = run();
+    expect(r.stdout).toBe(`facturar exited 3: see ${dir}/cron.log\n`);
+    expect(readFileSync(join(dir, "cron.log"), "utf8")).toMatch(
+      /1 invalid, so nothing sent: \d+ valid not sent either/,
+    );
   });
 });

@@ -267,16 +267,15 @@ function reportError(io: Io, error: unknown, json: boolean, verbose: boolean): O
     return "interrupted";
   }
   if (error instanceof FacturarError) {
-    if (json) {
+    if (json)
       io.stdout.write(
         `${JSON.stringify({ ok: false, error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } })}\n`,
       );
-    } else {
-      // A message may quote a file's name or text: shown, not obeyed (the service's are stripped already).
-      io.stderr.write(
-        `facturar: ${visibleLines(error.message)}\n${error.hint ? `${t("hint:")} ${visibleLines(error.hint)}\n` : ""}`,
-      );
-    }
+    // On stderr in every mode: a cron job's log (`2>>cron.log`) tells what happened under --json too.
+    // A message may quote a file's name or text: shown, not obeyed (the service's are stripped already).
+    io.stderr.write(
+      `facturar: ${visibleLines(error.message)}\n${error.hint ? `${t("hint:")} ${visibleLines(error.hint)}\n` : ""}`,
+    );
     return error.outcome;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -241,11 +241,7 @@ async function readPlan(
       ? { ...checked, warnings: checked.warnings.filter((w) => w.code !== "date.default") }
       : checked;
     const envelope = check.result.envelope;
-    if (!envelope || (req.validate && !check.ok)) {
-      plan.invalid++;
-      await emit(invalidResult(check));
-      return;
-    }
+    // Told as the voucher is read, an invalid one's too (a file read as Windows-1252 says so on its first).
     for (const w of check.warnings) {
       // A batch repeats its warnings voucher after voucher: the first is told, the rest counted
       // (each voucher's own are in its result: --json, --report).
@@ -255,6 +251,11 @@ async function readPlan(
         repeated.set(key, { file: source.file, code: w.code, field: w.field, more: 0 });
         req.warn(`${w.place}: ${w.message} [${w.code}]`);
       } else again.more++;
+    }
+    if (!envelope || (req.validate && !check.ok)) {
+      plan.invalid++;
+      await emit(invalidResult(check));
+      return;
     }
     plan.valid++;
     // Once one is invalid nothing is sent, unless the invalid ones are skipped: keep only the check.

@@ -10,6 +10,7 @@ import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { VOUCHER_TYPE_NAMES } from "../voucher/codes.js";
+import { decimalWords } from "./define.js";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 type Shell = (typeof SHELLS)[number];
@@ -79,7 +80,7 @@ async function valuesFor(name: string): Promise<readonly string[] | undefined> {
     case "--delimiter":
       return [",", ";"];
     case "--decimal":
-      return ["comma", "point"];
+      return decimalWords();
     case "--lang":
       return ["es", "en"];
     default:

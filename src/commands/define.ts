@@ -3,10 +3,10 @@
  * flags, help and examples, and nothing heavy: its action module is imported only when the
  * command runs, so `--version` and `--help` stay cheap (bench/startup.mjs).
  */
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { currentLang, t } from "../i18n/index.js";
 
 export type Action = (ctx: Context, ...args: never[]) => Promise<Outcome>;
 
@@ -37,13 +37,33 @@ export function paragraph(text: string): string {
 }
 
 /** Numbers in CSV cells: `7.000,50` (comma) or `7000.50` (point); by default comma with `;`. */
-export function decimalOption(command: Command) {
+export function decimalOption(
+  command: Command,
+  description = t(
+    "decimal mark of CSV numbers: comma (7.000,50) or point (7000.50); default comma with ; and point with ,",
+  ),
+) {
   return command
-    .createOption(
-      `--decimal ${t("<mark>")}`,
-      t("decimal mark of CSV numbers: comma (7.000,50) or point (7000.50); default comma with ; and point with ,"),
-    )
-    .choices(["comma", "point"]);
+    .createOption(`--decimal ${t("<mark>")}`, description)
+    .choices(decimalWords())
+    .argParser(decimalMark);
+}
+
+/** The words `--decimal` takes, as the help and the completion offer them: English, or Spanish too. */
+export function decimalWords(): string[] {
+  return currentLang() === "es" ? ["coma", "punto", "comma", "point"] : ["comma", "point"];
+}
+
+/** `--decimal`'s word, in English or Spanish, as the mark it names. */
+export function decimalMark(word: string): "comma" | "point" {
+  const mark = { comma: "comma", coma: "comma", point: "point", punto: "point" }[word.trim().toLowerCase()];
+  if (mark === "comma" || mark === "point") return mark;
+  throw new InvalidArgumentError(`Allowed choices are ${decimalWords().join(", ")}.`);
+}
+
+/** `--delimiter` of a CSV written or read. */
+export function delimiterOption(command: Command, description: string) {
+  return command.createOption(`--delimiter ${t("<char>")}`, description).choices([",", ";"]);
 }
 
 /** The flags `issue` and `issue-queued` share: input files, validation, documents, pace, report. */
@@ -57,10 +77,13 @@ export function inputOptions(command: Command): Command {
         "issue the valid vouchers and report the invalid ones (exit 7); by default nothing is sent while any is invalid",
       ),
     )
-    .option(`--encoding ${t("<encoding>")}`, t("input encoding: utf8 (default) or latin1"))
-    .addOption(
-      command.createOption(`--delimiter ${t("<char>")}`, t("CSV delimiter (detected by default)")).choices([",", ";"]),
+    .option(
+      `--encoding ${t("<encoding>")}`,
+      t(
+        "input encoding: utf8 or latin1 (Windows-1252); by default UTF-8, and a file that is not UTF-8 is read as Windows-1252",
+      ),
     )
+    .addOption(delimiterOption(command, t("CSV delimiter (detected by default)")))
     .addOption(decimalOption(command))
     .option(
       `--out ${t("<dir>")}`,

@@ -8,10 +8,11 @@ import { INSTANT_BATCH_MAX, type IssueSummary, issueFiles, QUEUED_BATCH_MAX } fr
 import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
-import { t, tn } from "../i18n/index.js";
+import { currentLang, t, tn } from "../i18n/index.js";
 import { inputDelimiter } from "../input/read.js";
 import type { SourceVoucher } from "../input/source.js";
 import { amount } from "../output/amount.js";
+import { sheetFormat } from "../output/csv.js";
 import { writeSafely } from "../output/files.js";
 import { Progress } from "../output/progress.js";
 import { Report } from "../output/report.js";
@@ -182,8 +183,19 @@ export async function issueVouchers(
   if (flags.out && flags.pdf !== false) checkWritableFolderTree(flags.out, "--out");
   let report: Report | undefined;
   if (flags.report) {
-    const delimiter = await inputDelimiter(files, read);
-    report = Report.create(flags.report, { delimiter, decimalComma: read.decimalComma ?? delimiter === ";" });
+    // As the input wrote its CSV; else, a spreadsheet's in Spanish, or plain CSV.
+    const follow = await inputDelimiter(files, read);
+    report = Report.create(
+      flags.report,
+      sheetFormat(
+        {
+          ...(read.delimiter ? { delimiter: read.delimiter } : {}),
+          ...(read.decimalComma !== undefined ? { decimal: read.decimalComma ? "comma" : "point" } : {}),
+        },
+        currentLang() === "es",
+        follow,
+      ),
+    );
   }
   const cwd = process.cwd();
   let results = 0;
@@ -252,8 +264,11 @@ export async function issueVouchers(
           `${ctx.errColor.yellow(t("warning:"))} ${t("the report {path} cannot take more rows ({message}); the run goes on", { path: report.path, message: (report.failure as Error | undefined)?.message ?? "" })}`,
         );
       progress?.tick(result);
-      if (ctx.json) await ctx.out(JSON.stringify(resultJson(result)));
-      else if (!ctx.quiet || !result.ok) {
+      if (ctx.json) {
+        await ctx.out(JSON.stringify(resultJson(result)));
+        // What went wrong is told on stderr as well, for the log a person reads (`2>>cron.log`).
+        if (!result.ok) ctx.err(resultHuman(result, ctx.errColor, undefined).join("\n"));
+      } else if (!ctx.quiet || !result.ok) {
         // One write per voucher: lanes run at once, and a voucher's lines must stay together.
         // Results always go to stdout; on the terminal the bar is drawn on, above the bar.
         // Paths relative to the working folder on a terminal; whole ones for a script reading them.
@@ -276,7 +291,8 @@ export async function issueVouchers(
   );
   progress?.stop();
   report?.sync();
-  if (!ctx.quiet && !ctx.json) {
+  // The summary is for people, on stderr, under --json as well (stdout holds the results alone).
+  if (!ctx.quiet) {
     const parts = [
       summary.invalid &&
         (summary.skippedInvalid

@@ -1,6 +1,6 @@
 /** `facturar query`: flags, help and examples; the action is ./query.ts. */
 import { t } from "../i18n/index.js";
-import { type Define, examples } from "./define.js";
+import { type Define, decimalOption, delimiterOption, examples } from "./define.js";
 
 /** A flag given again adds to the list (`--type A --type B`). */
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -36,6 +36,15 @@ export const define: Define = (program, run) => {
     .option(`--pv ${t("<n>")}`, t("point of sale (default: the profile's)"))
     .option("--purchases", t("purchases (operacion C): --pv and numbers are the supplier's"))
     .option("--csv", t("a CSV header, then one row per voucher (instead of the table)"))
+    .addOption(
+      decimalOption(
+        program,
+        t(
+          "with --csv: decimal mark, comma or point; in Spanish comma by default, with ; between fields and a byte order mark for spreadsheets; point writes plain CSV",
+        ),
+      ),
+    )
+    .addOption(delimiterOption(program, t("with --csv: the delimiter, , or ; (default ; with a decimal comma)")))
     .option("--pdf", t("save the PDFs of the issued vouchers found (fresh links when the old ones expired)"))
     .option(`--out ${t("<dir>")}`, t("folder for --pdf"))
     .action(run(async () => (await import("./query.js")).queryCommand));

@@ -8,9 +8,9 @@ import { type AccountKey, Journal } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
-import { t, tn } from "../i18n/index.js";
+import { currentLang, t, tn } from "../i18n/index.js";
 import { money } from "../output/amount.js";
-import { csvRow } from "../output/csv.js";
+import { csvRow, type SheetFormat, sheetFormat, sheetNumber, sheetStart } from "../output/csv.js";
 import { documentName } from "../output/files.js";
 import { mailedLine, pagesLine } from "../output/voucher.js";
 import { shortTypeName, voucherNumber } from "../voucher/codes.js";
@@ -34,6 +34,8 @@ export interface QueryFlags {
   /** Purchases (`operacion: "C"`) instead of sales. */
   purchases?: boolean;
   csv?: boolean;
+  decimal?: "point" | "comma";
+  delimiter?: "," | ";";
 }
 
 /** Which vouchers to keep of a listing: by type and by state (none given: all). */
@@ -222,6 +224,10 @@ function pointOfSale(pv: string | undefined, ...numbers: VoucherNumberArg[]): { 
 export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Outcome> {
   const wanted = criteria(flags);
   if (flags.csv && ctx.json) throw new UsageError(t("--csv and --json: choose one"));
+  if (flags.decimal !== undefined && !flags.csv) throw new UsageError(t("--decimal goes with --csv"));
+  if (flags.delimiter !== undefined && !flags.csv) throw new UsageError(t("--delimiter goes with --csv"));
+  // A spreadsheet's in Spanish (; a decimal comma, a byte order mark), else plain CSV.
+  const sheet = sheetFormat(flags, currentLang() === "es");
   const pvFlag = "puntoVenta" in wanted ? wanted.puntoVenta : optionalInt("--pv", flags.pv, 1, 99999);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const operacion: Operacion = flags.purchases ? "C" : "V";
@@ -238,7 +244,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
       const days = dayNumber(wanted.to) - dayNumber(wanted.from) + 1;
       if (days > 31) ctx.err(ctx.errColor.dim(t("reading {days} days, one request or more each…", { days })));
     }
-    if (flags.csv) await ctx.out(csvRow(CSV_COLUMNS, ","));
+    if (flags.csv) await ctx.out(sheetStart(sheet) + csvRow(CSV_COLUMNS, sheet.delimiter));
     for await (const v of queryAll(connection.service, wanted, pv, operacion)) {
       count++;
       if (v.reasonMissing) noReason = true;
@@ -274,7 +280,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
         ticket = await save("ticket");
       }
       if (flags.csv) {
-        await ctx.out(csvRow(csvCells(v, number, pdf), ","));
+        await ctx.out(csvRow(csvCells(v, number, pdf, sheet), sheet.delimiter));
       } else if (ctx.json) {
         await ctx.out(
           JSON.stringify({
@@ -360,7 +366,7 @@ const CSV_COLUMNS = [
   "pdf",
 ];
 
-function csvCells(v: ServiceVoucher, number: string | null, pdf: string | null): (string | null)[] {
+function csvCells(v: ServiceVoucher, number: string | null, pdf: string | null, sheet: SheetFormat): (string | null)[] {
   const { comprobante } = v.raw;
   // A purchase's party is its supplier.
   const cliente = v.raw.cliente ?? v.raw.proveedor ?? {};
@@ -374,7 +380,7 @@ function csvCells(v: ServiceVoucher, number: string | null, pdf: string | null):
     String(cliente.documento_nro ?? ""),
     String(cliente.razon_social ?? ""),
     String(comprobante.moneda ?? ""),
-    v.total,
+    v.total === null ? null : sheetNumber(v.total, sheet),
     v.state,
     v.status,
     v.external_reference,

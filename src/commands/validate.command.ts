@@ -7,7 +7,12 @@ export const define: Define = (program, run) => {
     .command("validate")
     .description(t("check vouchers offline: schema, tax rules and computed totals; nothing is sent"))
     .argument(t("<files...>"), t(".json or .csv voucher files, or - for standard input"))
-    .option(`--encoding ${t("<encoding>")}`, t("input encoding: utf8 (default, BOM allowed) or latin1"))
+    .option(
+      `--encoding ${t("<encoding>")}`,
+      t(
+        "input encoding: utf8 or latin1 (Windows-1252); by default UTF-8, and a file that is not UTF-8 is read as Windows-1252",
+      ),
+    )
     .addOption(
       program
         .createOption(`--delimiter ${t("<char>")}`, t("CSV delimiter (detected from the header by default)"))

@@ -22,7 +22,9 @@ export interface ValidateFlags {
 }
 
 export function readOptions(ctx: Context, flags: ValidateFlags): ReadOptions {
-  const encoding = flags.encoding?.toLowerCase().replace("-", "");
+  // Windows-1252 by its other names too: latin1 reads it (WHATWG's "latin1" is Windows-1252).
+  const named = flags.encoding?.toLowerCase().replace("-", "");
+  const encoding = named === "windows1252" || named === "cp1252" ? "latin1" : named;
   if (encoding !== undefined && encoding !== "utf8" && encoding !== "latin1") {
     throw new UsageError(t("--encoding takes utf8 or latin1, not {value}", { value: String(flags.encoding) }));
   }
@@ -90,11 +92,11 @@ export async function validateCommand(ctx: Context, files: string[], flags: Vali
             errors: [{ code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }],
           }),
         );
-      } else {
-        ctx.err(
-          `${ctx.errColor.red(t("error:"))} ${visibleLines(error.message)}${error.hint ? `\n  ${t("hint:")} ${visibleLines(error.hint)}` : ""}`,
-        );
       }
+      // On stderr in every mode, for the log a person reads.
+      ctx.err(
+        `${ctx.errColor.red(t("error:"))} ${visibleLines(error.message)}${error.hint ? `\n  ${t("hint:")} ${visibleLines(error.hint)}` : ""}`,
+      );
     }
   }
   if (!ctx.quiet) {

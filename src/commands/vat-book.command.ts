@@ -1,6 +1,6 @@
 /** `facturar vat-book`: flags, help and examples; the action is ./vat-book.ts. */
 import { t } from "../i18n/index.js";
-import { type Define, examples, paragraph } from "./define.js";
+import { type Define, decimalOption, delimiterOption, examples, paragraph } from "./define.js";
 
 export const define: Define = (program, run) => {
   const command = program
@@ -12,13 +12,14 @@ export const define: Define = (program, run) => {
     .option("--purchases", t('the purchases book (libro IVA compras: operacion "C") instead of sales'))
     .option("--csv", t("a CSV header, one row per voucher and a TOTAL row (instead of the table)"))
     .addOption(
-      program
-        .createOption(
-          `--decimal ${t("<mark>")}`,
-          t("decimal mark of --csv numbers: point (default, with , between fields) or comma (with ;)"),
-        )
-        .choices(["point", "comma"]),
+      decimalOption(
+        program,
+        t(
+          "with --csv: decimal mark, comma or point; in Spanish comma by default, with ; between fields and a byte order mark for spreadsheets; point writes plain CSV",
+        ),
+      ),
     )
+    .addOption(delimiterOption(program, t("with --csv: the delimiter, , or ; (default ; with a decimal comma)")))
     .option(
       `--lid ${t("<folder>")}`,
       t(

@@ -4,7 +4,7 @@ import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
 import { amount, money } from "../output/amount.js";
-import { csvRow } from "../output/csv.js";
+import { csvRow, sheetFormat, sheetNumber, sheetStart } from "../output/csv.js";
 import { shortTypeName } from "../voucher/codes.js";
 import { dayNumber } from "../voucher/dates.js";
 import type { Dec } from "../voucher/decimal.js";
@@ -32,6 +32,7 @@ export interface VatBookFlags {
   purchases?: boolean;
   csv?: boolean;
   decimal?: "point" | "comma";
+  delimiter?: "," | ";";
   /** Writes the Libro IVA Digital import files into this folder. */
   lid?: string;
   /** Reads the Libro IVA Digital files of this folder back and checks them. */
@@ -62,6 +63,7 @@ export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise
   }
   if (flags.csv && ctx.json) throw new UsageError(t("--csv and --json: choose one"));
   if (flags.decimal !== undefined && !flags.csv) throw new UsageError(t("--decimal goes with --csv"));
+  if (flags.delimiter !== undefined && !flags.csv) throw new UsageError(t("--delimiter goes with --csv"));
   const operacion = flags.purchases ? "C" : "V";
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     const days = dayNumber(to) - dayNumber(from) + 1;
@@ -134,35 +136,37 @@ export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise
     }
 
     if (flags.csv) {
-      const comma = flags.decimal === "comma";
-      const delimiter = comma ? ";" : ",";
-      const number = (x: Dec) => (comma ? x.toFixed(2).replace(".", ",") : x.toFixed(2));
+      // A spreadsheet's in Spanish (; a decimal comma, a byte order mark), else plain CSV.
+      const format = sheetFormat(flags, currentLang() === "es");
+      const { delimiter } = format;
+      const number = (x: Dec) => sheetNumber(x.toFixed(2), format);
       const rates = bookRates(totals);
       const figures = (f: BookFigures) => [
         ...rates.flatMap((r) => [number(f.net.get(r) as Dec), number(f.vat.get(r) as Dec)]),
         ...BOOK_AMOUNTS.map((k) => number(f.amounts[k])),
       ];
       await ctx.out(
-        csvRow(
-          [
-            "fecha",
-            "tipo",
-            "punto_venta",
-            "numero",
-            "documento_tipo",
-            "documento_nro",
-            "razon_social",
-            // Every amount column is in pesos; these say what the voucher was in.
-            "moneda_comprobante",
-            "cotizacion",
-            "total_moneda_comprobante",
-            ...rates.flatMap((r) => [`neto_${r}`, `iva_${r}`]),
-            ...BOOK_AMOUNTS,
-            "diferencia_sin_explicar",
-            "diferencia_conversion",
-          ],
-          delimiter,
-        ),
+        sheetStart(format) +
+          csvRow(
+            [
+              "fecha",
+              "tipo",
+              "punto_venta",
+              "numero",
+              "documento_tipo",
+              "documento_nro",
+              "razon_social",
+              // Every amount column is in pesos; these say what the voucher was in.
+              "moneda_comprobante",
+              "cotizacion",
+              "total_moneda_comprobante",
+              ...rates.flatMap((r) => [`neto_${r}`, `iva_${r}`]),
+              ...BOOK_AMOUNTS,
+              "diferencia_sin_explicar",
+              "diferencia_conversion",
+            ],
+            delimiter,
+          ),
       );
       for (const line of lines)
         await ctx.out(
@@ -176,7 +180,7 @@ export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise
               line.documento_nro,
               line.razon_social,
               line.moneda,
-              comma ? line.cotizacion.replace(".", ",") : line.cotizacion,
+              sheetNumber(line.cotizacion, format),
               number(line.totalInCurrency),
               ...figures(line),
               number(line.unexplained),

@@ -160,8 +160,6 @@ export const ES: Readonly<Record<string, string>> = {
     "revisa comprobantes sin conexión: esquema, reglas fiscales y totales calculados; no envía nada",
   ".json or .csv voucher files, or - for standard input":
     "archivos de comprobantes .json o .csv, o - para la entrada estándar",
-  "input encoding: utf8 (default, BOM allowed) or latin1":
-    "codificación de entrada: utf8 (por defecto, admite BOM) o latin1",
   "CSV delimiter (detected from the header by default)": "separador del CSV (por defecto se detecta en el encabezado)",
   "ceiling for unidentified final consumers, in pesos (default 10000000, RG 5700)":
     "tope para consumidores finales no identificados, en pesos (por defecto 10000000, RG 5700)",
@@ -169,7 +167,8 @@ export const ES: Readonly<Record<string, string>> = {
     "evalúa los plazos de fechas contra este día en lugar de hoy en Argentina",
   "skip the tax rules and totals check (the schema still applies)":
     "omite las reglas fiscales y el control de totales (el esquema se aplica igual)",
-  "input encoding: utf8 (default) or latin1": "codificación de entrada: utf8 (por defecto) o latin1",
+  "input encoding: utf8 or latin1 (Windows-1252); by default UTF-8, and a file that is not UTF-8 is read as Windows-1252":
+    "codificación de entrada: utf8 o latin1 (Windows-1252); por defecto UTF-8, y un archivo que no es UTF-8 se lee como Windows-1252",
   "CSV delimiter (detected by default)": "separador del CSV (se detecta por defecto)",
   "folder for PDFs and tickets (default: the profile's pdf_dir, else ./comprobantes)":
     "carpeta para PDF y tickets (por defecto: pdf_dir del perfil, si no ./comprobantes)",
@@ -591,8 +590,15 @@ export const ES: Readonly<Record<string, string>> = {
     'se esperaba un objeto comprobante con "comprobante" y "cliente"',
   // input/read.ts
   "the file is not valid UTF-8": "el archivo no es UTF-8 válido",
-  "if it was saved as Latin-1, pass --encoding latin1": "si se guardó como Latin-1, indique --encoding latin1",
-  "the file is not valid UTF-8 (near byte {offset})": "el archivo no es UTF-8 válido (cerca del byte {offset})",
+  "not valid UTF-8": "no es UTF-8 válido",
+  "not valid UTF-8, though the rest of the file is UTF-8": "no es UTF-8 válido, aunque el resto del archivo es UTF-8",
+  "fix that character, or save the file again as UTF-8":
+    "corregí ese carácter, o guardá el archivo de nuevo como UTF-8",
+  "if it was saved as Windows-1252 (Excel's CSV in Spanish), pass --encoding latin1, or leave --encoding out":
+    "si se guardó como Windows-1252 (el CSV de Excel en español), usá --encoding latin1, o no indiques --encoding",
+  "not valid UTF-8 and no byte order mark: read as Windows-1252 (what Excel saves as CSV in Spanish); --encoding utf8 refuses it instead":
+    "no es UTF-8 válido y no tiene marca de orden de bytes: se leyó como Windows-1252 (lo que Excel guarda como CSV en español); con --encoding utf8 se rechaza",
+  "line {line}, column {column}": "línea {line}, columna {column}",
   "cannot be read ({code})": "no se puede leer ({code})",
   "no input": "no hay entrada",
   "is a folder, not a voucher file": "es una carpeta, no un archivo de comprobantes",
@@ -1014,7 +1020,7 @@ export const ES: Readonly<Record<string, string>> = {
   "{cell} is ambiguous in a file with decimal commas: a dot separates thousands there (7.000 is seven thousand, 7,00 is seven); write it so, or pass --decimal point if this file uses decimal points":
     "{cell} es ambiguo en un archivo con coma decimal: allí el punto separa los miles (7.000 es siete mil, 7,00 es siete); escríbalo así, o pase --decimal point si este archivo usa punto decimal",
   "decimal mark of CSV numbers: comma (7.000,50) or point (7000.50); default comma with ; and point with ,":
-    "separador decimal de los números del CSV: comma (7.000,50) o point (7000.50); por omisión, coma con ; y punto con ,",
+    "separador decimal de los números del CSV: coma (7.000,50) o punto (7000.50); por omisión, coma con ; y punto con ,",
   "a code is text, or a whole number": "un código es texto, o un número entero",
   "a voucher in pesos goes with cotizacion 1, as the authority requires; {cotizacion} is not sent":
     "un comprobante en pesos va con cotizacion 1, como exige ARCA; {cotizacion} no se envía",
@@ -1560,8 +1566,11 @@ export const ES: Readonly<Record<string, string>> = {
     'el libro IVA compras (operacion "C") en vez del de ventas',
   "a CSV header, one row per voucher and a TOTAL row (instead of the table)":
     "un encabezado CSV, una fila por comprobante y una fila TOTAL (en vez de la tabla)",
-  "decimal mark of --csv numbers: point (default, with , between fields) or comma (with ;)":
-    "separador decimal de los números de --csv: point, punto (por defecto, con , entre campos) o comma, coma (con ;)",
+  "with --csv: decimal mark, comma or point; in Spanish comma by default, with ; between fields and a byte order mark for spreadsheets; point writes plain CSV":
+    "con --csv: separador decimal, coma o punto; en castellano, coma por defecto, con ; entre campos y marca de orden de bytes (BOM) para las planillas; punto escribe CSV simple",
+  "with --csv: the delimiter, , or ; (default ; with a decimal comma)":
+    "con --csv: el separador de campos, , o ; (por defecto ; con coma decimal)",
+  "--delimiter goes with --csv": "--delimiter va con --csv",
   "Only issued vouchers count (not queued nor failed ones). Amounts are in pesos: a voucher in another currency is converted at its own cotizacion, each rate's net and every other part to the cent, its VAT computed on the converted net and its total the sum of the parts (diferencia_conversion shows the cents by which that differs from its total converted whole). Credit notes are negative. Net and VAT per rate come from the voucher's items, its discount shared among the rates; the table shows the rates that appear, CSV and JSON all of the authority's (21, 10.5, 27, 5, 2.5, 0). Vouchers of classes C and E carry no VAT: their net is at 0 %. Lines go by date, then type, point of sale and number. --json writes one document: the lines and the totals.":
     "Cuentan solo los comprobantes emitidos (no los encolados ni los fallidos). Los importes están en pesos: un comprobante en otra moneda se convierte a su propia cotización, el neto de cada alícuota y cada otro importe al centavo, su IVA calculado sobre el neto convertido y su total como la suma de las partes (diferencia_conversion muestra los centavos en que eso difiere de su total convertido entero). Las notas de crédito son negativas. El neto y el IVA por alícuota salen de los ítems del comprobante, con su bonificación repartida entre las alícuotas; la tabla muestra las alícuotas que aparecen, CSV y JSON todas las de la autoridad (21, 10,5, 27, 5, 2,5, 0). Los comprobantes de clase C y E no llevan IVA: su neto va al 0 %. Las líneas van por fecha, luego tipo, punto de venta y número. --json escribe un documento: las líneas y los totales.",
   "November's sales book": "el libro IVA ventas de noviembre",

@@ -10,6 +10,7 @@ import { t } from "../i18n/index.js";
 import { detectDelimiter, readCsvVouchers } from "./csv.js";
 import { parseJsonVouchers } from "./json.js";
 import type { ReadOptions, SourceVoucher } from "./source.js";
+import { placeOfByte, scanUtf8 } from "./utf8.js";
 
 type Kind = "json" | "csv";
 
@@ -22,7 +23,7 @@ function kindOf(file: string): Kind | undefined {
 
 /** JSON starts with `{` or `[`; anything else is taken for CSV. */
 function sniff(text: string): Kind {
-  const first = text.replace(/^\uFEFF/, "").trimStart()[0];
+  const first = text.trimStart()[0];
   return first === "{" || first === "[" ? "json" : "csv";
 }
 
@@ -85,29 +86,99 @@ function tooLarge(file: string, size: number): InputError {
   );
 }
 
-function decodeAll(file: string, bytes: Uint8Array, asked: "utf8" | "latin1"): string {
+/** The file's bytes, once more, from the start (to scan them, to find a place in them). */
+type Bytes = () => AsyncIterable<Uint8Array>;
+
+/** Not UTF-8 where it must be (asked for, or UTF-8 letters elsewhere in it): said with the place. */
+async function notUtf8(file: string, bytes: Bytes, at: number, csv: boolean, mixed: boolean): Promise<InputError> {
+  const place = await placeOfByte(file, bytes(), at, csv);
+  return new InputError(
+    `${place}: ${mixed ? t("not valid UTF-8, though the rest of the file is UTF-8") : t("not valid UTF-8")}`,
+    file,
+    mixed
+      ? t("fix that character, or save the file again as UTF-8")
+      : t("if it was saved as Windows-1252 (Excel's CSV in Spanish), pass --encoding latin1, or leave --encoding out"),
+  );
+}
+
+/** A file read as Windows-1252, told once: on stderr as it is read, in the first voucher's warnings. */
+function readAsWindows1252(file: string) {
+  return {
+    severity: "warning" as const,
+    code: "input.encoding",
+    path: [],
+    message: t(
+      "not valid UTF-8 and no byte order mark: read as Windows-1252 (what Excel saves as CSV in Spanish); --encoding utf8 refuses it instead",
+    ),
+    at: file,
+  };
+}
+
+/**
+ * The encoding to read with: the asked one, a byte order mark's, or, when none was asked, UTF-8
+ * unless the bytes are not UTF-8 (then Windows-1252, `fallback` true). A file that is not UTF-8
+ * where UTF-8 was asked, or that mixes UTF-8 letters with bytes that are not, is refused with the
+ * first bad byte's row and column.
+ */
+async function chooseEncoding(
+  file: string,
+  head: Uint8Array,
+  asked: "utf8" | "latin1" | undefined,
+  bytes: Bytes,
+  csv: boolean,
+): Promise<{ encoding: Encoding; fallback: boolean }> {
+  const encoding = encodingOf(file, head, asked ?? "utf8");
+  if (encoding !== "utf8") return { encoding, fallback: false };
+  const scan = await scanUtf8(bytes());
+  if (scan.bad === undefined) return { encoding, fallback: false };
+  const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  if (asked === "utf8" || bom || scan.multibyte)
+    throw await notUtf8(file, bytes, scan.bad, csv, asked !== "utf8" && !bom);
+  return { encoding: "latin1", fallback: true };
+}
+
+async function* fromBytes(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+async function decodeAll(
+  file: string,
+  bytes: Uint8Array,
+  asked: "utf8" | "latin1" | undefined,
+  csv: (text: string) => boolean,
+): Promise<{ text: string; fallback: boolean }> {
   if (bytes.length > MAX_WHOLE_FILE) throw tooLarge(file, bytes.length);
-  const encoding = encodingOf(file, bytes, asked);
+  // Where a byte is told, the kind decides how: by the name, else by the start as Latin-1 shows it.
+  const isCsv = csv(new TextDecoder("latin1").decode(bytes.subarray(0, HEAD_BYTES)).replace(/^\xEF\xBB\xBF/, ""));
+  const { encoding, fallback } = await chooseEncoding(file, bytes, asked, () => fromBytes(bytes), isCsv);
   try {
-    return decoder(encoding).decode(bytes);
+    return { text: decoder(encoding).decode(bytes), fallback };
   } catch {
-    if (encoding !== asked)
-      throw new InputError(`${file}: ${t("the file starts as UTF-16 but is not valid UTF-16")}`, file);
-    throw new InputError(
-      `${file}: ${t("the file is not valid UTF-8")}`,
-      file,
-      t("if it was saved as Latin-1, pass --encoding latin1"),
-    );
+    throw new InputError(`${file}: ${t("the file starts as UTF-16 but is not valid UTF-16")}`, file);
+  }
+}
+
+/** The first voucher of a file read as Windows-1252 carries the warning that says so. */
+async function* toldFirst(
+  file: string,
+  fallback: boolean,
+  vouchers: AsyncIterable<SourceVoucher> | Iterable<SourceVoucher>,
+) {
+  let first = fallback;
+  for await (const voucher of vouchers) {
+    if (first) {
+      voucher.readerFindings = [...voucher.readerFindings, readAsWindows1252(file)];
+      first = false;
+    }
+    yield voucher;
   }
 }
 
 async function* decodeStream(file: string, stream: AsyncIterable<Buffer>, encoding: Encoding) {
   const d = decoder(encoding);
-  let offset = 0;
   try {
     for await (const chunk of stream) {
       const text = d.decode(chunk, { stream: true });
-      offset += chunk.length;
       if (text) yield text;
     }
     const tail = d.decode();
@@ -116,13 +187,9 @@ async function* decodeStream(file: string, stream: AsyncIterable<Buffer>, encodi
     if (error instanceof InputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ERR_ENCODING_INVALID_ENCODED_DATA") {
-      if (encoding !== "utf8")
-        throw new InputError(`${file}: ${t("the file starts as UTF-16 but is not valid UTF-16")}`, file);
-      throw new InputError(
-        `${file}: ${t("the file is not valid UTF-8 (near byte {offset})", { offset })}`,
-        file,
-        t("if it was saved as Latin-1, pass --encoding latin1"),
-      );
+      // UTF-8 was scanned before it was read: only a file changed meanwhile fails here.
+      if (encoding === "utf8") throw new InputError(`${file}: ${t("the file is not valid UTF-8")}`, file);
+      throw new InputError(`${file}: ${t("the file starts as UTF-16 but is not valid UTF-16")}`, file);
     }
     if (code) throw new InputError(`${file}: ${t("cannot be read ({code})", { code })}`, file);
     throw error;
@@ -218,7 +285,7 @@ function kindFromHead(label: string, head: Uint8Array, asked: "utf8" | "latin1")
   const text = new TextDecoder(encoding === "latin1" ? "latin1" : encoding === "utf8" ? "utf-8" : encoding).decode(
     head,
   );
-  return text.replace(/^\uFEFF/, "").trim() === "" ? undefined : sniff(text);
+  return text.trim() === "" ? undefined : sniff(text);
 }
 
 function tooLargeStdin(label: string, max: number): InputError {
@@ -246,24 +313,32 @@ async function* fromText(text: string): AsyncGenerator<string> {
 }
 
 export async function* readVouchers(file: string, opts: ReadOptions = {}): AsyncGenerator<SourceVoucher> {
-  const encoding = opts.encoding ?? "utf8";
+  const asked = opts.encoding;
   const csvOptions = {
     ...(opts.delimiter ? { delimiter: opts.delimiter } : {}),
     ...(opts.decimalComma !== undefined ? { decimalComma: opts.decimalComma } : {}),
   };
+  // The decoders take a byte order mark off: no text below starts with one.
   if (file === "-") {
     const label = "<stdin>";
-    const spool = await spoolStdin(label, opts.stdin ?? process.stdin, encoding, opts.maxJsonBytes ?? MAX_WHOLE_FILE);
+    const spool = await spoolStdin(
+      label,
+      opts.stdin ?? process.stdin,
+      asked ?? "utf8",
+      opts.maxJsonBytes ?? MAX_WHOLE_FILE,
+    );
     try {
       if (spool.kind === undefined) throw new InputError(`${label}: ${t("no input")}`, label);
       if (spool.kind === "json") {
-        const text = decodeAll(label, await spooled(spool), encoding);
-        yield* parseJsonVouchers(label, text.replace(/^\uFEFF/, ""));
+        const { text, fallback } = await decodeAll(label, await spooled(spool), asked, () => false);
+        yield* toldFirst(label, fallback, parseJsonVouchers(label, text));
         return;
       }
-      const stream = spool.handle.createReadStream({ start: 0, highWaterMark: 1 << 16, autoClose: false });
+      const bytes = () => spool.handle.createReadStream({ start: 0, highWaterMark: 1 << 16, autoClose: false });
+      const { encoding, fallback } = await chooseEncoding(label, spool.head, asked, bytes, true);
+      const stream = bytes();
       try {
-        yield* readCsvVouchers(label, decodeStream(label, stream, encodingOf(label, spool.head, encoding)), csvOptions);
+        yield* toldFirst(label, fallback, readCsvVouchers(label, decodeStream(label, stream, encoding), csvOptions));
       } finally {
         stream.destroy();
       }
@@ -292,18 +367,21 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
     const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
       throw new InputError(`${file}: ${t("cannot be read ({code})", { code: error.code ?? error.message })}`, file);
     });
-    const text = decodeAll(file, bytes, encoding);
+    const known = kind;
+    const { text, fallback } = await decodeAll(file, bytes, asked, (start) => (known ?? sniff(start)) === "csv");
     kind ??= sniff(text);
     if (kind === "json") {
-      yield* parseJsonVouchers(file, text.replace(/^\uFEFF/, ""));
+      yield* toldFirst(file, fallback, parseJsonVouchers(file, text));
       return;
     }
-    yield* readCsvVouchers(file, fromText(text), csvOptions);
+    yield* toldFirst(file, fallback, readCsvVouchers(file, fromText(text), csvOptions));
     return;
   }
-  const stream = createReadStream(file, { highWaterMark: 1 << 16 });
+  const bytes = () => createReadStream(file, { highWaterMark: 1 << 16 });
+  const { encoding, fallback } = await chooseEncoding(file, await head(file), asked, bytes, true);
+  const stream = bytes();
   try {
-    yield* readCsvVouchers(file, decodeStream(file, stream, encodingOf(file, await head(file), encoding)), csvOptions);
+    yield* toldFirst(file, fallback, readCsvVouchers(file, decodeStream(file, stream, encoding), csvOptions));
   } finally {
     stream.destroy();
   }
@@ -328,10 +406,10 @@ async function peek(file: string): Promise<string | undefined> {
 
 /**
  * The delimiter these inputs use, for what is written back (the report): that of their CSV files
- * when they agree and no JSON is among them, `,` otherwise. Standard input cannot be looked at
- * before it is read, so it counts for nothing; `--delimiter` decides for every input.
+ * when they agree and no JSON is among them, none otherwise (the language decides). Standard input
+ * cannot be looked at before it is read, so it counts for nothing; `--delimiter` decides for every input.
  */
-export async function inputDelimiter(files: string[], opts: ReadOptions = {}): Promise<"," | ";"> {
+export async function inputDelimiter(files: string[], opts: ReadOptions = {}): Promise<"," | ";" | undefined> {
   if (opts.delimiter) return opts.delimiter;
   const seen = new Set<string>();
   for (const file of files) {
@@ -345,5 +423,6 @@ export async function inputDelimiter(files: string[], opts: ReadOptions = {}): P
     const body = text.replace(/^(\xEF\xBB\xBF|\xFF\xFE|\xFE\xFF)/, "").replace(/\0/g, "");
     seen.add(sniff(body) === "json" ? "json" : detectDelimiter(body.split(/\r?\n/, 1)[0] ?? ""));
   }
-  return seen.size === 1 && seen.has(";") ? ";" : ",";
+  if (seen.size !== 1 || seen.has("json")) return undefined;
+  return seen.has(";") ? ";" : ",";
 }

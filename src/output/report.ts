@@ -32,6 +32,8 @@ export interface ReportFormat {
   delimiter: "," | ";";
   /** The total with a decimal comma (`133463,00`), as the input wrote its numbers. */
   decimalComma: boolean;
+  /** A UTF-8 byte order mark first, for a spreadsheet in Spanish (see sheetFormat). */
+  bom?: boolean;
 }
 
 /** Several messages in one cell, one line each joined by ` | `: a row stays one line. */
@@ -64,7 +66,7 @@ export class Report {
   /** Created before anything is sent: a report that cannot be written is a usage error, not a lost run. */
   static create(path: string, format: ReportFormat = { delimiter: ",", decimalComma: false }): Report {
     try {
-      writeFileSync(path, `${COLUMNS.join(format.delimiter)}\n`);
+      writeFileSync(path, `${format.bom ? "\uFEFF" : ""}${COLUMNS.join(format.delimiter)}\n`);
     } catch (error) {
       throw new UsageError(
         t("cannot write the report {path}: {message}", { path, message: (error as Error).message }),

@@ -104,7 +104,8 @@ describe("help", () => {
     expect(issue.code).toBe(0);
     expect(issue.stdout).toMatch(/^Uso: facturar issue \[opciones\] \[archivos\.\.\.\]/);
     expect(issue.stdout).toMatch(/--out <carpeta>/);
-    expect(issue.stdout).toMatch(/\(valores: "comma", "point"\)/);
+    // The Spanish words first, as the help describes them; the English ones are taken too.
+    expect(issue.stdout).toMatch(/\(valores:\s+"coma",\s+"punto",\s+"comma",\s+"point"\)/);
     expect(issue.stdout).toMatch(/\nEjemplos:\n/);
     expect(issue.stdout).not.toMatch(COMMANDER_ENGLISH);
     // LANG alone is enough.
@@ -122,7 +123,7 @@ describe("help", () => {
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/\(¿quiso decir --ref\?\)/);
     const choice = await run(["validate", "--decimal", "x", "a.json"], SPANISH);
-    expect(choice.stderr).toMatch(/no acepta 'x'\. Los valores admitidos son comma, point\./);
+    expect(choice.stderr).toMatch(/no acepta 'x'\. Los valores admitidos son coma, punto, comma, point\./);
     const extra = await run(["schema", "de-mas"], SPANISH);
     expect(extra.stderr).toMatch(/demasiados argumentos\. Se esperaban 0 argumentos y llegaron 1\./);
     for (const r of [mistyped, flag, choice, extra]) expect(r.stderr).not.toMatch(COMMANDER_ENGLISH);

@@ -242,15 +242,19 @@ describe("facturar validate", () => {
       });
     });
 
-    it("for a Latin-1 file read as UTF-8, with the way out", async () => {
+    it("for a Latin-1 file read as UTF-8 when --encoding utf8 asks so, with the way out", async () => {
       const latin = join(dir, "latin1.csv");
       const text = readFileSync(join(ROOT, "samples/batch-nightly.csv"), "utf8");
       writeFileSync(latin, Buffer.from(text, "latin1"));
-      const r = await runCli(["validate", latin]);
+      const r = await runCli(["validate", "--encoding", "utf8", latin]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/not valid UTF-8/);
       expect(r.stderr).toMatch(/--encoding latin1/);
       expect((await runCli(["validate", "-q", "--encoding", "latin1", latin])).code).toBe(0);
+      // Untold, it is read as Windows-1252, and the first voucher's warning says so.
+      const untold = await runCli(["validate", latin]);
+      expect(untold.code).toBe(0);
+      expect(untold.stdout).toMatch(/read as Windows-1252 .*\[input\.encoding\]/);
     });
 
     it('reads a UTF-16 file (a spreadsheet\'s "Unicode text") by its byte order mark, CSV and JSON', async () => {

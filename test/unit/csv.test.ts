@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -327,13 +327,68 @@ describe("CSV files and encodings", () => {
     expect(await names(bom)).toEqual(["Peña Ñandú"]);
   });
 
-  it("reads latin1 when told, and says how when not", async () => {
+  it("reads latin1 when told; untold, a file that is not UTF-8 is read as Windows-1252 and says so on its first voucher", async () => {
     const latin = join(dir, "latin1.csv");
-    writeFileSync(latin, Buffer.from(text, "latin1"));
-    expect(await names(latin, { encoding: "latin1" })).toEqual(["Peña Ñandú"]);
-    await expect(names(latin)).rejects.toMatchObject({
-      message: expect.stringMatching(/not valid UTF-8/),
-      hint: expect.stringMatching(/--encoding latin1/),
+    // Excel's es-AR "CSV": Windows-1252, where ’ is 0x92 (no Latin-1 letter).
+    writeFileSync(latin, Buffer.from(text.replace("Peña", "O\x92Peña"), "latin1"));
+    expect(await names(latin, { encoding: "latin1" })).toEqual(["O\u2019Peña Ñandú"]);
+    expect(await names(latin)).toEqual(["O\u2019Peña Ñandú"]);
+    const json = join(dir, "latin1.json");
+    writeFileSync(json, Buffer.from(JSON.stringify({ cliente: { razon_social: "Peña" }, comprobante: {} }), "latin1"));
+    for (const [file, opts] of [
+      [latin, {}],
+      [json, {}],
+      ["-", { stdin: (await import("node:stream")).Readable.from([readFileSync(latin)]) }],
+    ] as const) {
+      const vouchers: SourceVoucher[] = [];
+      for await (const v of readVouchers(file, opts)) vouchers.push(v);
+      expect(vouchers[0]?.readerFindings, file).toContainEqual(
+        expect.objectContaining({
+          severity: "warning",
+          code: "input.encoding",
+          message: expect.stringMatching(/read as Windows-1252/),
+        }),
+      );
+    }
+    // A UTF-8 file is read as one, and says nothing.
+    const utf8 = join(dir, "utf8.csv");
+    writeFileSync(utf8, text);
+    for await (const v of readVouchers(utf8)) expect(v.readerFindings).toEqual([]);
+  });
+
+  it("--encoding utf8 keeps it strict; a bad byte is told by row and column, never as byte 0", async () => {
+    const latin = join(dir, "strict.csv");
+    writeFileSync(latin, Buffer.from(`${text}\r\n${text.split("\r\n")[1]?.replace("R1", "R2")}`, "latin1"));
+    for (const [file, opts] of [
+      [latin, { encoding: "utf8" }],
+      ["-", { encoding: "utf8", stdin: (await import("node:stream")).Readable.from([readFileSync(latin)]) }],
+    ] as const)
+      await expect(names(file, opts)).rejects.toMatchObject({
+        code: "input.unreadable",
+        message: expect.stringMatching(/:row 2, column cliente\.razon_social: not valid UTF-8$/),
+        hint: expect.stringMatching(/--encoding latin1/),
+      });
+    // UTF-8 letters beside a byte that is not: neither encoding, told where, whatever the size.
+    const mixed = join(dir, "mixed.csv");
+    const big = `${text}\r\n`
+      .repeat(1)
+      .concat(Array.from({ length: 3000 }, (_, i) => text.split("\r\n")[1]?.replace("R1", `M${i}`)).join("\r\n"));
+    writeFileSync(mixed, Buffer.concat([Buffer.from(big, "utf8"), Buffer.from("\r\nR9,\xf1", "latin1")]));
+    await expect(names(mixed)).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /:row 3003, column comprobante\.tipo: not valid UTF-8, though the rest of the file is UTF-8/,
+      ),
+    });
+    const json = join(dir, "mixed.json");
+    writeFileSync(
+      json,
+      Buffer.concat([
+        Buffer.from('{"cliente": {"razon_social": "Peña"},\n "x": "', "utf8"),
+        Buffer.from([0xf1, 0x22, 0x7d]),
+      ]),
+    );
+    await expect(names(json)).rejects.toMatchObject({
+      message: expect.stringMatching(/mixed\.json:line 2, column 8: not valid UTF-8/),
     });
   });
 
@@ -461,7 +516,9 @@ describe("CSV files and encodings", () => {
     writeFileSync(comma, `${HEADER.join(",")}\n`);
     symlinkSync("/proc/self/mem", unreadable);
     expect(await inputDelimiter([unreadable, semicolon])).toBe(";");
-    expect(await inputDelimiter([comma, semicolon])).toBe(",");
+    expect(await inputDelimiter([comma])).toBe(",");
+    // Files that disagree decide nothing: the report is written as the language writes CSV.
+    expect(await inputDelimiter([comma, semicolon])).toBeUndefined();
   });
 
   it("names a missing file", async () => {

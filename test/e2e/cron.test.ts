@@ -1,0 +1,143 @@
+/**
+ * The cron job's path (#25): results on stdout, what a person reads on stderr in every mode
+ * (`--json` too), Windows-1252 exports read as what they are.
+ */
+
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, freshUser, ndjson, ROOT, runCli, tempDir } from "../helpers.js";
+
+const NIGHTLY = readFileSync(join(ROOT, "samples/batch-nightly.csv"), "utf8");
+
+describe("under --json, stderr still tells a person what happened", () => {
+  it("an unreadable file (exit 2): its message on stderr, the JSON error on stdout", async () => {
+    const u = freshUser();
+    const r = await runCli(["--json", "issue", "--report", "results.csv", "--no-input", "missing.csv"], u);
+    expect(r.code).toBe(2);
+    expect(ndjson(r.stdout)).toMatchObject([{ ok: false, error: { code: "input.unreadable" } }]);
+    expect(r.stderr).toMatch(/missing\.csv: no such file/);
+  });
+
+  it("an invalid row (exit 3): its error and the summary on stderr, the results on stdout", async () => {
+    const u = freshUser();
+    const lines = NIGHTLY.split("\n");
+    // The second voucher's first row loses its type: that voucher alone is invalid.
+    const at = lines.findIndex((l) => l.startsWith("LOTE-20261120-002,FACTURA B,"));
+    lines[at] = (lines[at] as string).replace("LOTE-20261120-002,FACTURA B,", "LOTE-20261120-002,FACTURA Z,");
+    writeFileSync(join(u.cwd, "nightly.csv"), lines.join("\n"));
+    const r = await runCli(["--json", "issue", "--report", "results.csv", "--no-input", "nightly.csv"], u);
+    expect(r.code).toBe(3);
+    const results = ndjson(r.stdout);
+    const invalid = results.filter((x) => x.status === "invalid");
+    expect(invalid).toHaveLength(1);
+    const valid =
+      new Set(
+        NIGHTLY.split("\n")
+          .slice(1)
+          .filter(Boolean)
+          .map((l) => l.split(",")[0]),
+      ).size - 1;
+    expect(r.stderr).toContain(
+      `1 invalid, so nothing sent: ${valid} valid not sent either (--skip-invalid sends them)`,
+    );
+    expect(r.stderr).toMatch(/nightly\.csv:row \d+, column comprobante\.tipo/);
+  });
+
+  it("another command's error under --json is told on stderr too", async () => {
+    const u = freshUser();
+    const r = await runCli(["--json", "query", "--date", "99/99/2026"], u);
+    expect(r.code).toBe(2);
+    expect(ndjson(r.stdout)[0]).toMatchObject({ ok: false });
+    expect(r.stderr).toMatch(/^facturar: .+/m);
+  });
+});
+
+describe("validate --json", () => {
+  it("an unreadable file: the JSON object on stdout, its message on stderr", async () => {
+    const u = freshUser();
+    const r = await runCli(["--json", "validate", "missing.csv"], u);
+    expect(r.code).toBe(2);
+    expect(ndjson(r.stdout)).toMatchObject([{ ok: false, status: "unreadable" }]);
+    expect(r.stderr).toMatch(/error: missing\.csv: no such file/);
+  });
+});
+
+describe("a Windows-1252 export (Excel's CSV in an es-AR Windows)", () => {
+  it("is read as Windows-1252 and the run says so on stderr and in --json's warnings; --encoding utf8 refuses it at its row and column", async () => {
+    const u = freshUser();
+    writeFileSync(join(u.cwd, "nightly.csv"), Buffer.from(NIGHTLY, "latin1"));
+    const r = await runCli(["--json", "issue", "--no-input", "--no-pdf", "nightly.csv"], u);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: nightly\.csv: not valid UTF-8 and no byte order mark: read as Windows-1252/);
+    const results = ndjson(r.stdout);
+    expect(results.every((x) => x.status === "issued")).toBe(true);
+    const first = results.find((x) => x.external_reference === "LOTE-20261120-001");
+    expect(first.warning_details).toContainEqual(expect.objectContaining({ code: "input.encoding" }));
+
+    const strict = await runCli(["validate", "--encoding", "utf8", "nightly.csv"], u);
+    expect(strict.code).toBe(2);
+    // Almacén, the first row's rubro: row 2, not "byte 0".
+    expect(strict.stderr).toMatch(/nightly\.csv:row 2, column comprobante\.rubro: not valid UTF-8/);
+    expect(strict.stderr).not.toMatch(/byte/);
+  });
+});
+
+describe("the README's crontab line, as written", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const block = /```crontab\n([^\n]+)\n```/.exec(readme)?.[1] ?? "";
+  // What cron runs: the line after its five schedule fields, by /bin/sh, with a bare environment.
+  const command = block.split(/\s+/).slice(5).join(" ");
+  const cron = () => {
+    const home = tempDir("facturar-cron-");
+    mkdirSync(join(home, ".local", "bin"), { recursive: true });
+    mkdirSync(join(home, "facturas"));
+    // `facturar` on the PATH the line sets, as an install puts it there.
+    const shim = join(home, ".local", "bin", "facturar");
+    writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+    chmodSync(shim, 0o755);
+    const run = () =>
+      spawnSync("/bin/sh", ["-c", command], {
+        env: { HOME: home, LOGNAME: "ana", SHELL: "/bin/sh", PATH: "/usr/bin:/bin" },
+        encoding: "utf8",
+      });
+    return { dir: join(home, "facturas"), run };
+  };
+
+  it("is a complete line: schedule, cd, PATH, --encoding named beside it, the log appended with 2>>", () => {
+    expect(block).toMatch(/^30 2 \* \* \* cd /);
+    expect(command).toMatch(/export PATH=/);
+    expect(command).toMatch(/> results\.ndjson 2>> cron\.log/);
+    expect(readme).toMatch(/`--encoding latin1`/);
+  });
+
+  it("a Windows-1252 export: issued, silent for cron's mail, the log says how it was read", () => {
+    const { dir, run } = cron();
+    writeFileSync(join(dir, "nightly.csv"), Buffer.from(NIGHTLY, "latin1"));
+    const r = run();
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("");
+    expect(r.status).toBe(0);
+    const results = ndjson(readFileSync(join(dir, "results.ndjson"), "utf8"));
+    expect(results.length).toBeGreaterThan(1);
+    expect(results.every((x) => x.status === "issued")).toBe(true);
+    const log = readFileSync(join(dir, "cron.log"), "utf8");
+    expect(log).toMatch(/read as Windows-1252/);
+    expect(log).toMatch(new RegExp(`${results.length} issued`));
+    expect(readFileSync(join(dir, "results.csv"), "utf8")).toMatch(/^source,/);
+  });
+
+  it("an invalid row: nothing sent, cron mails the exit code, the log keeps the summary", () => {
+    const { dir, run } = cron();
+    writeFileSync(
+      join(dir, "nightly.csv"),
+      NIGHTLY.replace("LOTE-20261120-002,FACTURA B,", "LOTE-20261120-002,FACTURA Z,"),
+    );
+    const r = run();
+    expect(r.stdout).toBe(`facturar exited 3: see ${dir}/cron.log\n`);
+    expect(readFileSync(join(dir, "cron.log"), "utf8")).toMatch(
+      /1 invalid, so nothing sent: \d+ valid not sent either/,
+    );
+  });
+});

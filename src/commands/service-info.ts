@@ -43,6 +43,12 @@ export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean })
   });
 }
 
+/** A refusal for consumo's own quota: it names a quota (cupo, límite) and the method itself. */
+function ownQuotaSpent(errors: string[]): boolean {
+  const text = errors.join(" ").normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  return /\b(cupo|limite|quota)\b/.test(text) && text.includes("consumo");
+}
+
 /**
  * The subscription's vouchers (`micuenta/consumo`), or why they could not be read: `refused`, the
  * service's words when it refused the call (an account out of quota or whose plan lapsed has its
@@ -54,7 +60,11 @@ async function planUsage(
   try {
     return { usage: await service.usage(), refused: null, problem: null };
   } catch (error) {
-    if (error instanceof ServiceRefusedError) return { usage: null, refused: error.errors, problem: error.message };
+    if (error instanceof ServiceRefusedError)
+      // Quotas are per method (spec §8): consumo's own spent says nothing of issuing.
+      return ownQuotaSpent(error.errors)
+        ? { usage: null, refused: null, problem: error.message }
+        : { usage: null, refused: error.errors, problem: error.message };
     if (!(error instanceof FacturarError || error instanceof TransportError)) throw error;
     return { usage: null, refused: null, problem: error.message };
   }

@@ -931,3 +931,21 @@ describe("against a scripted service: what the real one may answer", () => {
     expect(r.stdout).toBe("✖ invoicing: no voucher left in the subscription (100 of 100 issued)\n");
   }, 30_000);
 });
+
+describe("status when consumo's own quota is spent", () => {
+  it("tells the usage unread, with the service's words, and invoicing OK: exit 0, and the batch still issues", async () => {
+    const s = await startSandboxProcess({ args: ["--quota", "2"] });
+    try {
+      const u = user();
+      const env = sandboxEnv(s, u.env);
+      for (let i = 0; i < 2; i++) expect((await u.run(["status"], env)).code).toBe(0);
+      const spent = await u.run(["status"], env);
+      expect(spent.code, spent.stdout + spent.stderr).toBe(0);
+      expect(spent.stdout).toMatch(/✔ invoicing: OK/);
+      expect(spent.stderr).toMatch(/quota use not read: .*micuenta\/consumo/);
+      expect((await u.run(["issue", "--no-pdf", join(ROOT, "samples", "factura-b-dni.json")], env)).code).toBe(0);
+    } finally {
+      await s.stop();
+    }
+  }, 60_000);
+});

@@ -1,8 +1,6 @@
 /** `facturar table <name>`: a reference table (tablas_referencia/<name>). */
 
-import { AccessDeniedError } from "../api/client.js";
-import { TransportError } from "../api/http.js";
-import type { Service } from "../api/protocol.js";
+import { MalformedAnswerError, type Service } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
@@ -18,9 +16,10 @@ type Shown =
   | { source: "reference"; items: Item[]; serviceError: string };
 
 /**
- * The service's list; for the export tables, the reference's entries where the service does not
- * answer one (refused, not there, unreadable, unreachable, or empty). Wrong credentials are never
- * covered up.
+ * The service's list; for the export tables, the reference's entries where the service has no such
+ * method (HTTP 404), or answers one that holds no list we can read, or an empty one. The service's
+ * own refusals (credentials, quota, maintenance) and an unreachable service are told as every
+ * command tells them: the reference's two examples are no stand-in for a working account.
  */
 async function lookUp(service: Service, name: string): Promise<Shown> {
   const reference = EXPORT_TABLES[name];
@@ -29,8 +28,9 @@ async function lookUp(service: Service, name: string): Promise<Shown> {
     if (!reference || items.length > 0) return { source: "service", items, records };
     return { source: "reference", items: [...reference], serviceError: t("the service's list is empty") };
   } catch (error) {
-    const told = error instanceof FacturarError || error instanceof TransportError;
-    if (!reference || !told || error instanceof AccessDeniedError) throw error;
+    const notAnswered =
+      error instanceof MalformedAnswerError || (error instanceof FacturarError && error.code === "http.404");
+    if (!reference || !notAnswered) throw error;
     return { source: "reference", items: [...reference], serviceError: error.message };
   }
 }

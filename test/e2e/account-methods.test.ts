@@ -867,6 +867,7 @@ describe("against a scripted service: what the real one may answer", () => {
   }, 30_000);
   it("the export tables: from the service where it answers them, else the reference's entries, labelled so", async () => {
     const asked: string[] = [];
+    let refuse = false;
     const u = await scripted((method, _body, _req, res) => {
       asked.push(method);
       // The shape of the vendor's incoterms page.
@@ -880,6 +881,9 @@ describe("against a scripted service: what the real one may answer", () => {
           ],
         });
       if (method === "tablas_referencia/cuit_pais") return json(res, { error: "N", errores: [""], items: [] });
+      // The service's own refusal (quota spent, maintenance, credentials): told as every command tells it.
+      if (method === "tablas_referencia/paises" && refuse)
+        return json(res, { error: "S", errores: ["Ha superado el cupo de requests de su plan."] });
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: "S", errores: [`El recurso /app/api/v2/${method} no existe.`] }));
     });
@@ -912,6 +916,12 @@ describe("against a scripted service: what the real one may answer", () => {
     );
     expect(cuits.stderr).toMatch(/from the reference, not the service.*\n?.*empty/);
     expect(asked).toContain("tablas_referencia/cuit_pais");
+    refuse = true;
+    const refused = await u.run(["table", "paises"]);
+    expect(refused.code, refused.stdout).toBe(4);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toMatch(/Ha superado el cupo/);
+    expect(refused.stderr).not.toMatch(/from the reference/);
   }, 30_000);
   it("status: no voucher left in the subscription is exit 6, said with consumo's own figures", async () => {
     const u = await scripted((method, _body, _req, res) => {

@@ -940,6 +940,32 @@ describe("against a scripted service: what the real one may answer", () => {
     expect(r.code).toBe(6);
     expect(r.stdout).toBe("✖ invoicing: no voucher left in the subscription (100 of 100 issued)\n");
   }, 30_000);
+
+  it("query --ref shows why a voucher failed in the queue when the service says (afip_observaciones)", async () => {
+    const u = await scripted((_method, _body, _req, res) =>
+      json(res, {
+        error: "N",
+        errores: [],
+        comprobantes: [
+          {
+            cliente: { razon_social: "Juana" },
+            comprobante: {
+              tipo: "FACTURA B",
+              external_reference: "QX-1",
+              status: "ENVIADO A PROCESAR - CON ERROR",
+              punto_venta: 679,
+              numero: 0,
+              fecha: "27/11/2026",
+              total: "121.00",
+              afip_observaciones: "Cod. Error: #6661145.10016 - Campo CbteFch fuera de rango",
+            },
+          },
+        ],
+      }),
+    );
+    const r = await u.run(["query", "--ref", "QX-1"]);
+    expect(r.stdout + r.stderr).toMatch(/Campo CbteFch fuera de rango/);
+  }, 30_000);
 });
 
 describe("status when consumo's own quota is spent", () => {

@@ -13,6 +13,7 @@ import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { optionalInt } from "./flags.js";
 import { prompts } from "./prompts.js";
+import { shellWord } from "./shell-word.js";
 
 type Credential = string | { env: string } | { file: string };
 const KEYS = ["usertoken", "apikey", "apitoken"] as const;
@@ -213,8 +214,10 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
   );
 
   const production = profile.production === true;
+  // The command shown names the file when it is not the one every run reads.
+  const configFlag = flags.file === undefined ? "" : ` --config ${shellWord(resolve(path))}`;
   if (flags.check === false) {
-    if (production) tellResync(ctx, name);
+    if (production) tellResync(ctx, name, configFlag);
     return "done";
   }
   const loaded = await loadProfile({ profile: name, config: path, env: ctx.io.env });
@@ -234,11 +237,13 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
           state: String(answer.facturacion ?? "?"),
         })}`,
       );
-    if (production) tellResync(ctx, name);
+    if (production) tellResync(ctx, name, configFlag);
     return ok ? "done" : "unavailable";
   } catch (error) {
     if (error instanceof FacturarError)
       error.message = t("profile written, but the check failed: {message}", { message: error.message });
+    // The profile is written: its next step holds whatever the check says today.
+    if (production) tellResync(ctx, name, configFlag);
     throw error;
   } finally {
     await connection.close();
@@ -251,8 +256,8 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
  * D25 `como-paso-a-produccion.md`); there is no API method for it. `next-number` then shows what
  * the service will give next, to compare with ARCA's last authorised voucher.
  */
-function tellResync(ctx: Context, profile: string): void {
-  const command = `facturar --profile ${profile} next-number --type "FACTURA B"`;
+function tellResync(ctx: Context, profile: string, configFlag: string): void {
+  const command = `facturar${configFlag} --profile ${shellWord(profile)} next-number --type "FACTURA B"`;
   ctx.err(
     t(
       "next step: after the development plan (API DEV), re-synchronise this point of sale's numbering once from ARCA, in the service's web panel, before the first real voucher; then `{command}` shows the next number, which must follow the last one ARCA authorised",

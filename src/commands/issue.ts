@@ -22,6 +22,7 @@ import { resultHuman, resultJson } from "../output/voucher.js";
 import { Dec } from "../voucher/decimal.js";
 import { optionalInt } from "./flags.js";
 import { prompts } from "./prompts.js";
+import { shellWord } from "./shell-word.js";
 import { readOptions, type ValidateFlags } from "./validate.js";
 
 export interface IssueFlags extends ValidateFlags {
@@ -59,11 +60,6 @@ export function summaryOutcome(s: IssueSummary): Outcome {
   // Issued, but a PDF or ticket is missing: the fiscal part is done, the documents are not.
   if (s.documentsMissing > 0) return "partial";
   return "done";
-}
-
-/** A word as a POSIX shell reads it back: quoted only where it must be. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 async function writeQr(ctx: Context, target: string, result: VoucherResult, several: boolean): Promise<void> {

@@ -224,6 +224,19 @@ describe("facturar init --production", () => {
     // Not production: nothing to re-synchronise.
     const notProduction = await runCli(args("--no-production", "--no-check"), { cwd: u.cwd, env });
     expect(notProduction.stderr).not.toMatch(/next step/);
+    // Written elsewhere (--file), the command names that file; and a failed check still tells the step.
+    const elsewhere = await runCli(args("--production", "--no-check", "--file", "otra.json"), { cwd: u.cwd, env });
+    expect(elsewhere.stderr).toContain(`--config ${join(u.cwd, "otra.json")}`);
+    const down = await runCli(
+      [
+        ...args("--production", "--file", "caida.json").map((a) =>
+          a === s.baseUrl ? "http://127.0.0.1:1/app/api/v2" : a,
+        ),
+      ],
+      { cwd: u.cwd, env: { ...env, FACTURAR_RETRY_BACKOFF: "0.01" } },
+    );
+    expect(down.code).toBe(6);
+    expect(down.stderr).toMatch(/next step: .*re-synchroni[sz]e/s);
   });
 });
 

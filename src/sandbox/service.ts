@@ -1156,7 +1156,8 @@ export class SandboxService {
   private withoutWebhook(pv: PointOfSale, what: "comprobante" | "lote"): string | undefined {
     if (!this.options.faults.webhookRequired) return undefined;
     if (webhookOf(this.options.webhooks ?? NO_WEBHOOKS, pv.punto_venta) !== undefined) return undefined;
-    return `Tu CUIT+PDV no posee una direccion de webhook valida. ${what === "lote" ? "El lote" : "El comprobante"} no se procesara.`;
+    // The sandbox's own way to give one, said where its user reads the refusal.
+    return `Tu CUIT+PDV no posee una direccion de webhook valida. ${what === "lote" ? "El lote" : "El comprobante"} no se procesara. (Sandbox: iniciala con --webhook URL, o FACTURAR_SANDBOX_WEBHOOK.)`;
   }
 
   async nuevoEncola(body: Json, pv: PointOfSale): Promise<Reply> {

@@ -125,6 +125,8 @@ describe("the sandbox's webhook setting", () => {
     expect(refused.code, refused.stderr).toBe(4);
     expect(refused.stderr).toMatch(/refuses queued vouchers at this point of sale: .*webhook/);
     expect(refused.stderr).toMatch(HINT);
+    // The sandbox's own refusal says how to give it one.
+    expect(refused.stderr).toMatch(/Sandbox: iniciala con --webhook URL, o FACTURAR_SANDBOX_WEBHOOK/);
     const batch = await runCli(["issue-queued", vouchers(u.cwd, ["LB-1", "LB-2"])], {
       cwd: u.cwd,
       env: sandboxEnv(strict, u.env),

@@ -6,7 +6,7 @@
  */
 
 import { resolve } from "node:path";
-import { connect } from "../api/connect.js";
+import type { Connect } from "../api/connection.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile, type Profile, type ProfileRequest } from "../config/profile.js";
 import { type FacturarError, UsageError } from "../errors.js";
@@ -62,6 +62,8 @@ export interface IssueRequest {
   /** Told how many vouchers are about to be sent (for a progress bar). */
   onStart?: (total: number) => void;
   profile: ProfileRequest;
+  /** From the profile to the service (session/connect.ts: a URL, or the embedded sandbox). */
+  connect: Connect;
   env: NodeJS.ProcessEnv;
   cwd: string;
   log?: (line: string) => void;
@@ -364,7 +366,7 @@ async function sendPlan(
 ): Promise<IssueSummary> {
   const profile = await loadProfile(req.profile);
   for (const w of profile.warnings) req.warn(w);
-  const connection = await connect(profile, {
+  const connection = await req.connect(profile, {
     env: req.env,
     notice: req.warn,
     ...(req.log ? { log: req.log } : {}),

@@ -7,15 +7,16 @@
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { accountOf } from "../../src/api/connect.js";
+import type { AccountKey } from "../../src/api/connection.js";
 import { type Begun, ServiceStop, type VoucherHeading } from "../../src/batch/issue.js";
-import { type AccountKey, Journal, JournalBusyError } from "../../src/batch/journal.js";
+import { Journal, JournalBusyError } from "../../src/batch/journal.js";
 import { blankResult, type VoucherResult } from "../../src/batch/result.js";
 import { heldResult, type IssueRequest, type IssueSummary, issueFiles, lanes, runLanes } from "../../src/batch/run.js";
 import { stateDir } from "../../src/config/paths.js";
 import { loadProfile } from "../../src/config/profile.js";
 import { FacturarError, UsageError } from "../../src/errors.js";
 import { startSandbox } from "../../src/sandbox/server.js";
+import { accountOf, connect } from "../../src/session/connect.js";
 import { clockFrom } from "../../src/voucher/dates.js";
 import { baseVoucher, freshUser, item, journalFiles, type Raw, ROOT, TODAY } from "../helpers.js";
 
@@ -543,6 +544,7 @@ async function issue(
       wait: false,
       waitTimeoutMs: 1000,
       profile: { env: u.env, cwd: u.cwd },
+      connect,
       env: u.env,
       cwd: u.cwd,
       warn: (line) => warnings.push(line),

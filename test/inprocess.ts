@@ -12,8 +12,8 @@ import { type HttpOptions, type HttpResponse, TransportError } from "../src/api/
 import { HttpService } from "../src/api/protocol.js";
 import { Issuer, type IssueSettings, type PreparedVoucher } from "../src/batch/issue.js";
 import { Journal } from "../src/batch/journal.js";
+import { lanes, runLanes } from "../src/batch/lanes.js";
 import type { VoucherResult } from "../src/batch/result.js";
-import { lanes, runLanes } from "../src/batch/run.js";
 import { type Faults, NO_FAULTS } from "../src/sandbox/faults.js";
 import { SandboxService } from "../src/sandbox/service.js";
 import { Store } from "../src/sandbox/store.js";

@@ -66,6 +66,21 @@ function sandboxAccount(dataDir: string, pv: { punto_venta: number; usertoken: s
   return { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken };
 }
 
+/** A sandbox setting from the environment; what its parser refuses is a usage error naming the variable. */
+function sandboxSetting<T>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  parse: (specs: string[]) => T,
+  SpecError: new (message: string) => Error,
+): T {
+  try {
+    return parse([env[name] ?? ""]);
+  } catch (error) {
+    if (error instanceof SpecError) throw new UsageError(`${name}: ${error.message}`);
+    throw error;
+  }
+}
+
 export async function connect(profile: Profile, opts: ConnectOptions): Promise<Connection> {
   const readTimeoutMs = timeoutFrom(opts.env, "FACTURAR_READ_TIMEOUT");
   const settleWindowMs = timeoutFrom(opts.env, "FACTURAR_SETTLE_WINDOW");
@@ -113,29 +128,11 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
   const { readAccount, SandboxInUseError } = await import("../sandbox/store.js");
   const { registerGuest, waitForGuests } = await import("../sandbox/guests.js");
   const dataDir = sandboxDataDir(opts.env);
-  let faults: ReturnType<typeof parseFaults>;
-  try {
-    faults = parseFaults([opts.env.FACTURAR_SANDBOX_FAULTS ?? ""]);
-  } catch (error) {
-    if (error instanceof FaultSpecError) throw new UsageError(`FACTURAR_SANDBOX_FAULTS: ${error.message}`);
-    throw error;
-  }
+  const faults = sandboxSetting(opts.env, "FACTURAR_SANDBOX_FAULTS", parseFaults, FaultSpecError);
   const { parseRates, RateSpecError } = await import("../sandbox/rates.js");
-  let rates: ReturnType<typeof parseRates>;
-  try {
-    rates = parseRates([opts.env.FACTURAR_SANDBOX_RATES ?? ""]);
-  } catch (error) {
-    if (error instanceof RateSpecError) throw new UsageError(`FACTURAR_SANDBOX_RATES: ${error.message}`);
-    throw error;
-  }
+  const rates = sandboxSetting(opts.env, "FACTURAR_SANDBOX_RATES", parseRates, RateSpecError);
   const { parseWebhooks, WebhookSpecError } = await import("../sandbox/webhooks.js");
-  let webhooks: ReturnType<typeof parseWebhooks>;
-  try {
-    webhooks = parseWebhooks([opts.env.FACTURAR_SANDBOX_WEBHOOK ?? ""]);
-  } catch (error) {
-    if (error instanceof WebhookSpecError) throw new UsageError(`FACTURAR_SANDBOX_WEBHOOK: ${error.message}`);
-    throw error;
-  }
+  const webhooks = sandboxSetting(opts.env, "FACTURAR_SANDBOX_WEBHOOK", parseWebhooks, WebhookSpecError);
   const choose = (points: { punto_venta: number; usertoken: string; apikey: string; apitoken: string }[]) => {
     const wanted = profile.puntoVenta ?? points[0]?.punto_venta;
     const pv = points.find((p) => p.punto_venta === wanted);

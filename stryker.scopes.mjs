@@ -69,13 +69,22 @@ export const SCOPES = {
   },
   // The exactly-once core: protocol layer, issuer, lanes, journal.
   core: {
-    mutate: ["src/api/protocol.ts", "src/batch/issue.ts", "src/batch/run.ts", "src/batch/journal.ts"],
+    mutate: [
+      "src/api/protocol.ts",
+      "src/batch/issue.ts",
+      "src/batch/run.ts",
+      "src/batch/plan.ts",
+      "src/batch/checks.ts",
+      "src/batch/lanes.ts",
+      "src/batch/journal.ts",
+    ],
     tests: ["test/unit/exactly-once.test.ts", "test/unit/journal.test.ts"],
   },
-  // The lanes alone (run.ts): the exactly-once tests drive runLanes against the embedded service's
-  // logic; lanes.test.ts drives runLanes with scripted steps and issueFiles end to end in-process.
+  // A run (run.ts, plan.ts, checks.ts, lanes.ts): the exactly-once tests drive runLanes against the
+  // embedded service's logic; lanes.test.ts drives runLanes with scripted steps and issueFiles end
+  // to end in-process.
   run: {
-    mutate: ["src/batch/run.ts"],
+    mutate: ["src/batch/run.ts", "src/batch/plan.ts", "src/batch/checks.ts", "src/batch/lanes.ts"],
     tests: ["test/unit/exactly-once.test.ts", "test/unit/lanes.test.ts"],
   },
   // The issuer alone (src/batch/issue.ts), driven in-process: the exactly-once tests and its own.

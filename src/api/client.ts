@@ -61,8 +61,9 @@ export interface ClientOptions {
   transport?: (url: URL, opts: HttpOptions) => Promise<HttpResponse>;
   /**
    * Where the service is now, when nothing listens where it was (connection refused: the request
-   * never left): the embedded sandbox another CLI hosted has gone, and this process serves it
-   * from its folder instead. Undefined: it cannot move, the failure stands.
+   * never left). Handed in by whoever made the client (session/connect.ts: the embedded sandbox
+   * another CLI hosted has gone, and this process serves it from its folder instead); the client
+   * knows nothing of why. Undefined: it cannot move, the failure stands.
    */
   relocate?: () => Promise<string | undefined>;
 }

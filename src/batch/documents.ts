@@ -6,9 +6,9 @@
 import { errorTexts } from "../api/client.js";
 import { documentUrl, isPdf } from "../api/documents.js";
 import type { Service } from "../api/protocol.js";
+import { writeSafely } from "../durable/files.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { writeSafely } from "../output/files.js";
 
 /** The link said there is no such document (no ticket for the old PDF model): not a failure. */
 export class NoDocument extends Error {}

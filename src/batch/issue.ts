@@ -18,16 +18,15 @@ import {
   type IssueAnswer,
   type IssueMode,
   namedRow,
-  type Operacion,
   preferred,
   type Service,
-  type ServiceVoucher,
   WebhookRequiredError,
 } from "../api/protocol.js";
 import { currentBoot } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { documentName } from "../output/files.js";
+import { documentName } from "../voucher/codes.js";
+import type { Operacion, ServiceVoucher } from "../voucher/held.js";
 import type { Envelope } from "../voucher/schema.js";
 import { escapeEnvelope } from "../voucher/text.js";
 import { DEFAULTED, defaultedFields } from "../voucher/validate.js";

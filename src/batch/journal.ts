@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { uptime } from "node:os";
 import { join } from "node:path";
-import type { ServiceVoucher } from "../api/protocol.js";
+import type { AccountKey } from "../api/connection.js";
 import { AppendLog, DurableWriteError } from "../durable/append-log.js";
 import { diskCause, isDiskError } from "../durable/disk.js";
 import { acquireLock, currentBoot, type HeldLock, LockBusyError, sameBoot } from "../durable/lock.js";
@@ -20,6 +20,7 @@ import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { voucherNumber } from "../voucher/codes.js";
 import { dayNumber } from "../voucher/dates.js";
+import type { ServiceVoucher } from "../voucher/held.js";
 import { DEFAULTED, defaultedFields } from "../voucher/validate.js";
 
 /**
@@ -72,14 +73,6 @@ export interface JournalEntry {
   boot?: string;
   /** A purchase: its point of sale is its supplier's, so it says nothing of this account's lanes. */
   operacion?: "C";
-}
-
-/** Who the journal belongs to. */
-export interface AccountKey {
-  /** The service's normalised base URL, or `sandbox:<data folder>` for the embedded one. */
-  service: string;
-  punto_venta: number | undefined;
-  usertoken: string;
 }
 
 export function accountId(key: AccountKey): string {

@@ -13,11 +13,12 @@
  * service's error texts mean is the protocol's classifier's (refusalCauses), not this module's.
  */
 
-import { type Micrositios, refusalCauses, type ServiceVoucher, WEBHOOK_HINT } from "../api/protocol.js";
+import { refusalCauses, WEBHOOK_HINT } from "../api/protocol.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
+import type { Micrositios, ServiceVoucher } from "../voucher/held.js";
 import type { PreparedVoucher } from "./issue.js";
 import type { JournalEntry } from "./journal.js";
 import { blankResult, type ErrorDetail, type VoucherResult } from "./result.js";

@@ -1,9 +1,10 @@
 /** The issued voucher a note starts from, fetched by its reference (`issue --from-ref R`). */
-import { preferred, type Service, type ServiceVoucher } from "../api/protocol.js";
+import { preferred, type Service } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { voucherNumber } from "../voucher/codes.js";
+import type { ServiceVoucher } from "../voucher/held.js";
 import { type NoteKind, type NoteSource, NoteSourceError, noteReference } from "../voucher/notes.js";
 import { withConnection } from "./online.js";
 

@@ -5,12 +5,12 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { connect } from "../api/connect.js";
 import { configDir } from "../config/paths.js";
 import { checkBaseUrl, loadProfile, SANDBOX } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { connect } from "../session/connect.js";
 import { optionalInt } from "./flags.js";
 import { prompts } from "./prompts.js";
 import { shellWord } from "./shell-word.js";

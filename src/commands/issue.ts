@@ -7,18 +7,19 @@ import type { VoucherResult } from "../batch/result.js";
 import { INSTANT_BATCH_MAX, type IssueSummary, issueFiles, QUEUED_BATCH_MAX } from "../batch/run.js";
 import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
+import { writeSafely } from "../durable/files.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
 import { inputDelimiter } from "../input/read.js";
 import type { SourceVoucher } from "../input/source.js";
 import { amount } from "../output/amount.js";
 import { sheetFormat } from "../output/csv.js";
-import { writeSafely } from "../output/files.js";
 import { Progress } from "../output/progress.js";
 import { Report } from "../output/report.js";
 import { checkQrIsNoInput, checkReportIsNoInput, checkWritableFolderTree } from "../output/targets.js";
 import { visible, visibleLines } from "../output/visible.js";
 import { resultHuman, resultJson } from "../output/voucher.js";
+import { connect } from "../session/connect.js";
 import { Dec } from "../voucher/decimal.js";
 import { optionalInt } from "./flags.js";
 import { prompts } from "./prompts.js";
@@ -237,6 +238,7 @@ export async function issueVouchers(
         env: ctx.io.env,
         cwd,
       },
+      connect,
       env: ctx.io.env,
       cwd,
       ...(ctx.verbose ? { log: (line: string) => ctx.err(ctx.errColor.dim(line)) } : {}),

@@ -1,7 +1,6 @@
 /** `facturar journal`: what the journal holds for a profile (or for some input files), unknown outcomes first. */
 
 import { existsSync } from "node:fs";
-import { accountOf } from "../api/connect.js";
 import { findSaleOrPurchase, preferred } from "../api/protocol.js";
 import { entryFromService, inFlight, Journal, type JournalEntry, sinceSent } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
@@ -9,6 +8,7 @@ import { loadProfile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
+import { accountOf } from "../session/connect.js";
 import { voucherNumber } from "../voucher/codes.js";
 import { withConnection } from "./online.js";
 

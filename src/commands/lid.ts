@@ -7,13 +7,14 @@ import { randomBytes } from "node:crypto";
 import { constants, existsSync } from "node:fs";
 import { type FileHandle, link, lstat, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import type { Operacion, Service } from "../api/protocol.js";
+import type { Service } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
 import { amount } from "../output/amount.js";
 import { voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
+import type { Operacion } from "../voucher/held.js";
 import {
   type Book,
   checkLid,

@@ -4,8 +4,10 @@
  * validated and issued exactly once on `issue`'s own path. Its reference derives from the
  * voucher's (`R-NC1`): a second run finds that note and sends nothing; `--new` makes `R-NC2`.
  */
-import type { Service, ServiceVoucher } from "../api/protocol.js";
-import { type AccountKey, inFlight, Journal } from "../batch/journal.js";
+
+import type { AccountKey } from "../api/connection.js";
+import type { Service } from "../api/protocol.js";
+import { inFlight, Journal } from "../batch/journal.js";
 import type { VoucherResult } from "../batch/result.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
@@ -15,6 +17,7 @@ import type { SourceVoucher } from "../input/source.js";
 import { VAT_CONDITIONS, type VatCondition, voucherNumber } from "../voucher/codes.js";
 import { argentinaToday, clockFrom, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
+import type { ServiceVoucher } from "../voucher/held.js";
 import {
   type BuiltNote,
   type NoteKind,

@@ -1,13 +1,14 @@
 /** What the online commands share: the profile, the connection, verbose logging, warnings. */
 import { UnavailableError } from "../api/client.js";
-import { type Connection, connect } from "../api/connect.js";
+import type { AccountKey, Connection } from "../api/connection.js";
 import { TransportError } from "../api/http.js";
-import { type AccountKey, Journal } from "../batch/journal.js";
+import { Journal } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile, type Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { connect } from "../session/connect.js";
 
 export async function withConnection<T>(
   ctx: Context,

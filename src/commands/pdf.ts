@@ -1,19 +1,12 @@
 /** `facturar pdf`: fresh links for an issued voucher (regenerar_pdf), then its PDF and ticket saved. */
 
-import {
-  findSaleOrPurchase,
-  type Links,
-  type Operacion,
-  preferred,
-  type Service,
-  ServiceRefusedError,
-  type ServiceVoucher,
-} from "../api/protocol.js";
+import { findSaleOrPurchase, type Links, preferred, type Service, ServiceRefusedError } from "../api/protocol.js";
 import { DocumentUnavailableError, saveDocument } from "../batch/documents.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { documentName } from "../output/files.js";
+import { documentName } from "../voucher/codes.js";
+import type { Operacion, ServiceVoucher } from "../voucher/held.js";
 import { pointOfSaleArg, requiredVoucherType, voucherNumberArg } from "./flags.js";
 import { printAnswer, withConnection } from "./online.js";
 

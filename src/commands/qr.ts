@@ -1,12 +1,13 @@
 /** `facturar qr`: decodes a voucher's QR payload; with --ref, checks it against the voucher. */
 
-import { findSaleOrPurchase, preferred, type ServiceVoucher } from "../api/protocol.js";
+import { findSaleOrPurchase, preferred } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { voucherTypeInfo } from "../voucher/codes.js";
 import { toIsoDate } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
+import type { ServiceVoucher } from "../voucher/held.js";
 import { decodeQr } from "../voucher/qr.js";
 import { withConnection } from "./online.js";
 

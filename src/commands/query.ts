@@ -2,19 +2,20 @@
 
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { HeldState, Operacion, Service, ServiceVoucher } from "../api/protocol.js";
+import type { AccountKey } from "../api/connection.js";
+import type { Service } from "../api/protocol.js";
 import { saveDocument } from "../batch/documents.js";
-import { type AccountKey, Journal } from "../batch/journal.js";
+import { Journal } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
 import { money } from "../output/amount.js";
 import { csvRow, type SheetFormat, sheetFormat, sheetNumber, sheetStart } from "../output/csv.js";
-import { documentName } from "../output/files.js";
 import { mailedLine, pagesLine } from "../output/voucher.js";
-import { shortTypeName, voucherNumber } from "../voucher/codes.js";
+import { documentName, shortTypeName, voucherNumber } from "../voucher/codes.js";
 import { dayNumber, formatDay } from "../voucher/dates.js";
+import type { HeldState, Operacion, ServiceVoucher } from "../voucher/held.js";
 import { date } from "../voucher/schema.js";
 import { optionalInt, pointOfSaleArg, type VoucherNumberArg, voucherNumberArg, voucherTypeArg } from "./flags.js";
 import { withConnection } from "./online.js";

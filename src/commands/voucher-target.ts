@@ -1,8 +1,9 @@
 /** The voucher a command acts on: `--ref R`, or `--type T --number N [--pv P]`; shared by resend and pay. */
 
-import { findSaleOrPurchase, type Operacion, preferred, type Service } from "../api/protocol.js";
+import { findSaleOrPurchase, preferred, type Service } from "../api/protocol.js";
 import { FacturarError, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import type { Operacion } from "../voucher/held.js";
 import { pointOfSaleArg, requiredVoucherType, voucherNumberArg } from "./flags.js";
 
 export interface TargetFlags {

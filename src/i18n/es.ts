@@ -27,7 +27,7 @@ export const ES: Readonly<Record<string, string>> = {
   // api/json-shape.ts
   "the key {key} is given twice in one object": "la clave {key} aparece dos veces en un mismo objeto",
   "it nests deeper than {levels} levels": "anida más de {levels} niveles",
-  // api/connect.ts
+  // session/connect.ts
   "{name} takes seconds, not {value}": "{name} acepta segundos, no {value}",
   "profile {name} has no credentials": "el perfil {name} no tiene credenciales",
   "the sandbox has no point of sale {wanted}; it has {points}":
@@ -606,7 +606,7 @@ export const ES: Readonly<Record<string, string>> = {
   // input/source.ts
   "row {row}": "fila {row}",
   "rows {first}-{last}": "filas {first}-{last}",
-  // output/files.ts
+  // durable/files.ts
   "refusing to write {name}: not a plain file name": "no se escribe {name}: no es un nombre de archivo simple",
   "refusing to write {path}: it is a symbolic link": "no se escribe {path}: es un enlace simbólico",
   "refusing to write {path}: it is not a regular file": "no se escribe {path}: no es un archivo común",

@@ -24,14 +24,16 @@ import {
 import { dayNumber, formatDay } from "../voucher/dates.js";
 import { EXPORT_TABLES } from "../voucher/export-codes.js";
 import { isValidCuit } from "../voucher/ids.js";
-import type { Reply, SandboxService } from "./service.js";
-import { type PointOfSale, type StoredVoucher, VOUCHERS } from "./store.js";
+import type { Faults } from "./faults.js";
+import { fail, type Json, type Reply } from "./reply.js";
+import { type PointOfSale, type Store, type StoredVoucher, VOUCHERS } from "./store.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: request bodies are untrusted JSON, checked field by field
-type Json = any;
-
-function fail(errores: string[], extra: Record<string, unknown> = {}): Reply {
-  return { status: 200, body: { error: "S", errores, rta: "", ...extra } };
+/** What these methods need of the sandbox (service.ts): its store, its day and faults, a voucher found. */
+export interface AccountHost {
+  readonly store: Store;
+  readonly options: { readonly faults: Faults };
+  todayNumber(): number;
+  findVoucher(c: Json, pv: PointOfSale): StoredVoucher | undefined;
 }
 
 const NOT_FOUND = "No se encontro el comprobante solicitado.";
@@ -123,7 +125,7 @@ export function registryRecord(cuit: string): Record<string, unknown> | undefine
   };
 }
 
-export function afipInfo(service: SandboxService, body: Json): Reply {
+export function afipInfo(service: AccountHost, body: Json): Reply {
   const cliente = body?.cliente;
   if (String(cliente?.documento_tipo ?? "").toUpperCase() !== "CUIT")
     return fail(["El campo documento_tipo debe ser CUIT."]);
@@ -163,7 +165,7 @@ export const PLAN_DAYS = 30;
  * the development service on the user's machine must keep working (tests and `status` see a
  * lapsed plan with the `plan-ended` fault: it ended the day before).
  */
-export function planEndDay(service: SandboxService): number {
+export function planEndDay(service: AccountHost): number {
   const created = Math.floor(new Date(service.store.account.created).getTime() / 86_400_000);
   const today = service.todayNumber();
   if (service.options.faults.planEnded) return today - 1;
@@ -176,7 +178,7 @@ export function planEndDay(service: SandboxService): number {
  * scheduled as recurring (the sandbox schedules none) and left. Not the other methods' quotas
  * (each its own, spec §8), nor when the plan ends: the page shows neither.
  */
-export function consumo(service: SandboxService): Reply {
+export function consumo(service: AccountHost): Reply {
   const { account } = service.store;
   const used = service.store.quotaUsed(VOUCHERS);
   return {
@@ -194,13 +196,13 @@ export function consumo(service: SandboxService): Reply {
 
 // --- actions on an issued voucher ---
 
-function issuedVoucher(service: SandboxService, body: Json, pv: PointOfSale): StoredVoucher | undefined {
+function issuedVoucher(service: AccountHost, body: Json, pv: PointOfSale): StoredVoucher | undefined {
   const v = service.findVoucher(body?.comprobante, pv);
   return v?.status === "EMITIDO" ? v : undefined;
 }
 
 /** `reenviar` works only where the voucher was e-mailed when it was issued (its client's profile said so). */
-export function reenviar(service: SandboxService, body: Json, pv: PointOfSale): Reply {
+export function reenviar(service: AccountHost, body: Json, pv: PointOfSale): Reply {
   const v = issuedVoucher(service, body, pv);
   if (!v) return fail([NOT_FOUND]);
   const party = v.party as Json;
@@ -212,7 +214,7 @@ export function reenviar(service: SandboxService, body: Json, pv: PointOfSale): 
   return { status: 200, body: { error: "N" } };
 }
 
-export function paidCents(service: SandboxService, v: StoredVoucher): number {
+export function paidCents(service: AccountHost, v: StoredVoucher): number {
   const atIssue = (v.comprobante as Json).pagos?.total;
   return (
     (isAmount(atIssue) ? cents(atIssue) : 0) + service.store.paymentsOf(v.id).reduce((s, p) => s + cents(p.total), 0)
@@ -220,13 +222,13 @@ export function paidCents(service: SandboxService, v: StoredVoucher): number {
 }
 
 /** `ctacte_status` of a voucher: what its payments leave to pay. */
-export function ledgerStatus(service: SandboxService, v: StoredVoucher): string {
+export function ledgerStatus(service: AccountHost, v: StoredVoucher): string {
   const paid = paidCents(service, v);
   if (paid <= 0) return "IMPAGA";
   return paid >= cents((v.comprobante as Json).total) ? "PAGADA" : "PAGO PARCIAL";
 }
 
-export async function pagar(service: SandboxService, body: Json, pv: PointOfSale): Promise<Reply> {
+export async function pagar(service: AccountHost, body: Json, pv: PointOfSale): Promise<Reply> {
   const c = body?.comprobante;
   if (c?.operacion !== "V") return fail(['El campo operacion debe ser "V": solo se registran pagos de ventas.']);
   const v = issuedVoucher(service, body, pv);
@@ -260,7 +262,7 @@ export async function pagar(service: SandboxService, body: Json, pv: PointOfSale
 }
 
 /** Purchases only, and none with payments (the vendor's page). */
-export async function comprobanteEliminar(service: SandboxService, body: Json, pv: PointOfSale): Promise<Reply> {
+export async function comprobanteEliminar(service: AccountHost, body: Json, pv: PointOfSale): Promise<Reply> {
   const c = body?.comprobante;
   if (c?.operacion !== "C")
     return fail(['Solo se pueden eliminar comprobantes de compra: el campo operacion debe ser "C".']);
@@ -275,7 +277,7 @@ export async function comprobanteEliminar(service: SandboxService, body: Json, p
 
 // --- the client ledger (clientes/cuenta-corriente) ---
 
-export function cuentaCorriente(service: SandboxService, body: Json): Reply {
+export function cuentaCorriente(service: AccountHost, body: Json): Reply {
   const cliente = body?.cliente;
   if (String(cliente?.documento_tipo ?? "").toUpperCase() !== "CUIT")
     return fail(["El campo documento_tipo debe ser CUIT."]);
@@ -388,13 +390,13 @@ function productView(p: Json): Record<string, unknown> {
 }
 
 /** Products with a code: the ones a price list can hold (an item without `codigo` is free text). */
-function coded(service: SandboxService): { key: string; order: number; product: Json }[] {
+function coded(service: AccountHost): { key: string; order: number; product: Json }[] {
   return [...service.store.products.entries()]
     .map(([key, product], order) => ({ key, order, product }))
     .filter((p) => String(p.product.codigo ?? "").trim() !== "");
 }
 
-export function productosListar(service: SandboxService, body: Json): Reply {
+export function productosListar(service: AccountHost, body: Json): Reply {
   const criterio = body?.orden_criterio ?? "fecha_creacion";
   if (!["fecha_creacion", "descripcion", "codigo"].includes(criterio))
     return fail(['El campo orden_criterio debe ser "fecha_creacion", "descripcion" o "codigo".']);
@@ -415,7 +417,7 @@ export function productosListar(service: SandboxService, body: Json): Reply {
   return { status: 200, body: { error: "N", errores: [], total: all.length, productos } };
 }
 
-export function productosConsultar(service: SandboxService, body: Json): Reply {
+export function productosConsultar(service: AccountHost, body: Json): Reply {
   const asked: Json[] = Array.isArray(body?.productos) ? body.productos : [];
   if (asked.length === 0) return fail(["Debe enviar productos: una lista de {lista_precios, codigo}."]);
   if (asked.length > 50) return fail([`Esta enviando ${asked.length} productos, cuando el limite permitido es 50.`]);

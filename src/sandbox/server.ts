@@ -10,10 +10,11 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { documentName } from "../output/files.js";
+import { documentName } from "../voucher/codes.js";
 import { argentinaToday } from "../voucher/dates.js";
 import { type Faults, NO_FAULTS, sandboxSettleWindow } from "./faults.js";
-import { type Reply, SandboxService } from "./service.js";
+import type { Reply } from "./reply.js";
+import { SandboxService } from "./service.js";
 import { type PointOfSale, Store } from "./store.js";
 import type { Webhooks } from "./webhooks.js";
 

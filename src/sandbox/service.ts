@@ -46,16 +46,9 @@ import {
 import type { DocumentView } from "./documents.js";
 import type { Faults } from "./faults.js";
 import { DEFAULT_RATES } from "./rates.js";
+import { fail, type Json, type Reply } from "./reply.js";
 import { type PointOfSale, type Store, type StoredVoucher, VOUCHERS } from "./store.js";
 import { NO_WEBHOOKS, type Webhooks, webhookOf } from "./webhooks.js";
-
-// biome-ignore lint/suspicious/noExplicitAny: request bodies are untrusted JSON, checked field by field
-type Json = any;
-
-export interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-}
 
 export interface ServiceOptions {
   faults: Faults;
@@ -92,10 +85,6 @@ const NO_ERRORS = [""];
  */
 const OBSERVATION =
   "10217: El credito fiscal discriminado en el presente comprobante solo podra ser computado a efectos del Procedimiento permanente de transicion al Regimen General.";
-
-function fail(errores: string[], extra: Record<string, unknown> = {}): Reply {
-  return { status: 200, body: { error: "S", errores, rta: "", ...extra } };
-}
 
 /** An authority rejection as the service embeds it in `errores` (reference §6.4). */
 const arcaError = (code: number, text: string) => `Cod. Error: #6661145.${code} - ${text}`;

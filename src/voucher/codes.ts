@@ -363,3 +363,13 @@ export const DEFAULT_FINAL_CONSUMER_CEILING = "10000000";
 export function voucherNumber(puntoVenta: number | string, numero: number | string): string {
   return `${String(puntoVenta).padStart(5, "0")}-${String(numero).padStart(8, "0")}`;
 }
+
+/** `FACTURA_B-00003-00000074.pdf`: letters, digits, `_` and `-` only. */
+export function documentName(tipo: string, puntoVenta: number, numero: number, suffix = ""): string {
+  const type = tipo
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+  return `${type}-${voucherNumber(puntoVenta, numero)}${suffix}`;
+}

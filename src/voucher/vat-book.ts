@@ -17,10 +17,11 @@
  * voucher's own total converted whole are not hidden in any part: they are told beside it
  * (`conversion`, "diferencia de conversión").
  */
-import type { ServiceVoucher } from "../api/protocol.js";
+
 import { VAT_EXEMPT, VAT_NON_TAXED, voucherNumber, voucherTypeInfo } from "./codes.js";
 import { dayNumber } from "./dates.js";
 import { Dec } from "./decimal.js";
+import type { ServiceVoucher } from "./held.js";
 import { allocate, classChargesVat, itemNet } from "./totals.js";
 
 /** The authority's VAT rates, in the columns' order: every book carries them all (CSV, JSON). */

@@ -14,7 +14,7 @@ import {
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { writeSafely } from "../../src/output/files.js";
+import { writeSafely } from "../../src/durable/files.js";
 import {
   freshUser,
   inTerminal,

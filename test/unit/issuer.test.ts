@@ -11,13 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AccessDeniedError } from "../../src/api/client.js";
 import type { HttpResponse } from "../../src/api/http.js";
 import { TransportError } from "../../src/api/http.js";
-import {
-  AuthorityDownError,
-  type HttpService,
-  type IssueAnswer,
-  type Service,
-  type ServiceVoucher,
-} from "../../src/api/protocol.js";
+import { AuthorityDownError, type HttpService, type IssueAnswer, type Service } from "../../src/api/protocol.js";
 import { saveDocument } from "../../src/batch/documents.js";
 import {
   type Begun,
@@ -32,6 +26,7 @@ import { Journal, JournalUnwritableError } from "../../src/batch/journal.js";
 import { laneBreak, NO_ANSWER } from "../../src/batch/outcome.js";
 import { blankResult, type VoucherResult } from "../../src/batch/result.js";
 import { FacturarError } from "../../src/errors.js";
+import type { ServiceVoucher } from "../../src/voucher/held.js";
 import type { Envelope } from "../../src/voucher/schema.js";
 import { lost, run, SETTINGS, voucher, type World, world } from "../inprocess.js";
 

@@ -17,9 +17,8 @@ import { type FileHandle, open } from "node:fs/promises";
 import { uptime } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import type { ServiceVoucher } from "../../src/api/protocol.js";
+import type { AccountKey } from "../../src/api/connection.js";
 import {
-  type AccountKey,
   accountId,
   contentDigest,
   derivedReference,
@@ -37,6 +36,7 @@ import {
 } from "../../src/batch/journal.js";
 import { AppendLog, DurableWriteError } from "../../src/durable/append-log.js";
 import { dayNumber } from "../../src/voucher/dates.js";
+import type { ServiceVoucher } from "../../src/voucher/held.js";
 import { tempDir } from "../sandbox-process.js";
 
 const KEY: AccountKey = { service: "http://127.0.0.1:1/app/api/v2", punto_venta: 679, usertoken: "u" };

@@ -7,15 +7,17 @@
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { accountOf } from "../../src/api/connect.js";
+import type { AccountKey } from "../../src/api/connection.js";
 import { type Begun, ServiceStop, type VoucherHeading } from "../../src/batch/issue.js";
-import { type AccountKey, Journal, JournalBusyError } from "../../src/batch/journal.js";
+import { Journal, JournalBusyError } from "../../src/batch/journal.js";
+import { heldResult, lanes, runLanes } from "../../src/batch/lanes.js";
 import { blankResult, type VoucherResult } from "../../src/batch/result.js";
-import { heldResult, type IssueRequest, type IssueSummary, issueFiles, lanes, runLanes } from "../../src/batch/run.js";
+import { type IssueRequest, type IssueSummary, issueFiles } from "../../src/batch/run.js";
 import { stateDir } from "../../src/config/paths.js";
 import { loadProfile } from "../../src/config/profile.js";
 import { FacturarError, UsageError } from "../../src/errors.js";
 import { startSandbox } from "../../src/sandbox/server.js";
+import { accountOf, connect } from "../../src/session/connect.js";
 import { clockFrom } from "../../src/voucher/dates.js";
 import { baseVoucher, freshUser, item, journalFiles, type Raw, ROOT, TODAY } from "../helpers.js";
 
@@ -543,6 +545,7 @@ async function issue(
       wait: false,
       waitTimeoutMs: 1000,
       profile: { env: u.env, cwd: u.cwd },
+      connect,
       env: u.env,
       cwd: u.cwd,
       warn: (line) => warnings.push(line),
@@ -900,7 +903,12 @@ describe("issueFiles: checks made once the service can be asked", () => {
     const yesterday = (ref: string) => raw(ref, (r) => (r.comprobante.fecha = "19/11/2026"));
     await issue(u, [[yesterday("L-A"), raw("L-1")]]);
     // L-A, issued before, is no voucher to send: found issued, not refused.
-    const out = await issue(u, [[yesterday("L-0"), raw("L-2"), raw("L-1"), yesterday("L-A")]]);
+    // L-0 with a warning of its own (a short DNI): its result carries it.
+    const warned = raw("L-0", (r) => {
+      r.comprobante.fecha = "19/11/2026";
+      r.cliente.documento_nro = "123456";
+    });
+    const out = await issue(u, [[warned, raw("L-2"), raw("L-1"), yesterday("L-A")]]);
     expect(by(out.results)).toEqual([["L-0", "invalid"]]);
     const r = out.results[0] as VoucherResult;
     const message =
@@ -909,6 +917,8 @@ describe("issueFiles: checks made once the service can be asked", () => {
       { code: "date.order", text: message, field: "comprobante.fecha", place: `${r.source} comprobante.fecha` },
     ]);
     expect(r.hint).toBe("date it on or after 20/11/2026, or issue it from another point of sale");
+    // Its own warnings, as every voucher refused before sending (one refusal path for all).
+    expect(r.warning_details?.map((w) => w.code)).toEqual(["document.dni"]);
     expect(out.summary).toEqual({ ...NONE, invalid: 1 });
     const skipping = await issue(u, [[yesterday("L-0"), raw("L-2"), yesterday("L-0"), yesterday("L-A")]], {
       skipInvalid: true,

@@ -4,7 +4,7 @@
  * (reference/libro-iva-digital.md), against figures this test works out itself in integer cents.
  */
 import { describe, expect, it } from "vitest";
-import type { ServiceVoucher } from "../../src/api/protocol.js";
+import type { ServiceVoucher } from "../../src/voucher/held.js";
 import { checkLid, lidFile, lidRecords, lidText } from "../../src/voucher/libro-iva.js";
 import { type BookLine, bookLine } from "../../src/voucher/vat-book.js";
 

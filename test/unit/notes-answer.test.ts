@@ -3,8 +3,9 @@
  * leaves out when the answer sends it empty or zero, what it refuses; and partial notes' limits.
  */
 import { describe, expect, it } from "vitest";
-import type { Service, ServiceVoucher } from "../../src/api/protocol.js";
+import type { Service } from "../../src/api/protocol.js";
 import { issuedVoucher } from "../../src/commands/from-ref.js";
+import type { ServiceVoucher } from "../../src/voucher/held.js";
 import { NotePartError, NoteSourceError, noteFromVoucher, noteType } from "../../src/voucher/notes.js";
 import { qrUrl } from "../../src/voucher/qr.js";
 import { check, codes, TODAY } from "../helpers.js";

@@ -4,11 +4,11 @@
  */
 
 import { describe, expect, it } from "vitest";
-import type { ServiceVoucher } from "../../src/api/protocol.js";
 import type { PreparedVoucher } from "../../src/batch/issue.js";
 import type { JournalEntry } from "../../src/batch/journal.js";
 import { type Issued, laneBreak, NO_ANSWER, NOT_PROCESSED, type Outcome, settle } from "../../src/batch/outcome.js";
 import { FacturarError } from "../../src/errors.js";
+import type { ServiceVoucher } from "../../src/voucher/held.js";
 import { voucher } from "../inprocess.js";
 
 const V = voucher("OUT-1");

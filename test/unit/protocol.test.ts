@@ -17,12 +17,12 @@ import {
   preferred,
   refusalCauses,
   ServiceRefusedError,
-  type ServiceVoucher,
   sameReference,
   serviceVoucher,
   WebhookRequiredError,
 } from "../../src/api/protocol.js";
 import { FacturarError } from "../../src/errors.js";
+import type { ServiceVoucher } from "../../src/voucher/held.js";
 
 const CREDENTIALS = { usertoken: "qwertyuiopasdfgh", apikey: "4242", apitoken: "zxcvbnmlkjhgfdsq" };
 

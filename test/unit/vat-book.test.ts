@@ -4,8 +4,8 @@
  * summed base, the answer's own exempt, non-taxed and tribute figures, all in pesos.
  */
 import { describe, expect, it } from "vitest";
-import type { ServiceVoucher } from "../../src/api/protocol.js";
 import { Dec } from "../../src/voucher/decimal.js";
+import type { ServiceVoucher } from "../../src/voucher/held.js";
 import {
   BOOK_AMOUNTS,
   BOOK_RATES,

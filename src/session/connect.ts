@@ -1,10 +1,14 @@
 /**
- * From a profile to a working client. `base_url: "sandbox"` starts the embedded development-mode
- * service in this process for the duration of the command (its state in the user's data folder),
- * or, when another facturar process already runs it on that folder, talks to that one.
+ * From a profile to a working client (api/connection.ts). `base_url: "sandbox"` starts the
+ * embedded development-mode service in this process for the duration of the command (its state
+ * in the user's data folder), or, when another facturar process already runs it on that folder,
+ * talks to that one. This is the one place that knows both the api layer and the sandbox: the
+ * api is handed an address, credentials and a way to close.
  */
 
-import type { AccountKey } from "../batch/journal.js";
+import { ApiClient, type ClientOptions } from "../api/client.js";
+import type { AccountKey, Connection, ConnectOptions } from "../api/connection.js";
+import { HttpService } from "../api/protocol.js";
 import { sandboxDataDir } from "../config/paths.js";
 import { type Credentials, checkBaseUrl, isLoopback, type Profile, SANDBOX } from "../config/profile.js";
 import { FacturarError, UsageError } from "../errors.js";
@@ -12,34 +16,8 @@ import { t } from "../i18n/index.js";
 import { FaultSpecError, parseFaults, sandboxSettleWindow } from "../sandbox/faults.js";
 import { VERSION } from "../version.js";
 import { clockFrom } from "../voucher/dates.js";
-import { ApiClient, type ClientOptions } from "./client.js";
-import { HttpService, type Service } from "./protocol.js";
-
-export interface Connection {
-  /** The typed protocol: the one way the core and the commands speak to the service. */
-  service: Service;
-  /** Whose journal and caches: the service, the point of sale and the user (see journal.ts). */
-  account: AccountKey;
-  /**
-   * How long after a send the service may still be storing a voucher: a lookup that finds
-   * nothing inside this window is not final (FACTURAR_SETTLE_WINDOW, seconds).
-   */
-  settleWindowMs: number;
-  /** The point of sale vouchers default to: the profile's, or the sandbox's first. */
-  puntoVenta?: number;
-  sandbox: boolean;
-  close(): Promise<void>;
-}
 
 export const USER_AGENT = `facturar/${VERSION} (+node ${process.versions.node})`;
-
-export interface ConnectOptions {
-  env: NodeJS.ProcessEnv;
-  log?: (line: string) => void;
-  /** What the user should know even without --verbose (a host waiting for a guest). */
-  notice?: (line: string) => void;
-  client?: Partial<ClientOptions>;
-}
 
 /** Seconds from a `FACTURAR_*_TIMEOUT` variable (slow links, tests), in ms; undefined when unset. */
 function timeoutFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -86,6 +64,21 @@ function serviceAccount(baseUrl: string, puntoVenta: number | undefined, credent
 /** The embedded sandbox's account: its data folder, whatever port it listens on this time. */
 function sandboxAccount(dataDir: string, pv: { punto_venta: number; usertoken: string }): AccountKey {
   return { service: `sandbox:${dataDir}`, punto_venta: pv.punto_venta, usertoken: pv.usertoken };
+}
+
+/** A sandbox setting from the environment; what its parser refuses is a usage error naming the variable. */
+function sandboxSetting<T>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  parse: (specs: string[]) => T,
+  SpecError: new (message: string) => Error,
+): T {
+  try {
+    return parse([env[name] ?? ""]);
+  } catch (error) {
+    if (error instanceof SpecError) throw new UsageError(`${name}: ${error.message}`);
+    throw error;
+  }
 }
 
 export async function connect(profile: Profile, opts: ConnectOptions): Promise<Connection> {
@@ -135,29 +128,11 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
   const { readAccount, SandboxInUseError } = await import("../sandbox/store.js");
   const { registerGuest, waitForGuests } = await import("../sandbox/guests.js");
   const dataDir = sandboxDataDir(opts.env);
-  let faults: ReturnType<typeof parseFaults>;
-  try {
-    faults = parseFaults([opts.env.FACTURAR_SANDBOX_FAULTS ?? ""]);
-  } catch (error) {
-    if (error instanceof FaultSpecError) throw new UsageError(`FACTURAR_SANDBOX_FAULTS: ${error.message}`);
-    throw error;
-  }
+  const faults = sandboxSetting(opts.env, "FACTURAR_SANDBOX_FAULTS", parseFaults, FaultSpecError);
   const { parseRates, RateSpecError } = await import("../sandbox/rates.js");
-  let rates: ReturnType<typeof parseRates>;
-  try {
-    rates = parseRates([opts.env.FACTURAR_SANDBOX_RATES ?? ""]);
-  } catch (error) {
-    if (error instanceof RateSpecError) throw new UsageError(`FACTURAR_SANDBOX_RATES: ${error.message}`);
-    throw error;
-  }
+  const rates = sandboxSetting(opts.env, "FACTURAR_SANDBOX_RATES", parseRates, RateSpecError);
   const { parseWebhooks, WebhookSpecError } = await import("../sandbox/webhooks.js");
-  let webhooks: ReturnType<typeof parseWebhooks>;
-  try {
-    webhooks = parseWebhooks([opts.env.FACTURAR_SANDBOX_WEBHOOK ?? ""]);
-  } catch (error) {
-    if (error instanceof WebhookSpecError) throw new UsageError(`FACTURAR_SANDBOX_WEBHOOK: ${error.message}`);
-    throw error;
-  }
+  const webhooks = sandboxSetting(opts.env, "FACTURAR_SANDBOX_WEBHOOK", parseWebhooks, WebhookSpecError);
   const choose = (points: { punto_venta: number; usertoken: string; apikey: string; apitoken: string }[]) => {
     const wanted = profile.puntoVenta ?? points[0]?.punto_venta;
     const pv = points.find((p) => p.punto_venta === wanted);

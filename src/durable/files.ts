@@ -1,6 +1,6 @@
 /**
- * Saving what the service hands out (PDFs, tickets, QR images): stable readable names, written
- * atomically, never through a symlink and never outside the chosen folder.
+ * Saving what the service hands out (PDFs, tickets, QR images): written atomically, never
+ * through a symlink and never outside the chosen folder. Their names: `documentName` (voucher/codes.ts).
  */
 
 import { constants } from "node:fs";
@@ -8,22 +8,11 @@ import { lstat, mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { voucherNumber } from "../voucher/codes.js";
 
 export class UnsafePathError extends FacturarError {
   constructor(message: string) {
     super(message, "unavailable", "output.unsafe-path");
   }
-}
-
-/** `FACTURA_B-00003-00000074.pdf`: letters, digits, `_` and `-` only. */
-export function documentName(tipo: string, puntoVenta: number, numero: number, suffix = ""): string {
-  const type = tipo
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^A-Za-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "");
-  return `${type}-${voucherNumber(puntoVenta, numero)}${suffix}`;
 }
 
 /** Writes `data` to `dir/name` atomically; refuses names that leave `dir` and symlinks in the way. */

@@ -1,0 +1,14 @@
+/** What every sandbox method answers: an HTTP status and a JSON body, and the body of a refusal. */
+
+// biome-ignore lint/suspicious/noExplicitAny: request bodies are untrusted JSON, checked field by field
+export type Json = any;
+
+export interface Reply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** The service's refusal: `error: "S"` and its `errores`, with HTTP 200 as the service answers. */
+export function fail(errores: string[], extra: Record<string, unknown> = {}): Reply {
+  return { status: 200, body: { error: "S", errores, rta: "", ...extra } };
+}

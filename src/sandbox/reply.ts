@@ -12,3 +12,6 @@ export interface Reply {
 export function fail(errores: string[], extra: Record<string, unknown> = {}): Reply {
   return { status: 200, body: { error: "S", errores, rta: "", ...extra } };
 }
+
+/** `errores: [""]` is how several successes say "no error" (reference §6.3). */
+export const NO_ERRORS = [""];

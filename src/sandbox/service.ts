@@ -6,35 +6,31 @@
  * `authority-checks` fault (part of --like-production) applies the authority's too, as production
  * does, with its codes and texts where the references give them (productionRefusals,
  * authorityDateRefusal): a batch rehearsed there fails where production would.
+ *
+ * This file holds the method table (dispatch, quotas, maintenance) and the issuing methods; by
+ * family the rest is in validation.ts (the service's own checks), authority.ts (production's),
+ * queries.ts (consulta, consulta_avanzada, numeracion), queue.ts (queue management and the
+ * worker) and account.ts (the account's methods).
  */
 import {
   DOCUMENT_TYPE_CODES,
   type DocumentType,
-  isNote,
   PAYMENT_CONDITIONS,
-  TRIBUTO_REGIMES,
-  TRIBUTO_TYPES,
-  VAT_CONDITIONS_BY_CLASS,
-  type VatCondition,
-  type VoucherTypeInfo,
   voucherNumber,
   voucherTypeInfo,
 } from "../voucher/codes.js";
 import { argentinaToday, dayNumber, formatDay, toIsoDate } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
-import { inRateBand } from "../voucher/exchange.js";
 import { isValidCuit } from "../voucher/ids.js";
 import { qrUrl } from "../voucher/qr.js";
 import { envelopeSchema } from "../voucher/schema.js";
 import { unescapeText } from "../voucher/text.js";
-import { computeTotals, itemNet, type Totals } from "../voucher/totals.js";
-import { dropEmptyStrings } from "../voucher/validate.js";
+import { computeTotals, type Totals } from "../voucher/totals.js";
 import {
   afipInfo,
   comprobanteEliminar,
   consumo,
   cuentaCorriente,
-  ledgerStatus,
   pagar,
   planEndDay,
   productosConsultar,
@@ -43,11 +39,15 @@ import {
   reenviar,
   referenceTable,
 } from "./account.js";
+import { authorityDateRefusal, productionRefusals } from "./authority.js";
 import type { DocumentView } from "./documents.js";
 import type { Faults } from "./faults.js";
+import { consulta, consultaAvanzada, numeracion } from "./queries.js";
+import { cambiarFechaEncolado, eliminarEncolado, processQueue, reenviarEncolado } from "./queue.js";
 import { DEFAULT_RATES } from "./rates.js";
-import { fail, type Json, type Reply } from "./reply.js";
-import { type PointOfSale, type Store, type StoredVoucher, VOUCHERS } from "./store.js";
+import { fail, type Json, NO_ERRORS, type Reply } from "./reply.js";
+import { type PointOfSale, type Store, type StoredVoucher, shownPointOfSale, stripKind, VOUCHERS } from "./store.js";
+import { isDate, pad, serviceProblems } from "./validation.js";
 import { NO_WEBHOOKS, type Webhooks, webhookOf } from "./webhooks.js";
 
 export interface ServiceOptions {
@@ -65,19 +65,8 @@ export interface ServiceOptions {
 }
 
 const FCE_THRESHOLD = 5_549_862;
-const NOT_FOUND = "No se han encontrado comprobantes.";
 const QUEUEABLE_MAX = 100;
 const BATCH_MAX = 20;
-const ITEMS_MAX = 130;
-const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]{1,255}$/;
-const DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
-/** The authority's tributo ids (tax-rules §2.5); the service's tipo (reference §10.6) is one of them. */
-const AUTHORITY_TRIBUTO_IDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 99];
-/** Days a note's associated voucher may be older than the note (reference §11: "about 15 days"). */
-const NOTE_AGE_DAYS = 15;
-
-/** `errores: [""]` is how several successes say "no error" (reference §6.3). */
-const NO_ERRORS = [""];
 
 /**
  * The observation of the `observe` fault: one the authority attaches to a FACTURA A whose buyer
@@ -85,60 +74,6 @@ const NO_ERRORS = [""];
  */
 const OBSERVATION =
   "10217: El credito fiscal discriminado en el presente comprobante solo podra ser computado a efectos del Procedimiento permanente de transicion al Regimen General.";
-
-/** An authority rejection as the service embeds it in `errores` (reference §6.4). */
-const arcaError = (code: number, text: string) => `Cod. Error: #6661145.${code} - ${text}`;
-
-/** The associations of an export voucher: only inside `fex`, as the vendor's export page documents. */
-function exportAssociations(c: Json): Json[] {
-  return Array.isArray(c.fex?.comprobantes_asociados) ? c.fex.comprobantes_asociados : [];
-}
-
-/**
- * The service's own check of an export note: every note names what it adjusts (spec §2.8), a
- * goods note too; an export note cannot name a period instead (reference §5.2.4). A services note
- * the authority's 2047 asks of (exportAuthorityProblems).
- */
-function exportServiceProblems(c: Json, note: boolean): string[] {
-  return note && exportAssociations(c).length === 0 && Number(c.fex?.tipo_exportacion) !== 2
-    ? ["Las notas de credito y debito deben informar comprobantes asociados (fex.comprobantes_asociados)."]
-    : [];
-}
-
-/**
- * What the authority (WSFEX) says of an export voucher's associations, which reach it from
- * `fex.comprobantes_asociados` only: none on an invoice (1755), one on a services note (2047), at
- * most one (1754), of an export type (1680), under a valid issuer CUIT.
- */
-function exportAuthorityProblems(c: Json, note: boolean): string[] {
-  const list = exportAssociations(c);
-  if (!note) {
-    return list.length > 0
-      ? [
-          arcaError(
-            1755,
-            "No se pueden informar comprobantes asociados cuando el tipo de comprobante a autorizar es 19.",
-          ),
-        ]
-      : [];
-  }
-  const problems: string[] = [];
-  if (list.length === 0 && Number(c.fex?.tipo_exportacion) === 2) {
-    problems.push(
-      arcaError(
-        2047,
-        "Si esta autorizando una N.D. o N.C. comprobante de Servicio (Tipo=2), el campo Cmp.Cmps_asoc es de caracter obligatorio.",
-      ),
-    );
-  }
-  if (list.length > 1) problems.push(arcaError(1754, "No se puede informar mas de 1 comprobante asociado."));
-  for (const a of list) {
-    if (voucherTypeInfo(String(a?.tipo_comprobante ?? ""))?.class !== "E")
-      problems.push(arcaError(1680, "Los posibles tipo de comprobantes asociados son: 19, 20, 21."));
-    if (!isValidCuit(String(a?.cuit ?? ""))) problems.push("El CUIT del comprobante asociado es invalido.");
-  }
-  return problems;
-}
 
 function issueError(errores: string[], details: { code: string; text: string }[], reference: unknown): Reply {
   return {
@@ -173,23 +108,6 @@ function mailing(party: Json): { envio_x_mail: "S" | "N"; envio_x_mail_direccion
   return { envio_x_mail: asked ? "S" : "N", envio_x_mail_direcciones: asked ? addresses : "" };
 }
 
-function isDate(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const probe = new Date(Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1])));
-  return probe.getUTCDate() === Number(m[1]) && probe.getUTCMonth() === Number(m[2]) - 1;
-}
-
-function isNumeric(value: unknown): boolean {
-  return (
-    (typeof value === "number" && Number.isFinite(value)) ||
-    (typeof value === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(value))
-  );
-}
-
-const pad = (n: number, width: number) => String(n).padStart(width, "0");
-
 /** The same day two months before (the month's last day where it has fewer), as a day number. */
 function twoMonthsBefore(day: number): number {
   const date = new Date(day * 86_400_000);
@@ -221,19 +139,19 @@ const METHOD_TABLE: Record<string, MethodEntry> = {
   "facturacion/nuevo_encola": { handle: (s, b, pv) => s.nuevoEncola(b, pv), changes: true, quota: "per-voucher" },
   "facturacion/lotes": { handle: (s, b, pv) => s.lotes(b, pv), changes: true, quota: "per-voucher" },
   "facturacion/lotes_encola": { handle: (s, b, pv) => s.lotesEncola(b, pv), changes: true, quota: "per-voucher" },
-  "facturacion/consulta": { handle: (s, b, pv) => s.consulta(b, pv), changes: false, quota: "free" },
-  "facturacion/consulta_avanzada": { handle: (s, b, pv) => s.consultaAvanzada(b, pv), changes: false, quota: "free" },
-  "facturacion/numeracion": { handle: (s, b, pv) => s.numeracion(b, pv), changes: false, quota: "free" },
+  "facturacion/consulta": { handle: (s, b, pv) => consulta(s, b, pv), changes: false, quota: "free" },
+  "facturacion/consulta_avanzada": { handle: (s, b, pv) => consultaAvanzada(s, b, pv), changes: false, quota: "free" },
+  "facturacion/numeracion": { handle: (s, b, pv) => numeracion(s, b, pv), changes: false, quota: "free" },
   "facturacion/requiere_fec": { handle: (s, b) => s.requiereFec(b), changes: false, quota: "one" },
   "facturacion/topecf": { handle: (s) => s.topecf(), changes: false, quota: "one" },
   "facturacion/regenerar_pdf": { handle: (s, b, pv) => s.regenerarPdf(b, pv), changes: true, quota: "one" },
-  "facturacion/eliminar_encolado": { handle: (s, b, pv) => s.eliminarEncolado(b, pv), changes: true, quota: "one" },
+  "facturacion/eliminar_encolado": { handle: (s, b, pv) => eliminarEncolado(s, b, pv), changes: true, quota: "one" },
   "facturacion/cambiar_fecha_encolado": {
-    handle: (s, b, pv) => s.cambiarFechaEncolado(b, pv),
+    handle: (s, b, pv) => cambiarFechaEncolado(s, b, pv),
     changes: true,
     quota: "one",
   },
-  "facturacion/reenviar_encolado": { handle: (s, b, pv) => s.reenviarEncolado(b, pv), changes: true, quota: "one" },
+  "facturacion/reenviar_encolado": { handle: (s, b, pv) => reenviarEncolado(s, b, pv), changes: true, quota: "one" },
   "estado_servicios/alertas": { handle: (s) => s.alertas(), changes: false, quota: "free" },
   "tablas_referencia/cotizacion": { handle: (s, b) => s.cotizacion(b), changes: false, quota: "one" },
   "facturacion/reenviar": { handle: (s, b, pv) => reenviar(s, b, pv), changes: false, quota: "one" },
@@ -257,7 +175,8 @@ const METHOD_TABLE: Record<string, MethodEntry> = {
 };
 
 export class SandboxService {
-  private readonly amountsCache = new Map<number, Totals | undefined>();
+  /** Each voucher's amounts, worked out once by the queries (queries.ts). */
+  readonly amountsCache = new Map<number, Totals | undefined>();
 
   constructor(
     readonly store: Store,
@@ -360,159 +279,10 @@ export class SandboxService {
     };
   }
 
-  private rateOf(moneda: string): Dec | undefined {
+  /** The authority's rate of a currency here (FACTURAR_SANDBOX_RATES, else the defaults). */
+  rateOf(moneda: string): Dec | undefined {
     const rate = (this.options.rates ?? DEFAULT_RATES)[moneda];
     return rate === undefined ? undefined : Dec.tryParse(rate);
-  }
-
-  /**
-   * What the authority says of a voucher's exchange rate (error 10119, tax-rules §4.9): it must lie
-   * within 2 % to 400 % of its own. Undefined when it does, or the currency has no rate here.
-   * One of productionRefusals: the development plan does not ask it.
-   */
-  private rateProblem(c: Json): string | undefined {
-    const moneda = String(c?.moneda ?? "PES")
-      .trim()
-      .toUpperCase();
-    if (moneda === "PES" || !isNumeric(c?.cotizacion)) return undefined;
-    const rate = this.rateOf(moneda);
-    const cotizacion = Dec.tryParse(String(c.cotizacion).trim());
-    if (!rate || !cotizacion || inRateBand(cotizacion, rate)) return undefined;
-    return `El campo MonCotiz (${cotizacion.toString()}) debe estar comprendido entre el 2% y el 400% de la cotizacion de la moneda ${moneda} informada por AFIP (${rate.toFixed(2)}).`;
-  }
-
-  // --- the service's own checks on an issuing request ---
-
-  private check(body: Json, pv: PointOfSale, queued: boolean): { code: string; text: string }[] {
-    const problems: { code: string; text: string }[] = [];
-    const add = (text: string, code = "TFC-8002") => problems.push({ code, text });
-    const c = body?.comprobante;
-    if (!c || typeof c !== "object") {
-      add("Debe enviar el bloque comprobante.");
-      return problems;
-    }
-    const info = voucherTypeInfo(c.tipo);
-    if (!info) add(`El tipo de comprobante ${JSON.stringify(c.tipo ?? "")} no es valido.`);
-    const operacion = c.operacion;
-    if (operacion !== "V" && operacion !== "C") add('El campo operacion debe ser "V" o "C".');
-    const party = operacion === "C" ? body.proveedor : body.cliente;
-    if (!party || typeof party !== "object")
-      add(`Debe enviar el bloque ${operacion === "C" ? "proveedor" : "cliente"}.`);
-    for (const field of ["fecha", "vencimiento"])
-      if (!isDate(c[field])) add(`El campo ${field} debe tener el formato dd/mm/aaaa.`);
-    for (const field of ["rubro", "rubro_grupo_contable"]) {
-      if (typeof c[field] !== "string" || c[field].trim() === "") add(`El campo ${field} es obligatorio.`);
-    }
-    // The field table marks moneda, cotizacion and idioma required, yet most of the vendor's own
-    // examples leave them out: the service takes pesos, 1 and Spanish (queryItem and qr read them so).
-    if (c.moneda !== undefined && (typeof c.moneda !== "string" || !/^[A-Za-z0-9]{3}$/.test(c.moneda.trim())))
-      add("El campo moneda debe ser un codigo de 3 caracteres.");
-    for (const field of ["cotizacion", "idioma"])
-      if (c[field] !== undefined && !isNumeric(c[field])) add(`El campo ${field} debe ser numerico.`);
-    if (c.idioma !== undefined && isNumeric(c.idioma) && ![1, 2].includes(Number(c.idioma)))
-      add("El campo idioma debe ser 1 (espanol) o 2 (ingles).");
-    if (!isNumeric(c.total)) add("El campo total es obligatorio y numerico.");
-    if (!isNumeric(c.punto_venta)) add("El campo punto_venta es obligatorio.");
-    else if (operacion === "C") {
-      // A purchase carries the supplier's point of sale and number, not the credentials' (the
-      // vendor's purchase example: 15 and 24); only their form is checked (reference §5.2, §9).
-      const supplierPv = Number(c.punto_venta);
-      if (!Number.isInteger(supplierPv) || supplierPv < 1 || supplierPv > 99_999)
-        add("El campo punto_venta debe ser un entero de hasta 5 digitos.");
-      const numero = Number(c.numero);
-      if (!queued && !(Number.isInteger(numero) && numero >= 1 && numero <= 99_999_999))
-        add("En los comprobantes de compra el campo numero es obligatorio: el numero del comprobante del proveedor.");
-      if (queued) add("Los comprobantes de compra no se pueden encolar; utilice el metodo nuevo.");
-    } else if (Number(c.punto_venta) !== pv.punto_venta) {
-      add(
-        `El punto de venta ${Number(c.punto_venta)} no corresponde a las credenciales enviadas (punto de venta ${pv.punto_venta}).`,
-      );
-    }
-    if (!Array.isArray(c.detalle) || c.detalle.length === 0) add("Debe enviar al menos un item en detalle.");
-    else {
-      if (c.detalle.length > ITEMS_MAX)
-        add(`El comprobante tiene ${c.detalle.length} items; el maximo es ${ITEMS_MAX}.`);
-      c.detalle.forEach((d: Json, i: number) => {
-        if (!isNumeric(d?.cantidad)) add(`Item ${i + 1}: la cantidad es obligatoria y numerica.`);
-        if (typeof d?.producto?.descripcion !== "string" || d.producto.descripcion.trim() === "")
-          add(`Item ${i + 1}: falta la descripcion del producto.`);
-        else if (d.producto.descripcion.trim().length < 4)
-          add(`Item ${i + 1}: la descripcion del producto debe tener entre 4 y 255 caracteres.`);
-        if (!isNumeric(d?.producto?.precio_unitario_sin_iva))
-          add(`Item ${i + 1}: el precio unitario es obligatorio y numerico.`);
-        if (!isNumeric(d?.producto?.alicuota)) add(`Item ${i + 1}: la alicuota es obligatoria y numerica.`);
-        else if (typeof d?.producto?.descripcion === "string" && d.producto.descripcion.includes("%"))
-          add(`Item ${i + 1}: la descripcion no puede contener el caracter %; envie #&#.`);
-      });
-    }
-    const reference = c.external_reference;
-    if (queued && (reference === undefined || reference === null || reference === ""))
-      add("El campo external_reference es obligatorio en los metodos encolados.");
-    if (
-      reference !== undefined &&
-      reference !== null &&
-      reference !== "" &&
-      !EXTERNAL_REFERENCE.test(String(reference))
-    ) {
-      add("El campo external_reference contiene caracteres no permitidos (solo letras, numeros, guion y guion bajo).");
-    }
-    if (queued) {
-      if (c.numero !== undefined && Number(c.numero) !== 0)
-        add("En los metodos encolados el numero de comprobante debe ser 0.");
-      if (info?.instantOnly) add(`El tipo de comprobante ${c.tipo} no se puede encolar; utilice el metodo nuevo.`);
-    }
-    if (Array.isArray(c.tags) && c.tags.length > 50) add("Se permiten como maximo 50 tags.");
-    if (c.pagos && Array.isArray(c.pagos.formas_pago)) {
-      const sum = c.pagos.formas_pago.reduce((acc: number, p: Json) => acc + Math.round(Number(p?.importe) * 100), 0);
-      if (sum !== Math.round(Number(c.pagos.total) * 100))
-        add("El total de pagos no coincide con la suma de las formas de pago.");
-      else if (Number(c.pagos.total) > Number(c.total)) add("El total de pagos supera el total del comprobante.");
-    }
-    if (party && typeof party === "object" && info?.class) {
-      const docType = String(party.documento_tipo ?? "").toUpperCase();
-      if (!(docType in DOCUMENT_TYPE_CODES)) add("El tipo de documento enviado no es valido.");
-      if (!/^\d+$/.test(String(party.documento_nro ?? "").trim())) add("El numero de documento solo admite digitos.");
-      const condition = String(party.condicion_iva_operacion ?? party.condicion_iva ?? "") as VatCondition;
-      if (operacion === "V") {
-        const allowed = VAT_CONDITIONS_BY_CLASS[info.class];
-        if (!allowed.includes(condition)) {
-          problems.push({
-            code: "TFC-8004",
-            text: `La condicion frente al IVA del cliente (${condition || "vacia"}) no permite emitir un comprobante ${info.class === "B" ? "tipo B" : c.tipo}.`,
-          });
-        }
-        const needsCuit =
-          info.fce ||
-          info.class === "A" ||
-          info.class === "M" ||
-          (info.class === "B" && condition === "E") ||
-          (info.class === "C" && ["RI", "M", "E"].includes(condition));
-        if (needsCuit && docType !== "CUIT") {
-          problems.push({
-            code: "TFC-8004",
-            text: `El tipo de documento enviado (${docType}) no es valido para ${c.tipo}: debe ser CUIT.`,
-          });
-        }
-      }
-      if (docType === "CUIT" && !isValidCuit(String(party.documento_nro ?? ""))) add("El CUIT enviado es invalido.");
-      // A supplier's 0 is "none": the service's own purchase example sends it.
-      const noCondition = operacion === "C" && Number(party.condicion_pago) === 0;
-      if (party.condicion_pago !== undefined && !noCondition && !(Number(party.condicion_pago) in PAYMENT_CONDITIONS))
-        add("La condicion de pago enviada no es valida.");
-    }
-    if (info?.class === "E") {
-      for (const text of exportServiceProblems(c, isNote(info))) add(text);
-    } else if (
-      info &&
-      isNote(info) &&
-      !(Array.isArray(c.comprobantes_asociados) && c.comprobantes_asociados.length > 0) &&
-      !c.comprobantes_asociados_periodo
-    ) {
-      add("Las notas de credito y debito deben informar comprobantes asociados o un periodo.");
-    }
-    // An associated voucher's CUIT is the authority's to check (10151, productionRefusals): the
-    // vendor's own note examples send 1111111111111, and the development plan takes them.
-    return problems;
   }
 
   // --- issuing ---
@@ -653,219 +423,6 @@ export class SandboxService {
     );
   }
 
-  /**
-   * The authority's date checks (tax-rules §4.3, §4.5), which the service passes on as its 10016
-   * text: the window around the day it is sent, and no date before the lane's latest voucher.
-   * Production's (authority-checks) only: the development plan skips them (spec §1). Apart from
-   * productionRefusals because a batch meets them voucher by voucher (lotes: the first that fails
-   * and every later one are rejected).
-   */
-  private authorityDateRefusal(c: Json, puntoVenta: number): string | undefined {
-    if (!this.options.faults.authorityChecks) return undefined;
-    const info = voucherTypeInfo(c.tipo);
-    const day = dayNumber(c.fecha);
-    const today = this.today();
-    const offset = day - today;
-    const refuse = (text: string) => `Error en AFIP/ARCA. Cod. Error: #6661145.10016 - ${text}`;
-    if (info?.fce) {
-      if (offset < -5 || offset > 1)
-        return refuse(
-          "Para comprobantes MiPyMEs (FCE) el campo CbteFch debe estar comprendido en el rango N-5 y N+1 siendo N la fecha de envio del pedido de autorizacion.",
-        );
-    } else if (info?.class === "E") {
-      if (Math.abs(offset) > 5)
-        return refuse("Campo Fecha_cbte debe estar comprendido en el rango N-5 y N+5 siendo N la fecha de envio.");
-    } else if (c.periodo_facturado_desde) {
-      if (Math.abs(offset) > 10)
-        return refuse(
-          "Campo CbteFch debe estar comprendido en el rango N-10 y N+10 siendo N la fecha de envio del pedido de autorizacion.",
-        );
-    } else if (Math.abs(offset) > 5 || (offset > 0 && formatDay(day).slice(3) !== formatDay(today).slice(3))) {
-      return refuse(
-        "Campo CbteFch debe estar comprendido en el rango N-5 y N+5 siendo N la fecha de envio del pedido de autorizacion. La misma no podra exceder el mes de presentacion.",
-      );
-    }
-    const last = this.store.lastDay(puntoVenta, c.tipo);
-    if (last !== undefined && day < last)
-      return refuse(
-        `El numero o fecha del comprobante no se corresponde con el proximo a autorizar. Consultar metodo FECompUltimoAutorizado. (Ultimo comprobante autorizado con fecha ${formatDay(last)})`,
-      );
-    return undefined;
-  }
-
-  /**
-   * What production refuses and the development plan lets through (spec §1: the authority's
-   * validations are not applied there), checked only like production (the `authority-checks`
-   * fault, part of --like-production): every refusal found, in the authority's words and codes
-   * where the references give them (tax-rules §4, the WSFEv1 manual's table they cite). The dates
-   * are authorityDateRefusal's. A supplier's fiscal voucher from a supplier without a CUIT is
-   * refused in the service's words (a purchase never reaches the authority).
-   */
-  private productionRefusals(body: Json): { code: string; text: string }[] {
-    if (!this.options.faults.authorityChecks) return [];
-    const c = body?.comprobante;
-    const info = voucherTypeInfo(c?.tipo);
-    if (!c || !info?.class) return [];
-    const out: { code: string; text: string }[] = [];
-    const authority = (text: string, code?: number) =>
-      out.push({
-        code: "TFC-6661",
-        text: `Error en AFIP/ARCA. ${code === undefined ? text : `Cod. Error: #6661145.${code} - ${text}`}`,
-      });
-    if (c.operacion === "C") {
-      const document = String(body.proveedor?.documento_tipo ?? "").toUpperCase();
-      if (info.class !== "E" && document !== "CUIT")
-        out.push({ code: "TFC-8002", text: "El proveedor de un comprobante fiscal debe identificarse con su CUIT." });
-      return out;
-    }
-    // An FCE invoice due on or after its date and the day it is sent (tax-rules §4.11).
-    if (info.fce && !isNote(info) && typeof c.vencimiento === "string" && DATE.test(c.vencimiento)) {
-      const floor = Math.max(DATE.test(String(c.fecha)) ? dayNumber(c.fecha) : 0, this.today());
-      if (dayNumber(c.vencimiento) < floor)
-        authority(
-          "El campo FchVtoPago debe ser igual o posterior a la fecha del comprobante y a la fecha de envio del pedido de autorizacion.",
-        );
-    }
-    const rate = this.rateProblem(c);
-    if (rate) authority(rate, 10119);
-    this.tributoRefusals(body, info, authority);
-    this.classRefusals(c, info, authority);
-    this.buyerRefusals(body, info, authority);
-    this.associationRefusals(c, info, authority);
-    const fceIds = [2101, 2102, 22, 27];
-    const datos: Json[] = Array.isArray(c.rg_especiales?.datos) ? c.rg_especiales.datos : [];
-    if (!info.fce && datos.some((d) => fceIds.includes(Number(d?.id))))
-      authority(
-        "Si el tipo de comprobante que esta autorizando NO es MiPyMEs (FCE), no informar los codigos 2101, 2102, 22, 27",
-        10169,
-      );
-    const total = this.totalRefusal(body, info);
-    if (total) authority(total, 10048);
-    return out;
-  }
-
-  /**
-   * Tributos (tax-rules §4.1, §4.12, §2.5): none that add up to 0 (10024) nor one of 0; ids the
-   * authority has (10025: the service's tipo is the authority's id, 1, 6 and 7 alike); an RG 5329
-   * VAT perception only to a registered buyer on class A or M.
-   */
-  private tributoRefusals(body: Json, info: VoucherTypeInfo, authority: (text: string, code?: number) => void): void {
-    const tributos: Json[] = Array.isArray(body.comprobante.tributos) ? body.comprobante.tributos : [];
-    const sum = tributos.reduce((x, y) => x + Number(y?.total ?? 0), 0);
-    if (tributos.length > 0 && sum === 0)
-      authority("Si ImpTrib es igual a 0 el objeto Tributos no debe informarse.", 10024);
-    else if (tributos.some((x) => Number(x?.total) === 0))
-      authority("El importe de cada tributo informado debe ser mayor a 0.");
-    for (const tipo of new Set(tributos.map((x) => Number(x?.tipo))))
-      if (!AUTHORITY_TRIBUTO_IDS.includes(tipo))
-        authority(
-          `El campo Id en Tributo es obligatorio y debe ser alguno de los devueltos por el metodo FEParamGetTiposTributos (tipo ${tipo}).`,
-          10025,
-        );
-    const buyer = String(body.cliente?.condicion_iva_operacion ?? body.cliente?.condicion_iva ?? "").toUpperCase();
-    const rg5329 = tributos.some((x) => Number(x?.tipo) === 6 && Number(x?.regimen) === 3);
-    if (rg5329 && (buyer !== "RI" || (info.class !== "A" && info.class !== "M")))
-      authority("La percepcion de IVA de la RG 5329 corresponde solo a compradores responsables inscriptos.");
-  }
-
-  /**
-   * What a class carries (tax-rules §4.1; spec §2.4 rule 3): a class C voucher no VAT array
-   * (10071), exempt (10044) or non-taxed (10043) amounts; an export voucher (WSFEX: items and a
-   * total, nothing else) no VAT and no tributos, and its associations as WSFEX takes them.
-   */
-  private classRefusals(c: Json, info: VoucherTypeInfo, authority: (text: string, code?: number) => void): void {
-    const rates = new Set<number>(
-      (Array.isArray(c.detalle) ? c.detalle : []).map((d: Json) => Number(d?.producto?.alicuota ?? 0)),
-    );
-    if (info.class === "C") {
-      if ([...rates].some((r) => r > 0))
-        authority("Si el tipo de comprobante es C, el array de IVA no debe informarse.", 10071);
-      if (rates.has(-1))
-        authority('El campo "importe exento" ImpOpEx para comprobantes tipo C debe ser igual a cero (0).', 10044);
-      if (rates.has(-2))
-        authority(
-          'El campo "Importe neto no gravado" ImpTotConc para comprobantes tipo C debe ser igual a cero (0).',
-          10043,
-        );
-    }
-    if (info.class === "E") {
-      if ([...rates].some((r) => r > 0))
-        authority("Los comprobantes de exportacion no llevan IVA: los items se informan sin alicuota.");
-      if (Array.isArray(c.tributos) && c.tributos.length > 0)
-        authority("Los comprobantes de exportacion no informan tributos: el importe total es la suma de los items.");
-      for (const text of exportAuthorityProblems(c, isNote(info))) authority(text);
-    }
-  }
-
-  /**
-   * The buyer (tax-rules §4.7): an unidentified final consumer (OTRO, not a customer abroad) on a
-   * class B voucher only below the ceiling, the total in pesos (10015).
-   */
-  private buyerRefusals(body: Json, info: VoucherTypeInfo, authority: (text: string, code?: number) => void): void {
-    const party = body.cliente ?? {};
-    const condition = String(party.condicion_iva_operacion ?? party.condicion_iva ?? "").toUpperCase();
-    if (info.class !== "B" || String(party.documento_tipo ?? "").toUpperCase() !== "OTRO" || condition === "CDEX")
-      return;
-    const c = body.comprobante;
-    const moneda = String(c.moneda ?? "PES")
-      .trim()
-      .toUpperCase();
-    const rate = moneda === "PES" ? 1 : Number(c.cotizacion ?? 1);
-    if (Number(c.total) * rate < this.options.ceiling) return;
-    authority(
-      `Para comprobantes tipo B individuales con montos iguales o superiores al monto en pesos resultante segun RG 4444 (${this.options.ceiling}), el campo DocTipo debera ser distinto de 99 y debera informar el campo DocNro.`,
-      10015,
-    );
-  }
-
-  /**
-   * A note's associated vouchers (tax-rules §2.1; reference §11): the issuer's CUIT of 11 digits
-   * when given (10151); a type its class may adjust (10040: A notes A vouchers, B B, C C, M M, an
-   * FCE note the FCE vouchers of its class); none older than 15 days before the note (the
-   * vendor's notes page: "no se permiten notas de crédito a comprobantes con +15 días"; no code
-   * given).
-   */
-  private associationRefusals(c: Json, info: VoucherTypeInfo, authority: (text: string, code?: number) => void): void {
-    if (info.class === "E" || !Array.isArray(c.comprobantes_asociados)) return;
-    const fecha = isDate(c.fecha) ? dayNumber(c.fecha) : undefined;
-    for (const a of c.comprobantes_asociados) {
-      if (a?.cuit !== undefined && a?.cuit !== null && !/^\d{11}$/.test(String(a.cuit).trim()))
-        authority(
-          "Si informa Cuit en comprobantes asociados, no informar en blanco, el mismo debe ser un valor de 11 caracteres numericos.",
-          10151,
-        );
-      const target = voucherTypeInfo(String(a?.tipo_comprobante ?? ""));
-      if (!isNote(info) || !target) continue;
-      if (target.class !== info.class || target.fce !== info.fce)
-        authority(
-          `El tipo de comprobante asociado (${pad(target.code ?? 0, 3)}) no puede asociarse a un comprobante tipo ${pad(info.code ?? 0, 3)}.`,
-          10040,
-        );
-      if (fecha === undefined || !isDate(a?.comprobante_fecha)) continue;
-      const age = fecha - dayNumber(a.comprobante_fecha);
-      if (age > NOTE_AGE_DAYS)
-        authority(
-          `No se permiten notas de credito o debito a comprobantes con +${NOTE_AGE_DAYS} dias: el comprobante asociado ${String(a.tipo_comprobante)} ${voucherNumber(Number(a.punto_venta), Number(a.numero))} es del ${a.comprobante_fecha} (${age} dias antes).`,
-        );
-    }
-  }
-
-  /**
-   * The total against its parts (10048, tax-rules §4.1), as the authority adds them, within its
-   * tolerance (§4.2); undefined when it holds, or the voucher is not one this sandbox can read.
-   */
-  private totalRefusal(body: Json, info: VoucherTypeInfo): string | undefined {
-    const parsed = envelopeSchema.safeParse(
-      dropEmptyStrings({ cliente: body.cliente, comprobante: { ...body.comprobante, punto_venta: 1 } }),
-    );
-    if (!parsed.success) return undefined;
-    const totals = computeTotals(parsed.data.comprobante);
-    const declared = Dec.tryParse(String(body.comprobante.total).trim());
-    if (!declared || declared.sub(totals.total).abs().cmp(totals.tolerance) <= 0) return undefined;
-    const parts = info.class === "C" ? "ImpNeto + ImpTrib" : "ImpTotConc + ImpNeto + ImpOpEx + ImpTrib + ImpIVA";
-    return `El campo Importe Total ImpTotal, debe ser igual a la suma de ${parts} (ImpTotal ${declared.toFixed(2)}, suma ${totals.total.toFixed(2)}).`;
-  }
-
   private authorityDown(reference: unknown): Reply {
     return issueError(
       ["AFIP No devolvio el CAE asociado. (Cod. Error #6661141.S1254)"],
@@ -909,7 +466,7 @@ export class SandboxService {
 
   async nuevo(body: Json, pv: PointOfSale): Promise<Reply> {
     const c = body?.comprobante;
-    const problems = this.check(body, pv, false);
+    const problems = serviceProblems(body, pv, false);
     if (problems.length > 0)
       return issueError(
         problems.map((p) => p.text),
@@ -917,7 +474,7 @@ export class SandboxService {
         c?.external_reference,
       );
     if (c.operacion === "C") {
-      const production = this.productionRefusals(body);
+      const production = productionRefusals(this, body);
       if (production.length > 0)
         return issueError(
           production.map((p) => p.text),
@@ -952,8 +509,8 @@ export class SandboxService {
       };
     if (this.options.faults.authorityDown) return this.authorityDown(c.external_reference);
     // The authority's checks, like production only: its dates, then everything else it refuses.
-    const dated = this.authorityDateRefusal(c, pv.punto_venta);
-    const refusals = [...(dated ? [{ code: "TFC-6661", text: dated }] : []), ...this.productionRefusals(body)];
+    const dated = authorityDateRefusal(this, c, pv.punto_venta);
+    const refusals = [...(dated ? [{ code: "TFC-6661", text: dated }] : []), ...productionRefusals(this, body)];
     if (refusals.length > 0)
       return issueError(
         refusals.map((p) => p.text),
@@ -1015,10 +572,10 @@ export class SandboxService {
           { response: [] },
         );
       }
-      const problems = this.check(r, pv, false);
+      const problems = serviceProblems(r, pv, false);
       // A request that is no voucher has its refusal from check: nothing more to look at in it.
       const c = typeof r?.comprobante === "object" && r.comprobante !== null ? r.comprobante : undefined;
-      if (c && problems.length === 0) problems.push(...this.productionRefusals(r));
+      if (c && problems.length === 0) problems.push(...productionRefusals(this, r));
       // A purchase is checked as nuevo checks it: its number and date are its supplier's, not this lane's.
       const purchase = c?.operacion === "C";
       const sale = c !== undefined && !purchase;
@@ -1082,7 +639,7 @@ export class SandboxService {
       let text = failed ? "No procesado: fallo un comprobante anterior del lote." : undefined;
       let code = "TFC-8002";
       // The authority's date rules: the window, and no date before the lane's latest.
-      const refused = text ? undefined : this.authorityDateRefusal(c, pv.punto_venta);
+      const refused = text ? undefined : authorityDateRefusal(this, c, pv.punto_venta);
       if (refused) {
         text = failed = refused;
         code = "TFC-6661";
@@ -1150,7 +707,7 @@ export class SandboxService {
   }
 
   async nuevoEncola(body: Json, pv: PointOfSale): Promise<Reply> {
-    const problems = this.check(body, pv, true);
+    const problems = serviceProblems(body, pv, true);
     // Told with the voucher's own problems, as the page's refusal for a missing reference is.
     const noWebhook = this.withoutWebhook(pv, "comprobante");
     if (noWebhook) problems.unshift({ code: "TFC-8002", text: noWebhook });
@@ -1180,7 +737,7 @@ export class SandboxService {
       );
     }
     // Checked first: where every request fails, nothing is queued and the list comes back empty.
-    const problemsOf = requests.map((r: Json) => this.check(r, pv, true));
+    const problemsOf = requests.map((r: Json) => serviceProblems(r, pv, true));
     const accepted = problemsOf.filter((p: unknown[]) => p.length === 0).length;
     if (accepted === 0) {
       return fail(
@@ -1224,133 +781,6 @@ export class SandboxService {
     return { status: 200, body: { error: "N", errores: [], error_cod: [], error_details: [], response } };
   }
 
-  // --- queries ---
-
-  /** A voucher as `consulta` and `consulta_avanzada` show it (reference §6.9). */
-  private queryItem(v: StoredVoucher): Record<string, unknown> {
-    const c = v.comprobante as Json;
-    const party = v.party as Json;
-    const links = this.latestLinks(v);
-    const issued = v.status === "EMITIDO";
-    const reference = /^\d{1,15}$/.test(v.external_reference) ? Number(v.external_reference) : v.external_reference;
-    const purchase = v.operacion === "C";
-    const detalle: Json[] = Array.isArray(c.detalle) ? c.detalle : [];
-    const tributos: Json[] = Array.isArray(c.tributos) ? c.tributos : [];
-    const amounts = this.amounts(v);
-    return {
-      [purchase ? "proveedor" : "cliente"]: {
-        documento_tipo: party.documento_tipo ?? "",
-        documento_nro: `${party.documento_nro ?? ""} `,
-        razon_social: party.razon_social ?? "",
-        email: party.email ?? "",
-        domicilio: party.domicilio ?? "",
-      },
-      comprobante: {
-        fecha: v.fecha,
-        tipo: v.tipo,
-        moneda: c.moneda ?? "PES",
-        idioma: Number(c.idioma ?? 1),
-        cotizacion: Number(c.cotizacion ?? 1),
-        operacion: c.operacion ?? "V",
-        punto_venta: shownPointOfSale(v),
-        numero: v.numero,
-        periodo_facturado_desde: c.periodo_facturado_desde ?? "",
-        periodo_facturado_hasta: c.periodo_facturado_hasta ?? "",
-        rubro: c.rubro ?? "",
-        rubro_grupo_contable: c.rubro_grupo_contable ?? "",
-        detalle: detalle.map((d: Json, i: number) => {
-          const net =
-            amounts?.itemNets[i] ??
-            itemNet(
-              String(d.cantidad),
-              String(d.producto?.precio_unitario_sin_iva ?? 0),
-              d.bonificacion_porcentaje === undefined ? undefined : String(d.bonificacion_porcentaje),
-            );
-          const gross = Dec.tryParse(String(d.cantidad))
-            ?.mul(Dec.tryParse(String(d.producto?.precio_unitario_sin_iva ?? 0)) ?? Dec.ZERO)
-            .roundHalfEven(2);
-          return {
-            cantidad: Number(d.cantidad),
-            producto: {
-              descripcion: d.producto?.descripcion ?? "",
-              precio_unitario: Number(d.producto?.precio_unitario_sin_iva ?? 0),
-              alicuota: Number(d.producto?.alicuota ?? 0),
-              // An amount, the item's discount (its percentage is `bonificacion_porcentaje`).
-              bonificacion: gross ? Number(gross.sub(net).toFixed(2)) : 0,
-              impuestos_internos_alicuota: Number(d.producto?.impuestos_internos_alicuota ?? 0),
-              // The item's net after its own discount, before the voucher's.
-              precio_total: Number(net.toFixed(2)),
-            },
-            bonificacion_porcentaje: Number(d.bonificacion_porcentaje ?? 0),
-            leyenda: d.leyenda ?? "",
-          };
-        }),
-        bonificacion: Number(c.bonificacion ?? 0),
-        leyenda_gral: c.leyenda_gral ?? "",
-        percepciones_iibb: tributoSum(tributos, 7),
-        percepciones_iva: tributoSum(tributos, 6),
-        // Items at -1 and -2 (after their share of the voucher's discount), and the `exentos` sent.
-        exentos: Number((amounts?.exempt ?? Dec.ZERO).toFixed(2)),
-        nogravados: Number((amounts?.nonTaxed ?? Dec.ZERO).toFixed(2)),
-        impuestos_internos: Number((amounts?.internalTaxes ?? Dec.ZERO).toFixed(2)),
-        impuestos_internos_base: Number(c.impuestos_internos_base ?? 0),
-        impuestos_internos_alicuota: Number(c.impuestos_internos_alicuota ?? 0),
-        total: Number(c.total),
-        tributos: tributos.map((t: Json) => ({
-          ...t,
-          tipo_descripcion: TRIBUTO_TYPES[Number(t.tipo)] ?? "",
-          regimen_descripcion: TRIBUTO_REGIMES[Number(t.regimen)]?.name ?? "",
-        })),
-        cae: issued ? "" : " ",
-        vencimiento_cae: issued ? "" : "01/01/2000",
-        vencimiento_pago: v.vencimiento,
-        afip_codigo_barras: "",
-        afip_observaciones: v.observations ?? "",
-        afip_qr: issued && !purchase ? `${this.qr(v)} ` : "",
-        status: v.status === "APROBADO Y EN COLA" ? `APROBADO Y EN COLA. SE EMITE EL ${v.fecha}` : v.status,
-        ctacte_status: ledgerStatus(this, v),
-        // No `errores` here: the documented items have none (reference §6.9); why a queued
-        // voucher failed reaches the real service's users by webhook (`error`, its msg; §7).
-        external_reference: reference,
-        micrositios: { cliente: "", descarga: "" },
-        tags: Array.isArray(c.tags) ? c.tags : [],
-        comprobante_pdf_url: issued ? links.pdf : "",
-        comprobante_ticket_url: issued ? links.ticket : "",
-        abono: c.abono ?? "N",
-        comprobantes_asociados_periodos: c.comprobantes_asociados_periodo ?? { fecha_desde: "", fecha_hasta: "" },
-        // Not in reference §6.9's table, which shows only the periods: the vouchers a note names,
-        // as it was issued with them, so that what the service stored can be read back.
-        ...(Array.isArray(c.comprobantes_asociados) ? { comprobantes_asociados: c.comprobantes_asociados } : {}),
-      },
-    };
-  }
-
-  /**
-   * The voucher's amounts as the authority computes them, worked out once per voucher (a listing
-   * shows thousands, and a stored voucher does not change); undefined if it does not parse.
-   */
-  private amounts(v: StoredVoucher): Totals | undefined {
-    if (this.amountsCache.has(v.id)) return this.amountsCache.get(v.id);
-    const party = v.party as Json;
-    const parsed = envelopeSchema.safeParse({
-      [party.kind === "proveedor" ? "proveedor" : "cliente"]: stripKind(party),
-      comprobante: v.comprobante,
-    });
-    const totals = parsed.success ? computeTotals(parsed.data.comprobante) : undefined;
-    this.amountsCache.set(v.id, totals);
-    return totals;
-  }
-
-  /** The links handed out when the voucher was issued or last regenerated (they may have expired). */
-  private latestLinks(v: StoredVoucher): { pdf: string; ticket: string } {
-    const base = this.options.baseUrl();
-    const found = this.store.linksOf(v.id);
-    return {
-      pdf: found.pdf ? `${base}/comprobantes/pdf/${found.pdf}.pdf` : "",
-      ticket: found.ticket ? `${base}/comprobantes/ticket/${found.ticket}.pdf` : "",
-    };
-  }
-
   /** The voucher `{tipo, operacion, punto_venta, numero}` names: a sale of this point of sale, or a purchase recorded at it. */
   findVoucher(c: Json, pv: PointOfSale): StoredVoucher | undefined {
     if (c?.operacion === "C")
@@ -1359,96 +789,6 @@ export class SandboxService {
         .at(-1);
     if (!c || Number(c.punto_venta) !== pv.punto_venta) return undefined;
     return this.store.findByNumber(pv.punto_venta, String(c.tipo ?? ""), Number(c.numero));
-  }
-
-  consulta(body: Json, pv: PointOfSale): Reply {
-    const v = this.findVoucher(body?.comprobante, pv);
-    if (!v) return fail(["No se encontro el comprobante solicitado."]);
-    return { status: 200, body: { error: "N", errores: NO_ERRORS, rta: "OK", ...this.queryItem(v) } };
-  }
-
-  consultaAvanzada(body: Json, pv: PointOfSale): Reply {
-    const kind = body?.busqueda_tipo;
-    const c = body?.comprobante ?? {};
-    const page = Number(body?.pagina ?? 0);
-    const limit = Number(body?.limite ?? 100);
-    if (!Number.isInteger(page) || page < 0) return fail(["El campo pagina debe ser un entero desde 0."]);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
-      return fail(["El campo limite debe estar entre 1 y 1000."]);
-    let filter: (v: StoredVoucher) => boolean;
-    let candidates: Iterable<StoredVoucher> | undefined;
-    // Sales and purchases are listed apart; a body without operacion gets both.
-    const operacion = c.operacion === "C" || c.operacion === "V" ? c.operacion : undefined;
-    const ofOperacion = (v: StoredVoucher) => operacion === undefined || (v.operacion ?? "V") === operacion;
-    if (kind === "EXT_REF") {
-      const reference = String(c.external_reference ?? "");
-      if (reference === "") return fail(["Debe enviar el external_reference a buscar."]);
-      candidates = this.store.findByReference(pv.punto_venta, reference).reverse().filter(ofOperacion);
-      filter = () => true;
-    } else if (kind === "F") {
-      if (!isDate(c.fecha)) return fail(["El campo fecha debe tener el formato dd/mm/aaaa."]);
-      filter = (v) => v.fecha === c.fecha && ofOperacion(v);
-    } else if (kind === "TN" && operacion === "C") {
-      const from = Number(c.numero_desde);
-      const to = Number(c.numero_hasta);
-      if (!voucherTypeInfo(c.tipo) || !Number.isInteger(from) || !Number.isInteger(to)) {
-        return fail(["La busqueda TN necesita tipo, numero_desde y numero_hasta."]);
-      }
-      candidates = [
-        ...this.store.newestFirst(
-          pv.punto_venta,
-          (v) =>
-            v.operacion === "C" &&
-            v.tipo === c.tipo &&
-            (c.punto_venta === undefined || shownPointOfSale(v) === Number(c.punto_venta)) &&
-            v.numero >= from &&
-            v.numero <= to,
-        ),
-      ].sort((a, b) => b.numero - a.numero);
-      filter = () => true;
-    } else if (kind === "TN") {
-      const from = Number(c.numero_desde);
-      const to = Number(c.numero_hasta);
-      if (!voucherTypeInfo(c.tipo) || !Number.isInteger(from) || !Number.isInteger(to)) {
-        return fail(["La busqueda TN necesita tipo, numero_desde y numero_hasta."]);
-      }
-      if (Number(c.punto_venta) !== pv.punto_venta)
-        return { status: 200, body: { rta: "OK", error: "N", total: 0, errores: [], comprobantes: [] } };
-      const found: StoredVoucher[] = [];
-      for (let n = Math.min(to, from + 100_000); n >= from; n--) {
-        const v = this.store.findByNumber(pv.punto_venta, c.tipo, n);
-        if (v) found.push(v);
-      }
-      candidates = found;
-      filter = () => true;
-    } else {
-      return fail(['El campo busqueda_tipo debe ser "F", "TN" o "EXT_REF".']);
-    }
-    const all = [...(candidates ?? this.store.newestFirst(pv.punto_venta, filter))];
-    const size = this.options.faults.pageSize > 0 ? Math.min(limit, this.options.faults.pageSize) : limit;
-    const items = all.slice(page * size, page * size + size).map((v) => this.queryItem(v));
-    return { status: 200, body: { rta: "OK", error: "N", total: all.length, errores: [], comprobantes: items } };
-  }
-
-  numeracion(body: Json, pv: PointOfSale): Reply {
-    const c = body?.comprobante;
-    if (!c || !voucherTypeInfo(c.tipo)) return fail(["Debe enviar un tipo de comprobante valido."]);
-    if (Number(c.punto_venta) !== pv.punto_venta)
-      return fail(["El punto de venta no corresponde a las credenciales enviadas."]);
-    return {
-      status: 200,
-      body: {
-        error: "N",
-        errores: NO_ERRORS,
-        rta: "OK",
-        comprobante: {
-          tipo: c.tipo,
-          operacion: c.operacion ?? "V",
-          punto_venta: pv.punto_venta,
-          numero: this.store.nextNumber(pv.punto_venta, c.tipo),
-        },
-      },
-    };
   }
 
   /**
@@ -1501,56 +841,6 @@ export class SandboxService {
     };
   }
 
-  // --- queue management ---
-
-  async eliminarEncolado(body: Json, pv: PointOfSale): Promise<Reply> {
-    const reference = String(body?.external_reference ?? "");
-    const matches = this.store
-      .findByReference(pv.punto_venta, reference)
-      .filter((v) => body?.fecha === undefined || v.fecha === body.fecha);
-    if (matches.length === 0) return fail([NOT_FOUND], { procesados_cant: 0, procesados: [] });
-    const deletable = matches.filter((v) => v.queued);
-    await Promise.all(deletable.map((v) => this.store.update(v, { deleted: true, queued: false })));
-    const procesados = deletable.map(
-      (v) => `El comprobante ${v.tipo} ${voucherNumber(v.punto_venta, 0)} se ha eliminado correctamente. `,
-    );
-    const error = deletable.length === matches.length ? "N" : deletable.length === 0 ? "S" : "PARCIAL";
-    const errores = error === "N" ? [] : ["Los comprobantes ya emitidos no se pueden eliminar."];
-    return { status: 200, body: { error, errores, procesados_cant: deletable.length, procesados } };
-  }
-
-  private firstQueued(body: Json, pv: PointOfSale, accept: (v: StoredVoucher) => boolean): StoredVoucher | undefined {
-    // Several vouchers may share a reference: the service acts on the first match.
-    return this.store.findByReference(pv.punto_venta, String(body?.external_reference ?? "")).find(accept);
-  }
-
-  async cambiarFechaEncolado(body: Json, pv: PointOfSale): Promise<Reply> {
-    const v = this.firstQueued(body, pv, (x) => x.queued);
-    if (!v) return fail([NOT_FOUND]);
-    if (!isDate(body?.fecha)) return fail(["El campo fecha debe tener el formato dd/mm/aaaa."]);
-    // The method's body lists both dates (reference §4.2): the due date moves with the voucher.
-    if (!isDate(body?.vencimiento)) return fail(["El campo vencimiento debe tener el formato dd/mm/aaaa."]);
-    const vencimiento = body.vencimiento;
-    const comprobante = { ...v.comprobante, fecha: body.fecha, vencimiento };
-    // Changing the date also puts an errored voucher back in the queue.
-    await this.store.update(v, {
-      fecha: body.fecha,
-      vencimiento,
-      comprobante,
-      status: "EN COLA, ESPERANDO APROBACION",
-      errors: [],
-      attempts: 0,
-    });
-    return { status: 200, body: { error: "N", errores: [] } };
-  }
-
-  async reenviarEncolado(body: Json, pv: PointOfSale): Promise<Reply> {
-    const v = this.firstQueued(body, pv, (x) => x.queued && x.status === "ENVIADO A PROCESAR - CON ERROR");
-    if (!v) return fail([NOT_FOUND]);
-    await this.store.update(v, { status: "EN COLA, ESPERANDO APROBACION", errors: [], attempts: 0 });
-    return { status: 200, body: { error: "N", errores: [] } };
-  }
-
   alertas(): Reply {
     if (this.options.faults.authorityDown) {
       return {
@@ -1578,62 +868,11 @@ export class SandboxService {
     };
   }
 
-  // --- the queue worker ---
+  // --- the queue worker (queue.ts) ---
 
-  /** One pass of the worker: issues the queued vouchers whose date has come (reference §8.1). */
-  async processQueue(): Promise<number> {
-    const today = this.today();
-    let issued = 0;
-    const waiting = this.store
-      .queuedVouchers()
-      .filter((v) => v.status !== "ENVIADO A PROCESAR - CON ERROR" && v.attempts < 100)
-      .sort((a, b) => dayNumber(a.fecha) - dayNumber(b.fecha) || a.id - b.id);
-    const writes: Promise<void>[] = [];
-    for (const v of waiting) {
-      if (dayNumber(v.fecha) > today) {
-        if (v.status !== "APROBADO Y EN COLA") writes.push(this.store.update(v, { status: "APROBADO Y EN COLA" }));
-        continue;
-      }
-      if (this.options.faults.authorityDown) {
-        // An outage is retried automatically on the next pass.
-        writes.push(this.store.update(v, { attempts: v.attempts + 1 }));
-        continue;
-      }
-      if (this.options.random() < this.options.faults.queueError || v.attempts + 1 >= 100) {
-        writes.push(
-          this.store.update(v, {
-            status: "ENVIADO A PROCESAR - CON ERROR",
-            attempts: v.attempts + 1,
-            errors: ["AFIP No devolvio el CAE asociado. (Cod. Error #6661141.S1254)"],
-          }),
-        );
-        continue;
-      }
-      const dated = this.authorityDateRefusal(v.comprobante, v.punto_venta);
-      const refused = [
-        ...(dated ? [dated] : []),
-        ...this.productionRefusals({ cliente: stripKind(v.party), comprobante: v.comprobante }).map((p) => p.text),
-      ];
-      if (refused.length > 0) {
-        writes.push(
-          this.store.update(v, {
-            status: "ENVIADO A PROCESAR - CON ERROR",
-            attempts: v.attempts + 1,
-            errors: refused,
-          }),
-        );
-        continue;
-      }
-      const numero = this.store.takeNumber(v.punto_venta, v.tipo);
-      const comprobante = { ...v.comprobante, numero };
-      writes.push(
-        this.store.update(v, { numero, comprobante, status: "EMITIDO", queued: false, attempts: v.attempts + 1 }),
-      );
-      writes.push(this.freshLinks(v).durable.then(() => undefined));
-      issued++;
-    }
-    await Promise.all(writes);
-    return issued;
+  /** Processes what the queue holds (the server calls it every queueIntervalMs). */
+  processQueue(): Promise<number> {
+    return processQueue(this);
   }
 
   // --- documents ---
@@ -1693,22 +932,4 @@ export class SandboxService {
       qr: this.qr(v),
     };
   }
-}
-
-/** The point of sale a voucher shows: a purchase's is the supplier's. */
-function shownPointOfSale(v: StoredVoucher): number {
-  return v.operacion === "C" ? Number((v.comprobante as Json).punto_venta) : v.punto_venta;
-}
-
-/** The sum of a voucher's tributos of one type (6 IVA, 7 IIBB), as `consulta` reports it. */
-function tributoSum(tributos: Json[], tipo: number): number {
-  const totals = tributos
-    .filter((t) => Number(t?.tipo) === tipo)
-    .map((t) => Dec.tryParse(String(t?.total ?? 0)) ?? Dec.ZERO);
-  return Number(Dec.sum(totals).toFixed(2));
-}
-
-function stripKind(party: Json): Json {
-  const { kind: _kind, ...rest } = party;
-  return rest;
 }

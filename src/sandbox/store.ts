@@ -23,6 +23,7 @@ import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { dayNumber } from "../voucher/dates.js";
 import { cuitCheckDigit } from "../voucher/ids.js";
+import type { Json } from "./reply.js";
 
 export interface PointOfSale {
   punto_venta: number;
@@ -597,4 +598,15 @@ export function readAccount(dataDir: string): Account | undefined {
     return undefined;
   }
   return account;
+}
+
+/** The point of sale a voucher shows: a purchase's is the supplier's. */
+export function shownPointOfSale(v: StoredVoucher): number {
+  return v.operacion === "C" ? Number((v.comprobante as Json).punto_venta) : v.punto_venta;
+}
+
+/** A party as the service shows it: without the kind the store keeps (customer or supplier). */
+export function stripKind(party: Json): Json {
+  const { kind: _kind, ...rest } = party;
+  return rest;
 }

@@ -1039,6 +1039,7 @@ export const ES: Readonly<Record<string, string>> = {
   "Customer's address (optional)": "Domicilio del cliente (opcional)",
   "at most {max} characters": "como máximo {max} caracteres",
   "Customer's e-mail, to send the voucher to (optional)": "E-mail del cliente, para enviarle el comprobante (opcional)",
+  "E-mail the voucher to {email} once issued?": "¿Mandarle el comprobante por e-mail a {email} una vez emitido?",
   "Item {n}: {description}": "Ítem {n}: {description}",
   "Quantity (0 leaves the item out)": "Cantidad (0 deja el ítem afuera)",
   "at most {max}, what the voucher had": "como máximo {max}, lo que tenía el comprobante",
@@ -1481,6 +1482,7 @@ export const ES: Readonly<Record<string, string>> = {
     "reenvía por e-mail un comprobante emitido a su cliente (reenviar); solo uno que se envió por e-mail al emitirlo",
   "the voucher of an order, e-mailed again": "el comprobante de un pedido, reenviado por e-mail",
   "{tipo} {number} e-mailed to its client again": "{tipo} {number} reenviado por e-mail a su cliente",
+  "to send it yourself, save its PDF with `{command}`": "para mandarlo vos, guardá su PDF con `{command}`",
   "vouchers: {used} issued of the {quota} in the subscription, {left} left":
     "comprobantes: {used} emitidos de los {quota} de la suscripción, quedan {left}",
   "vouchers: {used} issued of the {quota} in the subscription, {recurring} scheduled as recurring, {left} left":

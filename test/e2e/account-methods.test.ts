@@ -530,6 +530,8 @@ describe("resend, pay, customer-ledger, products", () => {
     const refused = await u.run(["resend", "--ref", "NOMAIL-1"]);
     expect(refused.code).toBe(4);
     expect(refused.stderr).toMatch(/no fue enviado por e-mail/);
+    // The next step: its PDF, to send it by hand.
+    expect(refused.stderr).toMatch(/hint: .*facturar pdf --ref NOMAIL-1/);
     expect((await u.run(["resend", "--ref", "NOPE"])).code).toBe(9);
     expect((await u.run(["resend", "--ref", "MAIL-1", "--type", "FACTURA A"])).code).toBe(2);
   }, 30_000);

@@ -12,7 +12,7 @@ import { t, tn } from "../i18n/index.js";
 import { money } from "../output/amount.js";
 import { csvRow } from "../output/csv.js";
 import { documentName } from "../output/files.js";
-import { mailedLine, pagesLine } from "../output/voucher.js";
+import { caeText, mailedLine, pagesLine, stateWord } from "../output/voucher.js";
 import { shortTypeName, voucherNumber } from "../voucher/codes.js";
 import { dayNumber, formatDay } from "../voucher/dates.js";
 import { date } from "../voucher/schema.js";
@@ -295,7 +295,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
           // A table cell holds one line: the service's line breaks (`#@#`) read as spaces there.
           String((v.raw.cliente ?? v.raw.proveedor)?.razon_social ?? "").replace(/\s*\n\s*/g, " "),
           v.total ? money(v.total, v.raw.comprobante.moneda) : "",
-          v.status,
+          stateWord(v.state),
           v.external_reference,
           pdf ?? "",
         ]);
@@ -395,6 +395,8 @@ async function referenceNotes(
 ): Promise<string[]> {
   const who = `${v.tipo} ${number ?? t("(queued)")}`;
   const notes: string[] = [];
+  // Support's first question: the authorisation code.
+  if (v.state === "issued") notes.push(`${who}: ${caeText(v.cae, v.vencimiento_cae)}`);
   const mailed =
     v.envio_x_mail === true
       ? (v.envio_x_mail_direcciones ?? [])

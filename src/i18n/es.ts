@@ -405,6 +405,14 @@ export const ES: Readonly<Record<string, string>> = {
   "point of sale {points}; {n} vouchers; total {total}": "punto de venta {points}; {n} comprobantes; total {total}",
   "Issue all {n}?": "¿Emitir los {n}?",
   // commands/journal.ts
+  state: "estado",
+  "time (Argentina)": "hora (Argentina)",
+  source: "origen",
+  "the journal holds nothing under {ref}": "el diario no tiene nada con la referencia {ref}",
+  "the service may hold it still: facturar query --ref {ref}":
+    "puede que el servicio lo tenga: facturar query --ref {ref}",
+  "only the voucher of this external_reference": "solo el comprobante de esta external_reference",
+  "one voucher, by its reference": "un comprobante, por su referencia",
   "{ref}: the service has no voucher under it; the next issue run will send it":
     "{ref}: el servicio no tiene ningún comprobante con esa referencia; la próxima emisión lo enviará",
   "the journal of profile {name} holds nothing for those files ({path})":
@@ -441,6 +449,16 @@ export const ES: Readonly<Record<string, string>> = {
   "give the QR's text (its URL) or --ref to fetch the voucher":
     "indique el texto del QR (su URL) o --ref para buscar el comprobante",
   "not a voucher QR: {value}": "no es el QR de un comprobante: {value}",
+  "format version": "versión del formato",
+  "issuer's CUIT": "CUIT del emisor",
+  "voucher type": "tipo de comprobante",
+  amount: "importe",
+  currency: "moneda",
+  "exchange rate": "cotización",
+  "receiver's document type": "tipo de documento del receptor",
+  "receiver's document": "documento del receptor",
+  "authorisation type": "tipo de autorización",
+  "authorisation code": "código de autorización",
   voucher: "comprobante",
   "no voucher with reference {ref}": "no hay comprobante con la referencia {ref}",
   "the voucher {ref} has no QR yet (is it still queued?)":

@@ -480,7 +480,7 @@ describe("resend, pay, customer-ledger, products", () => {
     const products = JSON.parse((await u.run(["--json", "products", "--code", "MALBEC6"])).stdout);
     expect(products.productos).toEqual([expect.objectContaining({ codigo: "MALBEC6", moneda: "DOL" })]);
     const table = await u.run(["query", "--date", TODAY]);
-    expect(table.stdout).toMatch(/USD 1,452\.00 +EMITIDO +FA-USD-2026-0001/);
+    expect(table.stdout).toMatch(/USD 1,452\.00 +issued +FA-USD-2026-0001/);
   }, 60_000);
 
   it("next-number shows the last issued too; qr of a missing reference is not found (9); FCE types keep their letter", async () => {

@@ -44,6 +44,31 @@ export function argentinaTime(iso: string): string {
   return `${local.slice(8, 10)}/${local.slice(5, 7)}/${local.slice(0, 4)} ${local.slice(11, 19)}`;
 }
 
+/**
+ * An entry as a voucher result (schema/output.schema.json): the names issue uses
+ * (`external_reference`, `comprobante_tipo`, `status`), then what only the journal keeps.
+ */
+export function entryJson(e: JournalEntry): Record<string, unknown> {
+  const { ref, state, tipo, errors, ...rest } = e;
+  return {
+    ok: state === "issued" || state === "queued" || state === "deleted",
+    status: state,
+    external_reference: ref,
+    comprobante_tipo: tipo ?? null,
+    punto_venta: e.punto_venta ?? null,
+    numero: e.numero ?? null,
+    comprobante_nro: e.comprobante_nro ?? null,
+    cae: e.cae ?? null,
+    vencimiento_cae: e.vencimiento_cae ?? null,
+    vencimiento_pago: e.vencimiento_pago ?? null,
+    pdf: e.pdf ?? null,
+    ticket: e.ticket ?? null,
+    errors: errors ?? [],
+    error_details: (errors ?? []).map((text) => ({ code: `journal.${state}`, text })),
+    ...rest,
+  };
+}
+
 export async function journalCommand(
   ctx: Context,
   files: string[],
@@ -129,7 +154,7 @@ export async function journalCommand(
         t("the service may hold it still: facturar query --ref {ref}", { ref }),
       );
     if (ctx.json) {
-      for (const e of entries) await ctx.out(JSON.stringify(e));
+      for (const e of entries) await ctx.out(JSON.stringify(entryJson(e)));
     } else if (entries.length === 0) {
       ctx.err(
         files.length

@@ -7,7 +7,7 @@ import { saveDocument } from "../batch/documents.js";
 import { type AccountKey, Journal } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
-import { type Outcome, UsageError } from "../errors.js";
+import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
 import { money } from "../output/amount.js";
 import { csvRow } from "../output/csv.js";
@@ -278,13 +278,24 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
       } else if (ctx.json) {
         await ctx.out(
           JSON.stringify({
-            ...v.raw,
-            state: v.state,
-            comprobante_nro: number,
+            // A voucher result, as issue's (schema/output.schema.json), then the service's record.
+            ok: v.state !== "queue-error",
+            status: v.state,
             external_reference: v.external_reference,
-            ...(v.observations.length ? { observations: v.observations } : {}),
+            comprobante_tipo: v.tipo,
+            punto_venta: v.punto_venta,
+            numero: v.numero,
+            comprobante_nro: number,
+            cae: v.cae,
+            vencimiento_cae: v.vencimiento_cae,
+            vencimiento_pago: v.vencimiento_pago,
+            qr: v.qr,
             pdf,
             ticket,
+            errors: v.errors,
+            error_details: v.errors.map((text) => ({ code: "service.queue-error", text })),
+            observations: v.observations,
+            ...v.raw,
           }),
         );
       } else {
@@ -335,8 +346,14 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
         ),
       );
     if (count > 0) return "done";
-    // A script asking about a reference learns "not there" from the exit code, or from JSON.
-    if (ctx.json) await ctx.out(JSON.stringify({ ok: false, status: "not-found", query: wanted }));
+    // A script asking about a reference learns "not there" from the exit code, or from JSON: the
+    // error object every command prints.
+    if (ctx.json)
+      throw new FacturarError(
+        wanted.kind === "ref" ? t("no voucher with reference {ref}", { ref: wanted.ref }) : t("no voucher found"),
+        "notFound",
+        "service.not-found",
+      );
     return "notFound";
   });
 }

@@ -42,7 +42,7 @@ export async function resendCommand(ctx: Context, flags: TargetFlags): Promise<O
     });
     await printAnswer(
       ctx,
-      { ok: true, tipo: v.tipo, punto_venta: v.puntoVenta, numero: v.numero, operacion: v.operacion },
+      { ok: true, comprobante_tipo: v.tipo, punto_venta: v.puntoVenta, numero: v.numero, operacion: v.operacion },
       [t("{tipo} {number} e-mailed to its client again", { tipo: v.tipo, number })],
     );
     return "done";

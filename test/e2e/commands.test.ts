@@ -125,7 +125,7 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
     const noneJson = await u.run(["--json", "query", "--type", "FACTURA B", "--number", "999"]);
     expect(noneJson.code).toBe(9);
     expect(ndjson(noneJson.stdout)).toEqual([
-      { ok: false, status: "not-found", query: { kind: "number", tipo: "FACTURA B", numero: 999 } },
+      { ok: false, error: { code: "service.not-found", message: "no voucher found" } },
     ]);
   });
 

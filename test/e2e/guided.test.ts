@@ -132,7 +132,7 @@ describe("facturar issue --interactive", () => {
     const [issued] = ndjson(
       (await runCli(["--json", "query", "--ref", "27334445556"], { cwd: u.cwd, env: u.env })).stdout,
     );
-    expect(issued).toMatchObject({ state: "issued", cliente: { razon_social: "GOMEZ PABLO" } });
+    expect(issued).toMatchObject({ status: "issued", cliente: { razon_social: "GOMEZ PABLO" } });
     // The lookup fails (the registry has no such person): asked as before, nothing offered.
     const unknown = await inTerminal(
       ["--verbose", "issue", "--interactive", "--no-pdf"],
@@ -202,7 +202,7 @@ describe("facturar issue --interactive", () => {
     expect(screen).toMatch(/EXIT=0/);
     const found = await runCli(["--json", "query", "--ref", "TRACTOR-1"], { cwd: u.cwd, env: u.env });
     expect(ndjson(found.stdout)[0]).toMatchObject({
-      state: "issued",
+      status: "issued",
       cliente: { documento_tipo: "CUIT", documento_nro: "20111111112" },
       comprobante: { fecha: argentinaDay(), total: 10890000 },
     });
@@ -253,7 +253,7 @@ describe("facturar issue --interactive", () => {
     const note = ndjson((await runCli(["--json", "query", "--ref", "VENTA-9-NC1"], { cwd: u.cwd, env: u.env })).stdout);
     expect(note).toHaveLength(1);
     expect(note[0]).toMatchObject({
-      state: "issued",
+      status: "issued",
       cliente: { documento_tipo: "DNI", documento_nro: "30123456", razon_social: "Juana Pérez" },
       comprobante: { tipo: "NOTA DE CREDITO B", total: 9256.5 },
     });
@@ -432,7 +432,7 @@ describe("facturar issue --interactive", () => {
     const [issued] = ndjson(
       (await runCli(["--json", "query", "--ref", "OCULTO-1"], { cwd: u.cwd, env: u.env })).stdout,
     );
-    expect(issued).toMatchObject({ state: "issued", cliente: { razon_social: "Ana Diaz" } });
+    expect(issued).toMatchObject({ status: "issued", cliente: { razon_social: "Ana Diaz" } });
   }, 60_000);
 
   it("the same wrong answer given round after round: the guide gives up, shows the error, sends nothing", async () => {
@@ -535,7 +535,7 @@ describe("facturar issue --interactive", () => {
     expect(second).not.toMatch(/Issue it\?/);
     expect(second).toMatch(/EXIT=3\b/);
     const held = await runCli(["--json", "query", "--ref", "VENTA-7-NC2"], { cwd: u.cwd, env: u.env });
-    expect(ndjson(held.stdout)).toMatchObject([{ ok: false, status: "not-found" }]);
+    expect(ndjson(held.stdout)).toMatchObject([{ ok: false, error: { code: "service.not-found" } }]);
   }, 90_000);
 
   it("--from-ref while the voucher's latest note is still queued: that note is the one made, under its reference", async () => {

@@ -310,7 +310,15 @@ export async function run(argv: string[], io: Io = processIo(), stop: StopToken 
     await program.parseAsync(argv);
   } catch (error) {
     // Help and --version end with exit code 0 (`help issue` too); every other error of commander's is 1: usage.
-    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_CODES.done : EXIT_CODES.usage;
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return EXIT_CODES.done;
+      // Told on stderr as commander words it; under --json an error is a JSON object on stdout too.
+      if (json)
+        io.stdout.write(
+          `${JSON.stringify({ ok: false, error: { code: "usage", message: error.message.replace(/^error: /, "") } })}\n`,
+        );
+      return EXIT_CODES.usage;
+    }
     outcome = reportError(io, error, json, verbose);
   }
   return EXIT_CODES[outcome];

@@ -55,7 +55,7 @@ export async function deletePurchaseCommand(
     }
     // The journal's entry said "issued": the next run would not record it again.
     await journal("deleted");
-    await printAnswer(ctx, { ok: true, tipo, punto_venta: puntoVenta, numero: number.numero, rta }, [
+    await printAnswer(ctx, { ok: true, comprobante_tipo: tipo, punto_venta: puntoVenta, numero: number.numero, rta }, [
       t("purchase {tipo} {number} deleted", { tipo, number: printed }),
     ]);
     return "done";

@@ -283,6 +283,17 @@ class Guide {
       })
     ).trim();
     setOrDrop(this.draft.cliente, "email", email);
+    // An address alone sends nothing: the service e-mails only with envia_por_mail "S" (and only
+    // then does `facturar resend` work later).
+    if (email === "") {
+      delete this.draft.cliente.envia_por_mail;
+      return;
+    }
+    const send = await this.p.confirm({
+      message: t("E-mail the voucher to {email} once issued?", { email }),
+      default: this.draft.cliente.envia_por_mail !== "N",
+    });
+    this.draft.cliente.envia_por_mail = send ? "S" : "N";
   }
 
   /** Item `i` (a new one at the end); a pre-filled item offers its values. Returns false when left out. */

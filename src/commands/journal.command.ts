@@ -7,11 +7,13 @@ export const define: Define = (program, run) => {
     .command("journal")
     .description(t("what the journal holds for the profile (or for some input files), unknown outcomes first"))
     .argument(t("[files...]"), t("only the vouchers read from these files"))
+    .option(`--ref ${t("<reference>")}`, t("only the voucher of this external_reference"))
     .option("--reconcile", t("settle unknown and queued entries by asking the service"))
     .action(run(async () => (await import("./journal.js")).journalCommand));
   examples(command, [
     [t("everything the profile's journal holds"), "facturar journal"],
     [t("what became of the vouchers of one batch file"), "facturar journal lote.csv"],
+    [t("one voucher, by its reference"), "facturar journal --ref PEDIDO-1043"],
     [t("settle unknown outcomes by asking the service"), "facturar journal --reconcile"],
   ]);
 };

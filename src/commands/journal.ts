@@ -6,8 +6,9 @@ import { entryFromService, inFlight, Journal, type JournalEntry, sinceSent } fro
 import { stateDir } from "../config/paths.js";
 import { loadProfile } from "../config/profile.js";
 import type { Context } from "../context.js";
-import { type Outcome, UsageError } from "../errors.js";
+import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
+import { stateWord } from "../output/voucher.js";
 import { accountOf } from "../session/connect.js";
 import { voucherNumber } from "../voucher/codes.js";
 import { withConnection } from "./online.js";
@@ -35,7 +36,46 @@ function number(entry: JournalEntry): string {
   return entry.punto_venta && entry.numero ? voucherNumber(entry.punto_venta, entry.numero) : "";
 }
 
-export async function journalCommand(ctx: Context, files: string[], flags: { reconcile?: boolean }): Promise<Outcome> {
+/** A journal time (UTC, ISO) as a person in Argentina reads it: dd/mm/yyyy hh:mm:ss, UTC−3 (no daylight saving). */
+export function argentinaTime(iso: string): string {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return iso;
+  const local = new Date(ms - 3 * 3_600_000).toISOString();
+  return `${local.slice(8, 10)}/${local.slice(5, 7)}/${local.slice(0, 4)} ${local.slice(11, 19)}`;
+}
+
+/**
+ * An entry as a voucher result (schema/output.schema.json): the names issue uses
+ * (`external_reference`, `comprobante_tipo`, `status`), then what only the journal keeps.
+ */
+export function entryJson(e: JournalEntry): Record<string, unknown> {
+  const { ref, state, tipo, errors, ...rest } = e;
+  return {
+    ok: state === "issued" || state === "queued" || state === "deleted",
+    status: state,
+    external_reference: ref,
+    comprobante_tipo: tipo ?? null,
+    punto_venta: e.punto_venta ?? null,
+    numero: e.numero ?? null,
+    comprobante_nro: e.comprobante_nro ?? null,
+    cae: e.cae ?? null,
+    vencimiento_cae: e.vencimiento_cae ?? null,
+    vencimiento_pago: e.vencimiento_pago ?? null,
+    pdf: e.pdf ?? null,
+    ticket: e.ticket ?? null,
+    errors: errors ?? [],
+    error_details: (errors ?? []).map((text) => ({ code: `journal.${state}`, text })),
+    ...rest,
+  };
+}
+
+export async function journalCommand(
+  ctx: Context,
+  files: string[],
+  flags: { reconcile?: boolean; ref?: string },
+): Promise<Outcome> {
+  const ref = flags.ref?.trim();
+  if (flags.ref !== undefined && !ref) throw new UsageError(t("--ref needs a reference"));
   const profileRequest = {
     ...(ctx.profile ? { profile: ctx.profile } : {}),
     ...(ctx.configPath ? { config: ctx.configPath } : {}),
@@ -101,13 +141,20 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
     }
     const entries = journal
       .all()
-      .filter((e) => matches(e, files))
+      .filter((e) => matches(e, files) && (ref === undefined || e.ref === ref))
       .sort((a, b) => ORDER[a.state] - ORDER[b.state] || (a.at < b.at ? 1 : -1));
     const missing = unknownFile(entries);
     if (missing)
       throw new UsageError(t("{file}: no such file, and the journal holds nothing read from it", { file: missing }));
+    if (ref !== undefined && entries.length === 0)
+      throw new FacturarError(
+        t("the journal holds nothing under {ref}", { ref }),
+        "notFound",
+        "journal.not-found",
+        t("the service may hold it still: facturar query --ref {ref}", { ref }),
+      );
     if (ctx.json) {
-      for (const e of entries) await ctx.out(JSON.stringify(e));
+      for (const e of entries) await ctx.out(JSON.stringify(entryJson(e)));
     } else if (entries.length === 0) {
       ctx.err(
         files.length
@@ -129,21 +176,30 @@ export async function journalCommand(ctx: Context, files: string[], flags: { rec
         deleted: c.dim,
         issued: c.green,
       };
-      const states: Record<JournalEntry["state"], string> = {
-        unknown: t("unknown"),
-        sending: t("sending"),
-        "queue-error": t("queue error"),
-        queued: t("queued"),
-        held: t("held"),
-        rejected: t("rejected"),
-        deleted: t("deleted"),
-        issued: t("issued"),
-      };
-      const width = Math.max(...Object.values(states).map((s) => s.length));
+      const states = Object.fromEntries(
+        (Object.keys(ORDER) as JournalEntry["state"][]).map((s) => [s, stateWord(s)]),
+      ) as Record<JournalEntry["state"], string>;
+      const head = [t("state"), t("reference"), t("type"), t("number"), t("time (Argentina)"), t("source")];
+      const cells = (e: JournalEntry) => [
+        states[e.state],
+        e.ref,
+        e.tipo ?? "",
+        number(e),
+        argentinaTime(e.at),
+        e.source ?? "",
+      ];
+      const widths = head.map((h, i) => Math.max(h.length, ...entries.map((e) => (cells(e)[i] ?? "").length)));
+      const line = (row: string[], state?: JournalEntry["state"]) =>
+        row
+          .map((cell, i) => {
+            const padded = cell.padEnd(widths[i] ?? 0);
+            return i === 0 && state ? paint[state](padded) : padded;
+          })
+          .join("  ")
+          .trimEnd();
+      await ctx.out(c.dim(line(head)));
       for (const e of entries) {
-        await ctx.out(
-          `${paint[e.state](states[e.state].padEnd(width))}  ${e.ref.padEnd(28)}  ${(e.tipo ?? "").padEnd(18)}  ${number(e).padEnd(14)}  ${e.at}  ${e.source ?? ""}`.trimEnd(),
-        );
+        await ctx.out(line(cells(e), e.state));
         for (const error of e.state === "rejected" || e.state === "unknown" || e.state === "queue-error"
           ? (e.errors ?? [])
           : [])

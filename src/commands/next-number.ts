@@ -19,7 +19,7 @@ export async function nextNumberCommand(ctx: Context, flags: { type?: string; pv
     // `numeracion` answers the next number (both versions of its page); the last issued is one
     // less, 0 when the lane has none. `numero` stays the next one, as scripts read it.
     const last = Math.max(0, next - 1);
-    await printAnswer(ctx, { ok: true, tipo, punto_venta: puntoVenta, numero: next, next, last }, [
+    await printAnswer(ctx, { ok: true, comprobante_tipo: tipo, punto_venta: puntoVenta, numero: next, next, last }, [
       t("next {tipo} at point of sale {puntoVenta}: {value}", {
         tipo,
         puntoVenta,

@@ -54,7 +54,7 @@ export async function payCommand(
       ctx,
       {
         ok: true,
-        tipo: v.tipo,
+        comprobante_tipo: v.tipo,
         punto_venta: v.puntoVenta,
         numero: v.numero,
         total: importe,

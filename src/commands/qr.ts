@@ -4,7 +4,7 @@ import { findSaleOrPurchase, preferred } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { voucherTypeInfo } from "../voucher/codes.js";
+import { DOCUMENT_TYPE_CODES, VOUCHER_TYPES, voucherTypeInfo } from "../voucher/codes.js";
 import { toIsoDate } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import type { ServiceVoucher } from "../voucher/held.js";
@@ -23,6 +23,40 @@ interface QrCheck {
 /** A field the service's answer leaves out (the real service omits or blanks some, e.g. cae in DEV). */
 function absent(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+}
+
+/** What a QR field is, for people (its key is shown beside it). */
+function qrLabel(key: string): string {
+  const labels: Record<string, string> = {
+    ver: t("format version"),
+    fecha: t("date"),
+    cuit: t("issuer's CUIT"),
+    ptoVta: t("point of sale"),
+    tipoCmp: t("voucher type"),
+    nroCmp: t("number"),
+    importe: t("amount"),
+    moneda: t("currency"),
+    ctz: t("exchange rate"),
+    tipoDocRec: t("receiver's document type"),
+    nroDocRec: t("receiver's document"),
+    tipoCodAut: t("authorisation type"),
+    codAut: t("authorisation code"),
+  };
+  return labels[key] ?? key;
+}
+
+/** A QR value, its code named where a table names it: `6 (FACTURA B)`, `96 (DNI)`, `E (CAE)`. */
+function qrValue(key: string, value: unknown): string {
+  const text = String(value);
+  const name =
+    key === "tipoCmp"
+      ? Object.entries(VOUCHER_TYPES).find(([, info]) => info.code === value)?.[0]
+      : key === "tipoDocRec"
+        ? Object.entries(DOCUMENT_TYPE_CODES).find(([, code]) => code === value)?.[0]
+        : key === "tipoCodAut"
+          ? { E: "CAE", A: "CAEA" }[text]
+          : undefined;
+  return name ? `${text} (${name})` : text;
 }
 
 /**
@@ -72,7 +106,12 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
     if (ctx.json) {
       await ctx.out(JSON.stringify({ ok, qr: data, checks }));
     } else {
-      for (const [key, value] of Object.entries(data)) await ctx.out(`${key.padEnd(11)} ${value}`);
+      const rows = Object.entries(data).map(([key, value]) => [qrLabel(key), qrValue(key, value), key]);
+      const widths = [0, 1].map((i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+      for (const [label, value, key] of rows)
+        await ctx.out(
+          `${(label ?? "").padEnd(widths[0] ?? 0)}  ${(value ?? "").padEnd(widths[1] ?? 0)}  ${ctx.color.dim(key ?? "")}`,
+        );
       for (const c of checks) {
         const mark = !c.compared ? ctx.color.dim("–") : c.ok ? ctx.color.green("✔") : ctx.color.red("✖");
         const held = c.compared ? String(c.voucher) : t("(not in the service's answer)");

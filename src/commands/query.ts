@@ -8,11 +8,11 @@ import { saveDocument } from "../batch/documents.js";
 import { Journal } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
-import { type Outcome, UsageError } from "../errors.js";
+import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
 import { money } from "../output/amount.js";
 import { csvRow, type SheetFormat, sheetFormat, sheetNumber, sheetStart } from "../output/csv.js";
-import { mailedLine, pagesLine } from "../output/voucher.js";
+import { caeText, mailedLine, pagesLine, stateWord } from "../output/voucher.js";
 import { documentName, shortTypeName, voucherNumber } from "../voucher/codes.js";
 import { dayNumber, formatDay } from "../voucher/dates.js";
 import type { HeldState, Operacion, ServiceVoucher } from "../voucher/held.js";
@@ -285,13 +285,24 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
       } else if (ctx.json) {
         await ctx.out(
           JSON.stringify({
-            ...v.raw,
-            state: v.state,
-            comprobante_nro: number,
+            // A voucher result, as issue's (schema/output.schema.json), then the service's record.
+            ok: v.state !== "queue-error",
+            status: v.state,
             external_reference: v.external_reference,
-            ...(v.observations.length ? { observations: v.observations } : {}),
+            comprobante_tipo: v.tipo,
+            punto_venta: v.punto_venta,
+            numero: v.numero,
+            comprobante_nro: number,
+            cae: v.cae,
+            vencimiento_cae: v.vencimiento_cae,
+            vencimiento_pago: v.vencimiento_pago,
+            qr: v.qr,
             pdf,
             ticket,
+            errors: v.errors,
+            error_details: v.errors.map((text) => ({ code: "service.queue-error", text })),
+            observations: v.observations,
+            ...v.raw,
           }),
         );
       } else {
@@ -302,7 +313,7 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
           // A table cell holds one line: the service's line breaks (`#@#`) read as spaces there.
           String((v.raw.cliente ?? v.raw.proveedor)?.razon_social ?? "").replace(/\s*\n\s*/g, " "),
           v.total ? money(v.total, v.raw.comprobante.moneda) : "",
-          v.status,
+          stateWord(v.state),
           v.external_reference,
           pdf ?? "",
         ]);
@@ -342,8 +353,14 @@ export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Out
         ),
       );
     if (count > 0) return "done";
-    // A script asking about a reference learns "not there" from the exit code, or from JSON.
-    if (ctx.json) await ctx.out(JSON.stringify({ ok: false, status: "not-found", query: wanted }));
+    // A script asking about a reference learns "not there" from the exit code, or from JSON: the
+    // error object every command prints.
+    if (ctx.json)
+      throw new FacturarError(
+        wanted.kind === "ref" ? t("no voucher with reference {ref}", { ref: wanted.ref }) : t("no voucher found"),
+        "notFound",
+        "service.not-found",
+      );
     return "notFound";
   });
 }
@@ -402,6 +419,8 @@ async function referenceNotes(
 ): Promise<string[]> {
   const who = `${v.tipo} ${number ?? t("(queued)")}`;
   const notes: string[] = [];
+  // Support's first question: the authorisation code.
+  if (v.state === "issued") notes.push(`${who}: ${caeText(v.cae, v.vencimiento_cae)}`);
   const mailed =
     v.envio_x_mail === true
       ? (v.envio_x_mail_direcciones ?? [])

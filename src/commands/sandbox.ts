@@ -96,7 +96,7 @@ export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise
     apitoken,
   }));
   if (ctx.json) {
-    await ctx.out(JSON.stringify({ base_url: sandbox.baseUrl, points_of_sale: points }));
+    await ctx.out(JSON.stringify({ ok: true, base_url: sandbox.baseUrl, points_of_sale: points }));
   } else {
     const c = ctx.color;
     await ctx.out(

@@ -89,7 +89,19 @@ export async function validateCommand(ctx: Context, files: string[], flags: Vali
             ok: false,
             status: "unreadable",
             file,
-            errors: [{ code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }],
+            external_reference: null,
+            comprobante_tipo: null,
+            errors: [error.message],
+            error_details: [
+              {
+                code: error.code,
+                field: null,
+                place: null,
+                message: error.message,
+                text: error.message,
+                ...(error.hint ? { hint: error.hint } : {}),
+              },
+            ],
           }),
         );
       }

@@ -404,6 +404,14 @@ export const ES: Readonly<Record<string, string>> = {
   "point of sale {points}; {n} vouchers; total {total}": "punto de venta {points}; {n} comprobantes; total {total}",
   "Issue all {n}?": "¿Emitir los {n}?",
   // commands/journal.ts
+  state: "estado",
+  "time (Argentina)": "hora (Argentina)",
+  source: "origen",
+  "the journal holds nothing under {ref}": "el diario no tiene nada con la referencia {ref}",
+  "the service may hold it still: facturar query --ref {ref}":
+    "puede que el servicio lo tenga: facturar query --ref {ref}",
+  "only the voucher of this external_reference": "solo el comprobante de esta external_reference",
+  "one voucher, by its reference": "un comprobante, por su referencia",
   "{ref}: the service has no voucher under it; the next issue run will send it":
     "{ref}: el servicio no tiene ningún comprobante con esa referencia; la próxima emisión lo enviará",
   "the journal of profile {name} holds nothing for those files ({path})":
@@ -440,6 +448,16 @@ export const ES: Readonly<Record<string, string>> = {
   "give the QR's text (its URL) or --ref to fetch the voucher":
     "indique el texto del QR (su URL) o --ref para buscar el comprobante",
   "not a voucher QR: {value}": "no es el QR de un comprobante: {value}",
+  "format version": "versión del formato",
+  "issuer's CUIT": "CUIT del emisor",
+  "voucher type": "tipo de comprobante",
+  amount: "importe",
+  currency: "moneda",
+  "exchange rate": "cotización",
+  "receiver's document type": "tipo de documento del receptor",
+  "receiver's document": "documento del receptor",
+  "authorisation type": "tipo de autorización",
+  "authorisation code": "código de autorización",
   voucher: "comprobante",
   "no voucher with reference {ref}": "no hay comprobante con la referencia {ref}",
   "the voucher {ref} has no QR yet (is it still queued?)":
@@ -1062,6 +1080,7 @@ export const ES: Readonly<Record<string, string>> = {
   "Customer's address (optional)": "Domicilio del cliente (opcional)",
   "at most {max} characters": "como máximo {max} caracteres",
   "Customer's e-mail, to send the voucher to (optional)": "E-mail del cliente, para enviarle el comprobante (opcional)",
+  "E-mail the voucher to {email} once issued?": "¿Mandarle el comprobante por e-mail a {email} una vez emitido?",
   "Item {n}: {description}": "Ítem {n}: {description}",
   "Quantity (0 leaves the item out)": "Cantidad (0 deja el ítem afuera)",
   "at most {max}, what the voucher had": "como máximo {max}, lo que tenía el comprobante",
@@ -1504,6 +1523,7 @@ export const ES: Readonly<Record<string, string>> = {
     "reenvía por e-mail un comprobante emitido a su cliente (reenviar); solo uno que se envió por e-mail al emitirlo",
   "the voucher of an order, e-mailed again": "el comprobante de un pedido, reenviado por e-mail",
   "{tipo} {number} e-mailed to its client again": "{tipo} {number} reenviado por e-mail a su cliente",
+  "to send it yourself, save its PDF with `{command}`": "para mandarlo vos, guardá su PDF con `{command}`",
   "vouchers: {used} issued of the {quota} in the subscription, {left} left":
     "comprobantes: {used} emitidos de los {quota} de la suscripción, quedan {left}",
   "vouchers: {used} issued of the {quota} in the subscription, {recurring} scheduled as recurring, {left} left":

@@ -1,14 +1,16 @@
 /** How `validate` shows a voucher: a block for people, one NDJSON object for machines. */
 
 import type { ChalkInstance } from "chalk";
+import { problemText } from "../batch/result.js";
 import { t, tn } from "../i18n/index.js";
 import type { PlacedFinding, VoucherCheck } from "../input/check.js";
 import { describeTotals, totalsToJson } from "../voucher/totals.js";
 import { amount } from "./amount.js";
 import { visible } from "./visible.js";
 
+/** A finding as issue's `error_details` carry one: `text` beside `message`. */
 function findingJson(f: PlacedFinding) {
-  return { code: f.code, field: f.field, place: f.place, message: f.message };
+  return { code: f.code, field: f.field, place: f.place, message: f.message, text: f.message };
 }
 
 export function validationJson(check: VoucherCheck) {
@@ -23,8 +25,11 @@ export function validationJson(check: VoucherCheck) {
     ...(check.source.rows ? { rows: check.source.rows } : {}),
     external_reference: env?.comprobante.external_reference ?? stringOrNull(raw.comprobante?.external_reference),
     comprobante_tipo: env?.comprobante.tipo ?? stringOrNull(raw.comprobante?.tipo),
-    errors: check.errors.map(findingJson),
-    warnings: check.warnings.map(findingJson),
+    // The shape of issue's results: each as a line in `errors`, as an object in `error_details`.
+    errors: check.errors.map(problemText),
+    error_details: check.errors.map(findingJson),
+    warnings: check.warnings.map(problemText),
+    warning_details: check.warnings.map(findingJson),
     totals: check.result.totals ? totalsToJson(check.result.totals) : null,
   };
 }

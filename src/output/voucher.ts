@@ -18,6 +18,26 @@ const MARK: Record<VoucherResult["status"], string> = {
   conflict: "≠",
 };
 
+/** `CAE 7406…, expires dd/mm/yyyy`: support's first question, the same in issue and query. */
+export function caeText(cae: string | null, expires: string | null): string {
+  return `CAE ${cae ?? t("— (development: no CAE)")}${expires ? t(", expires {date}", { date: expires }) : ""}`;
+}
+
+/** A state as people read it, in their language (the service's raw `EMITIDO` is not shown). */
+export function stateWord(state: string): string {
+  const words: Record<string, string> = {
+    issued: t("issued"),
+    queued: t("queued"),
+    "queue-error": t("queue error"),
+    unknown: t("unknown"),
+    sending: t("sending"),
+    held: t("held"),
+    rejected: t("rejected"),
+    deleted: t("deleted"),
+  };
+  return words[state] ?? state;
+}
+
 /**
  * The fields design.md lists, plus every error and warning as an object (the shape of
  * `validate --json`'s findings): `error_details` and `warning_details`.
@@ -70,7 +90,7 @@ export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd?: string
   const detail = (text: string) => lines.push(`    ${text}`);
   if (r.status === "issued" || r.status === "skipped-duplicate") {
     detail(
-      `CAE ${r.cae ?? t("— (development: no CAE)")}${r.vencimiento_cae ? t(", expires {date}", { date: r.vencimiento_cae }) : ""}${r.total ? `   ${t("total")} ${amount(r.total)}` : ""}${r.vencimiento_pago ? `   ${t("due {date}", { date: r.vencimiento_pago })}` : ""}`,
+      `${caeText(r.cae, r.vencimiento_cae)}${r.total ? `   ${t("total")} ${amount(r.total)}` : ""}${r.vencimiento_pago ? `   ${t("due {date}", { date: r.vencimiento_pago })}` : ""}`,
     );
     if (r.pdf)
       detail(

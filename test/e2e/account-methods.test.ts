@@ -115,7 +115,7 @@ describe("purchases (operacion C)", () => {
     expect(found.code, found.stderr).toBe(0);
     const [item] = ndjson(found.stdout);
     expect(item).toMatchObject({
-      state: "issued",
+      status: "issued",
       proveedor: { documento_nro: "30711111111", razon_social: "Papelera Norte SRL" },
       comprobante: { operacion: "C", punto_venta: 15, numero: 24 },
     });
@@ -182,7 +182,7 @@ describe("purchases (operacion C)", () => {
     expect(gone.code, gone.stderr).toBe(0);
     expect(JSON.parse(gone.stdout)).toEqual({
       ok: true,
-      tipo: "FACTURA A",
+      comprobante_tipo: "FACTURA A",
       punto_venta: 15,
       numero: 24,
       rta: "El comprobante se ha eliminado.",
@@ -238,7 +238,9 @@ describe("purchases (operacion C)", () => {
     const gone = await u.run(["delete-purchase", "--type", "FACTURA A", "--pv", "15", "--number", "24"]);
     expect(gone.code, gone.stderr).toBe(0);
     const journal = await u.run(["--json", "journal", file]);
-    expect(ndjson(journal.stdout)).toEqual([expect.objectContaining({ ref: "COMPRA-AGAIN", state: "deleted" })]);
+    expect(ndjson(journal.stdout)).toEqual([
+      expect.objectContaining({ external_reference: "COMPRA-AGAIN", status: "deleted" }),
+    ]);
     const again = await u.run(["--json", "issue", "--no-pdf", file]);
     expect(again.code, again.stderr).toBe(0);
     expect(ndjson(again.stdout)[0]).toMatchObject({ status: "issued", punto_venta: 15, numero: 24 });
@@ -480,7 +482,7 @@ describe("resend, pay, customer-ledger, products", () => {
     const products = JSON.parse((await u.run(["--json", "products", "--code", "MALBEC6"])).stdout);
     expect(products.productos).toEqual([expect.objectContaining({ codigo: "MALBEC6", moneda: "DOL" })]);
     const table = await u.run(["query", "--date", TODAY]);
-    expect(table.stdout).toMatch(/USD 1,452\.00 +EMITIDO +FA-USD-2026-0001/);
+    expect(table.stdout).toMatch(/USD 1,452\.00 +issued +FA-USD-2026-0001/);
   }, 60_000);
 
   it("next-number shows the last issued too; qr of a missing reference is not found (9); FCE types keep their letter", async () => {
@@ -523,13 +525,21 @@ describe("resend, pay, customer-ledger, products", () => {
     expect((await u.run(["issue", "--no-pdf", u.write("a.json", mailed), u.write("b.json", unmailed)])).code).toBe(0);
     const ok = await u.run(["--json", "resend", "--ref", "MAIL-1"]);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(JSON.parse(ok.stdout)).toEqual({ ok: true, tipo: "FACTURA A", punto_venta: 679, numero: 1, operacion: "V" });
+    expect(JSON.parse(ok.stdout)).toEqual({
+      ok: true,
+      comprobante_tipo: "FACTURA A",
+      punto_venta: 679,
+      numero: 1,
+      operacion: "V",
+    });
     expect((await u.run(["resend", "--type", "FACTURA A", "--number", "00679-00000001"])).stdout).toMatch(
       /FACTURA A 00679-00000001 e-mailed to its client again/,
     );
     const refused = await u.run(["resend", "--ref", "NOMAIL-1"]);
     expect(refused.code).toBe(4);
     expect(refused.stderr).toMatch(/no fue enviado por e-mail/);
+    // The next step: its PDF, to send it by hand.
+    expect(refused.stderr).toMatch(/hint: .*facturar pdf --ref NOMAIL-1/);
     expect((await u.run(["resend", "--ref", "NOPE"])).code).toBe(9);
     expect((await u.run(["resend", "--ref", "MAIL-1", "--type", "FACTURA A"])).code).toBe(2);
   }, 30_000);
@@ -694,8 +704,8 @@ describe("against a scripted service: what the real one may answer", () => {
     asking = true;
     const settled = await u.run(["--json", "journal", "--reconcile"]);
     expect(settled.code, settled.stderr).toBe(0);
-    expect(ndjson(settled.stdout).find((e) => e.ref === "COMPRA-UNKNOWN")).toMatchObject({
-      state: "issued",
+    expect(ndjson(settled.stdout).find((e) => e.external_reference === "COMPRA-UNKNOWN")).toMatchObject({
+      status: "issued",
       numero: 24,
     });
     // Sales first (the journal keeps no operacion), then purchases.

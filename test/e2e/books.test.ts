@@ -347,6 +347,7 @@ describe("vat-book over a day with every sample issued", () => {
         [/Customer's VAT condition/, ENTER],
         [/Customer's address/, ENTER],
         [/Customer's e-mail/, ENTER],
+        [/once issued\?/, ENTER],
         [/Quantity/, ENTER],
         [/Unit price without VAT/, ENTER],
         [/Quantity/, ENTER],
@@ -536,7 +537,7 @@ describe("query --from D --to D", () => {
       "D20-B3",
       "D21-Q",
     ]);
-    expect(all.map((v) => v.state)).toEqual([...Array(6).fill("issued"), "queued"]);
+    expect(all.map((v) => v.status)).toEqual([...Array(6).fill("issued"), "queued"]);
     expect(all[0]).toMatchObject({ comprobante_nro: "00679-00000001", comprobante: { fecha: "18/11/2026" } });
     // 17/11 (none), 18/11 (one page), 19/11 (one), 20/11 (two), 21/11 (one).
     expect(listing.stderr.match(/consulta_avanzada/g)).toHaveLength(6);
@@ -553,11 +554,7 @@ describe("query --from D --to D", () => {
     // Nothing matches: exit 9, and JSON says so.
     const none = await u.run(["--json", "query", ...range, "--type", "FACTURA C"]);
     expect(none.code).toBe(9);
-    expect(JSON.parse(none.stdout)).toMatchObject({
-      ok: false,
-      status: "not-found",
-      query: { kind: "dates", from: "18/11/2026", to: "21/11/2026" },
-    });
+    expect(JSON.parse(none.stdout)).toMatchObject({ ok: false, error: { code: "service.not-found" } });
 
     const csv = await u.run(["query", ...range, "--status", "issued", "--csv"]);
     expect(csv.code, csv.stderr).toBe(0);

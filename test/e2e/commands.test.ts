@@ -93,8 +93,14 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
     const human = await u.run(["query", "--ref", "FB-2026-0001"]);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(
-      /FACTURA B\s+00679-00000001\s+20\/11\/2026\s+Juana Pérez\s+133,463\.00\s+EMITIDO\s+FB-2026-0001/,
+      /FACTURA B\s+00679-00000001\s+20\/11\/2026\s+Juana Pérez\s+133,463\.00\s+issued\s+FB-2026-0001/,
     );
+    // Support's first question: the CAE, as issue shows it (the development service gives none).
+    expect(human.stdout).toMatch(/FACTURA B 00679-00000001: CAE — \(development: no CAE\)/);
+    // The status in the user's language, not the service's raw EMITIDO.
+    const spanish = await u.run(["query", "--ref", "FB-2026-0001"], { LANG: "es_AR.UTF-8" });
+    expect(spanish.stdout).toMatch(/133\.463,00\s+emitido\s+FB-2026-0001/);
+    expect(spanish.stdout).toMatch(/FACTURA B 00679-00000001: CAE — \(desarrollo: sin CAE\)/);
     // Its PDF is on this machine: the table says where, whole.
     expect(human.stdout).toContain(join(u.cwd, "comprobantes/FACTURA_B-00679-00000001.pdf"));
     // Types as people type them: any case, accents.
@@ -119,7 +125,7 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
     const noneJson = await u.run(["--json", "query", "--type", "FACTURA B", "--number", "999"]);
     expect(noneJson.code).toBe(9);
     expect(ndjson(noneJson.stdout)).toEqual([
-      { ok: false, status: "not-found", query: { kind: "number", tipo: "FACTURA B", numero: 999 } },
+      { ok: false, error: { code: "service.not-found", message: "no voucher found" } },
     ]);
   });
 
@@ -934,4 +940,33 @@ describe("journal of a file that is not there", () => {
     expect(gone.code, gone.stderr).toBe(0);
     expect(gone.stdout).toMatch(/issued\s+FB-2026-0001/);
   }, 60_000);
+});
+
+describe("journal as support reads it", () => {
+  it("a header, times in Argentina (UTC−3) rather than UTC, and --ref for one reference (not found: 9)", async () => {
+    const u = freshUser("facturar-journal-ref-");
+    const run = (args: string[]) => runCli(args, { cwd: u.cwd, env: u.env });
+    const other = JSON.parse(readFileSync(join(ROOT, "samples", "factura-b-dni.json"), "utf8"));
+    other.comprobante.external_reference = "OTRA-1";
+    writeFileSync(join(u.cwd, "otra.json"), JSON.stringify(other));
+    expect((await run(["issue", "--no-pdf", join(ROOT, "samples", "factura-b-dni.json"), "otra.json"])).code).toBe(0);
+    const listed = await run(["journal"]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const [head, ...lines] = listed.stdout.trimEnd().split("\n");
+    expect(head).toMatch(/^state\s+reference\s+type\s+number\s+time \(Argentina\)\s+source$/);
+    expect(lines).toHaveLength(2);
+    // The journal keeps UTC; the table shows the time three hours earlier, as a person there reads it.
+    const entries = ndjson((await run(["--json", "journal"])).stdout);
+    const at = new Date(Date.parse(entries[0].at) - 3 * 3_600_000).toISOString();
+    const local = `${at.slice(8, 10)}/${at.slice(5, 7)}/${at.slice(0, 4)} ${at.slice(11, 19)}`;
+    expect(listed.stdout).toContain(local);
+    expect(listed.stdout).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    const one = await run(["journal", "--ref", "OTRA-1"]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toMatch(/issued\s+OTRA-1\s+FACTURA B\s+00679-0000000\d/);
+    expect(one.stdout).not.toMatch(/FB-2026-0001/);
+    const none = await run(["journal", "--ref", "NOPE-1"]);
+    expect(none.code).toBe(9);
+    expect(none.stderr).toMatch(/the journal holds nothing under NOPE-1/);
+  }, 30_000);
 });

@@ -84,7 +84,7 @@ describe("the date window", () => {
     const old = join(user.cwd, "old.json");
     writeFileSync(old, JSON.stringify(sample((c) => Object.assign(c, { fecha: "01/11/2026" }))));
     const validated = ndjson((await runCli(["--json", "validate", old], { env: user.env, cwd: user.cwd })).stdout);
-    expect(validated[0].errors).toContainEqual(
+    expect(validated[0].error_details).toContainEqual(
       expect.objectContaining({ code: "date.window", field: "comprobante.fecha" }),
     );
     const issued = await runCli(["--json", "issue", old], { env: user.env, cwd: user.cwd });

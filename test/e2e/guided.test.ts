@@ -32,6 +32,7 @@ describe("facturar issue --interactive", () => {
       [/Customer's VAT condition/, ENTER],
       [/Customer's address/, `Av. Corrientes 1234${ENTER}`],
       [/Customer's e-mail/, `juana@example.com${ENTER}`],
+      [/E-mail the voucher to juana@example\.com once issued\?/, ENTER],
       [/Item 1: description/, `Yerba mate 1 kg${ENTER}`],
       [/Quantity/, `2${ENTER}`],
       [/Unit price without VAT/, `1500.50${ENTER}`],
@@ -55,6 +56,10 @@ describe("facturar issue --interactive", () => {
     });
     // Nothing with the customer's data is left in a temporary folder.
     expect(readdirSync(temp)).toEqual([]);
+    // E-mailed when issued, as asked: support can send it again.
+    expect(JSON.parse(readFileSync(saved, "utf8")).cliente.envia_por_mail).toBe("S");
+    const resent = await runCli(["resend", "--ref", "VENTA-1"], { cwd: u.cwd, env: u.env });
+    expect(resent.code, resent.stderr).toBe(0);
     // The saved file issues the same voucher: already issued, nothing sent.
     const again = await runCli(["issue", saved], { cwd: u.cwd, env: u.env });
     expect(again.stdout).toMatch(/already issued, not sent again/);
@@ -127,7 +132,7 @@ describe("facturar issue --interactive", () => {
     const [issued] = ndjson(
       (await runCli(["--json", "query", "--ref", "27334445556"], { cwd: u.cwd, env: u.env })).stdout,
     );
-    expect(issued).toMatchObject({ state: "issued", cliente: { razon_social: "GOMEZ PABLO" } });
+    expect(issued).toMatchObject({ status: "issued", cliente: { razon_social: "GOMEZ PABLO" } });
     // The lookup fails (the registry has no such person): asked as before, nothing offered.
     const unknown = await inTerminal(
       ["--verbose", "issue", "--interactive", "--no-pdf"],
@@ -197,7 +202,7 @@ describe("facturar issue --interactive", () => {
     expect(screen).toMatch(/EXIT=0/);
     const found = await runCli(["--json", "query", "--ref", "TRACTOR-1"], { cwd: u.cwd, env: u.env });
     expect(ndjson(found.stdout)[0]).toMatchObject({
-      state: "issued",
+      status: "issued",
       cliente: { documento_tipo: "CUIT", documento_nro: "20111111112" },
       comprobante: { fecha: argentinaDay(), total: 10890000 },
     });
@@ -224,6 +229,7 @@ describe("facturar issue --interactive", () => {
         [/Condición frente al IVA del cliente/, ENTER],
         [/Domicilio del cliente/, ENTER],
         [/E-mail del cliente/, ENTER],
+        [/once issued\?|una vez emitido\?/, ENTER],
         [/Ítem 1: Zapatillas running/, ""],
         [/Cantidad \(0 deja el ítem afuera\)/, `${erase(1)}0${ENTER}`],
         [/Ítem 1: Medias deportivas x3/, ""],
@@ -247,7 +253,7 @@ describe("facturar issue --interactive", () => {
     const note = ndjson((await runCli(["--json", "query", "--ref", "VENTA-9-NC1"], { cwd: u.cwd, env: u.env })).stdout);
     expect(note).toHaveLength(1);
     expect(note[0]).toMatchObject({
-      state: "issued",
+      status: "issued",
       cliente: { documento_tipo: "DNI", documento_nro: "30123456", razon_social: "Juana Pérez" },
       comprobante: { tipo: "NOTA DE CREDITO B", total: 9256.5 },
     });
@@ -426,7 +432,7 @@ describe("facturar issue --interactive", () => {
     const [issued] = ndjson(
       (await runCli(["--json", "query", "--ref", "OCULTO-1"], { cwd: u.cwd, env: u.env })).stdout,
     );
-    expect(issued).toMatchObject({ state: "issued", cliente: { razon_social: "Ana Diaz" } });
+    expect(issued).toMatchObject({ status: "issued", cliente: { razon_social: "Ana Diaz" } });
   }, 60_000);
 
   it("the same wrong answer given round after round: the guide gives up, shows the error, sends nothing", async () => {
@@ -491,6 +497,7 @@ describe("facturar issue --interactive", () => {
       [/Customer's VAT condition/, ENTER],
       [/Customer's address/, ENTER],
       [/Customer's e-mail/, ENTER],
+      [/once issued\?|una vez emitido\?/, ENTER],
       [/Quantity \(0 leaves the item out\)/, ENTER],
       [/Unit price without VAT/, `${erase(5)}95001${ENTER}`],
       [/at most 95000, what the voucher had/, `${erase(5)}90000${ENTER}`],
@@ -515,6 +522,7 @@ describe("facturar issue --interactive", () => {
       [/Customer's VAT condition/, `${DOWN}${ENTER}`],
       [/Customer's address/, ENTER],
       [/Customer's e-mail/, ENTER],
+      [/once issued\?|una vez emitido\?/, ENTER],
       [/Quantity \(0 leaves the item out\)/, ENTER],
       [/Unit price without VAT/, ENTER],
       [/Quantity \(0 leaves the item out\)/, ENTER],
@@ -527,7 +535,7 @@ describe("facturar issue --interactive", () => {
     expect(second).not.toMatch(/Issue it\?/);
     expect(second).toMatch(/EXIT=3\b/);
     const held = await runCli(["--json", "query", "--ref", "VENTA-7-NC2"], { cwd: u.cwd, env: u.env });
-    expect(ndjson(held.stdout)).toMatchObject([{ ok: false, status: "not-found" }]);
+    expect(ndjson(held.stdout)).toMatchObject([{ ok: false, error: { code: "service.not-found" } }]);
   }, 90_000);
 
   it("--from-ref while the voucher's latest note is still queued: that note is the one made, under its reference", async () => {
@@ -536,6 +544,7 @@ describe("facturar issue --interactive", () => {
       [/Customer's VAT condition/, ENTER],
       [/Customer's address/, ENTER],
       [/Customer's e-mail/, ENTER],
+      [/once issued\?|una vez emitido\?/, ENTER],
       [/Quantity \(0 leaves the item out\)/, ENTER],
       [/Unit price without VAT/, ENTER],
       [/Quantity \(0 leaves the item out\)/, ENTER],
@@ -576,6 +585,7 @@ describe("facturar issue --interactive", () => {
       [/Customer's VAT condition/, ENTER],
       [/Customer's address/, ENTER],
       [/Customer's e-mail/, ENTER],
+      [/once issued\?|una vez emitido\?/, ENTER],
       [/Quantity \(0 leaves the item out\)/, `${erase(1)}3${ENTER}`],
       [/Unit price without VAT/, `${erase(5)}100000${ENTER}`],
       [/Quantity \(0 leaves the item out\)/, `${erase(1)}0${ENTER}`],
@@ -610,6 +620,7 @@ describe("facturar issue --interactive", () => {
       [/Does the note annul the invoice \(rejected by the buyer\)\?/, `y${ENTER}`],
       [/Customer's address/, ENTER],
       [/Customer's e-mail/, ENTER],
+      [/once issued\?|una vez emitido\?/, ENTER],
       [/Quantity \(0 leaves the item out\)/, ENTER],
       [/Unit price without VAT/, ENTER],
       [/Voucher date/, ENTER],

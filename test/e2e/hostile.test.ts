@@ -214,9 +214,9 @@ describe("hostile servers", () => {
     asking = true;
     const settled = await run(server.baseUrl, ["--json", "journal", "--reconcile"], quick, home).result;
     expect(settled.code, settled.stderr).toBe(0);
-    const entry = ndjson(settled.stdout).find((e) => e.ref === "FB-2026-0001");
+    const entry = ndjson(settled.stdout).find((e) => e.external_reference === "FB-2026-0001");
     expect(entry).toMatchObject({
-      state: "issued",
+      status: "issued",
       numero: 12,
       comprobante_nro: "00679-00000012",
       cae: "75123456789012",

@@ -108,7 +108,7 @@ describe("journal --reconcile asks the service about every open entry", () => {
     const early = await run(["--json", "journal", "--reconcile"], { FACTURAR_SETTLE_WINDOW: "600" });
     expect(early.stderr).toMatch(/REC-LOST: sent \d+ s ago and not at the service yet; it may still be storing it/);
     // Unknown outcomes first, and the exit code says one is left.
-    expect(ndjson(early.stdout).map((e) => [e.ref, e.state])).toEqual([
+    expect(ndjson(early.stdout).map((e) => [e.external_reference, e.status])).toEqual([
       ["REC-LOST", "unknown"],
       ["REC-QUEUED", "queued"],
     ]);
@@ -121,7 +121,7 @@ describe("journal --reconcile asks the service about every open entry", () => {
     const settled = await run(["--json", "journal", "--reconcile"]);
     expect(settled.stderr).toContain("REC-QUEUED: no longer in the service's queue; the next issue run will send it");
     expect(settled.stderr).toContain("REC-LOST: the service has no voucher under it; the next issue run will send it");
-    expect(ndjson(settled.stdout).map((e) => [e.ref, e.state])).toEqual([
+    expect(ndjson(settled.stdout).map((e) => [e.external_reference, e.status])).toEqual([
       ["REC-LOST", "held"],
       ["REC-QUEUED", "deleted"],
     ]);
@@ -129,7 +129,7 @@ describe("journal --reconcile asks the service about every open entry", () => {
     // Asked again, nothing changes: a held or deleted entry is not the service's to settle.
     const again = await run(["--json", "journal", "--reconcile"]);
     expect(again.stderr).not.toContain("REC-");
-    expect(ndjson(again.stdout).map((e) => [e.ref, e.state])).toEqual([
+    expect(ndjson(again.stdout).map((e) => [e.external_reference, e.status])).toEqual([
       ["REC-LOST", "held"],
       ["REC-QUEUED", "deleted"],
     ]);

@@ -61,6 +61,13 @@ describe("the other service methods", () => {
       ok: false,
     });
     expect((await u.run(["qr", "not a qr"])).code).toBe(3);
+    // For people: each field labelled, its codes named, the QR's own key after it.
+    const human = await u.run(["qr", "--ref", "FB-2026-0001"]);
+    expect(human.stdout).toMatch(/^voucher type +6 \(FACTURA B\) +tipoCmp$/m);
+    expect(human.stdout).toMatch(/^receiver's document type +96 \(DNI\) +tipoDocRec$/m);
+    expect(human.stdout).toMatch(/^receiver's document +30123456 +nroDocRec$/m);
+    expect(human.stdout).toMatch(/^authorisation code +0 +codAut$/m);
+    expect(human.stdout).not.toMatch(/^tipoCmp /m);
   });
 
   it("exchange-rate prints the authority's rate of a currency, and the band a voucher's cotizacion must keep", async () => {

@@ -39,7 +39,7 @@ async function issueSample(u: User, sample: string, reference: string): Promise<
   const issued = await u.run(["issue", "--no-pdf", sampleAs(u, sample, reference)]);
   expect(issued.code, issued.stderr).toBe(0);
   const [invoice] = await held(u, reference);
-  expect(invoice).toMatchObject({ state: "issued" });
+  expect(invoice).toMatchObject({ status: "issued" });
   return invoice;
 }
 
@@ -84,7 +84,7 @@ describe("facturar credit-note and debit-note", () => {
       ]);
       const [note] = await held(u, `${reference}-NC1`);
       expect(note).toMatchObject({
-        state: "issued",
+        status: "issued",
         comprobante: { tipo: noteType, total: invoice.comprobante.total },
       });
       expectAssociated(note, invoice);
@@ -204,7 +204,7 @@ describe("facturar credit-note and debit-note", () => {
     }
     const noRef = await u.run(["debit-note"]);
     expect(noRef.code).toBe(2);
-    expect(await held(u, "VENTA-E-NC1")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+    expect(await held(u, "VENTA-E-NC1")).toMatchObject([{ ok: false, error: { code: "service.not-found" } }]);
 
     // Queued, not issued yet: the authority is down, the service's queue waits.
     const down = { FACTURAR_SANDBOX_FAULTS: "authority-down" };
@@ -273,7 +273,7 @@ describe("credit notes never credit more than the voucher charged", () => {
     const over = await u.run(["credit-note", "--ref", "VP-1", "--amount", "202400", "--no-pdf"]);
     expect(over.code).toBe(3);
     expect(over.stderr).toMatch(/202400\.00 .*193600\.00.*perceptions/);
-    expect(await held(u, "VP-1-NC1")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+    expect(await held(u, "VP-1-NC1")).toMatchObject([{ ok: false, error: { code: "service.not-found" } }]);
     const most = await u.run(["--json", "credit-note", "--ref", "VP-1", "--amount", "193600", "--no-pdf"]);
     expect(most.code, most.stderr).toBe(0);
     const [note] = await held(u, "VP-1-NC1");
@@ -306,7 +306,7 @@ describe("credit notes never credit more than the voucher charged", () => {
     expect(rest.code, rest.stderr).toBe(0);
     const more = await u.run(["credit-note", "--ref", "VL-1", "--new", "--amount", "0.01", "--no-pdf"]);
     expect(more.code).toBe(3);
-    expect(await held(u, "VL-1-NC3")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+    expect(await held(u, "VL-1-NC3")).toMatchObject([{ ok: false, error: { code: "service.not-found" } }]);
   }, 90_000);
 });
 
@@ -317,7 +317,7 @@ describe("what the note is told", () => {
     const run = await u.run(["credit-note", "--ref", "VC-1", "--vat-condition", "CF", "--no-pdf"]);
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/class M .*RI, M, not CF/);
-    expect(await held(u, "VC-1-NC1")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+    expect(await held(u, "VC-1-NC1")).toMatchObject([{ ok: false, error: { code: "service.not-found" } }]);
   }, 60_000);
 
   it("--amount to the cent on several rates; an amount too small to split is not made of zero lines", async () => {
@@ -413,8 +413,8 @@ describe("a note command run again after a crash", () => {
     expect(again.stderr).toMatch(/VK-1-NC2 was sent by an earlier run/);
     expect(ndjson(again.stdout)).toEqual([expect.objectContaining({ external_reference: "VK-1-NC2", numero: 2 })]);
     expect(journalStates(base.env.XDG_STATE_HOME).get("VK-1-NC2")).toBe("issued");
-    expect((await held(u, "VK-1-NC2"))[0]).toMatchObject({ state: "issued" });
-    expect(await held(u, "VK-1-NC3")).toEqual([{ ok: false, status: "not-found", query: expect.anything() }]);
+    expect((await held(u, "VK-1-NC2"))[0]).toMatchObject({ status: "issued" });
+    expect(await held(u, "VK-1-NC3")).toMatchObject([{ ok: false, error: { code: "service.not-found" } }]);
 
     // Settled, the same command makes one more: --new means another note once nothing is pending.
     const next = await run(command);

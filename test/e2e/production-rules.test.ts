@@ -92,7 +92,7 @@ describe("what production refuses, refused alike by validate and the sandbox lik
       writeFileSync(file, JSON.stringify(raw()));
       const validated = await runCli(["--json", "validate", file], { cwd: u.cwd, env: u.env });
       expect(validated.code, validated.stdout).toBe(3);
-      expect(ndjson(validated.stdout)[0].errors.map((e: { code: string }) => e.code)).toEqual([code]);
+      expect(ndjson(validated.stdout)[0].error_details.map((e: { code: string }) => e.code)).toEqual([code]);
 
       const strict = await sandbox(["--fault", "authority-checks"]);
       const pv = strict.pointsOfSale[0]?.punto_venta as number;
@@ -329,7 +329,9 @@ describe("the authority's checks: skipped by the development plan (the default),
     const file = join(u.cwd, "voucher.json");
     writeFileSync(file, JSON.stringify(raw()));
     const validated = ndjson((await runCli(["--json", "validate", file], { cwd: u.cwd, env: u.env })).stdout)[0];
-    expect([...validated.errors, ...validated.warnings].map((f: { code: string }) => f.code)).toContain(validate);
+    expect([...validated.error_details, ...validated.warning_details].map((f: { code: string }) => f.code)).toContain(
+      validate,
+    );
   });
 
   it("tags with spaces are the service's to judge, and it takes them: its tables call any text field alphanumeric", async () => {

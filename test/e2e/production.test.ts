@@ -30,7 +30,7 @@ describe("production profiles", () => {
     });
     expect(nothing.code).toBe(9);
     expect(ndjson(nothing.stdout)).toEqual([
-      { ok: false, status: "not-found", query: { kind: "ref", ref: "FB-2026-0001" } },
+      { ok: false, error: { code: "service.not-found", message: "no voucher with reference FB-2026-0001" } },
     ]);
     const accepted = await ask(u.cwd, u.env, ["issue", sample], "y");
     expect(accepted).toMatch(/✔ FACTURA B 00679-00000001/);

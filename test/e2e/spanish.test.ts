@@ -70,8 +70,8 @@ describe("in Spanish", () => {
     expect(typed.stdout).toMatch(/comprobante\.detalle: Entrada inválida: se esperaba arreglo, recibido texto/);
     // Machines read the same codes in either language.
     const json = await runCli(["--json", "validate", file], { cwd: u.cwd, env: { ...u.env, ...SPANISH } });
-    expect(JSON.parse(json.stdout).errors[0]).toMatchObject({ code: "anonymous.condition" });
-    expect(JSON.parse(json.stdout).errors[0].message).toMatch(/consumidor final/);
+    expect(JSON.parse(json.stdout).error_details[0]).toMatchObject({ code: "anonymous.condition" });
+    expect(JSON.parse(json.stdout).error_details[0].message).toMatch(/consumidor final/);
     // A CSV voucher's source label is a locator scripts read: the same in every language.
     const csv = await runCli(["--json", "validate", join(ROOT, "samples", "batch-nightly.csv")], {
       cwd: u.cwd,

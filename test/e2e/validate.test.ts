@@ -81,7 +81,7 @@ describe("facturar validate", () => {
         ...HERE_ENV,
         ...REAL_DAY,
       });
-      const reported = ndjson(r.stdout).flatMap((v) => v.errors);
+      const reported = ndjson(r.stdout).flatMap((v) => v.error_details);
       const pairs = reported.map((e: { code: string; field: string }) => [e.code, e.field]);
       expect(pairs.sort(), JSON.stringify(reported, null, 2)).toEqual([...errors].sort());
       expect(r.code).toBe(3);
@@ -107,13 +107,13 @@ describe("facturar validate", () => {
     expect((await run("--today", "01/01/2020", late)).code).toBe(0);
     const refused = await run("--today", "20/11/2026", late);
     expect(refused.code).toBe(3);
-    expect(refused.result.errors).toEqual([
+    expect(refused.result.error_details).toEqual([
       expect.objectContaining({ code: "date.window", message: expect.stringContaining("of today (20/11/2026)") }),
     ]);
     // A file without a date is dated on that day.
     const dated = await run("--today", "29/02/2028", join(ROOT, "samples", "factura-b-dni.json"));
     expect(dated.code).toBe(0);
-    expect(dated.result.warnings).toContainEqual(
+    expect(dated.result.warning_details).toContainEqual(
       expect.objectContaining({
         code: "date.default",
         field: "comprobante.fecha",
@@ -148,12 +148,12 @@ describe("facturar validate", () => {
     expect(human.stdout).toMatch(/comprobante\.tags\[0\]: a tag is .* \[tags\.format\]/);
     expect(human.stdout).toMatch(/2 errors/);
     const [result] = ndjson((await runCli(["validate", "--json", "--today", "20/11/2026", file])).stdout);
-    expect(result.errors.map((e: { code: string; field: string }) => [e.code, e.field])).toEqual([
+    expect(result.error_details.map((e: { code: string; field: string }) => [e.code, e.field])).toEqual([
       ["schema.invalid", "comprobante.fecha"],
       ["tags.format", "comprobante.tags[0]"],
     ]);
     // Nothing that hangs on the unreadable date: no date window, no due-date order.
-    expect(result.warnings).toEqual([]);
+    expect(result.warning_details).toEqual([]);
   });
 
   it("prints one NDJSON object per voucher with the computed totals (the README's example, any day)", async () => {
@@ -176,7 +176,7 @@ describe("facturar validate", () => {
       },
     });
     expect(bad.ok).toBe(false);
-    expect(bad.errors).toEqual([
+    expect(bad.error_details).toEqual([
       expect.objectContaining({
         code: "total.mismatch",
         field: "comprobante.total",
@@ -238,7 +238,7 @@ describe("facturar validate", () => {
       expect(ndjson(json.stdout)[0]).toMatchObject({
         ok: false,
         status: "unreadable",
-        errors: [{ code: "input.unreadable" }],
+        error_details: [{ code: "input.unreadable" }],
       });
     });
 
@@ -315,7 +315,7 @@ describe("facturar validate", () => {
   it("applies a lower ceiling for unidentified consumers", async () => {
     const r = await runCli(["validate", "--json", "--ceiling", "50000", "samples/factura-b-anonymous.json"]);
     expect(r.code).toBe(3);
-    expect(ndjson(r.stdout)[0].errors[0].code).toBe("anonymous.ceiling");
+    expect(ndjson(r.stdout)[0].error_details[0].code).toBe("anonymous.ceiling");
   });
 
   it("prints its version", async () => {

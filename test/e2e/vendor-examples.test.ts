@@ -773,7 +773,7 @@ describe.skipIf(!haveVendorExamples)("the vendor's documentation examples, poste
       // What production refuses, our client refuses before sending, for the reasons the references
       // give (and only those).
       expect(validated.code, validated.stdout + validated.stderr).toBe(3);
-      const errors: { code: string; field: string }[] = JSON.parse(validated.stdout).errors;
+      const errors: { code: string; field: string }[] = JSON.parse(validated.stdout).error_details;
       expect(
         errors.map((f) => ((e.validate ?? []).includes(f.code) ? f.code : f.field)).sort(),
         JSON.stringify(errors),

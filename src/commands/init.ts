@@ -215,6 +215,7 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
   const production = profile.production === true;
   if (flags.check === false) {
     if (production) tellResync(ctx, name);
+    else tellFirstVoucher(ctx, name, makeDefault);
     return "done";
   }
   const loaded = await loadProfile({ profile: name, config: path, env: ctx.io.env });
@@ -235,6 +236,7 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
         })}`,
       );
     if (production) tellResync(ctx, name);
+    else if (ok) tellFirstVoucher(ctx, name, makeDefault);
     return ok ? "done" : "unavailable";
   } catch (error) {
     if (error instanceof FacturarError)
@@ -243,6 +245,21 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
   } finally {
     await connection.close();
   }
+}
+
+/** The next step of a profile that is not production: the first voucher, guided or from a file. */
+function tellFirstVoucher(ctx: Context, profile: string, isDefault: boolean): void {
+  const facturar = isDefault ? "facturar" : `facturar --profile ${profile}`;
+  ctx.err(
+    t(
+      "next step: `{guided}` asks for a voucher, shows its totals and issues it; or `{template}` writes one to fill in, then `{issue}`",
+      {
+        guided: `${facturar} issue --interactive`,
+        template: `facturar template "FACTURA B" > factura.json`,
+        issue: `${facturar} issue factura.json`,
+      },
+    ),
+  );
 }
 
 /**

@@ -366,6 +366,8 @@ export const ES: Readonly<Record<string, string>> = {
     "¿Es producción (comprobantes reales; preguntar antes de emitir)?",
   "Use {name} by default?": "¿Usar {name} por defecto?",
   "wrote profile {name} to {path} (the default profile)": "perfil {name} escrito en {path} (el perfil por defecto)",
+  "next step: `{guided}` asks for a voucher, shows its totals and issues it; or `{template}` writes one to fill in, then `{issue}`":
+    "siguiente paso: `{guided}` te pide un comprobante, te muestra sus totales y lo emite; o `{template}` escribe uno para que lo completes, y después `{issue}`",
   "next step: after the development plan (API DEV), re-synchronise this point of sale's numbering once from ARCA, in the service's web panel, before the first real voucher; then `{command}` shows the next number, which must follow the last one ARCA authorised":
     "siguiente paso: después del plan de desarrollo (API DEV), resincronizá una vez la numeración de este punto de venta desde ARCA, en el panel web del servicio, antes del primer comprobante real; después `{command}` muestra el próximo número, que tiene que seguir al último que autorizó ARCA",
   "wrote profile {name} to {path}": "perfil {name} escrito en {path}",

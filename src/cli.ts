@@ -183,6 +183,10 @@ function helpInLanguage(): Partial<Help> {
     return extras.length > 0 ? `${description} (${extras.join(", ")})`.trim() : description;
   };
   return {
+    // commander leaves a description unwrapped when less than 40 columns are left beside the
+    // terms, and the terminal then breaks it mid-word; Spanish terms (`[opciones] [archivos...]`)
+    // are longer than English ones and left 39. Wrap down to a narrower column instead.
+    minWidthToWrap: 24,
     styleTitle: (title) => titles[title] ?? title,
     commandUsage(cmd) {
       return usageWords(Help.prototype.commandUsage.call(this, cmd));

@@ -61,6 +61,67 @@ describe("the Spanish catalog", () => {
     expect(Object.keys(ES).filter((key) => !used.has(key))).toEqual([]);
   });
 
+  it("speaks in voseo, as es-AR software does: no usted imperatives or forms", () => {
+    // The usted imperatives (and their enclitic forms) the catalog once held, and the other usted
+    // forms a message addressing the user would take; "se lo detenga" and the like are third person.
+    const USTED = new RegExp(
+      String.raw`(?<![\p{L}])(?:${[
+        "indique",
+        "revise",
+        "ejecute",
+        "use",
+        "intente",
+        "envíe",
+        "identifique",
+        "escriba",
+        "elija",
+        "pase",
+        "agregue",
+        "corrija",
+        "instale",
+        "espere",
+        "consulte",
+        "defina",
+        "quite",
+        "guarde",
+        "cree",
+        "mire",
+        "vea",
+        "ponga",
+        "baje",
+        "libere",
+        "exporte",
+        "encole",
+        "responda",
+        "mantenga",
+        "arregle",
+        "verifique",
+        "confirme",
+        "cambie",
+        "borre",
+        "ingrese",
+        "seleccione",
+        "pruebe",
+        "busque",
+        "complete",
+        "quiso",
+        "usted",
+        "ustedes",
+        "suyo",
+        "suya",
+        "asegúrese",
+        "fíjese",
+        String.raw`\p{L}*[áéíó]\p{L}*(?:lo|la|le|los|las|les)`,
+      ].join("|")})(?![\p{L}])`,
+      "iu",
+    );
+    const gerund = /(?:ándo|iéndo)(?:lo|la|le|los|las|les)$/i;
+    const usted = Object.values(ES).filter((es) =>
+      [...es.matchAll(new RegExp(USTED, "giu"))].some((m) => !gerund.test(m[0])),
+    );
+    expect(usted).toEqual([]);
+  });
+
   it("keeps each message's parameters", () => {
     const mismatched = Object.entries(ES).filter(([en, es]) => params(en).join() !== params(es).join());
     expect(mismatched).toEqual([]);

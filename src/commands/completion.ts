@@ -88,8 +88,13 @@ async function valuesFor(name: string): Promise<readonly string[] | undefined> {
   }
 }
 
+/**
+ * zsh inserts the candidates as given (compadd -Q): they come escaped. bash's script completes
+ * with -o filenames, so readline quotes what it inserts (`FACTURA\ B`, or nothing within `"FACTURA B`):
+ * escaped candidates would be escaped twice (`FACTURA\\\ B`). fish quotes by itself.
+ */
 function quoteFor(candidate: string, shell: Shell): string {
-  return shell === "fish" ? candidate : candidate.replace(/([\s'"\\$`;&|()<>])/g, "\\$1");
+  return shell === "zsh" ? candidate.replace(/([\s'"\\$`;&|()<>])/g, "\\$1") : candidate;
 }
 
 /**

@@ -218,6 +218,7 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
   const configFlag = flags.file === undefined ? "" : ` --config ${shellWord(resolve(path))}`;
   if (flags.check === false) {
     if (production) tellResync(ctx, name, configFlag);
+    else tellFirstVoucher(ctx, name, makeDefault, configFlag);
     return "done";
   }
   const loaded = await loadProfile({ profile: name, config: path, env: ctx.io.env });
@@ -238,6 +239,7 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
         })}`,
       );
     if (production) tellResync(ctx, name, configFlag);
+    else if (ok) tellFirstVoucher(ctx, name, makeDefault, configFlag);
     return ok ? "done" : "unavailable";
   } catch (error) {
     if (error instanceof FacturarError)
@@ -248,6 +250,21 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
   } finally {
     await connection.close();
   }
+}
+
+/** The next step of a profile that is not production: the first voucher, guided or from a file. */
+function tellFirstVoucher(ctx: Context, profile: string, isDefault: boolean, configFlag: string): void {
+  const facturar = isDefault && !configFlag ? "facturar" : `facturar${configFlag} --profile ${shellWord(profile)}`;
+  ctx.err(
+    t(
+      "next step: `{guided}` asks for a voucher, shows its totals and issues it; or `{template}` writes one to fill in, then `{issue}`",
+      {
+        guided: `${facturar} issue --interactive`,
+        template: `facturar template "FACTURA B" > factura.json`,
+        issue: `${facturar} issue factura.json`,
+      },
+    ),
+  );
 }
 
 /**

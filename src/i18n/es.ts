@@ -5,16 +5,16 @@
 export const ES: Readonly<Record<string, string>> = {
   // api/client.ts
   "check the profile's usertoken, apikey and apitoken (and its point of sale)":
-    "revise usertoken, apikey y apitoken del perfil (y su punto de venta)",
+    "revisá usertoken, apikey y apitoken del perfil (y su punto de venta)",
   "{message} (after retries)": "{message} (después de reintentar)",
   "check the network, or the service status with `facturar status`":
-    "revise la red, o el estado del servicio con `facturar status`",
+    "revisá la red, o el estado del servicio con `facturar status`",
   "access denied (HTTP {status})": "acceso denegado (HTTP {status})",
   "too many requests (HTTP 429)": "demasiados pedidos (HTTP 429)",
-  "lower the request rate": "baje la frecuencia de pedidos",
+  "lower the request rate": "bajá la frecuencia de pedidos",
   "the service failed (HTTP {status})": "el servicio falló (HTTP {status})",
   "try again later; `facturar status` shows the service's state":
-    "intente más tarde; `facturar status` muestra el estado del servicio",
+    "intentá más tarde; `facturar status` muestra el estado del servicio",
   "the service answered HTTP {status} to {method}": "el servicio respondió HTTP {status} a {method}",
   "is base_url the API's /app/api/v2 address?": "¿es base_url la dirección /app/api/v2 de la API?",
   "the service answered {method} with something that is not a JSON object":
@@ -23,7 +23,7 @@ export const ES: Readonly<Record<string, string>> = {
     "puede que la URL base apunte a una página web, o que haya un proxy en el medio",
   "the service is under maintenance until {until}": "el servicio está en mantenimiento hasta {until}",
   "the service is under maintenance": "el servicio está en mantenimiento",
-  "try again after that time": "intente de nuevo después de ese momento",
+  "try again after that time": "intentá de nuevo después de ese momento",
   // api/json-shape.ts
   "the key {key} is given twice in one object": "la clave {key} aparece dos veces en un mismo objeto",
   "it nests deeper than {levels} levels": "anida más de {levels} niveles",
@@ -33,10 +33,10 @@ export const ES: Readonly<Record<string, string>> = {
   "the sandbox has no point of sale {wanted}; it has {points}":
     "el sandbox no tiene el punto de venta {wanted}; tiene {points}",
   "remove punto_venta from the sandbox profile, or use one of those":
-    "quite punto_venta del perfil del sandbox, o use uno de esos",
+    "sacá punto_venta del perfil del sandbox, o usá uno de esos",
   "embedded sandbox at {url} (data in {dir})": "sandbox incorporado en {url} (datos en {dir})",
   "{message}, which is not serving it yet": "{message}, que todavía no lo atiende",
-  "try again in a moment": "intente de nuevo en un momento",
+  "try again in a moment": "intentá de nuevo en un momento",
   "using the sandbox of process {pid} at {url}": "usando el sandbox del proceso {pid} en {url}",
   // api/documents.ts (the first two are also said by batch/issue.ts)
   "not a URL: {link}": "no es una URL: {link}",
@@ -85,7 +85,7 @@ export const ES: Readonly<Record<string, string>> = {
   "{path} uses top-level await, which a configuration file cannot":
     "{path} usa await en el nivel superior, que un archivo de configuración no puede usar",
   "{path} has no default export: write export default { profiles: … }":
-    "{path} no tiene export default: escriba export default { profiles: … }",
+    "{path} no tiene export default: escribí export default { profiles: … }",
   "{host} does not answer in TLS: is its address http rather than https? ({code})":
     "{host} no responde en TLS: ¿su dirección es http y no https? ({code})",
   "no secure connection with {host}: it offers no TLS 1.2 or newer, or no cipher in common ({code})":
@@ -99,36 +99,36 @@ export const ES: Readonly<Record<string, string>> = {
   "sent, but no answer came back and the service could not be asked; `facturar journal --reconcile` settles it later":
     "enviado, pero no volvió respuesta y no se pudo consultar al servicio; `facturar journal --reconcile` lo resuelve después",
   "sent {n} times without an answer, and the service holds nothing under {ref}: not issued; run again later":
-    "enviado {n} veces sin respuesta, y el servicio no tiene nada con la referencia {ref}: no se emitió; ejecute de nuevo más tarde",
+    "enviado {n} veces sin respuesta, y el servicio no tiene nada con la referencia {ref}: no se emitió; ejecutá de nuevo más tarde",
   "the link answered HTTP {status}": "el enlace respondió HTTP {status}",
   "the link answered HTTP {status}: {said}": "el enlace respondió HTTP {status}: {said}",
-  "run the same command again later": "ejecute el mismo comando más tarde",
+  "run the same command again later": "ejecutá el mismo comando más tarde",
   "the sandbox cannot draw documents: {name} cannot be loaded ({message})":
     "el sandbox no puede generar documentos: no se puede cargar {name} ({message})",
   'install facturar again (README "Install"): its dependencies are incomplete':
-    'instale facturar de nuevo (README "Install"): sus dependencias están incompletas',
+    'instalá facturar de nuevo (README "Install"): sus dependencias están incompletas',
   "the link did not return a PDF": "el enlace no devolvió un PDF",
   "no working link for the document": "no hay un enlace que funcione para el documento",
   "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)":
-    "este comprador debe recibir factura de crédito MiPyME: emítala como FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)",
+    "este comprador debe recibir factura de crédito MiPyME: emitila como FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)",
   "the customer's condicion_iva does not fit this voucher type (a registered taxpayer gets class A; consumers and exempt customers class B)":
     "la condicion_iva del cliente no corresponde a este tipo de comprobante (un responsable inscripto recibe clase A; consumidores y exentos, clase B)",
   "this point of sale has queued vouchers: use `facturar issue-queued` until they are processed":
-    "este punto de venta tiene comprobantes encolados: use `facturar issue-queued` hasta que se procesen",
+    "este punto de venta tiene comprobantes encolados: usá `facturar issue-queued` hasta que se procesen",
   "leave numero out: the service assigns the next number itself":
-    "no indique numero: el servicio asigna el próximo número",
+    "no indiques numero: el servicio asigna el próximo número",
   // batch/journal.ts
   "another facturar run (process {pid}) is issuing on the journal of this account (profile {profile}); two runs on one journal would interleave":
     "otra ejecución de facturar (proceso {pid}) está emitiendo sobre el diario de esta cuenta (perfil {profile}); dos ejecuciones sobre un mismo diario se intercalarían",
   "wait for it to finish; if that process is gone, run again (its lock is then taken over)":
-    "espere a que termine; si ese proceso ya no existe, ejecute de nuevo (se toma su bloqueo)",
+    "esperá a que termine; si ese proceso ya no existe, ejecutá de nuevo (se toma su bloqueo)",
   // batch/run.ts
   "not sent: {ref} failed in this lane with a numbering or date error, and this one would too":
     "no enviado: {ref} falló en este carril con un error de numeración o de fecha, y este también fallaría",
   "{source}: no point of sale: the voucher names none and profile {profile} has no punto_venta":
     "{source}: sin punto de venta: el comprobante no lo indica y el perfil {profile} no tiene punto_venta",
   "set punto_venta in the profile (or FACTURAR_PUNTO_VENTA), or comprobante.punto_venta in the voucher":
-    "defina punto_venta en el perfil (o FACTURAR_PUNTO_VENTA), o comprobante.punto_venta en el comprobante",
+    "definí punto_venta en el perfil (o FACTURAR_PUNTO_VENTA), o comprobante.punto_venta en el comprobante",
   "not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order":
     "no enviado: {ref}, antes en este carril, no está resuelto; enviar este primero rompería el orden del carril",
   "not sent: interrupted": "no enviado: interrumpido",
@@ -296,7 +296,7 @@ export const ES: Readonly<Record<string, string>> = {
   "hint:": "sugerencia:",
   "internal error:": "error interno:",
   "(run again with --verbose for details, and please report it)":
-    "(ejecute de nuevo con --verbose para ver detalles, y por favor infórmelo)",
+    "(ejecutá de nuevo con --verbose para ver detalles, y por favor informalo)",
   // commands/completion.ts
   "completion takes {shells}, not {value}": "completion acepta {shells}, no {value}",
   // commands/flags.ts
@@ -334,22 +334,22 @@ export const ES: Readonly<Record<string, string>> = {
   "{type} to {name} ({document}), {n} items": "{type} a {name} ({document}), {n} ítems",
   "saved to {path}": "guardado en {path}",
   "--interactive asks on a terminal; without one, give voucher files (facturar template shows one)":
-    "--interactive pregunta en una terminal; sin ella, indique archivos de comprobantes (facturar template muestra uno)",
+    "--interactive pregunta en una terminal; sin ella, indicá archivos de comprobantes (facturar template muestra uno)",
   // commands/init.ts
   "{path} is not JSON; init edits JSON config files only":
     "{path} no es JSON; init solo edita archivos de configuración JSON",
-  "edit it by hand, or pass --file for a new one": "edítelo a mano, o indique --file para uno nuevo",
+  "edit it by hand, or pass --file for a new one": "editalo a mano, o indicá --file para uno nuevo",
   "give {key} one way: --{key}, --{key}-env or --{key}-file":
-    "indique {key} de una sola forma: --{key}, --{key}-env o --{key}-file",
+    "indicá {key} de una sola forma: --{key}, --{key}-env o --{key}-file",
   "init needs {what}: pass {flag} (no terminal to ask on)":
-    "init necesita {what}: indique {flag} (no hay terminal donde preguntar)",
+    "init necesita {what}: indicá {flag} (no hay terminal donde preguntar)",
   "Profile name": "Nombre del perfil",
   "letters, digits, . _ -": "letras, dígitos, . _ -",
   "--name {name}: letters, digits, . _ - only": "--name {name}: solo letras, dígitos, . _ -",
   "Which service?": "¿Qué servicio?",
   "The embedded sandbox (development, no account needed)": "El sandbox incorporado (desarrollo, no hace falta cuenta)",
   "The hosted service (its API v2 address and your credentials)":
-    "El servicio real (su dirección de API v2 y sus credenciales)",
+    "El servicio real (tu dirección de API v2 y tus credenciales)",
   "Base URL of the API": "URL base de la API",
   "How should {key} be kept?": "¿Cómo guardar {key}?",
   "In this config file (mode 0600)": "En este archivo de configuración (modo 0600)",
@@ -366,6 +366,8 @@ export const ES: Readonly<Record<string, string>> = {
     "¿Es producción (comprobantes reales; preguntar antes de emitir)?",
   "Use {name} by default?": "¿Usar {name} por defecto?",
   "wrote profile {name} to {path} (the default profile)": "perfil {name} escrito en {path} (el perfil por defecto)",
+  "next step: `{guided}` asks for a voucher, shows its totals and issues it; or `{template}` writes one to fill in, then `{issue}`":
+    "siguiente paso: `{guided}` te pide un comprobante, te muestra sus totales y lo emite; o `{template}` escribe uno para que lo completes, y después `{issue}`",
   "next step: after the development plan (API DEV), re-synchronise this point of sale's numbering once from ARCA, in the service's web panel, before the first real voucher; then `{command}` shows the next number, which must follow the last one ARCA authorised":
     "siguiente paso: después del plan de desarrollo (API DEV), resincronizá una vez la numeración de este punto de venta desde ARCA, en el panel web del servicio, antes del primer comprobante real; después `{command}` muestra el próximo número, que tiene que seguir al último que autorizó ARCA",
   "wrote profile {name} to {path}": "perfil {name} escrito en {path}",
@@ -379,9 +381,9 @@ export const ES: Readonly<Record<string, string>> = {
   "--interactive asks for one voucher; it takes no files": "--interactive pide un comprobante; no acepta archivos",
   "nothing sent": "no se envió nada",
   "give the voucher files to issue (.json, .csv, or - for standard input), or --interactive":
-    "indique los archivos de comprobantes a emitir (.json, .csv, o - para la entrada estándar), o --interactive",
+    "indicá los archivos de comprobantes a emitir (.json, .csv, o - para la entrada estándar), o --interactive",
   "give the voucher files to issue (.json, .csv, or - for standard input)":
-    "indique los archivos de comprobantes a emitir (.json, .csv, o - para la entrada estándar)",
+    "indicá los archivos de comprobantes a emitir (.json, .csv, o - para la entrada estándar)",
   "standard input (-) can be read only once": "la entrada estándar (-) se puede leer una sola vez",
   "--timeout takes seconds, not {value}": "--timeout acepta segundos, no {value}",
   "--timeout goes with --wait": "--timeout va con --wait",
@@ -423,7 +425,7 @@ export const ES: Readonly<Record<string, string>> = {
   "{n} entries in {path}": "{n} entradas en {path}",
   // commands/pdf.ts, next-number.ts, requires-fce.ts, queue.ts, qr.ts, flags.ts
   "--type is required": "--type es obligatorio",
-  'write it as the service does, e.g. "FACTURA B"': 'escríbalo como el servicio, p. ej. "FACTURA B"',
+  'write it as the service does, e.g. "FACTURA B"': 'escribilo como el servicio, p. ej. "FACTURA B"',
   "{flag} takes a date dd/mm/yyyy": "{flag} acepta una fecha dd/mm/aaaa",
   "the service said no": "el servicio respondió que no",
   "--pv is required: the profile names no point of sale": "--pv es obligatorio: el perfil no indica punto de venta",
@@ -436,17 +438,17 @@ export const ES: Readonly<Record<string, string>> = {
   "requiere_fec failed": "requiere_fec falló",
   "{cuit} must receive a MiPyME credit invoice (FCE) for amounts from $ {amount}":
     "{cuit} debe recibir factura de crédito MiPyME (FCE) por montos desde $ {amount}",
-  "{cuit} does not require FCE: issue an ordinary invoice": "{cuit} no requiere FCE: emita una factura común",
+  "{cuit} does not require FCE: issue an ordinary invoice": "{cuit} no requiere FCE: emití una factura común",
   "--ref is required: the queued voucher's external_reference":
     "--ref es obligatorio: el external_reference del comprobante encolado",
   "queue takes delete, reschedule or retry, not {action}": "queue acepta delete, reschedule o retry, no {action}",
   "{action} {ref}: {message}; the service may or may not have done it":
     "{action} {ref}: {message}; puede que el servicio lo haya hecho o no",
-  "check with: facturar query --ref {ref}": "verifíquelo con: facturar query --ref {ref}",
+  "check with: facturar query --ref {ref}": "verificalo con: facturar query --ref {ref}",
   "{action}: done for {ref}": "{action}: hecho para {ref}",
   "only partly: {errors}": "solo en parte: {errors}",
   "give the QR's text (its URL) or --ref to fetch the voucher":
-    "indique el texto del QR (su URL) o --ref para buscar el comprobante",
+    "indicá el texto del QR (su URL) o --ref para buscar el comprobante",
   "not a voucher QR: {value}": "no es el QR de un comprobante: {value}",
   "format version": "versión del formato",
   "issuer's CUIT": "CUIT del emisor",
@@ -467,7 +469,7 @@ export const ES: Readonly<Record<string, string>> = {
   select: "elegir",
   "(Y/n)": "(S/n)",
   "(y/N)": "(s/N)",
-  "answer y or n": "responda s o n",
+  "answer y or n": "respondé s o n",
   Yes: "Sí",
   No: "No",
   // commands/query.ts
@@ -500,17 +502,17 @@ export const ES: Readonly<Record<string, string>> = {
   "the sandbox listens on loopback only; --host {host} is not a loopback address":
     "el sandbox escucha solo en loopback; --host {host} no es una dirección de loopback",
   "port {port} is already in use; pick another with --port, or --port 0 for a free one":
-    "el puerto {port} ya está en uso; elija otro con --port, o --port 0 para uno libre",
-  "stop it first, or pick another --data-dir": "deténgalo primero, o elija otro --data-dir",
+    "el puerto {port} ya está en uso; elegí otro con --port, o --port 0 para uno libre",
+  "stop it first, or pick another --data-dir": "detenelo primero, o elegí otro --data-dir",
   "development-mode service (no fiscal validity), data in {dir}":
     "servicio de desarrollo (sin validez fiscal), datos en {dir}",
   "base URL:": "URL base:",
   "point of sale {pv}:": "punto de venta {pv}:",
   "faults:": "fallas:",
-  "Stop with Ctrl-C.": "Detenga con Ctrl-C.",
+  "Stop with Ctrl-C.": "Detené con Ctrl-C.",
   // commands/schema.ts
   "save the schema beside it with: facturar schema > voucher.schema.json":
-    "guarde el esquema al lado con: facturar schema > voucher.schema.json",
+    "guardá el esquema al lado con: facturar schema > voucher.schema.json",
   // commands/service-info.ts
   "Final-consumer identification ceiling: $ {amount}": "Tope de identificación del consumidor final: $ {amount}",
   "sales to an unidentified consumer (OTRO / 0) must stay below it":
@@ -563,36 +565,36 @@ export const ES: Readonly<Record<string, string>> = {
     "no hay un perfil llamado {name} (no se encontró archivo de configuración)",
   "profiles there: {names}": "perfiles que hay: {names}",
   "create one with `facturar init`, or use the embedded sandbox (no profile)":
-    "cree uno con `facturar init`, o use el sandbox incorporado (sin perfil)",
+    "creá uno con `facturar init`, o usá el sandbox incorporado (sin perfil)",
   '{path} holds literal credentials ({keys}) and other users can read it: chmod 600 it, or use {"env": NAME} / {"file": PATH}':
-    '{path} contiene credenciales literales ({keys}) y otros usuarios pueden leerlo: hágale chmod 600, o use {"env": NOMBRE} / {"file": RUTA}',
+    '{path} contiene credenciales literales ({keys}) y otros usuarios pueden leerlo: hacele chmod 600, o usá {"env": NOMBRE} / {"file": RUTA}',
   "profile {name} has no {keys}": "al perfil {name} le falta {keys}",
   "set them in the profile, or in FACTURAR_USERTOKEN, FACTURAR_APIKEY and FACTURAR_APITOKEN":
-    "defínalas en el perfil, o en FACTURAR_USERTOKEN, FACTURAR_APIKEY y FACTURAR_APITOKEN",
+    "definilas en el perfil, o en FACTURAR_USERTOKEN, FACTURAR_APIKEY y FACTURAR_APITOKEN",
   "base_url {url} is not a URL": "base_url {url} no es una URL",
-  'use "sandbox" or https://<host>/app/api/v2': 'use "sandbox" o https://<host>/app/api/v2',
+  'use "sandbox" or https://<host>/app/api/v2': 'usá "sandbox" o https://<host>/app/api/v2',
   "refusing {url}: credentials travel in the body, so only https is allowed (plain http only to loopback)":
     "se rechaza {url}: las credenciales viajan en el cuerpo, así que solo se admite https (http simple solo hacia loopback)",
   // input/csv-records.ts
   "a quoted cell is never closed": "una celda entre comillas nunca se cierra",
   "a quote inside an unquoted cell (cell {cell}); quote the whole cell":
-    "una comilla dentro de una celda sin comillas (celda {cell}); ponga la celda entera entre comillas",
+    "una comilla dentro de una celda sin comillas (celda {cell}); poné la celda entera entre comillas",
   "text after a closing quote (cell {cell}); quote the whole cell":
-    "texto después de una comilla de cierre (celda {cell}); ponga la celda entera entre comillas",
+    "texto después de una comilla de cierre (celda {cell}); poné la celda entera entre comillas",
   // input/csv.ts
   "empty column name in the header": "nombre de columna vacío en el encabezado",
   "column {name} appears twice": "la columna {name} aparece dos veces",
   "item columns take no index: each row is one item": "las columnas de ítems no llevan índice: cada fila es un ítem",
-  "did you mean {column}?": "¿quiso decir {column}?",
+  "did you mean {column}?": "¿quisiste decir {column}?",
   "columns are dotted paths such as comprobante.detalle.producto.descripcion (see `facturar schema`)":
-    "las columnas son rutas con puntos como comprobante.detalle.producto.descripcion (vea `facturar schema`)",
+    "las columnas son rutas con puntos como comprobante.detalle.producto.descripcion (mirá `facturar schema`)",
   "unknown column {name}": "columna desconocida {name}",
   "{cell} differs from {first} given on row {row} for the same voucher: voucher cells on later rows must be empty or equal":
     "{cell} difiere de {first}, dado en la fila {row} para el mismo comprobante: las celdas del comprobante en filas siguientes deben estar vacías o ser iguales",
   "column {column}": "columna {column}",
   "the file is empty": "el archivo está vacío",
   "reference {reference} already formed a voucher at row {row}; keep each voucher's rows together":
-    "la referencia {reference} ya formó un comprobante en la fila {row}; mantenga juntas las filas de cada comprobante",
+    "la referencia {reference} ya formó un comprobante en la fila {row}; mantené juntas las filas de cada comprobante",
   "not valid CSV: this row has {cells} cells, the header {columns}":
     "CSV inválido: esta fila tiene {cells} celdas y el encabezado {columns}",
   "a cell holding the delimiter must be quoted": "una celda que contiene el separador debe ir entre comillas",
@@ -673,7 +675,7 @@ export const ES: Readonly<Record<string, string>> = {
     "el CBU {value} tiene mal el dígito verificador del segundo bloque (cuenta)",
   // voucher/rules.ts
   "send either `cliente` (a sale) or `proveedor` (a purchase), not both":
-    "envíe `cliente` (una venta) o `proveedor` (una compra), no ambos",
+    "enviá `cliente` (una venta) o `proveedor` (una compra), no ambos",
   'a sale (operacion "V") needs `cliente`; `proveedor` is for purchases (operacion "C")':
     'una venta (operacion "V") necesita `cliente`; `proveedor` es para compras (operacion "C")',
   'a sale (operacion "V") needs a `cliente` block': 'una venta (operacion "V") necesita un bloque `cliente`',
@@ -681,7 +683,7 @@ export const ES: Readonly<Record<string, string>> = {
     'una compra (operacion "C") necesita `proveedor`; `cliente` es para ventas (operacion "V")',
   'a purchase (operacion "C") needs a `proveedor` block': 'una compra (operacion "C") necesita un bloque `proveedor`',
   "a voucher takes at most {items} items; this one has {length}: split it":
-    "un comprobante admite hasta {items} ítems; este tiene {length}: divídalo",
+    "un comprobante admite hasta {items} ítems; este tiene {length}: dividilo",
   "at most {tags} tags per voucher; got {length}": "hasta {tags} etiquetas por comprobante; hay {length}",
   'a tag is 1 to {tagLength} letters, digits, spaces, "_" or "-"; got {value}':
     'una etiqueta tiene de 1 a {tagLength} letras, dígitos, espacios, "_" o "-"; se recibió {value}',
@@ -695,9 +697,9 @@ export const ES: Readonly<Record<string, string>> = {
   "external_reference {value} looks like a number the service may give back changed ({back}), and the voucher could not be found by it again: start it with a letter, as F-{value}":
     "external_reference {value} parece un número que el servicio puede devolver cambiado ({back}), y el comprobante no se podría volver a encontrar por ella: empezala con una letra, como F-{value}",
   "nogravados must be 0: send non-taxed amounts as items with alicuota -2":
-    "nogravados debe ser 0: envíe los importes no gravados como ítems con alicuota -2",
+    "nogravados debe ser 0: enviá los importes no gravados como ítems con alicuota -2",
   "percepciones_iva is not added to the total: send VAT perceptions in `tributos` (tipo 6)":
-    "percepciones_iva no se suma al total: envíe las percepciones de IVA en `tributos` (tipo 6)",
+    "percepciones_iva no se suma al total: enviá las percepciones de IVA en `tributos` (tipo 6)",
   "FCE vouchers go to a CUIT": "los comprobantes FCE van a una CUIT",
   "class {class} vouchers go to a CUIT": "los comprobantes clase {class} van a una CUIT",
   "class B vouchers to an exempt customer go to a CUIT": "los comprobantes clase B a un cliente exento van a una CUIT",
@@ -712,7 +714,7 @@ export const ES: Readonly<Record<string, string>> = {
   "an unidentified customer (OTRO) must be a final consumer (CF), not {condition}":
     "un cliente no identificado (OTRO) debe ser consumidor final (CF), no {condition}",
   "a sale of {amount} pesos reaches the ceiling for unidentified consumers ({amount2}): identify the customer by DNI, CUIT, CUIL or passport":
-    "una venta de {amount} pesos alcanza el tope para consumidores no identificados ({amount2}): identifique al cliente con DNI, CUIT, CUIL o pasaporte",
+    "una venta de {amount} pesos alcanza el tope para consumidores no identificados ({amount2}): identificá al cliente con DNI, CUIT, CUIL o pasaporte",
   'condicion_pago {PAYMENT_CONDITION_OTHER} ("Otra") needs condicion_pago_otra describing it':
     'condicion_pago {PAYMENT_CONDITION_OTHER} ("Otra") necesita condicion_pago_otra que la describa',
   "at most {emails} e-mail addresses; got {length}": "hasta {emails} direcciones de correo; hay {length}",
@@ -728,13 +730,13 @@ export const ES: Readonly<Record<string, string>> = {
   "non-taxed items": "ítems no gravados",
   VAT: "IVA",
   "class C vouchers carry no {what}: send alicuota 0 and the final price":
-    "los comprobantes clase C no llevan {what}: envíe alicuota 0 y el precio final",
+    "los comprobantes clase C no llevan {what}: enviá alicuota 0 y el precio final",
   "class C vouchers carry no exempt amount": "los comprobantes clase C no llevan importe exento",
   "class C vouchers carry no perceptions": "los comprobantes clase C no llevan percepciones",
   "export vouchers (class E) need the `fex` block":
     "los comprobantes de exportación (clase E) necesitan el bloque `fex`",
   "export vouchers carry no non-taxed items": "los comprobantes de exportación no llevan ítems no gravados",
-  "export vouchers carry no VAT: send alicuota 0": "los comprobantes de exportación no llevan IVA: envíe alicuota 0",
+  "export vouchers carry no VAT: send alicuota 0": "los comprobantes de exportación no llevan IVA: enviá alicuota 0",
   "export vouchers carry no discounts": "los comprobantes de exportación no llevan descuentos",
   "export vouchers carry no internal taxes": "los comprobantes de exportación no llevan impuestos internos",
   "export vouchers carry no taxes or perceptions": "los comprobantes de exportación no llevan tributos ni percepciones",
@@ -788,7 +790,7 @@ export const ES: Readonly<Record<string, string>> = {
   'paga_misma_moneda "S" is for vouchers in a foreign currency':
     'paga_misma_moneda "S" es para comprobantes en moneda extranjera',
   "currency {moneda} is not in the tool's table; check the code":
-    "la moneda {moneda} no está en la tabla de la herramienta; revise el código",
+    "la moneda {moneda} no está en la tabla de la herramienta; revisá el código",
   "a voucher in {moneda} needs its exchange rate (cotizacion)":
     "un comprobante en {moneda} necesita su tipo de cambio (cotizacion)",
   "cotizacion 1 for {moneda}: is the exchange rate missing?": "cotizacion 1 para {moneda}: ¿falta el tipo de cambio?",
@@ -867,9 +869,9 @@ export const ES: Readonly<Record<string, string>> = {
   "a tributo type code": "un código de tipo de tributo",
   "a tributo regime code": "un código de régimen de tributo",
   "a regime data id": "un id de dato de régimen",
-  "list at least one payment": "indique al menos un pago",
+  "list at least one payment": "indicá al menos un pago",
   'unknown voucher type {input}; expected a name such as "FACTURA B" (see `facturar schema`)':
-    'tipo de comprobante desconocido {input}; se esperaba un nombre como "FACTURA B" (vea `facturar schema`)',
+    'tipo de comprobante desconocido {input}; se esperaba un nombre como "FACTURA B" (mirá `facturar schema`)',
   "a point of sale number": "un número de punto de venta",
   "a voucher number": "un número de comprobante",
   "the issuer's CUIT": "la CUIT del emisor",
@@ -891,7 +893,7 @@ export const ES: Readonly<Record<string, string>> = {
   // voucher/validate.ts
   "no total given: filled in with the computed {total}": "no se indicó total: se completó con el calculado {total}",
   "unknown field {key}; check its spelling (see `facturar schema`)":
-    "campo desconocido {key}; revise cómo está escrito (vea `facturar schema`)",
+    "campo desconocido {key}; revisá cómo está escrito (mirá `facturar schema`)",
   "required field is missing": "falta un campo obligatorio",
   // the typed protocol and the exactly-once core
   "the service's answer to {method} cannot be read: {problem}":
@@ -934,12 +936,12 @@ export const ES: Readonly<Record<string, string>> = {
     "dale al comprobante nuevo su propia external_reference; si es la misma venta corregida, primero emití una nota de crédito del anterior (`facturar credit-note --ref {ref}`)",
   "could not follow it: {message}": "no se pudo seguir: {message}",
   "{ref} is no longer in the service's queue (deleted?)": "{ref} ya no está en la cola del servicio (¿eliminado?)",
-  "run again to send it anew": "ejecute de nuevo para enviarlo otra vez",
+  "run again to send it anew": "ejecutá de nuevo para enviarlo otra vez",
   "issued, but its documents were not saved: the next run fetches them":
     "emitido, pero sus documentos no se guardaron: la próxima ejecución los descarga",
   "external_reference {ref} is also used by {source}, with other content":
     "external_reference {ref} también lo usa {source}, con otro contenido",
-  "give each voucher its own external_reference": "dé a cada comprobante su propio external_reference",
+  "give each voucher its own external_reference": "dale a cada comprobante su propio external_reference",
   "the same voucher as {source} (same external_reference): sent once":
     "el mismo comprobante que {source} (mismo external_reference): se envía una sola vez",
   "not sent: the service stopped the run: {message}": "no enviado: el servicio detuvo la ejecución: {message}",
@@ -952,7 +954,7 @@ export const ES: Readonly<Record<string, string>> = {
   "stopped:": "detenido:",
   "profile {name} has issued nothing yet: no journal": "el perfil {name} todavía no emitió nada: no hay diario",
   "{ref}: sent {seconds} s ago and not at the service yet; it may still be storing it: ask again later":
-    "{ref}: enviado hace {seconds} s y todavía no está en el servicio; puede estar guardándolo: consulte más tarde",
+    "{ref}: enviado hace {seconds} s y todavía no está en el servicio; puede estar guardándolo: consultá más tarde",
   "{ref}: no longer in the service's queue; the next issue run will send it":
     "{ref}: ya no está en la cola del servicio; la próxima emisión lo envía",
   "not at the service": "no está en el servicio",
@@ -972,17 +974,17 @@ export const ES: Readonly<Record<string, string>> = {
     "se cerró la salida estándar: se detiene; los comprobantes en curso terminan, no se envía nada nuevo",
   "cannot write the report {path}: {message}": "no se puede escribir el informe {path}: {message}",
   "give --report a file in a folder that exists and that you can write":
-    "indique en --report un archivo en una carpeta que exista y en la que pueda escribir",
+    "indicá en --report un archivo en una carpeta que exista y en la que puedas escribir",
   "QR of {ref} not written: {message}": "QR de {ref} no escrito: {message}",
   "{flag} {path}: its folder cannot be written ({message})":
     "{flag} {path}: no se puede escribir en su carpeta ({message})",
   "the journal {path} cannot be used: {message}": "no se puede usar el diario {path}: {message}",
   "free some space or fix the folder's permissions (XDG_STATE_HOME), then run again: what was sent is asked of the service":
-    "libere espacio o corrija los permisos de la carpeta (XDG_STATE_HOME) y ejecute de nuevo: lo enviado se consulta al servicio",
+    "liberá espacio o corregí los permisos de la carpeta (XDG_STATE_HOME) y ejecutá de nuevo: lo enviado se consulta al servicio",
   "the sandbox data folder {dataDir} cannot be used: {message}":
     "no se puede usar la carpeta de datos del sandbox {dataDir}: {message}",
   "give --data-dir a folder (it is created if missing), or leave it out":
-    "indique en --data-dir una carpeta (se crea si falta), u omítalo",
+    "indicá en --data-dir una carpeta (se crea si falta), u omitilo",
   "--{key} VALUE shows the secret to every user of this machine (ps, shell history); prefer the prompt, --{key}-env NAME or --{key}-file PATH":
     "--{key} VALOR muestra el secreto a todos los usuarios de esta máquina (ps, historial del shell); mejor la pregunta, --{key}-env NOMBRE o --{key}-file RUTA",
   "the file starts as UTF-16 but is not valid UTF-16": "el archivo empieza como UTF-16 pero no es UTF-16 válido",
@@ -1025,26 +1027,26 @@ export const ES: Readonly<Record<string, string>> = {
   "refusing to run {path}: another user owns it or can write it":
     "no se ejecuta {path}: es de otro usuario u otros pueden escribirlo",
   "a config that runs code must be yours alone (chmod go-w); or use a JSON config":
-    "una configuración que ejecuta código debe ser solo suya (chmod go-w); o use una configuración JSON",
+    "una configuración que ejecuta código tiene que ser solo tuya (chmod go-w); o usá una configuración JSON",
   "the report {path} cannot take more rows ({message}); the run goes on":
     "el informe {path} no admite más filas ({message}); la ejecución sigue",
   "the file is {mb} MB: too large to read as one JSON document":
     "el archivo tiene {mb} MB: es demasiado grande para leerlo como un único documento JSON",
   "split it into several files, or export the vouchers as CSV, which is read as it streams":
-    "divídalo en varios archivos, o exporte los comprobantes como CSV, que se lee a medida que llega",
+    "dividilo en varios archivos, o exportá los comprobantes como CSV, que se lee a medida que llega",
   "cannot keep this run's vouchers in {dir}: {message}":
     "no se pueden guardar los comprobantes de esta ejecución en {dir}: {message}",
   "a run of many vouchers keeps them in a temporary file while it works: make room there or make it writable, or point TMPDIR elsewhere":
-    "una ejecución con muchos comprobantes los guarda en un archivo temporal mientras trabaja: libere espacio allí o permita escribir, o apunte TMPDIR a otra carpeta",
+    "una ejecución con muchos comprobantes los guarda en un archivo temporal mientras trabaja: liberá espacio allí o permití escribir, o apuntá TMPDIR a otra carpeta",
   "{cell} is ambiguous in a file with decimal commas: a dot separates thousands there (7.000 is seven thousand, 7,00 is seven); write it so, or pass --decimal point if this file uses decimal points":
-    "{cell} es ambiguo en un archivo con coma decimal: allí el punto separa los miles (7.000 es siete mil, 7,00 es siete); escríbalo así, o pase --decimal point si este archivo usa punto decimal",
+    "{cell} es ambiguo en un archivo con coma decimal: allí el punto separa los miles (7.000 es siete mil, 7,00 es siete); escribilo así, o pasá --decimal point si este archivo usa punto decimal",
   "decimal mark of CSV numbers: comma (7.000,50) or point (7000.50); default comma with ; and point with ,":
     "separador decimal de los números del CSV: coma (7.000,50) o punto (7000.50); por omisión, coma con ; y punto con ,",
   "a code is text, or a whole number": "un código es texto, o un número entero",
   "a voucher in pesos goes with cotizacion 1, as the authority requires; {cotizacion} is not sent":
     "un comprobante en pesos va con cotizacion 1, como exige ARCA; {cotizacion} no se envía",
   "cotizacion 1 for dollars: give the exchange rate in pesos per dollar":
-    "cotizacion 1 para dólares: indique el tipo de cambio en pesos por dólar",
+    "cotizacion 1 para dólares: indicá el tipo de cambio en pesos por dólar",
   "bonificacion {discount} is more than the items it discounts add up to ({subtotal})":
     "la bonificacion {discount} supera la suma de los ítems que descuenta ({subtotal})",
   "export vouchers carry no discounts, nor negative prices":
@@ -1053,8 +1055,9 @@ export const ES: Readonly<Record<string, string>> = {
     "una línea de precio negativo es un descuento sobre las demás: aquí deja negativa una base, el IVA o el total",
   "the e-mail addresses take at most {max} characters together; these take {length}":
     "las direcciones de e-mail ocupan como máximo {max} caracteres en total; estas ocupan {length}",
-  "did you mean {tipo}?": "¿quiso decir {tipo}?",
-  "unknown voucher type {input}; did you mean {tipo}?": "tipo de comprobante desconocido {input}; ¿quiso decir {tipo}?",
+  "did you mean {tipo}?": "¿quisiste decir {tipo}?",
+  "unknown voucher type {input}; did you mean {tipo}?":
+    "tipo de comprobante desconocido {input}; ¿quisiste decir {tipo}?",
   "{n} invalid (skipped)": "inválidos: {n} (no enviados)",
   "issue the valid vouchers and report the invalid ones (exit 7); by default nothing is sent while any is invalid":
     "emite los comprobantes válidos e informa los inválidos (código 7); por omisión no se envía nada mientras alguno sea inválido",
@@ -1070,7 +1073,7 @@ export const ES: Readonly<Record<string, string>> = {
   "the items of {tipo} {numero} add up to {amount}, but the service says its total is {total}":
     "los ítems de {tipo} {numero} suman {amount}, pero el servicio dice que su total es {total}",
   "issue the note from a JSON file with the items it adjusts":
-    "emita la nota desde un archivo JSON con los ítems que ajusta",
+    "emití la nota desde un archivo JSON con los ítems que ajusta",
   "ask for a credit or debit note of the voucher issued under this reference, pre-filled (implies --interactive)":
     "pide una nota de crédito o débito del comprobante emitido con esta referencia, ya completa (implica --interactive)",
   "the service holds no voucher with reference {reference}":
@@ -1093,7 +1096,7 @@ export const ES: Readonly<Record<string, string>> = {
   "credit note": "nota de crédito",
   "debit note": "nota de débito",
   "{tipo} from it: lower a quantity or a price for a partial one":
-    "{tipo} a partir de él: baje una cantidad o un precio para una nota parcial",
+    "{tipo} a partir de él: bajá una cantidad o un precio para una nota parcial",
   "--from-ref needs a reference": "--from-ref necesita una referencia",
   // voucher/rules.ts: export notes
   "export notes name the vouchers they adjust in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit), not in comprobante.comprobantes_asociados":
@@ -1205,7 +1208,7 @@ export const ES: Readonly<Record<string, string>> = {
   "an export voucher's customer name takes at most {max} characters at the authority; it has {length}":
     "el nombre del cliente de un comprobante de exportación admite como mucho {max} caracteres en ARCA; tiene {length}",
   "exchange rate {part}: write CODE=RATE, a currency code and pesos per unit (DOL=1050.50)":
-    "cotización {part}: escriba CÓDIGO=COTIZACIÓN, un código de moneda y pesos por unidad (DOL=1050.50)",
+    "cotización {part}: escribí CÓDIGO=COTIZACIÓN, un código de moneda y pesos por unidad (DOL=1050.50)",
   "no exchange rate for {moneda}": "no hay cotización para {moneda}",
   "cotizacion is {value}": "cotizacion es {value}",
   "--currency takes a currency code as vouchers write moneda (DOL, 060…), not {value}":
@@ -1225,7 +1228,7 @@ export const ES: Readonly<Record<string, string>> = {
   "cotizacion {cotizacion} is not within 2 % to 400 % of the authority's rate for {moneda} of {fecha} ({rate}): it takes {min} to {max}":
     "la cotizacion {cotizacion} no está entre el 2 % y el 400 % de la cotización de ARCA para {moneda} del {fecha} ({rate}): acepta de {min} a {max}",
   "give the rate in pesos per unit; `facturar exchange-rate --currency {moneda}` shows the authority's":
-    "indique la cotización en pesos por unidad; `facturar exchange-rate --currency {moneda}` muestra la de ARCA",
+    "indicá la cotización en pesos por unidad; `facturar exchange-rate --currency {moneda}` muestra la de ARCA",
   // cli.ts and commands/*.command.ts: help
   "Examples:": "Ejemplos:",
   "[options]": "[opciones]",
@@ -1233,8 +1236,8 @@ export const ES: Readonly<Record<string, string>> = {
   "help [command]": "help [comando]",
   "choices: {list}": "valores: {list}",
   "default: {value}": "por defecto: {value}",
-  "(Did you mean one of {list}?)": "(¿quiso decir alguno de {list}?)",
-  "(Did you mean {name}?)": "(¿quiso decir {name}?)",
+  "(Did you mean one of {list}?)": "(¿quisiste decir alguno de {list}?)",
+  "(Did you mean {name}?)": "(¿quisiste decir {name}?)",
   "Allowed choices are {list}.": "Los valores admitidos son {list}.",
   "Expected {expected} arguments but got {received}.": "Se esperaban {expected} argumentos y llegaron {received}.",
   "<name>": "<nombre>",
@@ -1272,8 +1275,8 @@ export const ES: Readonly<Record<string, string>> = {
   "a command's own help and examples": "la ayuda y los ejemplos de un comando",
   "today's ceiling": "el tope de hoy",
   "ask the service again, as JSON": "consultar de nuevo al servicio, en JSON",
-  "bash, from now on: add this line to ~/.bashrc": "bash, desde ahora: agregue esta línea a ~/.bashrc",
-  "zsh: add this line to ~/.zshrc, after compinit": "zsh: agregue esta línea a ~/.zshrc, después de compinit",
+  "bash, from now on: add this line to ~/.bashrc": "bash, desde ahora: agregá esta línea a ~/.bashrc",
+  "zsh: add this line to ~/.zshrc, after compinit": "zsh: agregá esta línea a ~/.zshrc, después de compinit",
   fish: "fish",
   "answer questions on the terminal": "responder preguntas en la terminal",
   "a profile for the embedded sandbox, made the default":
@@ -1288,7 +1291,7 @@ export const ES: Readonly<Record<string, string>> = {
   "no file yet: answer questions on the terminal": "todavía sin archivo: responder preguntas en la terminal",
   "a nightly batch from cron: NDJSON results and a CSV report":
     "un lote nocturno desde cron: resultados en NDJSON y un informe CSV",
-  "with another profile, PDFs in a folder of your choice": "con otro perfil, los PDF en la carpeta que elija",
+  "with another profile, PDFs in a folder of your choice": "con otro perfil, los PDF en la carpeta que elegí",
   "everything the profile's journal holds": "todo lo que guarda el diario del perfil",
   "what became of the vouchers of one batch file": "qué pasó con los comprobantes de un archivo de lote",
   "settle unknown outcomes by asking the service": "resolver los resultados desconocidos consultando al servicio",
@@ -1347,7 +1350,7 @@ export const ES: Readonly<Record<string, string>> = {
   "dated {fecha}, before {last}, the date of the latest {tipo} issued at point of sale {pv}: the authority refuses a date earlier than its lane's last voucher":
     "fechado el {fecha}, antes del {last}, fecha del último {tipo} emitido en el punto de venta {pv}: la autoridad rechaza una fecha anterior a la del último comprobante de ese tipo y punto de venta",
   "date it on or after {last}, or issue it from another point of sale":
-    "póngale fecha del {last} en adelante, o emítalo desde otro punto de venta",
+    "ponele fecha del {last} en adelante, o emitilo desde otro punto de venta",
   "behave like the real service: latency=80, spacing=100, the authority's checks the development plan skips (authority-checks), and queued vouchers refused at a point of sale without a webhook URL (webhook-required); --fault may change them":
     "se comporta como el servicio real: latency=80, spacing=100, los controles de ARCA que el plan de desarrollo omite (authority-checks) y comprobantes encolados rechazados en un punto de venta sin URL de webhook (webhook-required); --fault puede cambiarlos",
   "as slow and as strict as the real service": "tan lento y tan estricto como el servicio real",
@@ -1419,7 +1422,7 @@ export const ES: Readonly<Record<string, string>> = {
   "{tipo} {numero} has items 1 to {count}, not {items}": "{tipo} {numero} tiene los ítems 1 a {count}, no {items}",
   "{tipo} {numero} has a discount or perceptions over all its items: a note of some items cannot say its share":
     "{tipo} {numero} tiene un descuento o percepciones sobre todos sus ítems: una nota de algunos ítems no puede decir qué parte le toca",
-  "give the amount to adjust instead (--amount)": "indique en cambio el importe a ajustar (--amount)",
+  "give the amount to adjust instead (--amount)": "indicá en cambio el importe a ajustar (--amount)",
   "the amount must be positive, in cents at most, not {amount}":
     "el importe debe ser positivo, con centavos a lo sumo, no {amount}",
   "a credit note of {amount} is more than {tipo} {numero} was worth ({total})":
@@ -1481,7 +1484,7 @@ export const ES: Readonly<Record<string, string>> = {
   "a supplier's invoice entered by mistake": "una factura de proveedor cargada por error",
   "the same, its number as printed": "lo mismo, con el número como figura impreso",
   "--pv is required: the supplier's point of sale (or write the number as 00015-00000024)":
-    "falta --pv: el punto de venta del proveedor (o escriba el número como 00015-00000024)",
+    "falta --pv: el punto de venta del proveedor (o escribí el número como 00015-00000024)",
   "purchase {tipo} {number} deleted": "compra {tipo} {number} eliminada",
   "registry: {name}, {condition}": "padrón: {name}, {condition}",
   "registry lookup failed: {message}": "falló la consulta al padrón: {message}",
@@ -1541,14 +1544,14 @@ export const ES: Readonly<Record<string, string>> = {
   "the incoterms an export voucher's fex block takes (the service's list, else the reference's entries)":
     "los incoterms que lleva el bloque fex de un comprobante de exportación (la lista del servicio, si no las entradas de la referencia)",
   "unknown table {name}": "tabla desconocida {name}",
-  "did you mean {name}?": "¿quiso decir {name}?",
+  "did you mean {name}?": "¿quisiste decir {name}?",
   "{command} takes --ref R, or --type T --number N, not both":
     "{command} lleva --ref R, o --type T --number N, no ambos",
   "the voucher {ref} is not issued yet ({status})": "el comprobante {ref} todavía no está emitido ({status})",
   "the answer to pagar was lost ({message}): the payment may be recorded":
     "se perdió la respuesta a pagar ({message}): el pago puede haberse registrado",
   "look at the client's ledger (facturar customer-ledger --cuit C) before paying again":
-    "mire la cuenta corriente del cliente (facturar customer-ledger --cuit C) antes de pagar otra vez",
+    "mirá la cuenta corriente del cliente (facturar customer-ledger --cuit C) antes de pagar otra vez",
   // commands/query.ts: date ranges and filters
   "<from>": "<desde>",
   "<to>": "<hasta>",
@@ -1567,7 +1570,7 @@ export const ES: Readonly<Record<string, string>> = {
   "--from {from} is after --to {to}": "--from {from} es posterior a --to {to}",
   "the range covers {days} days; one run reads at most {max} (each day costs a request)":
     "el rango abarca {days} días; una ejecución lee como máximo {max} (cada día cuesta una consulta)",
-  "split it, e.g. one run a month": "divídalo, por ejemplo una ejecución por mes",
+  "split it, e.g. one run a month": "dividilo, por ejemplo una ejecución por mes",
   "--from and --to take two dates (a date range) or two numbers with --type (a number range), not one of each":
     "--from y --to aceptan dos fechas (un rango de fechas) o dos números con --type (un rango de números), no uno de cada uno",
   "a date range (--from D --to D) does not go with --ref, --date or --number":
@@ -1575,7 +1578,7 @@ export const ES: Readonly<Record<string, string>> = {
   "--status goes with --date or --from D --to D": "--status va con --date o con --from F --to F",
   "--date does not go with --number, --from or --to": "--date no va con --number, --from ni --to",
   "--number and a number range take one --type": "--number y un rango de números llevan un solo --type",
-  "--csv and --json: choose one": "--csv y --json: elija uno",
+  "--csv and --json: choose one": "--csv y --json: elegí uno",
   "reading {days} days, one request or more each…": "leyendo {days} días, una consulta o más por día…",
   // commands/vat-book.ts
   "the VAT book (libro IVA ventas, or compras) of a date range, with its totals":
@@ -1630,20 +1633,20 @@ export const ES: Readonly<Record<string, string>> = {
     "no debe contener controles de dirección de Unicode (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)",
   "the file looks like UTF-16 without a byte order mark": "el archivo parece UTF-16 sin marca de orden de bytes (BOM)",
   'save it as UTF-8, or as UTF-16 with a byte order mark (what spreadsheets call "Unicode text")':
-    'guárdelo como UTF-8, o como UTF-16 con marca de orden de bytes (el "texto Unicode" de una planilla)',
+    'guardalo como UTF-8, o como UTF-16 con marca de orden de bytes (el "texto Unicode" de una planilla)',
   "more than {mb} MB of JSON: too large to read as one JSON document":
     "más de {mb} MB de JSON: demasiado grande para leerlo como un solo documento JSON",
   "cannot be written to a temporary file in {dir} ({code})":
     "no se puede escribir en un archivo temporal en {dir} ({code})",
   "free some space there, or point TMPDIR at a folder with room":
-    "libere espacio allí, o apunte TMPDIR a una carpeta con lugar",
+    "liberá espacio allí, o apuntá TMPDIR a una carpeta con lugar",
   "the answer to comprobante_eliminar was lost ({message}): the purchase may be deleted":
     "se perdió la respuesta a comprobante_eliminar ({message}): la compra puede haberse eliminado",
   "check with: facturar query --purchases --type {tipo} --number {number}":
-    "verifíquelo con: facturar query --purchases --type {tipo} --number {number}",
+    "verificalo con: facturar query --purchases --type {tipo} --number {number}",
   "the answer to reenviar was lost ({message}): {tipo} {number} may have been e-mailed":
     "se perdió la respuesta a reenviar ({message}): {tipo} {number} puede haberse enviado por e-mail",
-  "ask the client before sending it again": "consulte al cliente antes de enviarlo otra vez",
+  "ask the client before sending it again": "consultá al cliente antes de enviarlo otra vez",
   "in no price list": "en ninguna lista de precios",
   "one product's price, in every price list": "el precio de un producto, en todas las listas de precios",
   "in one price list": "en una lista de precios",
@@ -1654,12 +1657,12 @@ export const ES: Readonly<Record<string, string>> = {
   "refusing to use {path}: another user owns it or others can write it":
     "no se usa {path}: es de otro usuario u otros pueden escribirlo",
   "a config file must be yours (or root's) and writable by no one else: chmod go-w it":
-    "un archivo de configuración debe ser suyo (o de root) y nadie más debe poder escribirlo: chmod go-w",
+    "un archivo de configuración tiene que ser tuyo (o de root) y nadie más debe poder escribirlo: chmod go-w",
   "--report {path} is the input {input}: writing it would destroy it":
     "--report {path} es la entrada {input}: escribirlo la destruiría",
-  "give --report another file": "indique otro archivo para --report",
+  "give --report another file": "indicá otro archivo para --report",
   "--qr {path} would overwrite the input {input}": "--qr {path} sobrescribiría la entrada {input}",
-  "give --qr another name": "indique otro nombre para --qr",
+  "give --qr another name": "indicá otro nombre para --qr",
   "{flag} {path}: {why}": "{flag} {path}: {why}",
   "it is not a folder": "no es una carpeta",
   "{path} is not a folder": "{path} no es una carpeta",
@@ -1676,7 +1679,7 @@ export const ES: Readonly<Record<string, string>> = {
   "the ceiling is not kept for the day: {path} cannot be written ({cause})":
     "el tope no se guarda por el día: no se puede escribir {path} ({cause})",
   "fix the folder (its permissions, free space), or point XDG_DATA_HOME elsewhere":
-    "arregle la carpeta (sus permisos, el espacio libre), o apunte XDG_DATA_HOME a otro lugar",
+    "arreglá la carpeta (sus permisos, el espacio libre), o apuntá XDG_DATA_HOME a otro lugar",
   "standard error cannot be written ({code})": "no se puede escribir la salida de error estándar ({code})",
   "the embedded sandbox stopped: {message}; it answers 503 until it is started again":
     "el sandbox integrado se detuvo: {message}; responde 503 hasta que se lo inicie de nuevo",
@@ -1718,7 +1721,7 @@ export const ES: Readonly<Record<string, string>> = {
   "no item names the vouchers sent ({errors})": "ningún ítem nombra los comprobantes enviados ({errors})",
   "the tax authority's service is down: {message}": "el servicio de la autoridad fiscal no está disponible: {message}",
   "nothing more was sent; run again later, or queue the vouchers meanwhile with `facturar issue-queued` (the service issues them once the authority is back)":
-    "no se envió nada más; ejecute de nuevo más tarde, o mientras tanto encole los comprobantes con `facturar issue-queued` (el servicio los emite cuando la autoridad vuelva)",
+    "no se envió nada más; ejecutá de nuevo más tarde, o mientras tanto encolá los comprobantes con `facturar issue-queued` (el servicio los emite cuando la autoridad vuelva)",
   "QR not written: {message}": "QR no escrito: {message}",
   "not followed:": "sin seguimiento:",
   "the vouchers are queued, but the service could not be asked how they ended: {message}":

@@ -65,6 +65,20 @@ describe("help", () => {
     }
   });
 
+  it("wraps at word boundaries within 80 columns, in Spanish as in English", async () => {
+    const listed = await run(["__complete", "--", ""]);
+    const commands = listed.stdout.split("\n").filter(Boolean);
+    for (const lang of ["es", "en"])
+      for (const args of [[], ...commands.map((command) => [command])]) {
+        const r = await runHere(["--lang", lang, ...args, "--help"], u.env);
+        // commander's part (the examples are command lines to copy whole, as written in the code);
+        // counted in characters: `instantáneo` is 11 columns wide, not its 12 bytes.
+        const described = r.stdout.split(/\n(?:Examples|Ejemplos):\n/)[0] ?? "";
+        const wide = described.split("\n").filter((line) => [...line].length > 80);
+        expect(wide, `${lang} ${args.join(" ")}`).toEqual([]);
+      }
+  });
+
   it("the examples of the account's commands run as written, once the samples are issued", async () => {
     const user = freshUser("facturar-examples-");
     const samples = readdirSync(join(ROOT, "samples"))
@@ -118,10 +132,10 @@ describe("help", () => {
 
     const mistyped = await run(["isue"], SPANISH);
     expect(mistyped.code).toBe(2);
-    expect(mistyped.stderr).toMatch(/^error: comando desconocido 'isue'\n\(¿quiso decir issue\?\)/);
+    expect(mistyped.stderr).toMatch(/^error: comando desconocido 'isue'\n\(¿quisiste decir issue\?\)/);
     const flag = await run(["query", "--rf", "X"], SPANISH);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toMatch(/\(¿quiso decir --ref\?\)/);
+    expect(flag.stderr).toMatch(/\(¿quisiste decir --ref\?\)/);
     const choice = await run(["validate", "--decimal", "x", "a.json"], SPANISH);
     expect(choice.stderr).toMatch(/no acepta 'x'\. Los valores admitidos son coma, punto, comma, point\./);
     const extra = await run(["schema", "de-mas"], SPANISH);

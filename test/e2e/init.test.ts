@@ -1,5 +1,5 @@
 /** `facturar init`: by flags for scripts, and by prompts in a real (pseudo) terminal. */
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { freshUser, inTerminal, ndjson, ROOT, runCli } from "../helpers.js";
@@ -99,6 +99,30 @@ describe("facturar init", () => {
         })
       ).code,
     ).toBe(2);
+  });
+
+  it("ends saying the next step, the first voucher, whose commands run as told", async () => {
+    const u = freshUser("facturar-init-next-");
+    const r = await runCli(["init", "--name", "dev", "--sandbox", "--default"], { cwd: u.cwd, env: u.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      'next step: `facturar issue --interactive` asks for a voucher, shows its totals and issues it; or `facturar template "FACTURA B" > factura.json` writes one to fill in, then `facturar issue factura.json`',
+    );
+    // A profile that is not the default names itself; unchecked, the step is told all the same; in Spanish too.
+    const other = await runCli(["--lang", "es", "init", "--name", "pv3", "--sandbox", "--no-default", "--no-check"], {
+      cwd: u.cwd,
+      env: u.env,
+    });
+    expect(other.code).toBe(0);
+    expect(other.stderr).toContain(
+      "siguiente paso: `facturar --profile pv3 issue --interactive` te pide un comprobante",
+    );
+    expect(other.stderr).toContain("`facturar --profile pv3 issue factura.json`");
+    // The template's file, filled in, is what `issue` takes (its CUIT and items are examples already).
+    const template = await runCli(["template", "FACTURA B"], { cwd: u.cwd, env: u.env });
+    expect(template.code).toBe(0);
+    writeFileSync(join(u.cwd, "factura.json"), template.stdout);
+    expect((await runCli(["issue", "factura.json"], { cwd: u.cwd, env: u.env })).code).toBe(0);
   });
 
   it("asks on a terminal: name, service, credentials hidden, and checks the result", async () => {

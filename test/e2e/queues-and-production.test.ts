@@ -225,7 +225,8 @@ describe("facturar init --production", () => {
     expect(next.stdout).toMatch(/next FACTURA B at point of sale 679: 00679-00000001/);
     // Not production: nothing to re-synchronise.
     const notProduction = await runCli(args("--no-production", "--no-check"), { cwd: u.cwd, env });
-    expect(notProduction.stderr).not.toMatch(/next step/);
+    expect(notProduction.stderr).not.toMatch(/re-synchroni/);
+    expect(notProduction.stderr).toMatch(/next step: .*issue --interactive/);
     // Written elsewhere (--file), the command names that file; and a failed check still tells the step.
     const elsewhere = await runCli(args("--production", "--no-check", "--file", "otra.json"), { cwd: u.cwd, env });
     expect(elsewhere.stderr).toContain(`--config ${join(u.cwd, "otra.json")}`);

@@ -421,6 +421,8 @@ async function referenceNotes(
   const notes: string[] = [];
   // Support's first question: the authorisation code.
   if (v.state === "issued") notes.push(`${who}: ${caeText(v.cae, v.vencimiento_cae)}`);
+  // Failed in the queue: what the service says of it (its status text, or its reasons).
+  if (v.state === "queue-error" && v.errors.length > 0) notes.push(`${who}: ${v.errors.join("; ")}`);
   const mailed =
     v.envio_x_mail === true
       ? (v.envio_x_mail_direcciones ?? [])

@@ -402,7 +402,8 @@ describe("5 and 6. the queue belongs to the service", () => {
     expect(ndjson(again.stdout)[0].errors).toEqual(["ENVIADO A PROCESAR - CON ERROR"]);
     expect(ndjson(again.stdout)[0].hint).toMatch(/webhook .*panel/);
     const listed = await runCli(["query", "--ref", "FB-2026-0001"], { cwd: user.cwd, env });
-    expect(listed.stdout).toMatch(/ENVIADO A PROCESAR - CON ERROR/);
+    expect(listed.stdout).toMatch(/queue error +FB-2026-0001/);
+    expect(listed.stdout).toMatch(/FACTURA B \(queued\): ENVIADO A PROCESAR - CON ERROR/);
     expect(listed.stderr).toMatch(/gives no reason, only its status; .*webhook/);
     expect(await held(s, "FB-2026-0001")).toBe(1);
     const requeued = await run(["issue-queued", "--requeue", "--no-pdf", SAMPLE]);

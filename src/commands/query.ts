@@ -432,9 +432,6 @@ async function referenceNotes(
   if (mailed) notes.push(`${who}: ${mailedLine(mailed)}`);
   const pages = v.micrositios && pagesLine(v.micrositios);
   if (pages) notes.push(`${who}: ${pages}`);
-  // Why it failed in the queue, where the service says it (its status alone is told otherwise).
-  if (v.state === "queue-error" && !v.reasonMissing)
-    for (const reason of v.errors) notes.push(`${who}: ${t("failed in the queue: {reason}", { reason })}`);
   return notes;
 }
 

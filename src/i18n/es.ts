@@ -1003,7 +1003,6 @@ export const ES: Readonly<Record<string, string>> = {
     "rechazo {path}: una configuración encontrada desde la carpeta de trabajo no puede fijar {keys}",
   "credentials, base_url and the other settings come only from {dir}, --config, FACTURAR_CONFIG or the environment; a folder's config may set default_profile and pdf_dir":
     "las credenciales, base_url y lo demás vienen solo de {dir}, --config, FACTURAR_CONFIG o el entorno; la configuración de una carpeta puede fijar default_profile y pdf_dir",
-  "failed in the queue: {reason}": "falló en la cola: {reason}",
   "settings from {file}": "configuración de {file}",
   "refusing to run {path}: others can write the folder {folder}":
     "no ejecuto {path}: otros pueden escribir en la carpeta {folder}",

@@ -268,7 +268,10 @@ function humanTable(lines: BookLine[], totals: BookTotals): string[] {
     t("document"),
     t("name"),
     ...(foreign ? [t("in its currency")] : []),
-    ...rates.flatMap((r) => [t("net {rate}%", { rate: r }), t("VAT {rate}%", { rate: r })]),
+    // Rates as the reader writes them: es "neto 10,5 %", en "net 10.5%".
+    ...rates
+      .map((r) => (currentLang() === "es" ? r.replace(".", ",") : r))
+      .flatMap((r) => [t("net {rate}%", { rate: r }), t("VAT {rate}%", { rate: r })]),
     ...amounts.map(amountTitle),
     ...(unexplained ? [t("unexplained")] : []),
     amountTitle("total"),

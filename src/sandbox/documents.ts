@@ -310,8 +310,10 @@ export async function renderVoucherPdf(view: DocumentView): Promise<Buffer> {
   const rows: [string, string][] = [];
   if (t && showsVat) {
     if (!t.discount.isZero()) rows.push(["Bonificación", `-${money(t.discount.toFixed(2))}`]);
-    for (const r of t.rates) rows.push([`Neto gravado ${r.rate}%`, money(r.net.toFixed(2))]);
-    for (const r of t.rates) rows.push([`IVA ${r.rate}%`, money(r.vat.toFixed(2))]);
+    // The document is Spanish: rates as es-AR writes them (10,5 %).
+    const rate = (r: { rate: string }) => `${String(r.rate).replace(".", ",")} %`;
+    for (const r of t.rates) rows.push([`Neto gravado ${rate(r)}`, money(r.net.toFixed(2))]);
+    for (const r of t.rates) rows.push([`IVA ${rate(r)}`, money(r.vat.toFixed(2))]);
     if (!t.exempt.isZero()) rows.push(["Importe exento", money(t.exempt.toFixed(2))]);
     if (!t.nonTaxed.isZero()) rows.push(["Importe no gravado", money(t.nonTaxed.toFixed(2))]);
   } else if (t) {

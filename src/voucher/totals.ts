@@ -4,7 +4,7 @@
  * VAT per rate on the summed base, and total = taxed net + VAT + exempt + non-taxed +
  * internal taxes + tributos.
  */
-import { t } from "../i18n/index.js";
+import { currentLang, t } from "../i18n/index.js";
 import { VAT_EXEMPT, VAT_NON_TAXED, type VoucherClass, voucherTypeInfo } from "./codes.js";
 import { Dec } from "./decimal.js";
 import type { ParsedEnvelope } from "./schema.js";
@@ -181,7 +181,11 @@ export function describeTotals(totals: Totals, format: (amount: Dec) => string =
   for (const r of totals.rates) {
     parts.push(
       totals.vatApplies
-        ? t("net {rate}% {net} + VAT {vat}", { rate: r.rate, net: format(r.net), vat: format(r.vat) })
+        ? t("net {rate}% {net} + VAT {vat}", {
+            rate: currentLang() === "es" ? r.rate.replace(".", ",") : r.rate,
+            net: format(r.net),
+            vat: format(r.vat),
+          })
         : t("net {net}", { net: format(r.net) }),
     );
   }

@@ -192,7 +192,7 @@ describe("facturar issue --interactive", () => {
       [/¿Guardarlo como archivo JSON/, ENTER],
     ]);
     expect(screen).toMatch(/FACTURA B a Campo SA \(CUIT 20111111112\), 1 ítem/);
-    expect(screen).toMatch(/neto 21% 9\.000\.000,00 \+ IVA 1\.890\.000,00 = 10\.890\.000,00/);
+    expect(screen).toMatch(/neto 21 % 9\.000\.000,00 \+ IVA 1\.890\.000,00 = 10\.890\.000,00/);
     expect(screen).toMatch(/✔ FACTURA B 00679-00000001 .*emitido/);
     expect(screen).toMatch(/EXIT=0/);
     const found = await runCli(["--json", "query", "--ref", "TRACTOR-1"], { cwd: u.cwd, env: u.env });

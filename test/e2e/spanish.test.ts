@@ -43,7 +43,7 @@ describe("in Spanish", () => {
       [/¿Guardarlo como archivo JSON/, `n${ENTER}`],
     ]);
     expect(screen).toMatch(/FACTURA B a Consumidor final \(OTRO 0\), 1 ítem/);
-    expect(screen).toMatch(/neto 21% 10\.000,00 \+ IVA 2\.100,00 = 12\.100,00/);
+    expect(screen).toMatch(/neto 21 % 10\.000,00 \+ IVA 2\.100,00 = 12\.100,00/);
     expect(screen).toMatch(/✔ FACTURA B 00679-00000001 .*emitido/);
     expect(screen).toMatch(/PDF: facturas\/FACTURA_B-00679-00000001\.pdf/);
     expect(screen).toMatch(/emitidos: 1/);

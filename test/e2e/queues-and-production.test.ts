@@ -221,9 +221,11 @@ describe("facturar init --production", () => {
     const next = await runCli(["--profile", "prod", "next-number", "--type", "FACTURA B"], { cwd: u.cwd, env });
     expect(next.code, next.stderr).toBe(0);
     expect(next.stdout).toMatch(/next FACTURA B at point of sale 679: 00679-00000001/);
-    // Not production: nothing to re-synchronise.
+    // Not production: nothing to re-synchronise; its next step is the first voucher.
     const notProduction = await runCli(args("--no-production", "--no-check"), { cwd: u.cwd, env });
-    expect(notProduction.stderr).not.toMatch(/next step/);
+    expect(notProduction.stderr).not.toMatch(NEXT_STEP);
+    expect(notProduction.stderr).not.toMatch(/re-synchroni/);
+    expect(notProduction.stderr).toMatch(/next step: `facturar --profile prod issue --interactive`/);
   });
 });
 

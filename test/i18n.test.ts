@@ -122,6 +122,13 @@ describe("the Spanish catalog", () => {
     expect(usted).toEqual([]);
   });
 
+  it("writes cotización with its accent, but for the field's name", () => {
+    const bare = Object.values(ES).filter((es) =>
+      /(?<![{/\p{L}])cotizacion(?![}\p{L}])/u.test(es.replace(/campo cotizacion/g, "")),
+    );
+    expect(bare).toEqual([]);
+  });
+
   it("keeps each message's parameters", () => {
     const mismatched = Object.entries(ES).filter(([en, es]) => params(en).join() !== params(es).join());
     expect(mismatched).toEqual([]);

@@ -18,7 +18,7 @@ import { diskCause, isDiskError } from "../durable/disk.js";
 import { acquireLock, currentBoot, type HeldLock, LockBusyError, sameBoot } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { voucherNumber } from "../voucher/codes.js";
+import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { dayNumber } from "../voucher/dates.js";
 import type { ServiceVoucher } from "../voucher/held.js";
 import { DEFAULTED, defaultedFields } from "../voucher/validate.js";
@@ -569,6 +569,29 @@ export function derivedReference(
   const stem = `F-${contentDigest({ ...envelope, comprobante }).slice(0, 24)}`;
   const point = punto_venta ?? puntoVenta;
   return point === undefined ? stem : withPointOfSale(stem, Number(point));
+}
+
+/** Crockford's base 32: no I, L, O or U, so a code read aloud is not misheard. */
+const SAYABLE = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const KIND_LETTERS: Record<string, string> = { invoice: "F", credit: "NC", debit: "ND", receipt: "R", settlement: "L" };
+
+/**
+ * A reference a person can read and say back on the phone, for a voucher typed by hand:
+ * `FB-2711-7KQ3M` (its type, its day and month, five letters of its content's digest). Derived
+ * from the content as derivedReference is, so the same voucher typed twice the same day gets the
+ * same reference, and is not issued twice; two different ones share it once in 33 million.
+ */
+export function readableReference(
+  envelope: { comprobante: Record<string, unknown> } & Record<string, unknown>,
+): string {
+  const { punto_venta: _p, ...comprobante } = envelope.comprobante;
+  const digest = BigInt(`0x${contentDigest({ ...envelope, comprobante }).slice(0, 10)}`);
+  let code = "";
+  for (let i = 0; i < 5; i++) code += SAYABLE[Number((digest >> BigInt(5 * i)) & 31n)];
+  const info = voucherTypeInfo(String(comprobante.tipo ?? ""));
+  const type = info ? `${KIND_LETTERS[info.kind] ?? ""}${info.fce ? "CE" : ""}${info.class ?? ""}` : "C";
+  const [day = "", month = ""] = String(comprobante.fecha ?? "").split("/");
+  return [type, `${day}${month}`, code].filter(Boolean).join("-");
 }
 
 /** Completes a reference derived without its point of sale (see derivedReference). */

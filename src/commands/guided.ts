@@ -10,17 +10,21 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { RegistryRecord } from "../api/protocol.js";
-import { accountId, derivedReference } from "../batch/journal.js";
+import { accountId, readableReference } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
+import { readableRate } from "../i18n/numbers.js";
 import { commaNumber } from "../input/numbers.js";
 import type { SourceVoucher } from "../input/source.js";
 import { amount } from "../output/amount.js";
 import {
   DEFAULT_FINAL_CONSUMER_CEILING,
   DOCUMENT_TYPES,
+  PAYMENT_CONDITION_CASH,
+  PAYMENT_CONDITION_OTHER,
+  PAYMENT_CONDITIONS,
   VAT_CONDITION_NAMES,
   VAT_CONDITIONS_BY_CLASS,
   type VatCondition,
@@ -32,7 +36,7 @@ import { cuitProblem, describeCuitProblem } from "../voucher/ids.js";
 import { type BuiltNote, type NoteKind, noteFromVoucher } from "../voucher/notes.js";
 import type { Finding, Path } from "../voucher/rules.js";
 import { describeTotals } from "../voucher/totals.js";
-import { ruleOptions, type ValidationResult, validateEnvelope } from "../voucher/validate.js";
+import { dueDateByDefault, ruleOptions, type ValidationResult, validateEnvelope } from "../voucher/validate.js";
 import { type Prompts, prompts } from "./prompts.js";
 
 const TYPES = [
@@ -44,14 +48,14 @@ const TYPES = [
   "NOTA DE CREDITO A",
   "NOTA DE CREDITO C",
 ];
-const RATES = [
-  { name: "21 %", value: "21" },
-  { name: "10.5 %", value: "10.5" },
-  { name: "27 %", value: "27" },
-  { name: "0 %", value: "0" },
-  { name: "Exento", value: "-1" },
-  { name: "No gravado", value: "-2" },
-];
+/** The VAT rates to choose from, written as the reader writes them (es `10,5 %`). */
+function rateChoices(): { name: string; value: string }[] {
+  return [
+    ...["21", "10.5", "27", "0"].map((value) => ({ name: `${readableRate(value)} %`, value })),
+    { name: t("exempt"), value: "-1" },
+    { name: t("non-taxed"), value: "-2" },
+  ];
+}
 const AMOUNT = /^\d{1,13}(\.\d{1,3})?$/;
 const QUANTITY = /^\d{1,13}(\.\d{1,2})?$/;
 /** Rounds of going back to a field before the guide gives up and shows every error. */
@@ -76,8 +80,7 @@ function asTyped(text: string): string {
 /** A schema number as the user types it: `1500,5` in Spanish. */
 function asShown(value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  const text = String(value);
-  return currentLang() === "es" ? text.replace(".", ",") : text;
+  return readableRate(String(value));
 }
 
 function startsWith(path: Path, prefix: Path): boolean {
@@ -158,7 +161,7 @@ class Guide {
       }))
     ) {
       this.draft.cliente = {
-        ...pick(old, ["domicilio", "email"]),
+        ...pick(old, ["domicilio", "email", "condicion_pago", "condicion_pago_otra"]),
         documento_tipo: "OTRO",
         documento_nro: "0",
         razon_social: "Consumidor final",
@@ -237,8 +240,11 @@ class Guide {
       choices: allowed.map((c) => ({ name: `${c} — ${VAT_CONDITION_NAMES[c]}`, value: c })),
       ...(conditionByDefault ? { default: conditionByDefault } : {}),
     });
+    // The registry's address is offered for a CUIT typed anew; an address typed before is kept.
+    const registryAddress = record && !old.domicilio ? addressOf(record) : "";
     this.draft.cliente = {
-      ...pick(old, ["domicilio", "email"]),
+      ...pick(old, ["domicilio", "email", "condicion_pago", "condicion_pago_otra"]),
+      ...(registryAddress ? { domicilio: registryAddress } : {}),
       documento_tipo,
       documento_nro,
       razon_social,
@@ -296,6 +302,35 @@ class Guide {
     this.draft.cliente.envia_por_mail = send ? "S" : "N";
   }
 
+  /** The sale condition the PDF prints (Contado, 30 días…); its term sets the due date. */
+  async saleCondition(): Promise<void> {
+    const cliente = this.draft.cliente;
+    const chosen = Number(cliente.condicion_pago);
+    const condicion_pago = await this.p.select({
+      message: t("Sale condition"),
+      choices: Object.entries(PAYMENT_CONDITIONS).map(([code, name]) => ({ name, value: Number(code) })),
+      default: chosen in PAYMENT_CONDITIONS ? chosen : PAYMENT_CONDITION_CASH,
+    });
+    cliente.condicion_pago = condicion_pago;
+    if (condicion_pago === PAYMENT_CONDITION_OTHER) {
+      cliente.condicion_pago_otra = (
+        await this.p.input({
+          message: t("Which sale condition?"),
+          default: String(cliente.condicion_pago_otra ?? ""),
+          validate: (v) =>
+            v.trim() === ""
+              ? t("required")
+              : (this.problemAt(["cliente", "condicion_pago_otra"], (d) => {
+                  d.cliente.condicion_pago_otra = v.trim();
+                }) ?? true),
+        })
+      ).trim();
+    } else delete cliente.condicion_pago_otra;
+    // A date already asked (an answer sent back to) follows the new condition's term.
+    const fecha = this.draft.comprobante.fecha;
+    if (typeof fecha === "string") this.draft.comprobante.vencimiento = this.dueDate(fecha);
+  }
+
   /** Item `i` (a new one at the end); a pre-filled item offers its values. Returns false when left out. */
   async item(i: number): Promise<boolean> {
     const old = this.draft.comprobante.detalle[i];
@@ -348,7 +383,7 @@ class Guide {
       : this.chargesVat
         ? await this.p.select({
             message: t("VAT rate"),
-            choices: RATES,
+            choices: rateChoices(),
             default: String(product.alicuota ?? "21"),
           })
         : "0";
@@ -388,14 +423,20 @@ class Guide {
         })
       ).trim() || byDefault;
     this.draft.comprobante.fecha = fecha;
-    this.draft.comprobante.vencimiento = formatDay(dayNumber(fecha) + 30);
+    this.draft.comprobante.vencimiento = this.dueDate(fecha);
+  }
+
+  /** The due date files get too (validate's one rule): the sale condition's term, else the date. */
+  private dueDate(fecha: string): string {
+    return dueDateByDefault(String(this.draft.comprobante.tipo ?? ""), fecha, this.draft.cliente.condicion_pago)
+      .vencimiento;
   }
 
   async reference(): Promise<void> {
     const c = this.draft.comprobante;
     const { external_reference: given, ...rest } = c;
     // The same voucher typed twice gets the same reference, and is not issued twice.
-    const byDefault = given ? String(given) : derivedReference({ ...this.draft, comprobante: rest }, undefined);
+    const byDefault = given ? String(given) : readableReference({ ...this.draft, comprobante: rest });
     c.external_reference =
       (
         await this.p.input({
@@ -455,6 +496,7 @@ class Guide {
     if (block === "cliente") {
       if (field === "email") return () => this.email();
       if (field === "domicilio") return () => this.address();
+      if (field === "condicion_pago" || field === "condicion_pago_otra") return () => this.saleCondition();
       if (this.limits.length > 0 && (field === "condicion_iva" || field === "condicion_iva_operacion"))
         return () => this.condition();
       return this.limits.length > 0 ? undefined : () => this.customer();
@@ -531,6 +573,16 @@ class Guide {
   }
 }
 
+/** The registry's address as one line: `Av. Belgrano 1234, Rosario (2000), Santa Fe`; "" when it has none. */
+function addressOf(record: RegistryRecord): string {
+  const place = [record.localidad.trim(), record.codigopostal.trim() ? `(${record.codigopostal.trim()})` : ""]
+    .filter(Boolean)
+    .join(" ");
+  // The City of Buenos Aires is both its locality and its province: named once.
+  const province = record.provincia.trim() === record.localidad.trim() ? "" : record.provincia.trim();
+  return [record.direccion.trim(), place, province].filter(Boolean).join(", ").slice(0, 255);
+}
+
 function pick(from: Json, keys: string[]): Json {
   return Object.fromEntries(keys.filter((k) => from[k] !== undefined).map((k) => [k, from[k]]));
 }
@@ -558,7 +610,7 @@ export async function askVoucher(
     cliente: {},
     comprobante: {
       fecha: today,
-      vencimiento: formatDay(argentinaToday(now) + 30),
+      vencimiento: today,
       rubro: "Ventas",
       rubro_grupo_contable: "Ventas",
       detalle: [],
@@ -630,6 +682,7 @@ export async function askVoucher(
     await guide.customer();
     await guide.address();
     await guide.email();
+    await guide.saleCondition();
     await guide.items();
     await guide.date();
     if (guide.info && (guide.info.kind === "credit" || guide.info.kind === "debit")) await guide.period();

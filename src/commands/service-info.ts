@@ -9,6 +9,7 @@ import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { readableNumber } from "../i18n/numbers.js";
 import { amount } from "../output/amount.js";
 import { withConnection } from "./online.js";
 
@@ -73,10 +74,10 @@ async function planUsage(
 /** What `micuenta/consumo` documents, in a line: the vouchers issued, included, scheduled and left. */
 function usageLine(usage: PlanUsage): string {
   const counts = {
-    used: usage.comprobantes_generados,
-    quota: usage.comprobantes_cupo,
-    left: usage.comprobantes_disponibles,
-    recurring: usage.abonos_pendientes,
+    used: readableNumber(usage.comprobantes_generados),
+    quota: readableNumber(usage.comprobantes_cupo),
+    left: readableNumber(usage.comprobantes_disponibles),
+    recurring: readableNumber(usage.abonos_pendientes),
   };
   return usage.abonos_pendientes
     ? t(
@@ -105,8 +106,8 @@ export async function statusCommand(ctx: Context): Promise<Outcome> {
         })
       : usage && usage.comprobantes_disponibles <= 0
         ? t("no voucher left in the subscription ({used} of {quota} issued)", {
-            used: usage.comprobantes_generados,
-            quota: usage.comprobantes_cupo,
+            used: readableNumber(usage.comprobantes_generados),
+            quota: readableNumber(usage.comprobantes_cupo),
           })
         : null;
     const working = ok && !accountProblem;

@@ -3,6 +3,7 @@
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
+import { readableRate } from "../i18n/numbers.js";
 import { amount, money } from "../output/amount.js";
 import { csvRow, sheetFormat, sheetNumber, sheetStart } from "../output/csv.js";
 import { shortTypeName } from "../voucher/codes.js";
@@ -268,7 +269,8 @@ function humanTable(lines: BookLine[], totals: BookTotals): string[] {
     t("document"),
     t("name"),
     ...(foreign ? [t("in its currency")] : []),
-    ...rates.flatMap((r) => [t("net {rate}%", { rate: r }), t("VAT {rate}%", { rate: r })]),
+    // Rates as the reader writes them: es "neto 10,5 %", en "net 10.5%".
+    ...rates.map((r) => readableRate(r)).flatMap((r) => [t("net {rate}%", { rate: r }), t("VAT {rate}%", { rate: r })]),
     ...amounts.map(amountTitle),
     ...(unexplained ? [t("unexplained")] : []),
     amountTitle("total"),
@@ -281,9 +283,8 @@ function humanTable(lines: BookLine[], totals: BookTotals): string[] {
     amount(f.amounts.total),
   ];
   // The rate as the reader writes decimals (1015,5 in Spanish), like the amounts beside it.
-  const rate = (cotizacion: string) => (currentLang() === "es" ? cotizacion.replace(".", ",") : cotizacion);
   const original = (l: BookLine) =>
-    l.moneda === "PES" ? "" : `${money(l.totalInCurrency, l.moneda)} × ${rate(l.cotizacion)}`;
+    l.moneda === "PES" ? "" : `${money(l.totalInCurrency, l.moneda)} × ${readableRate(l.cotizacion)}`;
   const rows = lines.map((l) => [
     l.fecha,
     shortTypeName(l.tipo),

@@ -321,6 +321,8 @@ export const ES: Readonly<Record<string, string>> = {
   "a number such as 1500.50 (decimal point, up to 3 decimals)":
     "un número como 1.500,50 (coma decimal; el punto separa los miles; hasta 3 decimales)",
   "VAT rate": "Alícuota de IVA",
+  "Sale condition": "Condición de venta",
+  "Which sale condition?": "¿Qué condición de venta?",
   "Add another item?": "¿Agregar otro ítem?",
   "Period the note adjusts: from (dd/mm/yyyy)": "Período que ajusta la nota: desde (dd/mm/aaaa)",
   "to (dd/mm/yyyy)": "hasta (dd/mm/aaaa)",
@@ -792,10 +794,10 @@ export const ES: Readonly<Record<string, string>> = {
   "currency {moneda} is not in the tool's table; check the code":
     "la moneda {moneda} no está en la tabla de la herramienta; revisá el código",
   "a voucher in {moneda} needs its exchange rate (cotizacion)":
-    "un comprobante en {moneda} necesita su tipo de cambio (cotizacion)",
-  "cotizacion 1 for {moneda}: is the exchange rate missing?": "cotizacion 1 para {moneda}: ¿falta el tipo de cambio?",
+    "un comprobante en {moneda} necesita su cotización (el campo cotizacion)",
+  "cotizacion 1 for {moneda}: is the exchange rate missing?": "cotización 1 para {moneda}: ¿falta el tipo de cambio?",
   "the service handles cotizacion with 3 decimals; more may be rounded":
-    "el servicio maneja cotizacion con 3 decimales; más pueden redondearse",
+    "el servicio maneja la cotización con 3 decimales; con más se puede redondear",
   "pagos.total {amount} differs from the sum of formas_pago {amount2}":
     "pagos.total {amount} difiere de la suma de formas_pago {amount2}",
   "payments ({amount}) exceed the voucher total ({amount2})":
@@ -884,7 +886,7 @@ export const ES: Readonly<Record<string, string>> = {
   "a voucher needs at least one item": "un comprobante necesita al menos un ítem",
   // voucher/totals.ts
   "subtotal {subtotal} − discount {discount}": "subtotal {subtotal} − descuento {discount}",
-  "net {rate}% {net} + VAT {vat}": "neto {rate}% {net} + IVA {vat}",
+  "net {rate}% {net} + VAT {vat}": "neto {rate} % {net} + IVA {vat}",
   "net {net}": "neto {net}",
   "exempt {amount}": "exento {amount}",
   "non-taxed {amount}": "no gravado {amount}",
@@ -1043,9 +1045,9 @@ export const ES: Readonly<Record<string, string>> = {
     "separador decimal de los números del CSV: coma (7.000,50) o punto (7000.50); por omisión, coma con ; y punto con ,",
   "a code is text, or a whole number": "un código es texto, o un número entero",
   "a voucher in pesos goes with cotizacion 1, as the authority requires; {cotizacion} is not sent":
-    "un comprobante en pesos va con cotizacion 1, como exige ARCA; {cotizacion} no se envía",
+    "un comprobante en pesos va con cotización 1, como exige ARCA; {cotizacion} no se envía",
   "cotizacion 1 for dollars: give the exchange rate in pesos per dollar":
-    "cotizacion 1 para dólares: indicá el tipo de cambio en pesos por dólar",
+    "cotización 1 para dólares: indicá el tipo de cambio en pesos por dólar",
   "bonificacion {discount} is more than the items it discounts add up to ({subtotal})":
     "la bonificacion {discount} supera la suma de los ítems que descuenta ({subtotal})",
   "export vouchers carry no discounts, nor negative prices":
@@ -1209,23 +1211,23 @@ export const ES: Readonly<Record<string, string>> = {
   "exchange rate {part}: write CODE=RATE, a currency code and pesos per unit (DOL=1050.50)":
     "cotización {part}: escribí CÓDIGO=COTIZACIÓN, un código de moneda y pesos por unidad (DOL=1050.50)",
   "no exchange rate for {moneda}": "no hay cotización para {moneda}",
-  "cotizacion is {value}": "cotizacion es {value}",
+  "cotizacion is {value}": "la cotización es {value}",
   "--currency takes a currency code as vouchers write moneda (DOL, 060…), not {value}":
     "--currency acepta un código de moneda como lo escriben los comprobantes en moneda (DOL, 060…), no {value}",
   "{currency}: {rate} pesos, the authority's rate of {fecha}":
     "{currency}: {rate} pesos, la cotización de ARCA del {fecha}",
   "{currency}: {rate} pesos, the authority's rate now": "{currency}: {rate} pesos, la cotización actual de ARCA",
   "a voucher in {moneda} takes a cotizacion from {min} to {max} (2 % to 400 % of it)":
-    "un comprobante en {moneda} acepta una cotizacion de {min} a {max} (del 2 % al 400 % de ella)",
+    "un comprobante en {moneda} acepta una cotización de {min} a {max} (del 2 % al 400 % de ella)",
   "the authority's exchange rate of a currency, in pesos (tablas_referencia/cotizacion)":
     "la cotización de una moneda según ARCA, en pesos (tablas_referencia/cotizacion)",
   "currency code, as vouchers write moneda (default DOL)":
     "código de moneda, como lo escriben los comprobantes en moneda (por omisión DOL)",
   "the rate of that day (at most 2 months back)": "la cotización de ese día (hasta 2 meses atrás)",
   "could not get the authority's exchange rate for {moneda} ({message}); the service will judge the cotizacion":
-    "no se pudo obtener la cotización de ARCA para {moneda} ({message}); el servicio juzgará la cotizacion",
+    "no se pudo obtener la cotización de ARCA para {moneda} ({message}); el servicio juzgará la cotización",
   "cotizacion {cotizacion} is not within 2 % to 400 % of the authority's rate for {moneda} of {fecha} ({rate}): it takes {min} to {max}":
-    "la cotizacion {cotizacion} no está entre el 2 % y el 400 % de la cotización de ARCA para {moneda} del {fecha} ({rate}): acepta de {min} a {max}",
+    "la cotización {cotizacion} no está entre el 2 % y el 400 % de la cotización de ARCA para {moneda} del {fecha} ({rate}): acepta de {min} a {max}",
   "give the rate in pesos per unit; `facturar exchange-rate --currency {moneda}` shows the authority's":
     "indicá la cotización en pesos por unidad; `facturar exchange-rate --currency {moneda}` muestra la de ARCA",
   // cli.ts and commands/*.command.ts: help
@@ -1342,6 +1344,8 @@ export const ES: Readonly<Record<string, string>> = {
   "no fecha given: dated today in Argentina, {fecha}": "sin fecha: lleva la de hoy en Argentina, {fecha}",
   "no vencimiento given: an FCE invoice is due {days} days after its date, {vencimiento}":
     "sin vencimiento: una factura FCE vence {days} días después de su fecha, el {vencimiento}",
+  "no vencimiento given: due {days} days after its date, as its sale condition says, {vencimiento}":
+    "sin vencimiento: vence {days} días después de su fecha, como dice su condición de venta, el {vencimiento}",
   "no vencimiento given: due on the voucher's date, {vencimiento}":
     "sin vencimiento: vence en la fecha del comprobante, el {vencimiento}",
   "no billed period given: the month up to the voucher's date, {desde} to {hasta}":
@@ -1424,8 +1428,8 @@ export const ES: Readonly<Record<string, string>> = {
   "give the amount to adjust instead (--amount)": "indicá en cambio el importe a ajustar (--amount)",
   "the amount must be positive, in cents at most, not {amount}":
     "el importe debe ser positivo, con centavos a lo sumo, no {amount}",
-  "a credit note of {amount} is more than {tipo} {numero} was worth ({total})":
-    "una nota de crédito de {amount} supera lo que valía {tipo} {numero} ({total})",
+  "a credit note of {amount} is more than {tipo} {numero} was worth: {creditable} at most is left to credit":
+    "una nota de crédito de {amount} supera lo que valía {tipo} {numero}: quedan {creditable} como mucho por acreditar",
   "the items of {tipo} cannot be read back": "no se pueden leer los ítems de {tipo}",
   "the note's total is {total}, not {amount}: with VAT rounded to the cent no net makes {amount} exactly":
     "el total de la nota es {total}, no {amount}: con el IVA redondeado al centavo ningún neto da {amount} exacto",
@@ -1619,8 +1623,8 @@ export const ES: Readonly<Record<string, string>> = {
   "internal taxes": "imp. internos",
   document: "documento",
   name: "nombre",
-  "net {rate}%": "neto {rate}%",
-  "VAT {rate}%": "IVA {rate}%",
+  "net {rate}%": "neto {rate} %",
+  "VAT {rate}%": "IVA {rate} %",
   TOTAL: "TOTAL",
   "{n} voucher queued or failed in the queue left out": "{n} comprobante encolado o fallido en la cola quedó afuera",
   "{n} vouchers queued or failed in the queue left out":

@@ -51,5 +51,11 @@ export async function useLang(lang: Lang): Promise<void> {
 
 /** `t` of the singular or the plural message, with `{n}` the count. */
 export function tn(count: number, one: string, other: string, params?: Readonly<Record<string, Param>>): string {
-  return t(count === 1 ? one : other, { n: count, ...params });
+  return t(count === 1 ? one : other, { n: groupedCount(count), ...params });
+}
+
+/** A count grouped in thousands as the reader writes it: es `1.500`, en `1,500`. */
+function groupedCount(count: number): string {
+  if (!Number.isInteger(count)) return String(count);
+  return String(count).replace(/\B(?=(\d{3})+$)/g, current === "es" ? "." : ",");
 }

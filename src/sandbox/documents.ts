@@ -5,6 +5,7 @@
  */
 import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
+import { readableRate } from "../i18n/numbers.js";
 import { VAT_CONDITION_NAMES, type VatCondition, voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { printsSmallTaxpayerLegend, SMALL_TAXPAYER_LEGEND, withoutSmallTaxpayerLegend } from "../voucher/legends.js";
 import type { Totals } from "../voucher/totals.js";
@@ -310,8 +311,10 @@ export async function renderVoucherPdf(view: DocumentView): Promise<Buffer> {
   const rows: [string, string][] = [];
   if (t && showsVat) {
     if (!t.discount.isZero()) rows.push(["Bonificación", `-${money(t.discount.toFixed(2))}`]);
-    for (const r of t.rates) rows.push([`Neto gravado ${r.rate}%`, money(r.net.toFixed(2))]);
-    for (const r of t.rates) rows.push([`IVA ${r.rate}%`, money(r.vat.toFixed(2))]);
+    // The document is Spanish: rates as es-AR writes them (10,5 %).
+    const rate = (r: { rate: string }) => `${readableRate(r.rate, "es")} %`;
+    for (const r of t.rates) rows.push([`Neto gravado ${rate(r)}`, money(r.net.toFixed(2))]);
+    for (const r of t.rates) rows.push([`IVA ${rate(r)}`, money(r.vat.toFixed(2))]);
     if (!t.exempt.isZero()) rows.push(["Importe exento", money(t.exempt.toFixed(2))]);
     if (!t.nonTaxed.isZero()) rows.push(["Importe no gravado", money(t.nonTaxed.toFixed(2))]);
   } else if (t) {

@@ -185,6 +185,8 @@ export const PAYMENT_CONDITIONS: Record<number, string> = {
   217: "Payway",
 };
 export const PAYMENT_CONDITION_OTHER = 214;
+/** Cash, what a sale at the counter is. */
+export const PAYMENT_CONDITION_CASH = 201;
 
 export const PROVINCES: Record<number, string> = {
   1: "CABA",

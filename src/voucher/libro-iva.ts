@@ -10,7 +10,8 @@
  * tax is that rate of its net, to the cent. A line that fails either (its own figures do not add
  * up, typically VAT rounded line by line) is not written and not "fixed": it is reported.
  */
-import { currentLang, t, tn } from "../i18n/index.js";
+import { t, tn } from "../i18n/index.js";
+import { readableRate } from "../i18n/numbers.js";
 import { CURRENCIES, DOCUMENT_TYPE_CODES, type DocumentType, VOUCHER_TYPES, voucherTypeInfo } from "./codes.js";
 import { dayNumber, formatDay } from "./dates.js";
 import { Dec } from "./decimal.js";
@@ -434,7 +435,7 @@ function fieldProblems(book: Book, r: string): string[] {
 
 /** A rate as the reader writes decimals: 10,5 in Spanish. */
 export function rateText(rate: string): string {
-  return currentLang() === "es" ? rate.replace(".", ",") : rate;
+  return readableRate(rate);
 }
 
 const amountAt = (r: string, from: number) =>

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { readableNumber, readableRate } from "../i18n/numbers.js";
 import {
   FCE_DATA,
   FCE_REGIME,
@@ -342,13 +343,14 @@ function partOf(envelope: BuiltNote["envelope"], source: NoteSource, kind: NoteK
     const creditable = Dec.sum(groups.map((g) => g.gross));
     if (kind === "credit" && wanted.cmp(creditable) > 0) {
       const voucherTotal = Dec.parse(String(c.total ?? source.total ?? "0"));
+      // Amounts as the reader writes them (es 2.076.425,68): these are messages, not data.
       const figures = {
-        amount: wanted.toFixed(2),
+        amount: readableNumber(wanted.toFixed(2)),
         tipo: source.tipo,
         numero: printedNumber(source),
-        total: voucherTotal.toFixed(2),
-        creditable: creditable.toFixed(2),
-        other: voucherTotal.sub(creditable).toFixed(2),
+        total: readableNumber(voucherTotal.toFixed(2)),
+        creditable: readableNumber(creditable.toFixed(2)),
+        other: readableNumber(voucherTotal.sub(creditable).toFixed(2)),
       };
       throw new NotePartError(
         voucherTotal.cmp(creditable) > 0
@@ -356,7 +358,10 @@ function partOf(envelope: BuiltNote["envelope"], source: NoteSource, kind: NoteK
               "a credit note of {amount} is more than {tipo} {numero} can credit: {creditable} of items and VAT; the other {other} of its total {total} are perceptions or internal taxes, which a note of an amount does not adjust",
               figures,
             )
-          : t("a credit note of {amount} is more than {tipo} {numero} was worth ({total})", figures),
+          : t(
+              "a credit note of {amount} is more than {tipo} {numero} was worth: {creditable} at most is left to credit",
+              figures,
+            ),
         voucherTotal.cmp(creditable) > 0
           ? t("a whole note (no --amount) adjusts its perceptions too; or issue the note from a JSON file")
           : undefined,
@@ -439,7 +444,8 @@ function vatAt(net: Dec, rate: string): Dec {
 
 /** A line's rate in its description; no `%`, which the service takes as an escape. */
 function rateLabel(rate: string): string {
-  return rate === VAT_EXEMPT ? "exento" : rate === VAT_NON_TAXED ? "no gravado" : `IVA ${rate}`;
+  // The voucher is Spanish, whatever the reader's language: 10,5 as es-AR writes it.
+  return rate === VAT_EXEMPT ? "exento" : rate === VAT_NON_TAXED ? "no gravado" : `IVA ${readableRate(rate, "es")}`;
 }
 
 /** The net that, with its VAT at `rate` rounded as the authority does, adds up to `gross`. */

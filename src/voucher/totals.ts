@@ -5,6 +5,7 @@
  * internal taxes + tributos.
  */
 import { t } from "../i18n/index.js";
+import { readableRate } from "../i18n/numbers.js";
 import { VAT_EXEMPT, VAT_NON_TAXED, type VoucherClass, voucherTypeInfo } from "./codes.js";
 import { Dec } from "./decimal.js";
 import type { ParsedEnvelope } from "./schema.js";
@@ -181,7 +182,11 @@ export function describeTotals(totals: Totals, format: (amount: Dec) => string =
   for (const r of totals.rates) {
     parts.push(
       totals.vatApplies
-        ? t("net {rate}% {net} + VAT {vat}", { rate: r.rate, net: format(r.net), vat: format(r.vat) })
+        ? t("net {rate}% {net} + VAT {vat}", {
+            rate: readableRate(r.rate),
+            net: format(r.net),
+            vat: format(r.vat),
+          })
         : t("net {net}", { net: format(r.net) }),
     );
   }

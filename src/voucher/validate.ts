@@ -5,7 +5,7 @@
 
 import * as z from "zod";
 import { t } from "../i18n/index.js";
-import { DEFAULT_FINAL_CONSUMER_CEILING, isNote, voucherTypeInfo } from "./codes.js";
+import { DEFAULT_FINAL_CONSUMER_CEILING, isNote, PAYMENT_CONDITIONS, voucherTypeInfo } from "./codes.js";
 import { addDays, argentinaToday, formatDay } from "./dates.js";
 import { Dec } from "./decimal.js";
 import { readableFindings } from "./readable.js";
@@ -244,6 +244,27 @@ export function defaultedFields(envelope: object): string[] {
 const FCE_TERM_DAYS = 30;
 
 /**
+ * The payment due date a voucher gets when none is given, the one rule for files and the guided
+ * issue: the term its sale condition names (`202` "30 días": 30 days after its date); else an FCE
+ * invoice's usual 30 days; else its own date (cash, a card, a transfer).
+ */
+export function dueDateByDefault(
+  tipo: string,
+  fecha: string,
+  condicionPago: unknown,
+): { vencimiento: string; days: number; why: "condition" | "fce" | "same-day" } {
+  const term = /^(\d+) días$/.exec(PAYMENT_CONDITIONS[Number(condicionPago)] ?? "");
+  if (term) {
+    const days = Number(term[1]);
+    return { vencimiento: addDays(fecha, days), days, why: "condition" };
+  }
+  const info = voucherTypeInfo(tipo);
+  if (info?.fce === true && !isNote(info))
+    return { vencimiento: addDays(fecha, FCE_TERM_DAYS), days: FCE_TERM_DAYS, why: "fce" };
+  return { vencimiento: fecha, days: 0, why: "same-day" };
+}
+
+/**
  * A file may leave the dates out: the voucher is dated today in Argentina, due that day (an FCE
  * invoice in 30 days), and a subscription or a service export bills the month so far. Each
  * default is told as a warning.
@@ -262,17 +283,16 @@ function fillDates(envelope: ParsedEnvelope, today: number): Finding[] {
   }
   const fecha = c.fecha;
   if (c.vencimiento === undefined) {
-    const info = voucherTypeInfo(c.tipo);
-    const fceInvoice = info?.fce === true && !isNote(info);
-    c.vencimiento = fceInvoice ? addDays(fecha, FCE_TERM_DAYS) : fecha;
+    const due = dueDateByDefault(c.tipo, fecha, envelope.cliente?.condicion_pago);
+    c.vencimiento = due.vencimiento;
+    const figures = { days: due.days, vencimiento: due.vencimiento };
     tell(
       "vencimiento",
-      fceInvoice
-        ? t("no vencimiento given: an FCE invoice is due {days} days after its date, {vencimiento}", {
-            days: FCE_TERM_DAYS,
-            vencimiento: c.vencimiento,
-          })
-        : t("no vencimiento given: due on the voucher's date, {vencimiento}", { vencimiento: c.vencimiento }),
+      due.why === "condition"
+        ? t("no vencimiento given: due {days} days after its date, as its sale condition says, {vencimiento}", figures)
+        : due.why === "fce"
+          ? t("no vencimiento given: an FCE invoice is due {days} days after its date, {vencimiento}", figures)
+          : t("no vencimiento given: due on the voucher's date, {vencimiento}", figures),
     );
   }
   const billsPeriod = c.abono === "S" || c.fex?.tipo_exportacion === 2 || c.fex?.tipo_exportacion === 4;

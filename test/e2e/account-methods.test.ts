@@ -354,7 +354,10 @@ describe("cuit, status, table", () => {
     const u = user();
     const human = await u.run(["status"]);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(/^ {2}vouchers: 0 issued of the 1500 in the subscription, 1500 left$/m);
+    expect(human.stdout).toMatch(/^ {2}vouchers: 0 issued of the 1,500 in the subscription, 1,500 left$/m);
+    // In Spanish as es-AR writes a count (#25 item 7).
+    const spanish = await u.run(["--lang", "es", "status"]);
+    expect(spanish.stdout).toMatch(/^ {2}comprobantes: 0 emitidos de los 1\.500 de la suscripción, quedan 1\.500$/m);
     // Not requests, and no plan end: the documented answer has neither.
     expect(human.stdout).not.toMatch(/request|plan/);
     const json = JSON.parse((await u.run(["--json", "status"])).stdout);

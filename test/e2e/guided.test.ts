@@ -33,6 +33,8 @@ describe("facturar issue --interactive", () => {
       [/Customer's address/, `Av. Corrientes 1234${ENTER}`],
       [/Customer's e-mail/, `juana@example.com${ENTER}`],
       [/E-mail the voucher to juana@example\.com once issued\?/, ENTER],
+      // The sale condition the PDF prints; "30 días" makes it due in 30 days, as a file would be.
+      [/Sale condition/, `${DOWN}${ENTER}`],
       [/Item 1: description/, `Yerba mate 1 kg${ENTER}`],
       [/Quantity/, `2${ENTER}`],
       [/Unit price without VAT/, `1500.50${ENTER}`],
@@ -53,6 +55,10 @@ describe("facturar issue --interactive", () => {
     expect(JSON.parse(readFileSync(saved, "utf8"))).toMatchObject({
       cliente: { documento_nro: "30123456", domicilio: "Av. Corrientes 1234", email: "juana@example.com" },
       comprobante: { tipo: "FACTURA B", total: "3631.21", external_reference: "VENTA-1" },
+    });
+    expect(JSON.parse(readFileSync(saved, "utf8"))).toMatchObject({
+      cliente: { condicion_pago: 202 },
+      comprobante: { fecha: argentinaDay(), vencimiento: argentinaDay(30) },
     });
     // Nothing with the customer's data is left in a temporary folder.
     expect(readdirSync(temp)).toEqual([]);
@@ -77,6 +83,7 @@ describe("facturar issue --interactive", () => {
       [/Customer's VAT condition/, ENTER],
       [/Customer's address/, ENTER],
       [/Customer's e-mail/, ENTER],
+      [/Sale condition/, ENTER],
       [/Item 1: description/, `Cafe 1 kg${ENTER}`],
       [/Quantity/, `1${ENTER}`],
       [/Unit price without VAT/, `100${ENTER}`],
@@ -95,6 +102,11 @@ describe("facturar issue --interactive", () => {
       .join("");
     expect(journal).toMatch(/"source":"guided"/);
     expect(journal).not.toMatch(/voucher\.json/);
+    // The reference taken by default is one to read out on the phone: type, day and month, a code.
+    const [day, month] = argentinaDay().split("/");
+    const reference = new RegExp(`FB-${day}${month}-[0-9A-HJKMNP-TV-Z]{5}`);
+    expect(screen).toMatch(reference);
+    expect(journal).toMatch(reference);
   }, 60_000);
 
   it("a CUIT typed: the registry's name and VAT condition are offered; a failing lookup just asks (--verbose tells why)", async () => {
@@ -108,6 +120,7 @@ describe("facturar issue --interactive", () => {
       [/Customer's VAT condition/, ENTER],
       [/Customer's address/, ENTER],
       [/Customer's e-mail/, ENTER],
+      [/Sale condition/, ENTER],
       [/Item 1: description/, `Cafe 1 kg${ENTER}`],
       [/Quantity/, `1${ENTER}`],
       [/Unit price without VAT/, `100${ENTER}`],
@@ -128,7 +141,12 @@ describe("facturar issue --interactive", () => {
     expect(screen).toMatch(/EXIT=0/);
     // Both defaults taken with Enter: the name, and M (not RI, the first choice of a FACTURA A).
     const saved = JSON.parse(readFileSync(screen.match(/saved to (\S+\.json)/)?.[1] as string, "utf8"));
-    expect(saved.cliente).toMatchObject({ razon_social: "GOMEZ PABLO", condicion_iva: "M" });
+    expect(saved.cliente).toMatchObject({ razon_social: "GOMEZ PABLO", condicion_iva: "M", condicion_pago: 201 });
+    // The registry's address was offered, and Enter took it.
+    // (the sandbox's registry: ITALIA 3444, CIUDAD AUTONOMA BUENOS AIRES 1406, both locality and province)
+    expect(saved.cliente.domicilio).toBe("ITALIA 3444, CIUDAD AUTONOMA BUENOS AIRES (1406)");
+    // Cash is due on the voucher's date, as a file without vencimiento is.
+    expect(saved.comprobante.vencimiento).toBe(saved.comprobante.fecha);
     const [issued] = ndjson(
       (await runCli(["--json", "query", "--ref", "27334445556"], { cwd: u.cwd, env: u.env })).stdout,
     );
@@ -177,6 +195,7 @@ describe("facturar issue --interactive", () => {
       [/Domicilio del cliente/, ENTER],
       [/E-mail del cliente/, `no-es-un-mail${ENTER}`],
       [/no parece una dirección de correo/, `${erase(13)}${ENTER}`],
+      [/Condición de venta/, ENTER],
       [/Ítem 1: descripción/, `Tractor usado${ENTER}`],
       [/Cantidad/, ENTER],
       [/Precio unitario sin IVA/, `9.000.000${ENTER}`],
@@ -197,7 +216,7 @@ describe("facturar issue --interactive", () => {
       [/¿Guardarlo como archivo JSON/, ENTER],
     ]);
     expect(screen).toMatch(/FACTURA B a Campo SA \(CUIT 20111111112\), 1 ítem/);
-    expect(screen).toMatch(/neto 21% 9\.000\.000,00 \+ IVA 1\.890\.000,00 = 10\.890\.000,00/);
+    expect(screen).toMatch(/neto 21 % 9\.000\.000,00 \+ IVA 1\.890\.000,00 = 10\.890\.000,00/);
     expect(screen).toMatch(/✔ FACTURA B 00679-00000001 .*emitido/);
     expect(screen).toMatch(/EXIT=0/);
     const found = await runCli(["--json", "query", "--ref", "TRACTOR-1"], { cwd: u.cwd, env: u.env });
@@ -321,6 +340,7 @@ describe("facturar issue --interactive", () => {
     [/Unidentified final consumer/, `y${ENTER}`],
     [/Customer's address/, ENTER],
     [/Customer's e-mail/, ENTER],
+    [/Sale condition/, ENTER],
     [/Item 1: description/, `Devolucion parcial${ENTER}`],
     [/Quantity/, ENTER],
     [/Unit price without VAT/, `100${ENTER}`],
@@ -370,6 +390,7 @@ describe("facturar issue --interactive", () => {
       [/Customer's VAT condition/, ENTER],
       [/Customer's address/, ENTER],
       [/Customer's e-mail/, ENTER],
+      [/Sale condition/, ENTER],
       [/Item 1: description/, `${long}${ENTER}`],
       [/Quantity/, `2${ENTER}`],
       [/Unit price without VAT/, `100${ENTER}`],
@@ -408,6 +429,7 @@ describe("facturar issue --interactive", () => {
       [/Customer's VAT condition/, ENTER],
       [/Customer's address/, `Calle${RLO} 12${ENTER}`],
       [/Customer's e-mail/, ENTER],
+      [/Sale condition/, ENTER],
       [/Item 1: description/, `Cafe molido${ENTER}`],
       [/Quantity/, ENTER],
       [/Unit price without VAT/, `100${ENTER}`],
@@ -463,6 +485,7 @@ describe("facturar issue --interactive", () => {
       [/Unidentified final consumer/, `y${ENTER}`],
       [/Customer's address/, ENTER],
       [/Customer's e-mail/, ENTER],
+      [/Sale condition/, ENTER],
       [/Item 1: description/, `Cafe 1 kg${ENTER}`],
       [/Quantity/, ENTER],
       [/Unit price without VAT/, `100${ENTER}`],

@@ -190,7 +190,12 @@ describe("facturar credit-note and debit-note", () => {
     const tooMuch = await u.run(["credit-note", "--ref", "VENTA-E", "--amount", "133463.01"]);
     expect(tooMuch.code).toBe(3);
     expect(tooMuch.stderr).toMatch(
-      /a credit note of 133463\.01 is more than FACTURA B 00679-00000001 was worth \(133463\.00\)/,
+      /a credit note of 133,463\.01 is more than FACTURA B 00679-00000001 was worth: 133,463\.00 at most is left to credit/,
+    );
+    // In Spanish, amounts as es-AR writes them.
+    const enEspañol = await u.run(["--lang", "es", "credit-note", "--ref", "VENTA-E", "--amount", "133463.01"]);
+    expect(enEspañol.stderr).toContain(
+      "una nota de crédito de 133.463,01 supera lo que valía FACTURA B 00679-00000001: quedan 133.463,00 como mucho por acreditar",
     );
     const both = await u.run(["credit-note", "--ref", "VENTA-E", "--amount", "10", "--items", "1"]);
     expect(both.code).toBe(2);
@@ -272,7 +277,7 @@ describe("credit notes never credit more than the voucher charged", () => {
     // 160000.00 net + 33600.00 VAT; the 8800.00 of perceptions the note does not adjust.
     const over = await u.run(["credit-note", "--ref", "VP-1", "--amount", "202400", "--no-pdf"]);
     expect(over.code).toBe(3);
-    expect(over.stderr).toMatch(/202400\.00 .*193600\.00.*perceptions/);
+    expect(over.stderr).toMatch(/202,400\.00 .*193,600\.00.*perceptions/);
     expect(await held(u, "VP-1-NC1")).toMatchObject([{ ok: false, error: { code: "service.not-found" } }]);
     const most = await u.run(["--json", "credit-note", "--ref", "VP-1", "--amount", "193600", "--no-pdf"]);
     expect(most.code, most.stderr).toBe(0);

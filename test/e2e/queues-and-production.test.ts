@@ -223,7 +223,7 @@ describe("facturar init --production", () => {
     const next = await runCli(["--profile", "prod", "next-number", "--type", "FACTURA B"], { cwd: u.cwd, env });
     expect(next.code, next.stderr).toBe(0);
     expect(next.stdout).toMatch(/next FACTURA B at point of sale 679: 00679-00000001/);
-    // Not production: nothing to re-synchronise.
+    // Not production: nothing to re-synchronise; its next step is the first voucher.
     const notProduction = await runCli(args("--no-production", "--no-check"), { cwd: u.cwd, env });
     expect(notProduction.stderr).not.toMatch(/re-synchroni/);
     expect(notProduction.stderr).toMatch(/next step: .*issue --interactive/);
@@ -410,6 +410,7 @@ describe("the registry's double-encoded UTF-8 (reference §6.3: clientes/afip-in
       [/Customer's VAT condition/, ENTER],
       [/Customer's address/, ENTER],
       [/Customer's e-mail/, ENTER],
+      [/Sale condition/, ENTER],
       [/Item 1: description/, `Cafe 1 kg${ENTER}`],
       [/Quantity/, `1${ENTER}`],
       [/Unit price without VAT/, `100${ENTER}`],

@@ -108,7 +108,9 @@ describe("facturar sandbox", () => {
       "Notebook 14 pulgadas",
       "Bebida energizante 27%",
       "1.499,999",
-      "IVA 10.5%",
+      // Rates as es-AR writes them: the development sandbox's PDF is Spanish.
+      "Neto gravado 10,5 %",
+      "IVA 10,5 %",
       "2.177.855,58",
       "CAE: desarrollo: sin CAE",
       "SIN VALIDEZ FISCAL",

@@ -30,6 +30,7 @@ describe("in Spanish", () => {
       [/¿Consumidor final no identificado \(sin nombre ni documento\)\? \(s\/N\)/, `s${ENTER}`],
       [/Domicilio del cliente/, ENTER],
       [/E-mail del cliente/, ENTER],
+      [/Condición de venta/, ENTER],
       [/Ítem 1: descripción/, `Honorarios de noviembre${ENTER}`],
       [/Cantidad/, ENTER],
       // As es-AR writes it: 10.00 is ambiguous (ten, or ten thousand?) and asked again; 10.000 is ten thousand.
@@ -43,7 +44,7 @@ describe("in Spanish", () => {
       [/¿Guardarlo como archivo JSON/, `n${ENTER}`],
     ]);
     expect(screen).toMatch(/FACTURA B a Consumidor final \(OTRO 0\), 1 ítem/);
-    expect(screen).toMatch(/neto 21% 10\.000,00 \+ IVA 2\.100,00 = 12\.100,00/);
+    expect(screen).toMatch(/neto 21 % 10\.000,00 \+ IVA 2\.100,00 = 12\.100,00/);
     expect(screen).toMatch(/✔ FACTURA B 00679-00000001 .*emitido/);
     expect(screen).toMatch(/PDF: facturas\/FACTURA_B-00679-00000001\.pdf/);
     expect(screen).toMatch(/emitidos: 1/);

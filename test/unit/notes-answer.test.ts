@@ -310,7 +310,7 @@ describe("a partial note's limits", () => {
       }
     })();
     expect([over?.message, over?.hint]).toEqual([
-      "a credit note of 413.01 is more than FACTURA A 00679-00000012 was worth (413.00)",
+      "a credit note of 413.01 is more than FACTURA A 00679-00000012 was worth: 413.00 at most is left to credit",
       undefined,
     ]);
   });
@@ -372,7 +372,7 @@ describe("a partial note's limits", () => {
       { fecha: TODAY, part: { amount: "21.05" } },
     ).envelope.comprobante;
     expect((several.detalle as { producto: Json }[]).map((d) => d.producto.descripcion)).toEqual([
-      "Ajuste s/ FACTURA A 00679-00000012 (IVA 10.5)",
+      "Ajuste s/ FACTURA A 00679-00000012 (IVA 10,5)",
       "Ajuste s/ FACTURA A 00679-00000012 (no gravado)",
     ]);
     expect(several.total).toBe("21.05");
@@ -399,7 +399,9 @@ describe("a partial note's limits", () => {
       },
     ]);
     expect(codes(check(built.envelope))).toEqual([]);
-    expect(() => noteFromVoucher(c, { fecha: TODAY, part: { amount: "200.01" } })).toThrow(/was worth \(200\.00\)/);
+    expect(() => noteFromVoucher(c, { fecha: TODAY, part: { amount: "200.01" } })).toThrow(
+      /was worth: 200\.00 at most is left to credit/,
+    );
   });
 
   it("a debit note of any amount", () => {
@@ -473,7 +475,9 @@ describe("a note from an answer it cannot fully read", () => {
 
   it("an amount over a voucher whose answer gave no total is measured against its items' total", () => {
     expect(() => note({ total: null }, {}, { part: { amount: "200" } })).toThrow(
-      new NotePartError("a credit note of 200.00 is more than FACTURA A 00679-00000012 was worth (121.00)"),
+      new NotePartError(
+        "a credit note of 200.00 is more than FACTURA A 00679-00000012 was worth: 121.00 at most is left to credit",
+      ),
     );
   });
 

@@ -5,7 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { dayNumber } from "../../src/voucher/dates.js";
 import { Dec } from "../../src/voucher/decimal.js";
-import { defaultedFields, dropEmptyStrings, ruleOptions, validateEnvelope } from "../../src/voucher/validate.js";
+import {
+  defaultedFields,
+  dropEmptyStrings,
+  dueDateByDefault,
+  ruleOptions,
+  validateEnvelope,
+} from "../../src/voucher/validate.js";
 import { baseVoucher, check, type Raw, TODAY } from "../helpers.js";
 
 const warnings = (raw: Raw) =>
@@ -81,6 +87,29 @@ describe("what the file leaves out", () => {
     expect(defaultedFields(result.envelope as object)).toEqual(["vencimiento"]);
     raw.comprobante.tipo = "NOTA DE CREDITO ELECTRONICA MiPyME (FCE) B";
     expect(check(raw).envelope?.comprobante.vencimiento).toBe("05/11/2026");
+  });
+
+  it("a sale condition that names a term sets the due date (the guided issue's rule too); cash is due on the date", () => {
+    const raw = baseVoucher();
+    raw.comprobante.fecha = "05/11/2026";
+    delete raw.comprobante.vencimiento;
+    raw.cliente.condicion_pago = 203; // 60 días
+    const result = check(raw);
+    expect(result.envelope?.comprobante.vencimiento).toBe("04/01/2027");
+    expect(result.findings.find((f) => f.code === "date.default")?.message).toBe(
+      "no vencimiento given: due 60 days after its date, as its sale condition says, 04/01/2027",
+    );
+    raw.cliente.condicion_pago = 201; // Contado
+    expect(check(raw).envelope?.comprobante.vencimiento).toBe("05/11/2026");
+    // An FCE invoice sold at 15 days is due in 15, not the usual 30.
+    raw.comprobante.tipo = "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) B";
+    raw.cliente.condicion_pago = 207;
+    expect(check(raw).envelope?.comprobante.vencimiento).toBe("20/11/2026");
+    expect(dueDateByDefault("FACTURA B", "05/11/2026", undefined)).toEqual({
+      vencimiento: "05/11/2026",
+      days: 0,
+      why: "same-day",
+    });
   });
 
   it("a subscription bills the month so far unless the file gives a period, or half of one", () => {

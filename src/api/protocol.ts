@@ -397,6 +397,16 @@ export function namedRow(errors: string[], count: number): number | undefined {
   return n !== undefined && n < count ? n : undefined;
 }
 
+const BATCH_ROW = /\b(?:la )?fila\s+\d+\s*\(comenzando en 0\)/gi;
+
+/**
+ * A service text about one voucher of a batch with its row (`Fila 6 (comenzando en 0)`, counted
+ * in the batch sent, not in the user's file) put as the voucher's own place in the input.
+ */
+export function placeBatchRow(text: string, place: string): string {
+  return text.replace(BATCH_ROW, place);
+}
+
 /**
  * A `lotes` or `lotes_encola` answer: one item per voucher sent, each matched to its voucher by
  * the reference it names (never by its place in the list), in the order the vouchers were sent.

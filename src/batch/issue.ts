@@ -18,6 +18,7 @@ import {
   type IssueAnswer,
   type IssueMode,
   namedRow,
+  placeBatchRow,
   preferred,
   type Service,
   WebhookRequiredError,
@@ -52,7 +53,7 @@ import {
   reusedReference,
   settle as settleOutcome,
 } from "./outcome.js";
-import { blankResult, type VoucherResult } from "./result.js";
+import { blankResult, TEXT_ERROR_CODE, type VoucherResult } from "./result.js";
 
 export type { VoucherResult, VoucherStatus } from "./result.js";
 
@@ -154,6 +155,24 @@ export class ServiceStop extends Error {
 }
 
 /** A failure that is the service's, not one voucher's: it stops the run. */
+/**
+ * A refusal the service told by the voucher's row in the batch (`Fila 6 (comenzando en 0)`)
+ * told by its place in the user's input instead (`nightly.csv:rows 81-82`), which is where the
+ * user can look; the journal keeps the service's words as they came.
+ */
+function inItsPlace(result: VoucherResult, source: string): VoucherResult {
+  const details = result.error_details.map((d) => {
+    const text = placeBatchRow(d.text, source);
+    return text === d.text ? d : { ...d, text, place: source };
+  });
+  const errors = result.errors.map((e) => placeBatchRow(e, source));
+  // A text the service gave without a code: its place is said in an error object of its own.
+  for (const [i, e] of errors.entries())
+    if (e !== result.errors[i] && !details.some((d) => e.includes(d.text)))
+      details.push({ code: TEXT_ERROR_CODE[result.status], text: e, field: null, place: source });
+  return { ...result, errors, error_details: details };
+}
+
 export function isServiceFailure(error: unknown): error is FacturarError {
   if (!(error instanceof FacturarError)) return false;
   if (error.outcome === "denied" || error.outcome === "unavailable") return true;
@@ -654,7 +673,7 @@ export class Issuer {
     refuse: (bad: Pending) => Promise<VoucherResult>,
   ): Promise<void> {
     const bad = pending[row] as Pending;
-    const result = await refuse(bad);
+    const result = inItsPlace(await refuse(bad), bad.voucher.source);
     results[bad.index] = result;
     this.warn(
       t("batch of {n}: the service refused {ref}; asking it about the others before sending them again", {

@@ -105,7 +105,7 @@ export function problemText(p: { code: string; place?: string | null; message: s
 }
 
 /** The code of an error told only as text: what kind of result it is. */
-const TEXT_ERROR_CODE: Record<VoucherStatus, string> = {
+export const TEXT_ERROR_CODE: Record<VoucherStatus, string> = {
   issued: "voucher.error",
   queued: "voucher.error",
   "skipped-duplicate": "voucher.error",

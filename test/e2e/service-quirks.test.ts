@@ -365,7 +365,10 @@ describe("5. an answer that names no voucher is no proof that nothing was stored
       text: JSON.stringify({ error: "S", errores: [refusal], response: [] }),
     });
     expect(refs.map((ref) => told.get(ref)?.status)).toEqual(["issued", "issued", "rejected", "issued"]);
-    expect(told.get("RW-3")?.errors).toEqual([refusal]);
+    // The batch's row 2 told as the voucher's place in the file sent.
+    expect(told.get("RW-3")?.errors).toEqual([
+      expect.stringMatching(/^El comprobante de \/\S+\/lote\.json\[2\] es invalido\.$/),
+    ]);
     expect(r.code).toBe(7);
     expect(await counts(s, refs)).toEqual([1, 1, 0, 1]);
   }, 60_000);
@@ -684,5 +687,37 @@ describe("what an adversarial review found", () => {
     expect(refs.map((ref) => told.get(ref)?.status)).toEqual(["issued", "rejected", "issued"]);
     expect(r.code).toBe(7);
     expect(await counts(s, refs)).toEqual([1, 0, 1]);
+  }, 60_000);
+
+  it("a refusal by its row in the batch (Fila 1, counted from 0) is told by the voucher's rows in the user's file", async () => {
+    const s = await sandbox();
+    let refused = false;
+    // The first batch is the first lane's, FACTURA A: its second voucher is LOTE-20261120-006, rows 140-151.
+    const relay = await relayed(s, async ({ method }) => {
+      if (method !== "facturacion/lotes" || refused) return undefined;
+      refused = true;
+      return {
+        text: JSON.stringify({
+          error: "S",
+          errores: ["Fila 1 (comenzando en 0): el numero de documento del cliente es invalido"],
+          response: [],
+        }),
+      };
+    });
+    const u = userAt(s, relay.baseUrl);
+    writeFileSync(join(u.user.cwd, "nightly.csv"), readFileSync(join(ROOT, "samples", "batch-nightly.csv")));
+    const r = await runCli(["--json", "issue", "--no-pdf", "nightly.csv"], { cwd: u.user.cwd, env: u.env });
+    expect(r.code).toBe(7);
+    const told = byRef(r.stdout).get("LOTE-20261120-006") as Record<string, unknown>;
+    expect(told.status).toBe("rejected");
+    expect(told.errors).toEqual(["nightly.csv:rows 140-151: el numero de documento del cliente es invalido"]);
+    expect(told.error_details).toEqual([
+      expect.objectContaining({
+        text: "nightly.csv:rows 140-151: el numero de documento del cliente es invalido",
+        place: "nightly.csv:rows 140-151",
+      }),
+    ]);
+    expect(r.stderr).not.toMatch(/comenzando en 0/);
+    expect(r.stderr).toMatch(/nightly\.csv:rows 140-151: el numero de documento/);
   }, 60_000);
 });

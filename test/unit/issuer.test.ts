@@ -1463,7 +1463,8 @@ describe("a batch", () => {
     const results = await r.issuer.issueBatch([voucher("Z-5"), voucher("Z-6"), voucher("Z-7")]);
     await r.close();
     expect(results.map((x) => x.status)).toEqual(["issued", "rejected", "issued"]);
-    expect(results[1]?.errors).toEqual(["HTTP 400: la fila 1 (comenzando en 0) es invalida"]);
+    // The batch's row told as the voucher's place in the input.
+    expect(results[1]?.errors).toEqual(["HTTP 400: Z-6.json es invalida"]);
     expect(await entryOf(w, "Z-6")).toMatchObject({ state: "rejected" });
     expect(["Z-5", "Z-6", "Z-7"].map((ref) => w.held(ref))).toEqual([1, 0, 1]);
   });

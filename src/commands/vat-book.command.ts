@@ -1,6 +1,37 @@
 /** `facturar vat-book`: flags, help and examples; the action is ./vat-book.ts. */
 import { t } from "../i18n/index.js";
 import { type Define, decimalOption, delimiterOption, examples, paragraph } from "./define.js";
+import type * as Kit from "./options.js";
+
+/** vat-book's options, read before it runs. */
+export const options = (o: typeof Kit) =>
+  o.z
+    .object({
+      from: o.date().optional(),
+      to: o.date().optional(),
+      purchases: o.bool(),
+      csv: o.bool(),
+      decimal: o.decimal().optional(),
+      delimiter: o.delimiter().optional(),
+      lid: o.folder().optional(),
+      force: o.bool(),
+      checkLid: o.folder().optional(),
+    })
+    .superRefine((flags, ctx) => {
+      if (flags.checkLid !== undefined) {
+        if (flags.lid !== undefined || flags.csv || flags.from !== undefined || flags.to !== undefined || flags.force)
+          o.rule(
+            ctx,
+            t("--check-lid reads files and takes no dates: it goes without --from, --to, --lid, --force and --csv"),
+          );
+      } else if (flags.force && flags.lid === undefined) o.rule(ctx, t("--force goes with --lid"));
+      else if (flags.lid !== undefined && flags.csv) o.rule(ctx, t("--lid and --csv: choose one"));
+      else if (flags.lid === undefined && flags.decimal !== undefined && !flags.csv)
+        o.rule(ctx, t("--decimal goes with --csv"));
+      else if (flags.lid === undefined && flags.delimiter !== undefined && !flags.csv)
+        o.rule(ctx, t("--delimiter goes with --csv"));
+    });
+export type VatBookOptions = Kit.Output<typeof options>;
 
 export const define: Define = (program, run) => {
   const command = program
@@ -31,7 +62,7 @@ export const define: Define = (program, run) => {
       `--check-lid ${t("<folder>")}`,
       t("read the Libro IVA Digital files of that folder back and check them as the portal does (no service needed)"),
     )
-    .action(run(async () => (await import("./vat-book.js")).vatBookCommand));
+    .action(run(async () => (await import("./vat-book.js")).vatBookCommand, options));
   command.addHelpText("after", () =>
     paragraph(
       t(

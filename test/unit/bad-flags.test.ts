@@ -151,7 +151,7 @@ describe("each command's options schema, beside its flags", () => {
         const before = program.commands.length;
         pending = [];
         define(program, run);
-        program.commands.slice(before).forEach((command, i) => schemas.set(command, pending[i]));
+        for (const [i, command] of program.commands.slice(before).entries()) schemas.set(command, pending[i]);
       }
     }
     expect(schemas.size).toBeGreaterThan(25);

@@ -2,8 +2,9 @@
 import { t } from "../i18n/index.js";
 import { type Define, decimalOption, delimiterOption, examples } from "./define.js";
 import type * as Kit from "./options.js";
+import { criteriaOf, numberOf } from "./query-criteria.js";
 
-/** query's options, read before it runs; which of them go together, the action decides. */
+/** query's options, read before it runs, and which of them go together (query-criteria.ts). */
 export const options = (o: typeof Kit) =>
   o.z
     .object({
@@ -23,10 +24,11 @@ export const options = (o: typeof Kit) =>
       out: o.string(),
     })
     .superRefine((flags, ctx) => {
-      const numbers = [flags.from, flags.to].map((v) => (v !== undefined && "number" in v ? v.number : undefined));
-      o.onePointOfSale(ctx, flags.pv, flags.number, ...numbers);
-      if (flags.decimal !== undefined && !flags.csv) o.rule(ctx, t("--decimal goes with --csv"));
+      const wanted = criteriaOf(flags);
+      if ("broken" in wanted) o.rule(ctx, wanted.broken, wanted.hint);
+      else if (flags.decimal !== undefined && !flags.csv) o.rule(ctx, t("--decimal goes with --csv"));
       else if (flags.delimiter !== undefined && !flags.csv) o.rule(ctx, t("--delimiter goes with --csv"));
+      else o.onePointOfSale(ctx, flags.pv, flags.number, numberOf(flags.from), numberOf(flags.to));
     });
 export type QueryOptions = Kit.Output<typeof options>;
 

@@ -15,99 +15,10 @@ import { csvRow, type SheetFormat, sheetFormat, sheetNumber, sheetStart } from "
 import { caeText, mailedLine, pagesLine, stateWord } from "../output/voucher.js";
 import { documentName, shortTypeName, voucherNumber } from "../voucher/codes.js";
 import { dayNumber, formatDay } from "../voucher/dates.js";
-import type { HeldState, Operacion, ServiceVoucher } from "../voucher/held.js";
+import type { Operacion, ServiceVoucher } from "../voucher/held.js";
 import { withConnection } from "./online.js";
-import { type DateOrNumber, pointsOfSale, type VoucherNumberArg } from "./options.js";
 import type { QueryOptions } from "./query.command.js";
-
-/** Which vouchers to keep of a listing: by type and by state (none given: all). */
-export interface Filters {
-  tipos?: string[];
-  states?: HeldState[];
-}
-
-/** `puntoVenta`: the one --pv names, or the one printed in a number (`00679-00000002`). */
-type Criteria =
-  | { kind: "ref"; ref: string }
-  | ({ kind: "date"; date: string } & Filters)
-  | ({ kind: "dates"; from: string; to: string } & Filters)
-  | { kind: "number"; tipo: string; numero: number; puntoVenta?: number }
-  | { kind: "range"; tipo: string; from: number; to: number; puntoVenta?: number };
-
-/** Each day costs at least one request, 100 ms apart: a year is the most one run reads. */
-export const MAX_DAYS = 366;
-
-/** Two dates dd/mm/yyyy, `from` not after `to`, at most MAX_DAYS apart. */
-export function dateRange(from: string | undefined, to: string | undefined): { from: string; to: string } {
-  if (from === undefined || to === undefined) throw new UsageError(t("a date range needs --from D and --to D"));
-  const days = dayNumber(to) - dayNumber(from) + 1;
-  if (days < 1) throw new UsageError(t("--from {from} is after --to {to}", { from, to }));
-  if (days > MAX_DAYS)
-    throw new UsageError(
-      t("the range covers {days} days; one run reads at most {max} (each day costs a request)", {
-        days,
-        max: MAX_DAYS,
-      }),
-      t("split it, e.g. one run a month"),
-    );
-  return { from, to };
-}
-
-/** The date of `--from`/`--to`, if it is one. */
-const dateOf = (v: DateOrNumber | undefined) => (v !== undefined && "date" in v ? v.date : undefined);
-/** The number of `--from`/`--to`, if it is one. */
-const numberOf = (v: DateOrNumber | undefined) => (v !== undefined && "number" in v ? v.number : undefined);
-
-/** What to look for, from the flags (each read already): one way of asking, and its filters. */
-export function criteria(flags: QueryOptions): Criteria {
-  const { from, to } = flags;
-  const datesGiven = [from, to].some((v) => dateOf(v) !== undefined);
-  if (datesGiven) {
-    if ([from, to].some((v) => numberOf(v) !== undefined))
-      throw new UsageError(
-        t("--from and --to take two dates (a date range) or two numbers with --type (a number range), not one of each"),
-      );
-    if (flags.ref !== undefined || flags.date !== undefined || flags.number !== undefined)
-      throw new UsageError(t("a date range (--from D --to D) does not go with --ref, --date or --number"));
-    return {
-      kind: "dates",
-      ...dateRange(dateOf(from), dateOf(to)),
-      ...filters(flags),
-    };
-  }
-  const types = flags.type;
-  const chosen = [flags.ref !== undefined, flags.date !== undefined, types !== undefined && flags.date === undefined];
-  if (chosen.filter(Boolean).length !== 1)
-    throw new UsageError(
-      t("query takes one of: --ref R | --date D | --from D --to D | --type T --number N | --type T --from N --to M"),
-    );
-  if (flags.ref !== undefined) {
-    if (flags.status !== undefined) throw new UsageError(t("--status goes with --date or --from D --to D"));
-    return { kind: "ref", ref: flags.ref };
-  }
-  if (flags.date !== undefined) {
-    if (flags.number !== undefined || from !== undefined || to !== undefined)
-      throw new UsageError(t("--date does not go with --number, --from or --to"));
-    return { kind: "date", date: flags.date, ...filters(flags) };
-  }
-  if (flags.status !== undefined) throw new UsageError(t("--status goes with --date or --from D --to D"));
-  if (types?.length !== 1) throw new UsageError(t("--number and a number range take one --type"));
-  const tipo = types[0] as string;
-  if (flags.number !== undefined) {
-    if (from !== undefined || to !== undefined) throw new UsageError(t("--number does not go with --from/--to"));
-    return { kind: "number", tipo, numero: flags.number.numero, ...pointOfSale(flags.pv, flags.number) };
-  }
-  const first = numberOf(from);
-  const last = numberOf(to);
-  if (first === undefined || last === undefined)
-    throw new UsageError(t("--type needs --number N, or --from N and --to M"));
-  if (first.numero > last.numero) throw new UsageError(t("--from is after --to"));
-  return { kind: "range", tipo, from: first.numero, to: last.numero, ...pointOfSale(flags.pv, first, last) };
-}
-
-function filters(flags: QueryOptions): Filters {
-  return { ...(flags.type ? { tipos: flags.type } : {}), ...(flags.status ? { states: flags.status } : {}) };
-}
+import { type Criteria, criteriaOf, type Filters } from "./query-criteria.js";
 
 function kept(v: ServiceVoucher, f: Filters): boolean {
   return (!f.tipos || f.tipos.includes(v.tipo)) && (!f.states || f.states.includes(v.state));
@@ -156,14 +67,9 @@ export async function* queryAll(
   for await (const v of listed) if (kept(v, c)) yield v;
 }
 
-function pointOfSale(pv: number | undefined, ...numbers: VoucherNumberArg[]): { puntoVenta?: number } {
-  // Two that differ, the options' schema refused.
-  const puntoVenta = pointsOfSale(pv, ...numbers)[0];
-  return puntoVenta === undefined ? {} : { puntoVenta };
-}
-
 export async function queryCommand(ctx: Context, flags: QueryOptions): Promise<Outcome> {
-  const wanted = criteria(flags);
+  // Which flags go together, the options' schema said already (query-criteria.ts, both).
+  const wanted = criteriaOf(flags) as Criteria;
   if (flags.csv && ctx.json) throw new UsageError(t("--csv and --json: choose one"));
   // A spreadsheet's in Spanish (; a decimal comma, a byte order mark), else plain CSV.
   const sheet = sheetFormat(flags, currentLang() === "es");

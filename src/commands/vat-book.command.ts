@@ -2,6 +2,7 @@
 import { t } from "../i18n/index.js";
 import { type Define, decimalOption, delimiterOption, examples, paragraph } from "./define.js";
 import type * as Kit from "./options.js";
+import { dateRangeOf } from "./query-criteria.js";
 
 /** vat-book's options, read before it runs. */
 export const options = (o: typeof Kit) =>
@@ -24,7 +25,11 @@ export const options = (o: typeof Kit) =>
             ctx,
             t("--check-lid reads files and takes no dates: it goes without --from, --to, --lid, --force and --csv"),
           );
-      } else if (flags.force && flags.lid === undefined) o.rule(ctx, t("--force goes with --lid"));
+        return;
+      }
+      const range = dateRangeOf(flags.from, flags.to);
+      if ("broken" in range) o.rule(ctx, range.broken, range.hint);
+      else if (flags.force && flags.lid === undefined) o.rule(ctx, t("--force goes with --lid"));
       else if (flags.lid !== undefined && flags.csv) o.rule(ctx, t("--lid and --csv: choose one"));
       else if (flags.lid === undefined && flags.decimal !== undefined && !flags.csv)
         o.rule(ctx, t("--decimal goes with --csv"));
@@ -37,7 +42,7 @@ export const define: Define = (program, run) => {
   const command = program
     .command("vat-book")
     .description(t("the VAT book (libro IVA ventas, or compras) of a date range, with its totals"))
-    // Not required by commander: --check-lid reads files and takes no dates (the action asks for them otherwise).
+    // Not required by commander: --check-lid reads files and takes no dates (the options schema asks for them otherwise).
     .option(`--from ${t("<dd/mm/yyyy>")}`, t("first day"))
     .option(`--to ${t("<dd/mm/yyyy>")}`, t("last day, included (at most 366 days; one request or more a day)"))
     .option("--purchases", t('the purchases book (libro IVA compras: operacion "C") instead of sales'))

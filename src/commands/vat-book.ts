@@ -24,14 +24,14 @@ import {
 } from "../voucher/vat-book.js";
 import { checkLidFiles, lidTargets, tellNotIssued, writeLid } from "./lid.js";
 import { withConnection } from "./online.js";
-import { dateRange, listDates } from "./query.js";
+import { listDates } from "./query.js";
 import type { VatBookOptions } from "./vat-book.command.js";
 
 export async function vatBookCommand(ctx: Context, flags: VatBookOptions): Promise<Outcome> {
   const book = flags.purchases ? "compras" : "ventas";
   // Which flags go together, the options' schema said already.
   if (flags.checkLid !== undefined) return checkLidFiles(ctx, flags.checkLid, book);
-  const { from, to } = dateRange(flags.from, flags.to);
+  const { from, to } = flags as { from: string; to: string };
   if (flags.lid !== undefined) {
     // Refused before the service is asked anything: files already there are replaced only on purpose.
     const targets = lidTargets(flags.lid, book, flags.force === true);

@@ -15,6 +15,8 @@ import type { Command } from "commander";
 import * as z from "zod";
 import { UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
+import { parseWebhooks, WebhookSpecError } from "../sandbox/webhooks.js";
 import { canonicalVoucherType, closestVoucherType, VAT_CONDITIONS, type VoucherType } from "../voucher/codes.js";
 import { dayNumber } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
@@ -317,6 +319,32 @@ export function loopback() {
   return flag(t("a loopback address (127.0.0.1, ::1, localhost)"), (text) =>
     LOOPBACK.test(text) ? text : refuse(t("the sandbox listens on loopback only")),
   );
+}
+
+/** A sandbox fault, `latency=200`, `maintenance` (or several, comma separated): as given. */
+export function faultSpec() {
+  return flag(t("faults such as latency=200 or error5xx=0.1, comma separated"), (text) => {
+    try {
+      parseFaults([text]);
+      return text;
+    } catch (error) {
+      if (error instanceof FaultSpecError) return refuse(error.message);
+      throw error;
+    }
+  });
+}
+
+/** The sandbox's webhook URL, of every point of sale or of one (`680=https://…`): as given. */
+export function webhookSpec() {
+  return flag(t("an http:// or https:// URL of up to 255 characters, or PV=URL for one point of sale"), (text) => {
+    try {
+      parseWebhooks([text]);
+      return text;
+    } catch (error) {
+      if (error instanceof WebhookSpecError) return refuse();
+      throw error;
+    }
+  });
 }
 
 /** A profile's name: letters, digits, `.`, `_`, `-`. */

@@ -3,15 +3,15 @@ import { t } from "../i18n/index.js";
 import { type Define, examples } from "./define.js";
 import type * as Kit from "./options.js";
 
-/** sandbox's options, read before it runs (--fault and --webhook with their variables, in the action). */
+/** sandbox's options, read before it runs (--fault and --webhook joined to their variables' in the action). */
 export const options = (o: typeof Kit) =>
   o.z.object({
     port: o.int(0, 65535),
     host: o.loopback(),
     dataDir: o.string(),
-    fault: o.z.array(o.z.string()),
+    fault: o.list(o.faultSpec()),
     likeProduction: o.bool(),
-    webhook: o.z.array(o.z.string()),
+    webhook: o.list(o.webhookSpec()),
     queueInterval: o.int(10, 3_600_000),
     quota: o.int(1, 100_000_000).optional(),
     ceiling: o.int(1, 1_000_000_000_000).optional(),

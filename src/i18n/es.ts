@@ -334,6 +334,10 @@ export const ES: Readonly<Record<string, string>> = {
   "a product code of up to 50 characters": "un código de producto de hasta 50 caracteres",
   "a price list": "una lista de precios",
   "reschedule: the new date, dd/mm/yyyy": "reschedule: la fecha nueva, dd/mm/aaaa",
+  "faults such as latency=200 or error5xx=0.1, comma separated":
+    "fallas como latency=200 o error5xx=0.1, separadas por comas",
+  "an http:// or https:// URL of up to 255 characters, or PV=URL for one point of sale":
+    "una URL http:// o https:// de hasta 255 caracteres, o PV=URL para un punto de venta",
   // commands/guided.ts
   "Voucher type": "Tipo de comprobante",
   "Unidentified final consumer (no name, no document)?": "¿Consumidor final no identificado (sin nombre ni documento)?",

@@ -79,6 +79,8 @@ const BAD: [string[], string, string, string[]?][] = [
   [["sandbox"], "--quota", "0"],
   [["sandbox"], "--ceiling", "0"],
   [["sandbox"], "--host", "8.8.8.8"],
+  [["sandbox", "--fault", "latency=200"], "--fault", "earthquake=1"],
+  [["sandbox"], "--webhook", "ftp://example.com/hook"],
 ];
 
 const quoted = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

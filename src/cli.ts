@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError, Help } from "commander";
 import { commandWordAt } from "./command-word.js";
-import { type Define, examples, type Run } from "./commands/define.js";
+import { badFlag, type Define, either, examples, type Run } from "./commands/define.js";
 import {
   type Context,
   createContext,
@@ -14,7 +14,7 @@ import {
   type StopToken,
   stopToken,
 } from "./context.js";
-import { EXIT_CODES, FacturarError, type Outcome, UsageError } from "./errors.js";
+import { EXIT_CODES, FacturarError, type Outcome } from "./errors.js";
 import { tuneHeap } from "./heap.js";
 import { type Lang, langFromEnv, parseLang, t, useLang } from "./i18n/index.js";
 import { visibleLines } from "./output/visible.js";
@@ -128,17 +128,18 @@ function buildProgram(
 
   /** Commands load their module only when run, so `--version` and `--help` stay cheap. */
   const run: Run =
-    (load) =>
+    (load, options) =>
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
+      // The command's flags read once, through the schema beside its definition: a bad one is
+      // a usage error before anything is read, asked or started.
+      const flags = options
+        ? await import("./commands/options.js").then((kit) => kit.parseOptions(options(kit), command))
+        : args[args.length - 2];
       const ctx = await createContext(io, command.optsWithGlobals<GlobalOptions>(), stop);
       const action = await load();
       settle(
-        await (action as (ctx: Context, ...rest: unknown[]) => Promise<Outcome>)(
-          ctx,
-          ...args.slice(0, -2),
-          args[args.length - 2],
-        ),
+        await (action as (ctx: Context, ...rest: unknown[]) => Promise<Outcome>)(ctx, ...args.slice(0, -2), flags),
       );
     };
   for (const define of definitions) define(program, run);
@@ -298,7 +299,7 @@ export async function run(argv: string[], io: Io = processIo(), stop: StopToken 
   const lang: Lang | undefined = asked === undefined ? langFromEnv(io.env) : parseLang(asked);
   await useLang(lang ?? "en");
   if (lang === undefined)
-    return EXIT_CODES[reportError(io, new UsageError(`--lang ${JSON.stringify(asked)}: es or en`), json, verbose)];
+    return EXIT_CODES[reportError(io, badFlag("--lang", asked ?? "", either(["es", "en"])), json, verbose)];
   let outcome: Outcome = "done";
   argv = withoutHelpOfUnknown(argv);
   const definitions = await Promise.all(definitionsFor(argv).map(async (load) => (await load()).define));

@@ -15,6 +15,7 @@ import { conflicts, offRate, outOfLaneOrder, overCeiling, type Refusal } from ".
 import { Issuer, type VoucherHeading } from "./issue.js";
 import { accountId, Journal, testJournalLimit } from "./journal.js";
 import { lanes, runLanes } from "./lanes.js";
+import { INSTANT_BATCH_MAX, QUEUED_BATCH_MAX } from "./limits.js";
 import {
   dropFromPlan,
   fillPointOfSale,
@@ -27,9 +28,7 @@ import {
 import type { Problem, VoucherResult } from "./result.js";
 import { EnvelopeStore } from "./spill.js";
 
-/** The most vouchers `lotes` takes in one call (one type), and `lotes_encola` (reference §11). */
-export const INSTANT_BATCH_MAX = 20;
-export const QUEUED_BATCH_MAX = 100;
+export { INSTANT_BATCH_MAX, QUEUED_BATCH_MAX };
 
 export interface IssueRequest extends ReadRequest {
   allowDuplicate: boolean;

@@ -1,15 +1,14 @@
 /** `facturar customer-ledger --cuit C`: a client's ledger (clientes/cuenta-corriente). */
 
 import type { Context } from "../context.js";
-import { type Outcome, UsageError } from "../errors.js";
+import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { amount } from "../output/amount.js";
-import { cuitArg } from "./cuit.js";
+import type { CustomerLedgerOptions } from "./customer-ledger.command.js";
 import { withConnection } from "./online.js";
 
-export async function customerLedgerCommand(ctx: Context, flags: { cuit?: string }): Promise<Outcome> {
-  if (flags.cuit === undefined) throw new UsageError(t("{flag} is required", { flag: "--cuit" }));
-  const cuit = cuitArg(flags.cuit);
+export async function customerLedgerCommand(ctx: Context, flags: CustomerLedgerOptions): Promise<Outcome> {
+  const { cuit } = flags;
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     const rows = await connection.service.customerLedger(cuit);
     const saldo = rows.at(-1)?.saldo ?? "0.00";

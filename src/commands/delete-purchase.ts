@@ -1,23 +1,17 @@
 /** `facturar delete-purchase --type T --pv P --number N`: a purchase deleted (comprobante_eliminar). */
 
 import type { Context } from "../context.js";
-import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { FacturarError, type Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { voucherNumber } from "../voucher/codes.js";
-import { pointOfSaleArg, requiredVoucherType, voucherNumberArg } from "./flags.js";
+import type { DeletePurchaseOptions } from "./delete-purchase.command.js";
 import { noteInJournal, printAnswer, sentOnce, withConnection } from "./online.js";
+import { pointsOfSale } from "./options.js";
 
-export async function deletePurchaseCommand(
-  ctx: Context,
-  flags: { type?: string; pv?: string; number?: string },
-): Promise<Outcome> {
-  const tipo = requiredVoucherType(flags.type);
-  const number = voucherNumberArg("--number", flags.number);
-  if (!number) throw new UsageError(t("{flag} is required", { flag: "--number" }));
-  // The supplier's point of sale: never the profile's.
-  const puntoVenta = pointOfSaleArg(flags.pv, number);
-  if (puntoVenta === undefined)
-    throw new UsageError(t("--pv is required: the supplier's point of sale (or write the number as 00015-00000024)"));
+export async function deletePurchaseCommand(ctx: Context, flags: DeletePurchaseOptions): Promise<Outcome> {
+  const { type: tipo, number } = flags;
+  // The supplier's point of sale: never the profile's (the options' schema saw that one is named).
+  const puntoVenta = pointsOfSale(flags.pv, number)[0] as number;
   const printed = voucherNumber(puntoVenta, number.numero);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const lost = {

@@ -1,28 +1,16 @@
 /** `facturar exchange-rate [--currency DOL] [--date dd/mm/yyyy]`: the authority's rate (tablas_referencia/cotizacion). */
 
 import type { Context } from "../context.js";
-import { type Outcome, UsageError } from "../errors.js";
+import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { CURRENCIES } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import { rateBand } from "../voucher/exchange.js";
-import { date } from "../voucher/schema.js";
+import type { ExchangeRateOptions } from "./exchange-rate.command.js";
 import { withConnection } from "./online.js";
 
-export async function exchangeRateCommand(ctx: Context, flags: { currency?: string; date?: string }): Promise<Outcome> {
-  const moneda = (flags.currency ?? "DOL").trim().toUpperCase();
-  if (!/^[A-Z0-9]{3}$/.test(moneda))
-    throw new UsageError(
-      t("--currency takes a currency code as vouchers write moneda (DOL, 060…), not {value}", {
-        value: JSON.stringify(flags.currency),
-      }),
-    );
-  let fecha: string | undefined;
-  if (flags.date !== undefined) {
-    const parsed = date().safeParse(flags.date);
-    if (!parsed.success) throw new UsageError(t("{flag} takes a date dd/mm/yyyy", { flag: "--date" }));
-    fecha = parsed.data;
-  }
+export async function exchangeRateCommand(ctx: Context, flags: ExchangeRateOptions): Promise<Outcome> {
+  const { currency: moneda, date: fecha } = flags;
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     const cotizacion = await connection.service.exchangeRate(moneda, fecha);
     const { min, max } = rateBand(Dec.parse(cotizacion));

@@ -1,6 +1,38 @@
 /** `facturar init`: flags, help and examples; the action is ./init.ts. */
 import { t } from "../i18n/index.js";
 import { type Define, examples } from "./define.js";
+import type * as Kit from "./options.js";
+
+/** init's options, read before it runs. */
+export const options = (o: typeof Kit) =>
+  o.z
+    .object({
+      name: o.profileName().optional(),
+      sandbox: o.bool(),
+      baseUrl: o.string(),
+      usertoken: o.string(),
+      apikey: o.string(),
+      apitoken: o.string(),
+      usertokenEnv: o.string(),
+      apikeyEnv: o.string(),
+      apitokenEnv: o.string(),
+      usertokenFile: o.string(),
+      apikeyFile: o.string(),
+      apitokenFile: o.string(),
+      puntoVenta: o.pointOfSale().optional(),
+      pdfDir: o.string(),
+      production: o.bool(),
+      default: o.bool(),
+      file: o.string(),
+      check: o.bool(),
+    })
+    .superRefine((flags, ctx) => {
+      for (const key of ["usertoken", "apikey", "apitoken"] as const) {
+        const ways = [flags[key], flags[`${key}Env`], flags[`${key}File`]].filter((v) => v !== undefined);
+        if (ways.length > 1) o.rule(ctx, t("give {key} one way: --{key}, --{key}-env or --{key}-file", { key }));
+      }
+    });
+export type InitOptions = Kit.Output<typeof options>;
 
 export const define: Define = (program, run) => {
   const command = program
@@ -26,7 +58,7 @@ export const define: Define = (program, run) => {
     .option("--no-default", t("do not make it the default profile"))
     .option(`--file ${t("<path>")}`, t("the config file to write (default $XDG_CONFIG_HOME/facturar/config.json)"))
     .option("--no-check", t("do not check the profile with the service afterwards"))
-    .action(run(async () => (await import("./init.js")).initCommand));
+    .action(run(async () => (await import("./init.js")).initCommand, options));
   examples(command, [
     [t("answer questions on the terminal"), "facturar init"],
     [t("a profile for the embedded sandbox, made the default"), "facturar init --name pruebas --sandbox --default"],

@@ -11,7 +11,7 @@ import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { connect } from "../session/connect.js";
-import { optionalInt } from "./flags.js";
+import type { InitOptions } from "./init.command.js";
 import { prompts } from "./prompts.js";
 import { shellWord } from "./shell-word.js";
 
@@ -19,26 +19,7 @@ type Credential = string | { env: string } | { file: string };
 const KEYS = ["usertoken", "apikey", "apitoken"] as const;
 type Key = (typeof KEYS)[number];
 
-export interface InitFlags {
-  name?: string;
-  sandbox?: boolean;
-  baseUrl?: string;
-  usertoken?: string;
-  apikey?: string;
-  apitoken?: string;
-  usertokenEnv?: string;
-  apikeyEnv?: string;
-  apitokenEnv?: string;
-  usertokenFile?: string;
-  apikeyFile?: string;
-  apitokenFile?: string;
-  puntoVenta?: string;
-  pdfDir?: string;
-  production?: boolean;
-  default?: boolean;
-  file?: string;
-  check?: boolean;
-}
+type InitFlags = InitOptions;
 
 interface ConfigFile {
   default_profile?: string;
@@ -65,8 +46,7 @@ function credentialFrom(flags: InitFlags, key: Key): Credential | undefined {
   const env = flags[`${key}Env` as keyof InitFlags] as string | undefined;
   const file = flags[`${key}File` as keyof InitFlags] as string | undefined;
   const literal = flags[key];
-  const given = [env, file, literal].filter((v) => v !== undefined).length;
-  if (given > 1) throw new UsageError(t("give {key} one way: --{key}, --{key}-env or --{key}-file", { key }));
+  // Given one way only: the options' schema refuses two.
   if (env !== undefined) return { env };
   if (file !== undefined) return { file };
   return literal;
@@ -95,8 +75,6 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
           validate: (v) => /^[A-Za-z0-9_.-]+$/.test(v) || t("letters, digits, . _ -"),
         })
       : "sandbox");
-  if (!/^[A-Za-z0-9_.-]+$/.test(name))
-    throw new UsageError(t("--name {name}: letters, digits, . _ - only", { name: JSON.stringify(name) }));
   const existing = config.profiles[name] ?? {};
 
   let baseUrl = flags.sandbox ? SANDBOX : flags.baseUrl;
@@ -166,7 +144,7 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
     }
   }
 
-  const pv = optionalInt("--punto-venta", flags.puntoVenta, 1, 99999);
+  const pv = flags.puntoVenta;
   if (pv !== undefined) profile.punto_venta = pv;
   else if (ask && baseUrl !== SANDBOX) {
     const answer = await ask.input({

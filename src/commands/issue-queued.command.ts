@@ -1,6 +1,23 @@
 /** `facturar issue-queued`: flags, help and examples; the action is ./issue.ts. */
+import { QUEUED_BATCH_MAX } from "../batch/limits.js";
 import { t } from "../i18n/index.js";
-import { type Define, examples, inputOptions, paragraph } from "./define.js";
+import { type Define, examples, inputOptions, inputShape, paragraph } from "./define.js";
+import type * as Kit from "./options.js";
+
+/** issue-queued's options, read before it runs. */
+export const options = (o: typeof Kit) =>
+  o.z
+    .object({
+      ...inputShape(o),
+      wait: o.bool(),
+      timeout: o.seconds().optional(),
+      batchSize: o.int(1, QUEUED_BATCH_MAX).optional(),
+      requeue: o.bool(),
+    })
+    .superRefine((flags, ctx) => {
+      if (flags.timeout !== undefined && !flags.wait) o.rule(ctx, t("--timeout goes with --wait"));
+    });
+export type IssueQueuedOptions = Kit.Output<typeof options>;
 
 export const define: Define = (program, run) => {
   const command = inputOptions(
@@ -18,7 +35,7 @@ export const define: Define = (program, run) => {
       "--requeue",
       t("put vouchers that failed in the service's queue back in it (reenviar_encolado), once their cause is fixed"),
     )
-    .action(run(async () => (await import("./issue.js")).issueQueued));
+    .action(run(async () => (await import("./issue.js")).issueQueued, options));
   command.addHelpText("after", () =>
     paragraph(
       t(

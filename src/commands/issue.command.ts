@@ -1,6 +1,18 @@
 /** `facturar issue`: flags, help and examples; the action is ./issue.ts. */
+import { INSTANT_BATCH_MAX } from "../batch/limits.js";
 import { t } from "../i18n/index.js";
-import { type Define, examples, inputOptions } from "./define.js";
+import { type Define, examples, inputOptions, inputShape } from "./define.js";
+import type * as Kit from "./options.js";
+
+/** issue's options, read before it runs. */
+export const options = (o: typeof Kit) =>
+  o.z.object({
+    ...inputShape(o),
+    interactive: o.bool(),
+    fromRef: o.reference().optional(),
+    batchSize: o.int(1, INSTANT_BATCH_MAX).optional(),
+  });
+export type IssueOptions = Kit.Output<typeof options>;
 
 export const define: Define = (program, run) => {
   const command = inputOptions(
@@ -17,7 +29,7 @@ export const define: Define = (program, run) => {
       `--batch-size ${t("<n>")}`,
       t("vouchers of one type per batch call (lotes), 1 to 20 (default 20); 1 sends them one by one"),
     )
-    .action(run(async () => (await import("./issue.js")).issueInstant));
+    .action(run(async () => (await import("./issue.js")).issueInstant, options));
   examples(command, [
     [t("issue one voucher; its PDF goes to ./comprobantes"), "facturar issue factura.json"],
     [t("no file yet: answer questions on the terminal"), "facturar issue --interactive"],

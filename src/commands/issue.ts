@@ -4,7 +4,7 @@ import { accessSync, constants } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { VoucherHeading } from "../batch/issue.js";
 import type { VoucherResult } from "../batch/result.js";
-import { INSTANT_BATCH_MAX, type IssueSummary, issueFiles, QUEUED_BATCH_MAX } from "../batch/run.js";
+import { type IssueSummary, issueFiles } from "../batch/run.js";
 import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { writeSafely } from "../durable/files.js";
@@ -21,28 +21,14 @@ import { visible, visibleLines } from "../output/visible.js";
 import { resultHuman, resultJson } from "../output/voucher.js";
 import { connect } from "../session/connect.js";
 import { Dec } from "../voucher/decimal.js";
-import { optionalInt } from "./flags.js";
+import type { IssueOptions } from "./issue.command.js";
+import type { IssueQueuedOptions } from "./issue-queued.command.js";
 import { prompts } from "./prompts.js";
 import { shellWord } from "./shell-word.js";
-import { readOptions, type ValidateFlags } from "./validate.js";
+import { readOptions } from "./validate.js";
 
-export interface IssueFlags extends ValidateFlags {
-  validate?: boolean;
-  pdf?: boolean;
-  out?: string;
-  qr?: string;
-  allowDuplicate?: boolean;
-  skipInvalid?: boolean;
-  wait?: boolean;
-  requeue?: boolean;
-  timeout?: string;
-  batchSize?: string;
-  concurrency?: string;
-  rate?: string;
-  report?: string;
-  interactive?: boolean;
-  fromRef?: string;
-}
+/** What issue, issue-queued and the note commands give issueVouchers: their options, read. */
+export type IssueFlags = Partial<IssueOptions & IssueQueuedOptions>;
 
 export function summaryOutcome(s: IssueSummary): Outcome {
   if (s.interrupted) return "interrupted";
@@ -121,8 +107,6 @@ function issueCommand(mode: "instant" | "queued") {
     // --from-ref R asks too: the note of the voucher R, pre-filled, its amounts to adjust.
     if (flags.interactive || flags.fromRef !== undefined) {
       if (files.length > 0) throw new UsageError(t("--interactive asks for one voucher; it takes no files"));
-      if (flags.fromRef !== undefined && flags.fromRef.trim() === "")
-        throw new UsageError(t("--from-ref needs a reference"));
       const guided = await import("./guided.js");
       guided.requireTerminal(ctx);
       const answer = await guided.askVoucher(ctx, flags.fromRef ? { fromRef: flags.fromRef.trim() } : {});
@@ -158,19 +142,8 @@ export async function issueVouchers(
 ): Promise<Outcome> {
   const read = readOptions(ctx, flags);
   if (files.filter((f) => f === "-").length > 1) throw new UsageError(t("standard input (-) can be read only once"));
-  const timeout = flags.timeout === undefined ? 300 : Number(flags.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0)
-    throw new UsageError(t("--timeout takes seconds, not {value}", { value: JSON.stringify(flags.timeout) }));
-  if (flags.timeout !== undefined && !flags.wait) throw new UsageError(t("--timeout goes with --wait"));
-  const maxBatch = mode === "queued" ? QUEUED_BATCH_MAX : INSTANT_BATCH_MAX;
-  const batchSize = flags.batchSize === undefined ? undefined : Number(flags.batchSize);
-  if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > maxBatch)) {
-    throw new UsageError(
-      t("--batch-size takes 1 to {max} here, not {value}", { max: maxBatch, value: JSON.stringify(flags.batchSize) }),
-    );
-  }
-  const concurrency = optionalInt("--concurrency", flags.concurrency, 1, 64);
-  const rateMs = optionalInt("--rate", flags.rate, 0, 60_000);
+  const timeout = flags.timeout ?? 300;
+  const { batchSize, concurrency, rate: rateMs } = flags;
   // Paths known up front are checked before anything is sent.
   if (flags.qr && flags.qr !== "terminal") {
     checkQrIsNoInput(flags.qr, files);

@@ -11,6 +11,7 @@ import { t, tn } from "../i18n/index.js";
 import { stateWord } from "../output/voucher.js";
 import { accountOf } from "../session/connect.js";
 import { voucherNumber } from "../voucher/codes.js";
+import type { JournalOptions } from "./journal.command.js";
 import { withConnection } from "./online.js";
 
 const ORDER: Record<JournalEntry["state"], number> = {
@@ -69,13 +70,8 @@ export function entryJson(e: JournalEntry): Record<string, unknown> {
   };
 }
 
-export async function journalCommand(
-  ctx: Context,
-  files: string[],
-  flags: { reconcile?: boolean; ref?: string },
-): Promise<Outcome> {
-  const ref = flags.ref?.trim();
-  if (flags.ref !== undefined && !ref) throw new UsageError(t("--ref needs a reference"));
+export async function journalCommand(ctx: Context, files: string[], flags: JournalOptions): Promise<Outcome> {
+  const { ref } = flags;
   const profileRequest = {
     ...(ctx.profile ? { profile: ctx.profile } : {}),
     ...(ctx.configPath ? { config: ctx.configPath } : {}),

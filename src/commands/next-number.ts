@@ -4,16 +4,14 @@ import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { voucherNumber } from "../voucher/codes.js";
-import { requiredInt, requiredVoucherType } from "./flags.js";
+import type { NextNumberOptions } from "./next-number.command.js";
 import { printAnswer, withConnection } from "./online.js";
 
 /** `facturar next-number --type T [--pv P]`: the number the service will give next. */
-export async function nextNumberCommand(ctx: Context, flags: { type?: string; pv?: string }): Promise<Outcome> {
-  const tipo = requiredVoucherType(flags.type);
+export async function nextNumberCommand(ctx: Context, flags: NextNumberOptions): Promise<Outcome> {
+  const tipo = flags.type;
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
-    const puntoVenta = flags.pv
-      ? requiredInt("--pv", flags.pv, 1, 99999)
-      : (connection.puntoVenta ?? profile.puntoVenta);
+    const puntoVenta = flags.pv ?? connection.puntoVenta ?? profile.puntoVenta;
     if (!puntoVenta) throw new UsageError(t("--pv is required: the profile names no point of sale"));
     const next = await connection.service.nextNumber(tipo, puntoVenta);
     // `numeracion` answers the next number (both versions of its page); the last issued is one

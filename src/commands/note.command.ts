@@ -1,6 +1,31 @@
 /** `facturar credit-note` and `facturar debit-note`: flags, help and examples; the action is ./note.ts. */
 import { t } from "../i18n/index.js";
 import { type Define, examples } from "./define.js";
+import type * as Kit from "./options.js";
+
+/** credit-note's and debit-note's options, read before they run. */
+export const options = (o: typeof Kit) =>
+  o.z
+    .object({
+      ref: o.text(t("the reference of the issued voucher the note adjusts")),
+      amount: o.totalAmount().optional(),
+      items: o.itemNumbers().optional(),
+      new: o.bool(),
+      annul: o.bool(),
+      vatCondition: o.vatCondition().optional(),
+      mail: o.bool(),
+      out: o.string(),
+      pdf: o.bool(),
+      qr: o.string(),
+      report: o.string(),
+    })
+    .superRefine((flags, ctx) => {
+      if (flags.amount !== undefined && flags.items !== undefined)
+        o.rule(ctx, t("--amount and --items exclude each other: a note adjusts an amount, or some items"));
+      else if (flags.annul && (flags.amount !== undefined || flags.items !== undefined))
+        o.rule(ctx, t("--annul annuls the whole invoice: it takes no --amount or --items"));
+    });
+export type NoteOptions = Kit.Output<typeof options>;
 
 function noteDefinition(kind: "credit" | "debit"): Define {
   return (program, run) => {
@@ -45,7 +70,7 @@ function noteDefinition(kind: "credit" | "debit"): Define {
       .option("--no-pdf", t("do not download the PDF and the ticket"))
       .option(`--qr ${t("<target>")}`, t("write each voucher's QR to FILE.png, or draw it: --qr terminal"))
       .option(`--report ${t("<file.csv>")}`, t("write one CSV row per voucher as it settles"))
-      .action(run(async () => (await import("./note.js"))[kind === "credit" ? "creditNote" : "debitNote"]));
+      .action(run(async () => (await import("./note.js"))[kind === "credit" ? "creditNote" : "debitNote"], options));
     examples(
       command,
       kind === "credit"

@@ -14,7 +14,7 @@ import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import type { SourceVoucher } from "../input/source.js";
-import { VAT_CONDITIONS, type VatCondition, voucherNumber } from "../voucher/codes.js";
+import { voucherNumber } from "../voucher/codes.js";
 import { argentinaToday, clockFrom, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import type { ServiceVoucher } from "../voucher/held.js";
@@ -29,84 +29,8 @@ import {
 } from "../voucher/notes.js";
 import { issuedVoucher, notesOf } from "./from-ref.js";
 import { type IssueFlags, issueVouchers } from "./issue.js";
+import type { NoteOptions } from "./note.command.js";
 import { withConnection } from "./online.js";
-
-export interface NoteFlags {
-  ref?: string;
-  amount?: string;
-  items?: string;
-  new?: boolean;
-  annul?: boolean;
-  vatCondition?: string;
-  mail?: boolean;
-  pdf?: boolean;
-  out?: string;
-  qr?: string;
-  report?: string;
-}
-
-/** `--items 1,3`: the items, counted from 1, as the voucher lists them. */
-function itemsArg(value: string): number[] {
-  const parts = value.split(",").map((p) => p.trim());
-  if (parts.some((p) => !/^[1-9]\d*$/.test(p)))
-    throw new UsageError(
-      t("--items takes item numbers counted from 1, comma separated (1,3), not {value}", {
-        value: JSON.stringify(value),
-      }),
-    );
-  return parts.map(Number);
-}
-
-/**
- * `--amount 1500.50` or `1500,50` (as the screen shows amounts in Spanish), grouped or not
- * (`1.500,50`, `1,500.50`): the note's total, VAT included. One separator before exactly three
- * digits (`1,000`, `1.000`) is a thousand in one language and one in the other: refused, not guessed.
- */
-function amountArg(value: string): string {
-  const text = value.trim();
-  if (/^\d+[.,]\d{3}$/.test(text))
-    throw new UsageError(
-      t("--amount {value} is ambiguous: one thousand, or one with three decimals? Write 1000 or 1000.00 (1000,00)", {
-        value: JSON.stringify(value),
-      }),
-    );
-  const plain = /^\d+([.,]\d{1,2})?$/.test(text)
-    ? text.replace(",", ".")
-    : /^\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(text)
-      ? text.replace(/\./g, "").replace(",", ".")
-      : /^\d{1,3}(,\d{3})+(\.\d{1,2})?$/.test(text)
-        ? text.replace(/,/g, "")
-        : undefined;
-  const amount = plain === undefined ? undefined : Dec.tryParse(plain);
-  if (!amount || amount.sign() <= 0)
-    throw new UsageError(
-      t("--amount takes the note's total with VAT, positive, in cents at most (1500.50 or 1500,50), not {value}", {
-        value: JSON.stringify(value),
-      }),
-    );
-  return amount.toFixed(2);
-}
-
-function partArg(flags: NoteFlags): NotePart | undefined {
-  if (flags.amount !== undefined && flags.items !== undefined)
-    throw new UsageError(t("--amount and --items exclude each other: a note adjusts an amount, or some items"));
-  if (flags.amount !== undefined) return { amount: amountArg(flags.amount) };
-  if (flags.items !== undefined) return { items: itemsArg(flags.items) };
-  return undefined;
-}
-
-function vatConditionArg(value: string | undefined): VatCondition | undefined {
-  if (value === undefined) return undefined;
-  const condition = VAT_CONDITIONS.find((c) => c === value.trim().toUpperCase());
-  if (!condition)
-    throw new UsageError(
-      t("--vat-condition takes one of {list}, not {value}", {
-        list: VAT_CONDITIONS.join(", "),
-        value: JSON.stringify(value),
-      }),
-    );
-  return condition;
-}
 
 /**
  * The first note of the voucher this account's journal holds as sent and never settled
@@ -190,15 +114,16 @@ async function withinVoucherTotal(
 }
 
 function noteCommand(kind: NoteKind) {
-  return async (ctx: Context, flags: NoteFlags): Promise<Outcome> => {
-    const reference = flags.ref?.trim() ?? "";
-    if (reference === "")
-      throw new UsageError(t("--ref is required: the reference of the issued voucher the note adjusts"));
-    const part = partArg(flags);
-    const condicionIva = vatConditionArg(flags.vatCondition);
-    // FCE id 22 "S": the note annuls the invoice, which a part of it cannot.
-    if (flags.annul && part)
-      throw new UsageError(t("--annul annuls the whole invoice: it takes no --amount or --items"));
+  return async (ctx: Context, flags: NoteOptions): Promise<Outcome> => {
+    const reference = flags.ref;
+    const part: NotePart | undefined =
+      flags.amount !== undefined
+        ? { amount: flags.amount }
+        : flags.items !== undefined
+          ? { items: flags.items }
+          : undefined;
+    const condicionIva = flags.vatCondition;
+    // FCE id 22 "S": the note annuls the invoice, which a part of it cannot (the options' schema refuses both).
     const fecha = formatDay(argentinaToday(clockFrom(ctx.io.env)()));
 
     const { note, sequence, existing, resumed } = await withConnection(ctx, async (connection, profile) => {

@@ -1,6 +1,18 @@
 /** `facturar pay`: flags, help and examples; the action is ./pay.ts. */
 import { t } from "../i18n/index.js";
-import { type Define, examples } from "./define.js";
+import { type Define, examples, targetRules, targetShape } from "./define.js";
+import type * as Kit from "./options.js";
+
+/** pay's options, read before it runs. */
+export const options = (o: typeof Kit) =>
+  o.z
+    .object({
+      ...targetShape(o),
+      amount: o.paidAmount(),
+      method: o.text(t("the name of a means of payment (up to 255 characters)"), 255).default("Efectivo"),
+    })
+    .superRefine(targetRules(o, "pay"));
+export type PayOptions = Kit.Output<typeof options>;
 
 export const define: Define = (program, run) => {
   const command = program
@@ -12,7 +24,7 @@ export const define: Define = (program, run) => {
     .option(`--pv ${t("<n>")}`, t("point of sale (default: the profile's)"))
     .option(`--amount ${t("<amount>")}`, t("the amount paid, up to 2 decimals (at most what is left to pay)"))
     .option(`--method ${t("<name>")}`, t('how it was paid, as the platform names it (default "Efectivo")'))
-    .action(run(async () => (await import("./pay.js")).payCommand));
+    .action(run(async () => (await import("./pay.js")).payCommand, options));
   examples(command, [
     [t("a payment in cash of an order's invoice"), "facturar pay --ref PEDIDO-1043 --amount 1210"],
     [

@@ -5,26 +5,13 @@ import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { money, amount as shown } from "../output/amount.js";
 import { isNote, voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
-import { Dec } from "../voucher/decimal.js";
 import { printAnswer, sentOnce, withConnection } from "./online.js";
-import { resolveTarget, type TargetFlags, targetArg } from "./voucher-target.js";
+import type { PayOptions } from "./pay.command.js";
+import { resolveTarget, targetArg } from "./voucher-target.js";
 
-export async function payCommand(
-  ctx: Context,
-  flags: TargetFlags & { amount?: string; method?: string },
-): Promise<Outcome> {
-  const arg = targetArg("pay", flags);
-  if (flags.amount === undefined) throw new UsageError(t("{flag} is required", { flag: "--amount" }));
-  const paid = /^\s*\d+(\.\d{1,2})?\s*$/.test(flags.amount) ? Dec.tryParse(flags.amount.trim()) : undefined;
-  if (!paid || paid.sign() <= 0)
-    throw new UsageError(
-      t("--amount takes a positive amount with up to 2 decimals and a dot (1210.50), not {value}", {
-        value: JSON.stringify(flags.amount),
-      }),
-    );
-  const method = (flags.method ?? "Efectivo").trim();
-  if (method === "" || method.length > 255)
-    throw new UsageError(t("--method takes the name of a means of payment (up to 255 characters)"));
+export async function payCommand(ctx: Context, flags: PayOptions): Promise<Outcome> {
+  const arg = targetArg(flags);
+  const { amount: paid, method } = flags;
   const importe = paid.toFixed(2);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const v = await resolveTarget(connection.service, arg, connection.puntoVenta ?? profile.puntoVenta);

@@ -7,31 +7,15 @@ import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { documentName } from "../voucher/codes.js";
 import type { Operacion, ServiceVoucher } from "../voucher/held.js";
-import { pointOfSaleArg, requiredVoucherType, voucherNumberArg } from "./flags.js";
 import { printAnswer, withConnection } from "./online.js";
-
-export interface PdfFlags {
-  ref?: string;
-  type?: string;
-  number?: string;
-  pv?: string;
-  out?: string;
-}
+import type { PdfOptions } from "./pdf.command.js";
+import { targetArg } from "./voucher-target.js";
 
 /** `facturar pdf --ref R | --type T --number N [--pv P] [--out DIR]`: fresh links, then both documents saved. */
-export async function pdfCommand(ctx: Context, flags: PdfFlags): Promise<Outcome> {
-  const ref = flags.ref?.trim();
-  if (flags.ref !== undefined && !ref) throw new UsageError(t("--ref needs a reference"));
-  if (ref && (flags.type !== undefined || flags.number !== undefined || flags.pv !== undefined))
-    throw new UsageError(t("pdf takes --ref R, or --type T --number N, not both"));
-  const byNumber = ref
-    ? undefined
-    : (() => {
-        const tipo = requiredVoucherType(flags.type);
-        const number = voucherNumberArg("--number", flags.number);
-        if (!number) throw new UsageError(t("{flag} is required", { flag: "--number" }));
-        return { tipo, numero: number.numero, puntoVenta: pointOfSaleArg(flags.pv, number) };
-      })();
+export async function pdfCommand(ctx: Context, flags: PdfOptions): Promise<Outcome> {
+  const target = targetArg(flags);
+  const ref = "ref" in target ? target.ref : undefined;
+  const byNumber = "ref" in target ? undefined : target;
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     let tipo: string;
     let puntoVenta: number | undefined;

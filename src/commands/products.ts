@@ -2,27 +2,18 @@
 
 import type { Product } from "../api/protocol.js";
 import type { Context } from "../context.js";
-import { type Outcome, UsageError } from "../errors.js";
+import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { unescapeText } from "../voucher/text.js";
 import { withConnection } from "./online.js";
+import type { ProductsOptions } from "./products.command.js";
 
-const SORTS = ["fecha_creacion", "descripcion", "codigo"] as const;
 /** The most `productos/listar` gives a page; each page costs a request of the quota. */
 const PAGE = 1000;
 
-export async function productsCommand(
-  ctx: Context,
-  flags: { code?: string[]; list?: string; sort?: string; desc?: boolean },
-): Promise<Outcome> {
-  const sort = flags.sort ?? "fecha_creacion";
-  if (!(SORTS as readonly string[]).includes(sort))
-    throw new UsageError(t("--sort takes one of: {names}", { names: SORTS.join(", ") }));
-  const codes = (flags.code ?? []).map((c) => c.trim());
-  if (codes.some((c) => c === "" || c.length > 50))
-    throw new UsageError(t("--code takes a product code (up to 50 characters)"));
-  if (codes.length > 50) throw new UsageError(t("at most 50 --code in one call"));
-  if (flags.list !== undefined && codes.length === 0) throw new UsageError(t("--list goes with --code"));
+export async function productsCommand(ctx: Context, flags: ProductsOptions): Promise<Outcome> {
+  const { sort } = flags;
+  const codes = flags.code ?? [];
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     let products: Product[] = [];
     let missing: { codigo: string; error: string }[] = [];
@@ -32,7 +23,7 @@ export async function productsCommand(
         const page = await connection.service.products({
           pagina,
           limite: PAGE,
-          orden_criterio: sort as (typeof SORTS)[number],
+          orden_criterio: sort,
           orden: flags.desc ? "DESC" : "ASC",
         });
         all.push(...page.productos);
@@ -40,7 +31,7 @@ export async function productsCommand(
       }
     };
     if (codes.length > 0 && flags.list !== undefined) {
-      const lista = flags.list.trim();
+      const lista = flags.list;
       const found = await connection.service.productsByCode(codes.map((codigo) => ({ lista_precios: lista, codigo })));
       products = found.filter((p): p is Product => "codigo" in p);
       missing = found.flatMap((p, i) => ("codigo" in p ? [] : [{ codigo: codes[i] as string, error: p.error }]));

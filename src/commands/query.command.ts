@@ -1,6 +1,36 @@
 /** `facturar query`: flags, help and examples; the action is ./query.ts. */
 import { t } from "../i18n/index.js";
 import { type Define, decimalOption, delimiterOption, examples } from "./define.js";
+import type * as Kit from "./options.js";
+import { criteriaOf, numberOf } from "./query-criteria.js";
+
+/** query's options, read before it runs, and which of them go together (query-criteria.ts). */
+export const options = (o: typeof Kit) =>
+  o.z
+    .object({
+      ref: o.reference().optional(),
+      date: o.date().optional(),
+      from: o.dateOrNumber().optional(),
+      to: o.dateOrNumber().optional(),
+      type: o.voucherTypes().optional(),
+      number: o.voucherNumber().optional(),
+      status: o.statuses().optional(),
+      pv: o.pointOfSale().optional(),
+      purchases: o.bool(),
+      csv: o.bool(),
+      decimal: o.decimal().optional(),
+      delimiter: o.delimiter().optional(),
+      pdf: o.bool(),
+      out: o.string(),
+    })
+    .superRefine((flags, ctx) => {
+      const wanted = criteriaOf(flags);
+      if ("broken" in wanted) o.rule(ctx, wanted.broken, wanted.hint);
+      else if (flags.decimal !== undefined && !flags.csv) o.rule(ctx, t("--decimal goes with --csv"));
+      else if (flags.delimiter !== undefined && !flags.csv) o.rule(ctx, t("--delimiter goes with --csv"));
+      else o.onePointOfSale(ctx, flags.pv, flags.number, numberOf(flags.from), numberOf(flags.to));
+    });
+export type QueryOptions = Kit.Output<typeof options>;
 
 /** A flag given again adds to the list (`--type A --type B`). */
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -47,7 +77,7 @@ export const define: Define = (program, run) => {
     .addOption(delimiterOption(program, t("with --csv: the delimiter, , or ; (default ; with a decimal comma)")))
     .option("--pdf", t("save the PDFs of the issued vouchers found (fresh links when the old ones expired)"))
     .option(`--out ${t("<dir>")}`, t("folder for --pdf"))
-    .action(run(async () => (await import("./query.js")).queryCommand));
+    .action(run(async () => (await import("./query.js")).queryCommand, options));
   examples(command, [
     [t("what became of one voucher, by its reference"), "facturar query --ref PEDIDO-1043"],
     [t("one voucher by its number, as printed on it"), 'facturar query --type "FACTURA B" --number 00679-00000002'],

@@ -15,160 +15,10 @@ import { csvRow, type SheetFormat, sheetFormat, sheetNumber, sheetStart } from "
 import { caeText, mailedLine, pagesLine, stateWord } from "../output/voucher.js";
 import { documentName, shortTypeName, voucherNumber } from "../voucher/codes.js";
 import { dayNumber, formatDay } from "../voucher/dates.js";
-import type { HeldState, Operacion, ServiceVoucher } from "../voucher/held.js";
-import { date } from "../voucher/schema.js";
-import { optionalInt, pointOfSaleArg, type VoucherNumberArg, voucherNumberArg, voucherTypeArg } from "./flags.js";
+import type { Operacion, ServiceVoucher } from "../voucher/held.js";
 import { withConnection } from "./online.js";
-
-export interface QueryFlags {
-  ref?: string;
-  date?: string;
-  /** Repeatable, each a type or a comma list of types. */
-  type?: string[];
-  number?: string;
-  from?: string;
-  to?: string;
-  status?: string[];
-  pv?: string;
-  pdf?: boolean;
-  out?: string;
-  /** Purchases (`operacion: "C"`) instead of sales. */
-  purchases?: boolean;
-  csv?: boolean;
-  decimal?: "point" | "comma";
-  delimiter?: "," | ";";
-}
-
-/** Which vouchers to keep of a listing: by type and by state (none given: all). */
-export interface Filters {
-  tipos?: string[];
-  states?: HeldState[];
-}
-
-/** `puntoVenta`: the one --pv names, or the one printed in a number (`00679-00000002`). */
-type Criteria =
-  | { kind: "ref"; ref: string }
-  | ({ kind: "date"; date: string } & Filters)
-  | ({ kind: "dates"; from: string; to: string } & Filters)
-  | { kind: "number"; tipo: string; numero: number; puntoVenta?: number }
-  | { kind: "range"; tipo: string; from: number; to: number; puntoVenta?: number };
-
-/** Each day costs at least one request, 100 ms apart: a year is the most one run reads. */
-export const MAX_DAYS = 366;
-
-const LOOKS_LIKE_DATE = /^\s*\d{1,2}\/\d{1,2}\/\d{4}\s*$/;
-
-/** `--status` words, and the states `classifyStatus` gives that they stand for. */
-const STATUS_WORDS: Record<string, HeldState> = {
-  issued: "issued",
-  queued: "queued",
-  "queue-error": "queue-error",
-  error: "queue-error",
-};
-
-/** `--type A --type "B,C"`: the service's names, each once. */
-export function typeList(values: string[]): string[] {
-  const names = values.flatMap((v) => v.split(",")).map((v) => v.trim());
-  if (names.some((n) => n === "")) throw new UsageError(t("--type needs a voucher type"));
-  return [...new Set(names.map(voucherTypeArg))];
-}
-
-export function statusList(values: string[] | undefined): HeldState[] | undefined {
-  if (values === undefined) return undefined;
-  const words = values.flatMap((v) => v.split(",")).map((v) => v.trim().toLowerCase());
-  return [
-    ...new Set(
-      words.map((w) => {
-        const state = STATUS_WORDS[w];
-        if (!state)
-          throw new UsageError(
-            t("--status takes issued, queued or queue-error (error), not {value}", { value: JSON.stringify(w) }),
-          );
-        return state;
-      }),
-    ),
-  ];
-}
-
-/** Two dates dd/mm/yyyy, `from` not after `to`, at most MAX_DAYS apart. */
-export function dateRange(from: string | undefined, to: string | undefined): { from: string; to: string } {
-  if (from === undefined || to === undefined) throw new UsageError(t("a date range needs --from D and --to D"));
-  const parse = (flag: string, value: string) => {
-    const parsed = date().safeParse(value);
-    if (!parsed.success)
-      throw new UsageError(t("{flag} takes a date dd/mm/yyyy, not {value}", { flag, value: JSON.stringify(value) }));
-    return parsed.data;
-  };
-  const range = { from: parse("--from", from), to: parse("--to", to) };
-  const days = dayNumber(range.to) - dayNumber(range.from) + 1;
-  if (days < 1) throw new UsageError(t("--from {from} is after --to {to}", { from: range.from, to: range.to }));
-  if (days > MAX_DAYS)
-    throw new UsageError(
-      t("the range covers {days} days; one run reads at most {max} (each day costs a request)", {
-        days,
-        max: MAX_DAYS,
-      }),
-      t("split it, e.g. one run a month"),
-    );
-  return range;
-}
-
-export function criteria(flags: QueryFlags): Criteria {
-  const { from, to } = flags;
-  const datesGiven = [from, to].some((v) => v !== undefined && LOOKS_LIKE_DATE.test(v));
-  if (datesGiven) {
-    if ([from, to].some((v) => v !== undefined && !LOOKS_LIKE_DATE.test(v)))
-      throw new UsageError(
-        t("--from and --to take two dates (a date range) or two numbers with --type (a number range), not one of each"),
-      );
-    if (flags.ref !== undefined || flags.date !== undefined || flags.number !== undefined)
-      throw new UsageError(t("a date range (--from D --to D) does not go with --ref, --date or --number"));
-    return {
-      kind: "dates",
-      ...dateRange(from, to),
-      ...filters(flags),
-    };
-  }
-  const types = flags.type === undefined ? undefined : typeList(flags.type);
-  const chosen = [flags.ref !== undefined, flags.date !== undefined, types !== undefined && flags.date === undefined];
-  if (chosen.filter(Boolean).length !== 1)
-    throw new UsageError(
-      t("query takes one of: --ref R | --date D | --from D --to D | --type T --number N | --type T --from N --to M"),
-    );
-  if (flags.ref !== undefined) {
-    if (flags.status !== undefined) throw new UsageError(t("--status goes with --date or --from D --to D"));
-    if (flags.ref.trim() === "") throw new UsageError(t("--ref needs a reference"));
-    return { kind: "ref", ref: flags.ref.trim() };
-  }
-  if (flags.date !== undefined) {
-    const parsed = date().safeParse(flags.date);
-    if (!parsed.success)
-      throw new UsageError(t("--date takes dd/mm/yyyy, not {date}", { date: JSON.stringify(flags.date) }));
-    if (flags.number !== undefined || from !== undefined || to !== undefined)
-      throw new UsageError(t("--date does not go with --number, --from or --to"));
-    return { kind: "date", date: parsed.data, ...filters(flags) };
-  }
-  if (flags.status !== undefined) throw new UsageError(t("--status goes with --date or --from D --to D"));
-  if (types?.length !== 1) throw new UsageError(t("--number and a number range take one --type"));
-  const tipo = types[0] as string;
-  if (flags.number !== undefined) {
-    if (from !== undefined || to !== undefined) throw new UsageError(t("--number does not go with --from/--to"));
-    const number = voucherNumberArg("--number", flags.number) as VoucherNumberArg;
-    return { kind: "number", tipo, numero: number.numero, ...pointOfSale(flags.pv, number) };
-  }
-  if (from === undefined || to === undefined)
-    throw new UsageError(t("--type needs --number N, or --from N and --to M"));
-  const first = voucherNumberArg("--from", from) as VoucherNumberArg;
-  const last = voucherNumberArg("--to", to) as VoucherNumberArg;
-  if (first.numero > last.numero) throw new UsageError(t("--from is after --to"));
-  return { kind: "range", tipo, from: first.numero, to: last.numero, ...pointOfSale(flags.pv, first, last) };
-}
-
-function filters(flags: QueryFlags): Filters {
-  const tipos = flags.type === undefined ? undefined : typeList(flags.type);
-  const states = statusList(flags.status);
-  return { ...(tipos ? { tipos } : {}), ...(states ? { states } : {}) };
-}
+import type { QueryOptions } from "./query.command.js";
+import { type Criteria, criteriaOf, type Filters } from "./query-criteria.js";
 
 function kept(v: ServiceVoucher, f: Filters): boolean {
   return (!f.tipos || f.tipos.includes(v.tipo)) && (!f.states || f.states.includes(v.state));
@@ -217,19 +67,13 @@ export async function* queryAll(
   for await (const v of listed) if (kept(v, c)) yield v;
 }
 
-function pointOfSale(pv: string | undefined, ...numbers: VoucherNumberArg[]): { puntoVenta?: number } {
-  const puntoVenta = pointOfSaleArg(pv, ...numbers);
-  return puntoVenta === undefined ? {} : { puntoVenta };
-}
-
-export async function queryCommand(ctx: Context, flags: QueryFlags): Promise<Outcome> {
-  const wanted = criteria(flags);
+export async function queryCommand(ctx: Context, flags: QueryOptions): Promise<Outcome> {
+  // Which flags go together, the options' schema said already (query-criteria.ts, both).
+  const wanted = criteriaOf(flags) as Criteria;
   if (flags.csv && ctx.json) throw new UsageError(t("--csv and --json: choose one"));
-  if (flags.decimal !== undefined && !flags.csv) throw new UsageError(t("--decimal goes with --csv"));
-  if (flags.delimiter !== undefined && !flags.csv) throw new UsageError(t("--delimiter goes with --csv"));
   // A spreadsheet's in Spanish (; a decimal comma, a byte order mark), else plain CSV.
   const sheet = sheetFormat(flags, currentLang() === "es");
-  const pvFlag = "puntoVenta" in wanted ? wanted.puntoVenta : optionalInt("--pv", flags.pv, 1, 99999);
+  const pvFlag = "puntoVenta" in wanted ? wanted.puntoVenta : flags.pv;
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const operacion: Operacion = flags.purchases ? "C" : "V";
     // A purchase's point of sale is its supplier's: never the profile's.

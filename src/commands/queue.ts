@@ -7,29 +7,24 @@ import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { dayNumber } from "../voucher/dates.js";
 import { date } from "../voucher/schema.js";
-import { requiredDate } from "./flags.js";
+import { missingFlag } from "./define.js";
 import { noteInJournal, printAnswer, sentOnce, withConnection } from "./online.js";
+import type { QueueOptions } from "./queue.command.js";
 
 /** `facturar queue delete|reschedule|retry --ref R ...`: the queue methods of reference §4.2. */
-export async function queueCommand(
-  ctx: Context,
-  action: string,
-  flags: { ref?: string; date?: string; due?: string },
-): Promise<Outcome> {
-  const ref = flags.ref?.trim();
-  if (!ref) throw new UsageError(t("--ref is required: the queued voucher's external_reference"));
+export async function queueCommand(ctx: Context, action: string, flags: QueueOptions): Promise<Outcome> {
+  const { ref } = flags;
   let call: (service: Service) => Promise<QueueActionAnswer>;
   /** What the journal says afterwards: the service's queue decides what a later run does. */
   let after: JournalState;
   if (action === "delete") {
-    const fecha = flags.date ? requiredDate("--date", flags.date) : undefined;
+    const fecha = flags.date;
     call = (service) => service.deleteQueued(ref, fecha);
     after = "deleted";
   } else if (action === "reschedule") {
-    const fecha = requiredDate("--date", flags.date);
-    const due = flags.due ? requiredDate("--due", flags.due) : undefined;
-    if (due && dayNumber(due) < dayNumber(fecha))
-      throw new UsageError(t("--due {due} is before --date {fecha}", { due, fecha }));
+    const fecha = flags.date;
+    if (fecha === undefined) throw missingFlag("--date", t("reschedule: the new date, dd/mm/yyyy"));
+    const due = flags.due;
     call = async (service) => service.reschedule(ref, fecha, due ?? (await keptDueDate(service, ref, fecha)));
     after = "queued";
   } else if (action === "retry") {

@@ -6,10 +6,11 @@ import { FacturarError, type Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { voucherNumber } from "../voucher/codes.js";
 import { printAnswer, sentOnce, withConnection } from "./online.js";
-import { resolveTarget, type TargetFlags, targetArg } from "./voucher-target.js";
+import type { ResendOptions } from "./resend.command.js";
+import { resolveTarget, targetArg } from "./voucher-target.js";
 
-export async function resendCommand(ctx: Context, flags: TargetFlags): Promise<Outcome> {
-  const arg = targetArg("resend", flags);
+export async function resendCommand(ctx: Context, flags: ResendOptions): Promise<Outcome> {
+  const arg = targetArg(flags);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const v = await resolveTarget(connection.service, arg, connection.puntoVenta ?? profile.puntoVenta);
     const number = voucherNumber(v.puntoVenta, v.numero);

@@ -1,6 +1,22 @@
 /** `facturar sandbox`: flags, help and examples; the action is ./sandbox.ts. */
 import { t } from "../i18n/index.js";
 import { type Define, examples } from "./define.js";
+import type * as Kit from "./options.js";
+
+/** sandbox's options, read before it runs (--fault and --webhook joined to their variables' in the action). */
+export const options = (o: typeof Kit) =>
+  o.z.object({
+    port: o.int(0, 65535),
+    host: o.loopback(),
+    dataDir: o.string(),
+    fault: o.list(o.faultSpec()),
+    likeProduction: o.bool(),
+    webhook: o.list(o.webhookSpec()),
+    queueInterval: o.int(10, 3_600_000),
+    quota: o.int(1, 100_000_000).optional(),
+    ceiling: o.int(1, 1_000_000_000_000).optional(),
+  });
+export type SandboxOptions = Kit.Output<typeof options>;
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -41,7 +57,7 @@ export const define: Define = (program, run) => {
     .option(`--queue-interval ${t("<ms>")}`, t("how often the queue worker runs"), "1000")
     .option(`--quota ${t("<n>")}`, t("the plan's voucher quota (the development plan has 1500)"))
     .option(`--ceiling ${t("<pesos>")}`, t("the final-consumer ceiling topecf answers (default 10000000)"))
-    .action(run(async () => (await import("./sandbox.js")).sandboxCommand));
+    .action(run(async () => (await import("./sandbox.js")).sandboxCommand, options));
   examples(command, [
     [t("a service for other programs on a fixed port"), "facturar sandbox --port 8080"],
     [

@@ -11,30 +11,10 @@ import { startSandbox } from "../sandbox/server.js";
 import { SandboxFolderError, SandboxInUseError } from "../sandbox/store.js";
 import { parseWebhooks, WebhookSpecError, webhookOf } from "../sandbox/webhooks.js";
 import { clockFrom } from "../voucher/dates.js";
-import { optionalInt } from "./flags.js";
+import type { SandboxOptions } from "./sandbox.command.js";
 
-export interface SandboxFlags {
-  port?: string;
-  host?: string;
-  dataDir?: string;
-  fault?: string[];
-  queueInterval?: string;
-  quota?: string;
-  ceiling?: string;
-  likeProduction?: boolean;
-  webhook?: string[];
-}
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
-
-export async function sandboxCommand(ctx: Context, flags: SandboxFlags): Promise<Outcome> {
-  const port = optionalInt("--port", flags.port, 0, 65535) ?? 0;
-  const queueIntervalMs = optionalInt("--queue-interval", flags.queueInterval, 10, 3_600_000) ?? 1000;
-  const quota = optionalInt("--quota", flags.quota, 1, 100_000_000);
-  const ceiling = optionalInt("--ceiling", flags.ceiling, 1, 1_000_000_000_000);
-  const host = flags.host ?? "127.0.0.1";
-  if (!LOOPBACK.test(host))
-    throw new UsageError(t("the sandbox listens on loopback only; --host {host} is not a loopback address", { host }));
+export async function sandboxCommand(ctx: Context, flags: SandboxOptions): Promise<Outcome> {
+  const { port, host, quota, ceiling, queueInterval: queueIntervalMs } = flags;
   let faults: ReturnType<typeof parseFaults>;
   try {
     // The preset first: a --fault or the variable may change one of its values.

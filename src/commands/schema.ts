@@ -1,15 +1,35 @@
 /** `facturar schema` and `facturar template <tipo> [--csv]`: what a voucher file looks like. */
 
 import type { Context } from "../context.js";
-import type { Outcome } from "../errors.js";
+import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { FCE_REGIME, VOUCHER_TYPE_NAMES, voucherTypeInfo } from "../voucher/codes.js";
+import {
+  canonicalVoucherType,
+  closestVoucherType,
+  FCE_REGIME,
+  VOUCHER_TYPE_NAMES,
+  type VoucherType,
+  voucherTypeInfo,
+} from "../voucher/codes.js";
 import { argentinaToday, clockFrom, formatDay } from "../voucher/dates.js";
 import { cbuWithCheckDigits } from "../voucher/ids.js";
 import { voucherJsonSchema } from "../voucher/json-schema.js";
 import type { Comprobante } from "../voucher/schema.js";
 import { computeTotals } from "../voucher/totals.js";
-import { voucherTypeArg } from "./flags.js";
+import type { TemplateOptions } from "./template.command.js";
+
+/** template's argument: a voucher type as people type it (`factura b`), the service's name for it. */
+function voucherTypeArg(value: string): VoucherType {
+  const tipo = canonicalVoucherType(value);
+  if (tipo) return tipo;
+  const near = closestVoucherType(value);
+  throw new UsageError(
+    t("unknown voucher type {tipo}", { tipo: JSON.stringify(value) }),
+    near
+      ? t("did you mean {tipo}?", { tipo: JSON.stringify(near) })
+      : t('write it as the service does, e.g. "FACTURA B"'),
+  );
+}
 
 export async function schemaCommand(ctx: Context): Promise<Outcome> {
   await ctx.out(JSON.stringify(voucherJsonSchema(), null, 2));
@@ -124,7 +144,7 @@ function csvCell(text: string): string {
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export async function templateCommand(ctx: Context, tipo: string, flags: { csv?: boolean }): Promise<Outcome> {
+export async function templateCommand(ctx: Context, tipo: string, flags: TemplateOptions): Promise<Outcome> {
   const envelope = template(tipo, argentinaToday(clockFrom(ctx.io.env)()));
   if (!flags.csv) {
     await ctx.out(JSON.stringify({ $schema: "./voucher.schema.json", ...envelope }, null, 2));

@@ -9,58 +9,32 @@ import type { ReadOptions } from "../input/source.js";
 import { validationHuman, validationJson } from "../output/validation.js";
 import { visibleLines } from "../output/visible.js";
 import { clockFrom, dayNumber } from "../voucher/dates.js";
-import { Dec } from "../voucher/decimal.js";
-import { date } from "../voucher/schema.js";
 import { ruleOptions } from "../voucher/validate.js";
+import type { ValidateOptions } from "./validate.command.js";
 
-export interface ValidateFlags {
-  encoding?: string;
-  delimiter?: string;
-  decimal?: string;
-  ceiling?: string;
-  today?: string;
-}
-
-export function readOptions(ctx: Context, flags: ValidateFlags): ReadOptions {
-  // Windows-1252 by its other names too: latin1 reads it (WHATWG's "latin1" is Windows-1252).
-  const named = flags.encoding?.toLowerCase().replace("-", "");
-  const encoding = named === "windows1252" || named === "cp1252" ? "latin1" : named;
-  if (encoding !== undefined && encoding !== "utf8" && encoding !== "latin1") {
-    throw new UsageError(t("--encoding takes utf8 or latin1, not {value}", { value: String(flags.encoding) }));
-  }
-  if (flags.delimiter !== undefined && flags.delimiter !== "," && flags.delimiter !== ";") {
-    throw new UsageError(t('--delimiter takes "," or ";", not {value}', { value: JSON.stringify(flags.delimiter) }));
-  }
+/** How the files are read, as the flags say. */
+export function readOptions(
+  ctx: Context,
+  flags: Pick<ValidateOptions, "encoding" | "delimiter" | "decimal">,
+): ReadOptions {
   return {
-    ...(encoding ? { encoding } : {}),
-    ...(flags.delimiter ? { delimiter: flags.delimiter as "," | ";" } : {}),
+    ...(flags.encoding ? { encoding: flags.encoding } : {}),
+    ...(flags.delimiter ? { delimiter: flags.delimiter } : {}),
     ...(flags.decimal ? { decimalComma: flags.decimal === "comma" } : {}),
     stdin: ctx.io.stdin,
   };
 }
 
-export function validationRuleOptions(flags: ValidateFlags, env: Record<string, string | undefined>) {
+export function validationRuleOptions(flags: ValidateOptions, env: Record<string, string | undefined>) {
   const opts = ruleOptions({
     now: clockFrom(env)(),
-    ...(flags.ceiling ? { ceiling: parseCeiling(flags.ceiling) } : {}),
+    ...(flags.ceiling ? { ceiling: flags.ceiling } : {}),
   });
-  if (flags.today !== undefined) {
-    const parsed = date().safeParse(flags.today);
-    if (!parsed.success)
-      throw new UsageError(t("--today takes a date dd/mm/yyyy, not {value}", { value: JSON.stringify(flags.today) }));
-    opts.today = dayNumber(parsed.data);
-  }
+  if (flags.today !== undefined) opts.today = dayNumber(flags.today);
   return opts;
 }
 
-function parseCeiling(text: string): Dec {
-  const d = Dec.tryParse(text.trim());
-  if (!d || d.sign() <= 0)
-    throw new UsageError(t("--ceiling takes a positive amount in pesos, not {value}", { value: JSON.stringify(text) }));
-  return d;
-}
-
-export async function validateCommand(ctx: Context, files: string[], flags: ValidateFlags): Promise<Outcome> {
+export async function validateCommand(ctx: Context, files: string[], flags: ValidateOptions): Promise<Outcome> {
   const read = readOptions(ctx, flags);
   const rules = validationRuleOptions(flags, ctx.io.env);
   if (files.filter((f) => f === "-").length > 1) throw new UsageError(t("standard input (-) can be read only once"));

@@ -1,12 +1,48 @@
 /** `facturar vat-book`: flags, help and examples; the action is ./vat-book.ts. */
 import { t } from "../i18n/index.js";
 import { type Define, decimalOption, delimiterOption, examples, paragraph } from "./define.js";
+import type * as Kit from "./options.js";
+import { dateRangeOf } from "./query-criteria.js";
+
+/** vat-book's options, read before it runs. */
+export const options = (o: typeof Kit) =>
+  o.z
+    .object({
+      from: o.date().optional(),
+      to: o.date().optional(),
+      purchases: o.bool(),
+      csv: o.bool(),
+      decimal: o.decimal().optional(),
+      delimiter: o.delimiter().optional(),
+      lid: o.folder().optional(),
+      force: o.bool(),
+      checkLid: o.folder().optional(),
+    })
+    .superRefine((flags, ctx) => {
+      if (flags.checkLid !== undefined) {
+        if (flags.lid !== undefined || flags.csv || flags.from !== undefined || flags.to !== undefined || flags.force)
+          o.rule(
+            ctx,
+            t("--check-lid reads files and takes no dates: it goes without --from, --to, --lid, --force and --csv"),
+          );
+        return;
+      }
+      const range = dateRangeOf(flags.from, flags.to);
+      if ("broken" in range) o.rule(ctx, range.broken, range.hint);
+      else if (flags.force && flags.lid === undefined) o.rule(ctx, t("--force goes with --lid"));
+      else if (flags.lid !== undefined && flags.csv) o.rule(ctx, t("--lid and --csv: choose one"));
+      else if (flags.lid === undefined && flags.decimal !== undefined && !flags.csv)
+        o.rule(ctx, t("--decimal goes with --csv"));
+      else if (flags.lid === undefined && flags.delimiter !== undefined && !flags.csv)
+        o.rule(ctx, t("--delimiter goes with --csv"));
+    });
+export type VatBookOptions = Kit.Output<typeof options>;
 
 export const define: Define = (program, run) => {
   const command = program
     .command("vat-book")
     .description(t("the VAT book (libro IVA ventas, or compras) of a date range, with its totals"))
-    // Not required by commander: --check-lid reads files and takes no dates (the action asks for them otherwise).
+    // Not required by commander: --check-lid reads files and takes no dates (the options schema asks for them otherwise).
     .option(`--from ${t("<dd/mm/yyyy>")}`, t("first day"))
     .option(`--to ${t("<dd/mm/yyyy>")}`, t("last day, included (at most 366 days; one request or more a day)"))
     .option("--purchases", t('the purchases book (libro IVA compras: operacion "C") instead of sales'))
@@ -31,7 +67,7 @@ export const define: Define = (program, run) => {
       `--check-lid ${t("<folder>")}`,
       t("read the Libro IVA Digital files of that folder back and check them as the portal does (no service needed)"),
     )
-    .action(run(async () => (await import("./vat-book.js")).vatBookCommand));
+    .action(run(async () => (await import("./vat-book.js")).vatBookCommand, options));
   command.addHelpText("after", () =>
     paragraph(
       t(

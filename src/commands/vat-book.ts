@@ -25,36 +25,14 @@ import {
 } from "../voucher/vat-book.js";
 import { checkLidFiles, lidTargets, tellNotIssued, writeLid } from "./lid.js";
 import { withConnection } from "./online.js";
-import { dateRange, listDates } from "./query.js";
+import { listDates } from "./query.js";
+import type { VatBookOptions } from "./vat-book.command.js";
 
-export interface VatBookFlags {
-  from?: string;
-  to?: string;
-  purchases?: boolean;
-  csv?: boolean;
-  decimal?: "point" | "comma";
-  delimiter?: "," | ";";
-  /** Writes the Libro IVA Digital import files into this folder. */
-  lid?: string;
-  /** Reads the Libro IVA Digital files of this folder back and checks them. */
-  checkLid?: string;
-  force?: boolean;
-}
-
-export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise<Outcome> {
+export async function vatBookCommand(ctx: Context, flags: VatBookOptions): Promise<Outcome> {
   const book = flags.purchases ? "compras" : "ventas";
-  if (flags.checkLid !== undefined) {
-    if (flags.lid !== undefined || flags.csv || flags.from !== undefined || flags.to !== undefined || flags.force)
-      throw new UsageError(
-        t("--check-lid reads files and takes no dates: it goes without --from, --to, --lid, --force and --csv"),
-      );
-    if (flags.checkLid.trim() === "") throw new UsageError(t("--check-lid takes a folder"));
-    return checkLidFiles(ctx, flags.checkLid, book);
-  }
-  if (flags.force && flags.lid === undefined) throw new UsageError(t("--force goes with --lid"));
-  if (flags.lid !== undefined && flags.csv) throw new UsageError(t("--lid and --csv: choose one"));
-  if (flags.lid !== undefined && flags.lid.trim() === "") throw new UsageError(t("--lid takes a folder"));
-  const { from, to } = dateRange(flags.from, flags.to);
+  // Which flags go together, the options' schema said already.
+  if (flags.checkLid !== undefined) return checkLidFiles(ctx, flags.checkLid, book);
+  const { from, to } = flags as { from: string; to: string };
   if (flags.lid !== undefined) {
     // Refused before the service is asked anything: files already there are replaced only on purpose.
     const targets = lidTargets(flags.lid, book, flags.force === true);
@@ -63,8 +41,6 @@ export async function vatBookCommand(ctx: Context, flags: VatBookFlags): Promise
     );
   }
   if (flags.csv && ctx.json) throw new UsageError(t("--csv and --json: choose one"));
-  if (flags.decimal !== undefined && !flags.csv) throw new UsageError(t("--decimal goes with --csv"));
-  if (flags.delimiter !== undefined && !flags.csv) throw new UsageError(t("--delimiter goes with --csv"));
   const operacion = flags.purchases ? "C" : "V";
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     const days = dayNumber(to) - dayNumber(from) + 1;

@@ -4,13 +4,14 @@ import { findSaleOrPurchase, preferred, type Service } from "../api/protocol.js"
 import { FacturarError, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import type { Operacion } from "../voucher/held.js";
-import { pointOfSaleArg, requiredVoucherType, voucherNumberArg } from "./flags.js";
+import { pointsOfSale, type VoucherNumberArg } from "./options.js";
 
+/** The flags that name the voucher, read (define.ts targetShape), their rules kept (targetRules). */
 export interface TargetFlags {
-  ref?: string;
-  type?: string;
-  number?: string;
-  pv?: string;
+  ref?: string | undefined;
+  type?: string | undefined;
+  number?: VoucherNumberArg | undefined;
+  pv?: number | undefined;
 }
 
 export type TargetArg = { ref: string } | { tipo: string; numero: number; puntoVenta: number | undefined };
@@ -24,17 +25,14 @@ export interface Target {
   moneda?: string;
 }
 
-/** Checked before connecting: a usage error names the flag. */
-export function targetArg(command: string, flags: TargetFlags): TargetArg {
-  const ref = flags.ref?.trim();
-  if (flags.ref !== undefined && !ref) throw new UsageError(t("--ref needs a reference"));
-  if (ref && (flags.type !== undefined || flags.number !== undefined || flags.pv !== undefined))
-    throw new UsageError(t("{command} takes --ref R, or --type T --number N, not both", { command }));
-  if (ref) return { ref };
-  const tipo = requiredVoucherType(flags.type);
-  const number = voucherNumberArg("--number", flags.number);
-  if (!number) throw new UsageError(t("{flag} is required", { flag: "--number" }));
-  return { tipo, numero: number.numero, puntoVenta: pointOfSaleArg(flags.pv, number) };
+/** The voucher the flags name (their schema saw that they name one, whole). */
+export function targetArg(flags: TargetFlags): TargetArg {
+  if (flags.ref !== undefined) return { ref: flags.ref };
+  return {
+    tipo: flags.type as string,
+    numero: (flags.number as VoucherNumberArg).numero,
+    puntoVenta: pointsOfSale(flags.pv, flags.number)[0],
+  };
 }
 
 /** The issued voucher the flags name; by reference, a sale or else a purchase. */

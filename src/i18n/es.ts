@@ -299,10 +299,45 @@ export const ES: Readonly<Record<string, string>> = {
     "(ejecutá de nuevo con --verbose para ver detalles, y por favor informalo)",
   // commands/completion.ts
   "completion takes {shells}, not {value}": "completion acepta {shells}, no {value}",
-  // commands/flags.ts
-  "{flag} takes a whole number from {min} to {max}, not {value}":
-    "{flag} acepta un número entero de {min} a {max}, no {value}",
-  "{flag} is required": "{flag} es obligatorio",
+  // commands/define.ts, options.ts and the commands' options schemas (#27: one shape for a bad flag)
+  "{flag} takes {expected}, not {value}": "{flag} acepta {expected}, no {value}",
+  "{flag} is required: {what}": "{flag} es obligatorio: {what}",
+  "{list} or {last}": "{list} o {last}",
+  "a whole number from {min} to {max}": "un número entero de {min} a {max}",
+  "a number of seconds above 0": "una cantidad de segundos mayor que 0",
+  "a date dd/mm/yyyy": "una fecha dd/mm/aaaa",
+  'a voucher type as the service writes it, such as "FACTURA B"':
+    'un tipo de comprobante como lo escribe el servicio, p. ej. "FACTURA B"',
+  "a voucher number (N, or as printed: 00679-00000002)":
+    "un número de comprobante (N, o como está impreso: 00679-00000002)",
+  "a date dd/mm/yyyy, or a voucher number": "una fecha dd/mm/aaaa, o un número de comprobante",
+  "a reference": "una referencia",
+  "a folder": "una carpeta",
+  "a CUIT of 11 digits (dashes and dots are ignored)": "un CUIT de 11 dígitos (se ignoran guiones y puntos)",
+  "a currency code as vouchers write moneda (DOL, 060…)":
+    "un código de moneda como lo escriben los comprobantes en moneda (DOL, 060…)",
+  "a positive amount with up to 2 decimals and a dot (1210.50)":
+    "un importe positivo con hasta 2 decimales y punto (1210.50)",
+  "a positive amount in pesos": "un importe positivo en pesos",
+  "a total with VAT, positive, in cents at most (1500.50 or 1500,50)":
+    "un total con IVA, positivo, a lo sumo en centavos (1500,50 o 1500.50)",
+  "ambiguous: one thousand, or one with three decimals? Write 1000 or 1000.00 (1000,00)":
+    "ambiguo: ¿mil, o uno con tres decimales? Escribí 1000 o 1000,00 (1000.00)",
+  "item numbers counted from 1, comma separated (1,3)": "números de ítem contados desde 1, separados por comas (1,3)",
+  "issued, queued or queue-error (error)": "issued, queued o queue-error (error)",
+  "a loopback address (127.0.0.1, ::1, localhost)": "una dirección de loopback (127.0.0.1, ::1, localhost)",
+  "the sandbox listens on loopback only": "el sandbox escucha solo en loopback",
+  "a name of letters, digits, . _ -": "un nombre de letras, dígitos, . _ -",
+  "the supplier's point of sale (or write the number as 00015-00000024)":
+    "el punto de venta del proveedor (o escribí el número como 00015-00000024)",
+  "the name of a means of payment (up to 255 characters)": "el nombre de un medio de pago (hasta 255 caracteres)",
+  "a product code of up to 50 characters": "un código de producto de hasta 50 caracteres",
+  "a price list": "una lista de precios",
+  "reschedule: the new date, dd/mm/yyyy": "reschedule: la fecha nueva, dd/mm/aaaa",
+  "faults such as latency=200 or error5xx=0.1, comma separated":
+    "fallas como latency=200 o error5xx=0.1, separadas por comas",
+  "an http:// or https:// URL of up to 255 characters, or PV=URL for one point of sale":
+    "una URL http:// o https:// de hasta 255 caracteres, o PV=URL para un punto de venta",
   // commands/guided.ts
   "Voucher type": "Tipo de comprobante",
   "Unidentified final consumer (no name, no document)?": "¿Consumidor final no identificado (sin nombre ni documento)?",
@@ -347,7 +382,6 @@ export const ES: Readonly<Record<string, string>> = {
     "init necesita {what}: indicá {flag} (no hay terminal donde preguntar)",
   "Profile name": "Nombre del perfil",
   "letters, digits, . _ -": "letras, dígitos, . _ -",
-  "--name {name}: letters, digits, . _ - only": "--name {name}: solo letras, dígitos, . _ -",
   "Which service?": "¿Qué servicio?",
   "The embedded sandbox (development, no account needed)": "El sandbox incorporado (desarrollo, no hace falta cuenta)",
   "The hosted service (its API v2 address and your credentials)":
@@ -387,9 +421,7 @@ export const ES: Readonly<Record<string, string>> = {
   "give the voucher files to issue (.json, .csv, or - for standard input)":
     "indicá los archivos de comprobantes a emitir (.json, .csv, o - para la entrada estándar)",
   "standard input (-) can be read only once": "la entrada estándar (-) se puede leer una sola vez",
-  "--timeout takes seconds, not {value}": "--timeout acepta segundos, no {value}",
   "--timeout goes with --wait": "--timeout va con --wait",
-  "--batch-size takes 1 to {max} here, not {value}": "--batch-size acepta de 1 a {max} aquí, no {value}",
   "stopping: the vouchers in flight settle, nothing new is sent (again to stop at once)":
     "deteniendo: se resuelven los comprobantes en curso y no se envía nada nuevo (otra vez para detener ya)",
   "{n} invalid (nothing sent)": "inválidos: {n} (no se envió nada)",
@@ -426,9 +458,7 @@ export const ES: Readonly<Record<string, string>> = {
   "{n} entry in {path}": "{n} entrada en {path}",
   "{n} entries in {path}": "{n} entradas en {path}",
   // commands/pdf.ts, next-number.ts, requires-fce.ts, queue.ts, qr.ts, flags.ts
-  "--type is required": "--type es obligatorio",
   'write it as the service does, e.g. "FACTURA B"': 'escribilo como el servicio, p. ej. "FACTURA B"',
-  "{flag} takes a date dd/mm/yyyy": "{flag} acepta una fecha dd/mm/aaaa",
   "the service said no": "el servicio respondió que no",
   "--pv is required: the profile names no point of sale": "--pv es obligatorio: el perfil no indica punto de venta",
   "no documents for {tipo} {puntoVenta}-{numero}": "no hay documentos para {tipo} {puntoVenta}-{numero}",
@@ -436,13 +466,10 @@ export const ES: Readonly<Record<string, string>> = {
   "ticket: {ticket}": "ticket: {ticket}",
   "numeracion failed": "numeracion falló",
   "next {tipo} at point of sale {puntoVenta}: {value}": "próximo {tipo} en el punto de venta {puntoVenta}: {value}",
-  "--cuit: {value}": "--cuit: {value}",
   "requiere_fec failed": "requiere_fec falló",
   "{cuit} must receive a MiPyME credit invoice (FCE) for amounts from $ {amount}":
     "{cuit} debe recibir factura de crédito MiPyME (FCE) por montos desde $ {amount}",
   "{cuit} does not require FCE: issue an ordinary invoice": "{cuit} no requiere FCE: emití una factura común",
-  "--ref is required: the queued voucher's external_reference":
-    "--ref es obligatorio: el external_reference del comprobante encolado",
   "queue takes delete, reschedule or retry, not {action}": "queue acepta delete, reschedule o retry, no {action}",
   "{action} {ref}: {message}; the service may or may not have done it":
     "{action} {ref}: {message}; puede que el servicio lo haya hecho o no",
@@ -477,8 +504,6 @@ export const ES: Readonly<Record<string, string>> = {
   // commands/query.ts
   "query takes one of: --ref R | --date D | --from D --to D | --type T --number N | --type T --from N --to M":
     "query acepta uno de: --ref R | --date F | --from F --to F | --type T --number N | --type T --from N --to M",
-  "--ref needs a reference": "--ref necesita una referencia",
-  "--date takes dd/mm/yyyy, not {date}": "--date acepta dd/mm/aaaa, no {date}",
   "unknown voucher type {tipo}": "tipo de comprobante desconocido {tipo}",
   "--number does not go with --from/--to": "--number no va con --from/--to",
   "--type needs --number N, or --from N and --to M": "--type necesita --number N, o --from N y --to M",
@@ -501,8 +526,6 @@ export const ES: Readonly<Record<string, string>> = {
     "{bar} {value}/{total} | emitidos {issued} rechazados {rejected} omitidos {skipped} | {rate}/s | restan {eta_formatted}",
   "no voucher found": "no se encontró ningún comprobante",
   // commands/sandbox.ts
-  "the sandbox listens on loopback only; --host {host} is not a loopback address":
-    "el sandbox escucha solo en loopback; --host {host} no es una dirección de loopback",
   "port {port} is already in use; pick another with --port, or --port 0 for a free one":
     "el puerto {port} ya está en uso; elegí otro con --port, o --port 0 para uno libre",
   "stop it first, or pick another --data-dir": "detenelo primero, o elegí otro --data-dir",
@@ -529,11 +552,6 @@ export const ES: Readonly<Record<string, string>> = {
   "maintenance {from} to {to}:": "mantenimiento del {from} al {to}:",
   "news:": "novedades:",
   // commands/validate.ts
-  "--encoding takes utf8 or latin1, not {value}": "--encoding acepta utf8 o latin1, no {value}",
-  '--delimiter takes "," or ";", not {value}': '--delimiter acepta "," o ";", no {value}',
-  "--today takes a date dd/mm/yyyy, not {value}": "--today acepta una fecha dd/mm/aaaa, no {value}",
-  "--ceiling takes a positive amount in pesos, not {value}":
-    "--ceiling acepta un importe positivo en pesos, no {value}",
   "{n} voucher: {valid} valid, {invalid} invalid": "{n} comprobante: válidos {valid}, inválidos {invalid}",
   "{n} vouchers: {valid} valid, {invalid} invalid": "{n} comprobantes: válidos {valid}, inválidos {invalid}",
   "{n} warning": "{n} aviso",
@@ -1098,7 +1116,6 @@ export const ES: Readonly<Record<string, string>> = {
   "debit note": "nota de débito",
   "{tipo} from it: lower a quantity or a price for a partial one":
     "{tipo} a partir de él: bajá una cantidad o un precio para una nota parcial",
-  "--from-ref needs a reference": "--from-ref necesita una referencia",
   // voucher/rules.ts: export notes
   "export notes name the vouchers they adjust in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit), not in comprobante.comprobantes_asociados":
     "las notas de exportación indican los comprobantes que ajustan en fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit), no en comprobante.comprobantes_asociados",
@@ -1178,8 +1195,6 @@ export const ES: Readonly<Record<string, string>> = {
     "los comprobantes en otras monedas, convertidos parte por parte, suman {amount} menos que sus totales convertidos enteros (la diferencia_conversion del libro)",
   "--check-lid reads files and takes no dates: it goes without --from, --to, --lid, --force and --csv":
     "--check-lid lee archivos y no lleva fechas: va sin --from, --to, --lid, --force ni --csv",
-  "--check-lid takes a folder": "--check-lid lleva una carpeta",
-  "--lid takes a folder": "--lid lleva una carpeta",
   "position {position} holds {value} where the design has a number":
     "la posición {position} tiene {value} donde el diseño pide un número",
   "with only the 0 % rate the operation code is X, E, N, Z or C, not {op}":
@@ -1212,8 +1227,6 @@ export const ES: Readonly<Record<string, string>> = {
     "cotización {part}: escribí CÓDIGO=COTIZACIÓN, un código de moneda y pesos por unidad (DOL=1050.50)",
   "no exchange rate for {moneda}": "no hay cotización para {moneda}",
   "cotizacion is {value}": "la cotización es {value}",
-  "--currency takes a currency code as vouchers write moneda (DOL, 060…), not {value}":
-    "--currency acepta un código de moneda como lo escriben los comprobantes en moneda (DOL, 060…), no {value}",
   "{currency}: {rate} pesos, the authority's rate of {fecha}":
     "{currency}: {rate} pesos, la cotización de ARCA del {fecha}",
   "{currency}: {rate} pesos, the authority's rate now": "{currency}: {rate} pesos, la cotización actual de ARCA",
@@ -1330,9 +1343,8 @@ export const ES: Readonly<Record<string, string>> = {
   "check a spreadsheet export that uses ; and decimal commas":
     "revisar una exportación de planilla que usa ; y coma decimal",
   "only what is wrong, as NDJSON for a script": "solo lo que está mal, en NDJSON para un script",
-  // commands/flags.ts, pdf.ts
+  // commands/pdf.ts
   "two points of sale given: {first} and {second}": "se indicaron dos puntos de venta: {first} y {second}",
-  "pdf takes --ref R, or --type T --number N, not both": "pdf acepta --ref R, o --type T --number N, no ambos",
   "the voucher {ref} is not issued yet ({status}): it has no PDF":
     "el comprobante {ref} todavía no está emitido ({status}): no tiene PDF",
   "a credit note of an issued voucher, its answers pre-filled":
@@ -1400,13 +1412,8 @@ export const ES: Readonly<Record<string, string>> = {
   "charge 350 more on the voucher VENTA-0001, VAT included":
     "cobra 350 más sobre el comprobante VENTA-0001, IVA incluido",
   "undo the credit note VENTA-0001-NC1": "deshace la nota de crédito VENTA-0001-NC1",
-  "--items takes item numbers counted from 1, comma separated (1,3), not {value}":
-    "--items lleva números de ítem contados desde 1, separados por comas (1,3), no {value}",
   "--amount and --items exclude each other: a note adjusts an amount, or some items":
     "--amount y --items se excluyen: una nota ajusta un importe, o algunos ítems",
-  "--vat-condition takes one of {list}, not {value}": "--vat-condition lleva uno de {list}, no {value}",
-  "--ref is required: the reference of the issued voucher the note adjusts":
-    "falta --ref: la referencia del comprobante emitido que la nota ajusta",
   "--annul annuls the whole invoice: it takes no --amount or --items":
     "--annul anula la factura entera: no lleva --amount ni --items",
   "--annul is for the notes of an FCE invoice; {tipo} is not one":
@@ -1486,8 +1493,6 @@ export const ES: Readonly<Record<string, string>> = {
     "el número del comprobante del proveedor (N, o como figura impreso: 00015-00000024)",
   "a supplier's invoice entered by mistake": "una factura de proveedor cargada por error",
   "the same, its number as printed": "lo mismo, con el número como figura impreso",
-  "--pv is required: the supplier's point of sale (or write the number as 00015-00000024)":
-    "falta --pv: el punto de venta del proveedor (o escribí el número como 00015-00000024)",
   "purchase {tipo} {number} deleted": "compra {tipo} {number} eliminada",
   "registry: {name}, {condition}": "padrón: {name}, {condition}",
   "registry lookup failed: {message}": "falló la consulta al padrón: {message}",
@@ -1499,10 +1504,6 @@ export const ES: Readonly<Record<string, string>> = {
     'cómo se pagó, como lo llama la plataforma (por omisión "Efectivo")',
   "a payment in cash of an order's invoice": "un pago en efectivo de la factura de un pedido",
   "part of it by card": "una parte con tarjeta",
-  "--amount takes a positive amount with up to 2 decimals and a dot (1210.50), not {value}":
-    "--amount lleva un importe positivo con hasta 2 decimales y punto (1210.50), no {value}",
-  "--method takes the name of a means of payment (up to 255 characters)":
-    "--method lleva el nombre de un medio de pago (hasta 255 caracteres)",
   "pay records payments of sales; {ref} is a purchase": "pay registra pagos de ventas; {ref} es una compra",
   "{tipo} {number}: payment of {amount} ({method}) recorded": "{tipo} {number}: pago de {amount} ({method}) registrado",
   "the products of the price lists (productos/listar), or some by code (productos/consultar)":
@@ -1515,8 +1516,6 @@ export const ES: Readonly<Record<string, string>> = {
     "fecha_creacion, descripcion o codigo (por omisión fecha_creacion)",
   "newest (or last) first": "los más nuevos (o los últimos) primero",
   "every product the vouchers carried": "todos los productos que llevaron los comprobantes",
-  "--sort takes one of: {names}": "--sort lleva uno de: {names}",
-  "--code takes a product code (up to 50 characters)": "--code lleva un código de producto (hasta 50 caracteres)",
   "at most 50 --code in one call": "como mucho 50 --code en una llamada",
   "--list goes with --code": "--list va con --code",
   "no products yet: they are stored from the items of issued vouchers that have a codigo":
@@ -1565,11 +1564,7 @@ export const ES: Readonly<Record<string, string>> = {
     "un encabezado CSV y una fila por comprobante (en vez de la tabla)",
   "a month's issued invoices B and credit notes B, as CSV":
     "las facturas B y notas de crédito B emitidas en un mes, en CSV",
-  "--type needs a voucher type": "--type necesita un tipo de comprobante",
-  "--status takes issued, queued or queue-error (error), not {value}":
-    "--status acepta issued, queued o queue-error (error), no {value}",
   "a date range needs --from D and --to D": "un rango de fechas necesita --from F y --to F",
-  "{flag} takes a date dd/mm/yyyy, not {value}": "{flag} acepta una fecha dd/mm/aaaa, no {value}",
   "--from {from} is after --to {to}": "--from {from} es posterior a --to {to}",
   "the range covers {days} days; one run reads at most {max} (each day costs a request)":
     "el rango abarca {days} días; una ejecución lee como máximo {max} (cada día cuesta una consulta)",
@@ -1686,10 +1681,6 @@ export const ES: Readonly<Record<string, string>> = {
   "standard error cannot be written ({code})": "no se puede escribir la salida de error estándar ({code})",
   "the embedded sandbox stopped: {message}; it answers 503 until it is started again":
     "el sandbox integrado se detuvo: {message}; responde 503 hasta que se lo inicie de nuevo",
-  "--amount {value} is ambiguous: one thousand, or one with three decimals? Write 1000 or 1000.00 (1000,00)":
-    "--amount {value} es ambiguo: ¿mil, o uno con tres decimales? Escribí 1000 o 1000,00 (1000.00)",
-  "--amount takes the note's total with VAT, positive, in cents at most (1500.50 or 1500,50), not {value}":
-    "--amount lleva el total de la nota con IVA, positivo, a lo sumo en centavos (1500,50 o 1500.50), no {value}",
   "{credited} credited already to {tipo} {numero} by {count} credit notes: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit":
     "{tipo} {numero} ya tiene {credited} acreditados por {count} notas de crédito: una más de {amount} acreditaría más que su {total} (con sus notas de débito); quedan {left} por acreditar",
   "a note of what is left: --amount {left}": "una nota por lo que queda: --amount {left}",

@@ -163,7 +163,7 @@ describe("default flags under --like-production", () => {
     expect(calls(lone.stderr)["facturacion/lotes"]).toBeUndefined();
     const bad = await runCli(["issue", "--batch-size", "0", vouchers(user.cwd, "BZ", 1)], { env, cwd: user.cwd });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--batch-size takes 1 to 20/);
+    expect(bad.stderr).toMatch(/--batch-size takes a whole number from 1 to 20, not "0"/);
   }, 120_000);
 
   it("spaces its own requests 100 ms apart: two lanes one by one meet at most a stray 429", async () => {

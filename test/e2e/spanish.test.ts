@@ -122,7 +122,7 @@ describe("in Spanish", () => {
     expect(help.stdout).toMatch(/emite comprobantes ahora/);
     const unknown = await runCli(["--lang", "fr", "--version"], { cwd: u.cwd, env: u.env });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/--lang "fr": es or en/);
+    expect(unknown.stderr).toMatch(/--lang takes es or en, not "fr"/);
     expect(readdirSync(u.cwd)).toEqual([]);
   });
 });

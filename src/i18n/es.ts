@@ -511,6 +511,10 @@ export const ES: Readonly<Record<string, string>> = {
   "base URL:": "URL base:",
   "point of sale {pv}:": "punto de venta {pv}:",
   "faults:": "fallas:",
+  "--webhook names point of sale {pv}, which this sandbox does not have (it has {have})":
+    "--webhook nombra el punto de venta {pv}, que este sandbox no tiene (tiene {have})",
+  "write PV=URL with one of those, or the URL alone for all of them":
+    "escribí PV=URL con uno de esos, o la URL sola para todos",
   "Stop with Ctrl-C.": "Detené con Ctrl-C.",
   // commands/schema.ts
   "save the schema beside it with: facturar schema > voucher.schema.json":

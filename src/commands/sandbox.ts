@@ -75,6 +75,20 @@ export async function sandboxCommand(ctx: Context, flags: SandboxOptions): Promi
     apikey,
     apitoken,
   }));
+  // A webhook for a point of sale the sandbox does not have is a typo, not a setting: said, not served.
+  const strangers = Object.keys(webhooks.byPointOfSale)
+    .map(Number)
+    .filter((pv) => !points.some((p) => p.punto_venta === pv));
+  if (strangers.length > 0) {
+    await sandbox.close();
+    throw new UsageError(
+      t("--webhook names point of sale {pv}, which this sandbox does not have (it has {have})", {
+        pv: strangers.join(", "),
+        have: points.map((p) => p.punto_venta).join(", "),
+      }),
+      t("write PV=URL with one of those, or the URL alone for all of them"),
+    );
+  }
   if (ctx.json) {
     await ctx.out(JSON.stringify({ ok: true, base_url: sandbox.baseUrl, points_of_sale: points }));
   } else {

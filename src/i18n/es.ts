@@ -534,6 +534,10 @@ export const ES: Readonly<Record<string, string>> = {
   "base URL:": "URL base:",
   "point of sale {pv}:": "punto de venta {pv}:",
   "faults:": "fallas:",
+  "--webhook names point of sale {pv}, which this sandbox does not have (it has {have})":
+    "--webhook nombra el punto de venta {pv}, que este sandbox no tiene (tiene {have})",
+  "write PV=URL with one of those, or the URL alone for all of them":
+    "escribí PV=URL con uno de esos, o la URL sola para todos",
   "Stop with Ctrl-C.": "Detené con Ctrl-C.",
   // commands/schema.ts
   "save the schema beside it with: facturar schema > voucher.schema.json":
@@ -701,6 +705,8 @@ export const ES: Readonly<Record<string, string>> = {
   'a sale (operacion "V") needs a `cliente` block': 'una venta (operacion "V") necesita un bloque `cliente`',
   'a purchase (operacion "C") needs `proveedor`; `cliente` is for sales (operacion "V")':
     'una compra (operacion "C") necesita `proveedor`; `cliente` es para ventas (operacion "V")',
+  'a purchase (operacion "C") needs `numero`: the supplier\'s voucher number, as printed on it':
+    'una compra (operacion "C") necesita `numero`: el número del comprobante del proveedor, como figura impreso',
   'a purchase (operacion "C") needs a `proveedor` block': 'una compra (operacion "C") necesita un bloque `proveedor`',
   "a voucher takes at most {items} items; this one has {length}: split it":
     "un comprobante admite hasta {items} ítems; este tiene {length}: dividilo",

@@ -144,6 +144,15 @@ function checkParties(f: Findings, env: Envelope): void {
         : t('a sale (operacion "V") needs a `cliente` block'),
     );
   }
+  // A purchase is the supplier's voucher: its number is the supplier's, and the service refuses a
+  // purchase without it (it gives a purchase no number of its own, spec §5.2).
+  if (op === "C" && (env.comprobante.numero === undefined || Number(env.comprobante.numero) < 1)) {
+    f.error(
+      "purchase.numero",
+      [...C, "numero"],
+      t('a purchase (operacion "C") needs `numero`: the supplier\'s voucher number, as printed on it'),
+    );
+  }
   if (op === "C" && !env.proveedor) {
     f.error(
       "party.missing",

@@ -685,6 +685,17 @@ describe("persistence", () => {
     await third.stop();
   });
 
+  it("refuses a webhook for a point of sale it does not have: a typo, said before serving", async () => {
+    const dataDir = tempDir();
+    const r = await runCli(["sandbox", "--port", "0", "--data-dir", dataDir, "--webhook", "681=https://x.example/h"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--webhook names point of sale 681, which this sandbox does not have \(it has 679, 680\)/);
+    expect(r.stdout).not.toMatch(/base URL/);
+    // One it has is taken.
+    const ok = await startSandboxProcess({ dataDir, args: ["--webhook", "680=https://x.example/h"] });
+    await ok.stop();
+  });
+
   it("refuses a second sandbox on the same data folder", async () => {
     const dataDir = tempDir();
     const first = await startSandboxProcess({ dataDir });

@@ -791,17 +791,34 @@ describe("currency, payments, periods, tributos", () => {
   });
 
   it("operacion and the party agree", () => {
-    expect(judge((r) => (r.comprobante.operacion = "C")).errors).toEqual(["party.missing"]);
+    expect(judge((r) => Object.assign(r.comprobante, { operacion: "C", numero: 24 })).errors).toEqual([
+      "party.missing",
+    ]);
     expect(
       judge((r) => {
-        r.comprobante.operacion = "C";
+        Object.assign(r.comprobante, { operacion: "C", numero: 24, tipo: "FACTURA A" });
         r.proveedor = { ...RI };
         delete r.cliente;
-        r.comprobante.tipo = "FACTURA A";
       }).errors,
     ).toEqual([]);
     expect(judge((r) => (r.proveedor = { ...RI })).errors).toEqual(["party.both"]);
     expect(judge((r) => delete r.cliente).errors).toEqual(["party.missing"]);
+  });
+
+  it("a purchase carries the supplier's voucher number: without it the service refuses it", () => {
+    const bought = (numero?: number) =>
+      judge((r) => {
+        Object.assign(r.comprobante, { operacion: "C", tipo: "FACTURA A", numero });
+        if (numero === undefined) delete r.comprobante.numero;
+        r.proveedor = { ...RI };
+        delete r.cliente;
+      });
+    expect(bought().errors).toEqual(["purchase.numero"]);
+    expect(finding(bought().result, "purchase.numero")?.path).toEqual(["comprobante", "numero"]);
+    expect(bought(0).errors).toEqual(["purchase.numero"]);
+    expect(bought(24).errors).toEqual([]);
+    // A sale takes its number from the service: none is asked for.
+    expect(judge((r) => delete r.comprobante.numero).errors).toEqual([]);
   });
 
   it("a payment condition 'Otra' says which", () => {
@@ -1045,6 +1062,7 @@ describe("rules at their edges", () => {
     (r: Raw) => {
       r.comprobante.operacion = "C";
       r.comprobante.tipo = tipo;
+      r.comprobante.numero = 24;
       r.proveedor = proveedor;
       delete r.cliente;
     };

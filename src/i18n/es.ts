@@ -705,7 +705,7 @@ export const ES: Readonly<Record<string, string>> = {
   'a sale (operacion "V") needs a `cliente` block': 'una venta (operacion "V") necesita un bloque `cliente`',
   'a purchase (operacion "C") needs `proveedor`; `cliente` is for sales (operacion "V")':
     'una compra (operacion "C") necesita `proveedor`; `cliente` es para ventas (operacion "V")',
-  'a purchase (operacion "C") needs `numero`: the supplier\'s voucher number, as printed on it':
+  'a purchase (operacion "C") needs `numero`: the voucher number the supplier printed on it':
     'una compra (operacion "C") necesita `numero`: el número del comprobante del proveedor, como figura impreso',
   'a purchase (operacion "C") needs a `proveedor` block': 'una compra (operacion "C") necesita un bloque `proveedor`',
   "a voucher takes at most {items} items; this one has {length}: split it":

@@ -150,7 +150,7 @@ function checkParties(f: Findings, env: Envelope): void {
     f.error(
       "purchase.numero",
       [...C, "numero"],
-      t('a purchase (operacion "C") needs `numero`: the supplier\'s voucher number, as printed on it'),
+      t('a purchase (operacion "C") needs `numero`: the voucher number the supplier printed on it'),
     );
   }
   if (op === "C" && !env.proveedor) {

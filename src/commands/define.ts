@@ -102,6 +102,20 @@ export function delimiterOption(command: Command, description: string) {
     .argParser((char: string) => char);
 }
 
+/** `--decimal` and `--delimiter` of a spreadsheet CSV written with `--csv` (query, vat-book). */
+export function spreadsheetOptions(program: Command, command: Command): Command {
+  return command
+    .addOption(
+      decimalOption(
+        program,
+        t(
+          "with --csv: decimal mark, comma or point; in Spanish comma by default, with ; between fields and a byte order mark for spreadsheets; point writes plain CSV",
+        ),
+      ),
+    )
+    .addOption(delimiterOption(program, t("with --csv: the delimiter, , or ; (default ; with a decimal comma)")));
+}
+
 /** The voucher a command acts on: `--ref R`, or `--type T --number N [--pv P]` (pdf, resend, pay). */
 export const targetShape = (o: typeof Kit) => ({
   ref: o.reference().optional(),

@@ -1,6 +1,6 @@
 /** `facturar query`: flags, help and examples; the action is ./query.ts. */
 import { t } from "../i18n/index.js";
-import { type Define, decimalOption, delimiterOption, examples } from "./define.js";
+import { type Define, examples, spreadsheetOptions } from "./define.js";
 import type * as Kit from "./options.js";
 import { criteriaOf, numberOf } from "./query-criteria.js";
 
@@ -36,45 +36,42 @@ export type QueryOptions = Kit.Output<typeof options>;
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 export const define: Define = (program, run) => {
-  const command = program
-    .command("query")
-    .description(
-      t("find vouchers: --ref R | --date D | --from D --to D | --type T --number N | --type T --from N --to M"),
-    )
-    .option(`--ref ${t("<reference>")}`, t("by external_reference"))
-    .option(`--date ${t("<dd/mm/yyyy>")}`, t("by voucher date (newest first, as the service lists them)"))
-    .option(
-      `--from ${t("<from>")}`,
-      t(
-        "start of a range: a date dd/mm/yyyy (the vouchers of every day, oldest day first; at most 366 days, one request or more a day), or a number with --type",
-      ),
-    )
-    .option(`--to ${t("<to>")}`, t("end of the range (a date, or a number), included"))
-    .option(
-      `--type ${t("<tipo>")}`,
-      t(
-        'voucher type, as the service writes it ("FACTURA B"); with --date or a date range a filter, repeatable or a comma list',
-      ),
-      collect,
-    )
-    .option(`--number ${t("<n>")}`, t("with --type: one voucher (N, or as printed: 00679-00000002)"))
-    .option(
-      `--status ${t("<state>")}`,
-      t("with --date or a date range: only issued, queued or queue-error (error) vouchers; repeatable or a comma list"),
-      collect,
-    )
-    .option(`--pv ${t("<n>")}`, t("point of sale (default: the profile's)"))
-    .option("--purchases", t("purchases (operacion C): --pv and numbers are the supplier's"))
-    .option("--csv", t("a CSV header, then one row per voucher (instead of the table)"))
-    .addOption(
-      decimalOption(
-        program,
+  // The spreadsheet flags follow --csv, which they qualify.
+  const command = spreadsheetOptions(
+    program,
+    program
+      .command("query")
+      .description(
+        t("find vouchers: --ref R | --date D | --from D --to D | --type T --number N | --type T --from N --to M"),
+      )
+      .option(`--ref ${t("<reference>")}`, t("by external_reference"))
+      .option(`--date ${t("<dd/mm/yyyy>")}`, t("by voucher date (newest first, as the service lists them)"))
+      .option(
+        `--from ${t("<from>")}`,
         t(
-          "with --csv: decimal mark, comma or point; in Spanish comma by default, with ; between fields and a byte order mark for spreadsheets; point writes plain CSV",
+          "start of a range: a date dd/mm/yyyy (the vouchers of every day, oldest day first; at most 366 days, one request or more a day), or a number with --type",
         ),
-      ),
-    )
-    .addOption(delimiterOption(program, t("with --csv: the delimiter, , or ; (default ; with a decimal comma)")))
+      )
+      .option(`--to ${t("<to>")}`, t("end of the range (a date, or a number), included"))
+      .option(
+        `--type ${t("<tipo>")}`,
+        t(
+          'voucher type, as the service writes it ("FACTURA B"); with --date or a date range a filter, repeatable or a comma list',
+        ),
+        collect,
+      )
+      .option(`--number ${t("<n>")}`, t("with --type: one voucher (N, or as printed: 00679-00000002)"))
+      .option(
+        `--status ${t("<state>")}`,
+        t(
+          "with --date or a date range: only issued, queued or queue-error (error) vouchers; repeatable or a comma list",
+        ),
+        collect,
+      )
+      .option(`--pv ${t("<n>")}`, t("point of sale (default: the profile's)"))
+      .option("--purchases", t("purchases (operacion C): --pv and numbers are the supplier's"))
+      .option("--csv", t("a CSV header, then one row per voucher (instead of the table)")),
+  )
     .option("--pdf", t("save the PDFs of the issued vouchers found (fresh links when the old ones expired)"))
     .option(`--out ${t("<dir>")}`, t("folder for --pdf"))
     .action(run(async () => (await import("./query.js")).queryCommand, options));

@@ -1,6 +1,6 @@
 /** `facturar vat-book`: flags, help and examples; the action is ./vat-book.ts. */
 import { t } from "../i18n/index.js";
-import { type Define, decimalOption, delimiterOption, examples, paragraph } from "./define.js";
+import { type Define, examples, paragraph, spreadsheetOptions } from "./define.js";
 import type * as Kit from "./options.js";
 import { dateRangeOf } from "./query-criteria.js";
 
@@ -39,23 +39,18 @@ export const options = (o: typeof Kit) =>
 export type VatBookOptions = Kit.Output<typeof options>;
 
 export const define: Define = (program, run) => {
-  const command = program
-    .command("vat-book")
-    .description(t("the VAT book (libro IVA ventas, or compras) of a date range, with its totals"))
-    // Not required by commander: --check-lid reads files and takes no dates (the options schema asks for them otherwise).
-    .option(`--from ${t("<dd/mm/yyyy>")}`, t("first day"))
-    .option(`--to ${t("<dd/mm/yyyy>")}`, t("last day, included (at most 366 days; one request or more a day)"))
-    .option("--purchases", t('the purchases book (libro IVA compras: operacion "C") instead of sales'))
-    .option("--csv", t("a CSV header, one row per voucher and a TOTAL row (instead of the table)"))
-    .addOption(
-      decimalOption(
-        program,
-        t(
-          "with --csv: decimal mark, comma or point; in Spanish comma by default, with ; between fields and a byte order mark for spreadsheets; point writes plain CSV",
-        ),
-      ),
-    )
-    .addOption(delimiterOption(program, t("with --csv: the delimiter, , or ; (default ; with a decimal comma)")))
+  // The spreadsheet flags follow --csv, which they qualify.
+  const command = spreadsheetOptions(
+    program,
+    program
+      .command("vat-book")
+      .description(t("the VAT book (libro IVA ventas, or compras) of a date range, with its totals"))
+      // Not required by commander: --check-lid reads files and takes no dates (the options schema asks for them otherwise).
+      .option(`--from ${t("<dd/mm/yyyy>")}`, t("first day"))
+      .option(`--to ${t("<dd/mm/yyyy>")}`, t("last day, included (at most 366 days; one request or more a day)"))
+      .option("--purchases", t('the purchases book (libro IVA compras: operacion "C") instead of sales'))
+      .option("--csv", t("a CSV header, one row per voucher and a TOTAL row (instead of the table)")),
+  )
     .option(
       `--lid ${t("<folder>")}`,
       t(

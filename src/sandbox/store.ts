@@ -40,7 +40,8 @@ export interface Account {
   created: string;
 }
 
-export type VoucherStatus =
+/** The estado the service writes of a voucher (consulta), not the outcome a run reports (batch/result.ts VoucherStatus). */
+export type ServiceEstado =
   | "EN COLA, ESPERANDO APROBACION"
   | "APROBADO Y EN COLA"
   | "ENVIADO A PROCESAR - CON ERROR"
@@ -56,7 +57,7 @@ export interface StoredVoucher {
   external_reference: string;
   fecha: string;
   vencimiento: string;
-  status: VoucherStatus;
+  status: ServiceEstado;
   queued: boolean;
   deleted: boolean;
   attempts: number;

@@ -7,7 +7,7 @@ import type { VoucherResult } from "../batch/result.js";
 import { type IssueSummary, issueFiles } from "../batch/run.js";
 import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
-import { writeSafely } from "../durable/files.js";
+import { tryFolder, writeSafely } from "../durable/files.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
 import { inputDelimiter } from "../input/read.js";
@@ -150,7 +150,14 @@ export async function issueVouchers(
     checkWritableFolder(flags.qr, "--qr");
   }
   if (flags.report) checkReportIsNoInput(flags.report, files);
-  if (flags.out && flags.pdf !== false) checkWritableFolderTree(flags.out, "--out");
+  if (flags.out && flags.pdf !== false) {
+    checkWritableFolderTree(flags.out, "--out");
+    // Access rights say yes to root anywhere: the folder is made and a file tried in it.
+    await tryFolder(flags.out).catch((error: NodeJS.ErrnoException) => {
+      const why = t("it cannot be written ({code})", { code: error.code ?? error.message });
+      throw new UsageError(t("{flag} {path}: {why}", { flag: "--out", path: flags.out, why }));
+    });
+  }
   let report: Report | undefined;
   if (flags.report) {
     // As the input wrote its CSV; else, a spreadsheet's in Spanish, or plain CSV.

@@ -5,10 +5,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { constants, existsSync } from "node:fs";
-import { type FileHandle, link, lstat, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import { type FileHandle, link, lstat, open, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Service } from "../api/protocol.js";
 import type { Context } from "../context.js";
+import { makeFolders } from "../durable/files.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
 import { amount } from "../output/amount.js";
@@ -163,7 +164,7 @@ export async function writeLid(
   force: boolean,
 ): Promise<Outcome> {
   const operacion: Operacion = book === "ventas" ? "V" : "C";
-  await mkdir(resolve(targets.cbte, ".."), { recursive: true }).catch((error) => {
+  await makeFolders(resolve(targets.cbte, "..")).catch((error) => {
     throw diskFailure(resolve(targets.cbte, ".."), error);
   });
   const cbte = await AtomicFile.create(targets.cbte);

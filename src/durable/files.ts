@@ -5,7 +5,7 @@
 
 import { constants } from "node:fs";
 import { lstat, mkdir, open, rename, unlink } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 
@@ -15,13 +15,55 @@ export class UnsafePathError extends FacturarError {
   }
 }
 
+/**
+ * Creates `folder` and the folders above it that are missing, one at a time from the nearest that
+ * exists. Not `mkdir(…, {recursive: true})`: under /proc it loops for ever (Node retries the
+ * ENOENT it takes for a missing parent), and a cron job would hang there.
+ */
+export async function makeFolders(folder: string): Promise<void> {
+  const missing: string[] = [];
+  let dir = resolve(folder);
+  for (;;) {
+    try {
+      await lstat(dir);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    missing.unshift(dir);
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  for (const each of missing)
+    await mkdir(each).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
+}
+
+/**
+ * The folder documents will be saved in, made and tried before anything is sent: a file is
+ * created in it and removed. Throws the filesystem's error (EACCES, EROFS, EPERM, ENOENT…).
+ */
+export async function tryFolder(folder: string): Promise<void> {
+  await makeFolders(folder);
+  const probe = join(resolve(folder), `.facturar-probe-${process.pid}-${Date.now()}`);
+  const handle = await open(
+    probe,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
+  await handle.close();
+  await unlink(probe);
+}
+
 /** Writes `data` to `dir/name` atomically; refuses names that leave `dir` and symlinks in the way. */
 export async function writeSafely(dir: string, name: string, data: Buffer): Promise<string> {
   if (name !== basename(name) || name.startsWith(".") || !/^[A-Za-z0-9_.-]+$/.test(name)) {
     throw new UnsafePathError(t("refusing to write {name}: not a plain file name", { name: JSON.stringify(name) }));
   }
   const folder = resolve(dir);
-  await mkdir(folder, { recursive: true });
+  await makeFolders(folder);
   const target = join(folder, name);
   try {
     const existing = await lstat(target);

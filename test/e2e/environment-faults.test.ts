@@ -9,6 +9,7 @@ import {
   chmodSync,
   closeSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -97,6 +98,22 @@ describe("the environment's faults", () => {
     });
     expect(noPdf.code, noPdf.stderr).toBe(0);
   });
+
+  it.skipIf(!existsSync("/proc/self"))(
+    "an --out that root's access rights allow but no file can go in (/proc, /sys) is refused before sending, at once",
+    async () => {
+      const u = freshUser("facturar-out-");
+      // /proc hung a recursive mkdir for ever (100 % CPU, deaf to SIGTERM) after the voucher was issued.
+      for (const out of ["/proc/facturar-nope/pdfs", "/sys/facturar-nope"]) {
+        const run = await runCli(["issue", "--out", out, ONE], { cwd: u.cwd, env: u.env });
+        expect(run.code, run.stderr).toBe(2);
+        // As root the try says so; as anyone else, access rights already do.
+        expect(run.stderr).toMatch(new RegExp(`--out ${out}: it cannot be (written|created)`));
+        expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
+      }
+    },
+    30_000,
+  );
 
   it("a sandbox.log already there, readable by others, is made 0600 when the sandbox opens it", async () => {
     const u = freshUser("facturar-log-mode-");

@@ -305,9 +305,9 @@ export class ApiClient {
         } catch (error) {
           throw error instanceof TransportError ? new Failed(error.kind, error) : error;
         }
-        if (response.status !== 429 && response.status < 500) return response;
-        const failure = new Error(`HTTP ${response.status}`);
-        throw new Failed(response.status, failure, retryAfterMs(response), response);
+        // Any other answer is the caller's to read (a 404 or a 410: an expired link, regenerated there).
+        if (!retryable("download", response.status)) return response;
+        throw new Failed(response.status, new Error(`HTTP ${response.status}`), retryAfterMs(response), response);
       });
     } catch (error) {
       if (!(error instanceof Failed)) throw error;

@@ -12,8 +12,10 @@ import {
   AccessDeniedError,
   ApiClient,
   type ClientOptions,
+  errorTexts,
   type Failure,
   lostAnswer,
+  parseVoucherNumber,
   type RequestKind,
   refusedForItsBody,
   retryable,
@@ -538,5 +540,391 @@ describe("the exactly-once core over the client (the Service interface, in-proce
     // Retried as a read: three attempts (retries: 2), then the run stops.
     expect(w.calls.get("facturacion/consulta_avanzada")).toBe(3);
     expect(w.calls.get("facturacion/nuevo")).toBeUndefined();
+  });
+});
+
+describe("what the request path tells, and how", () => {
+  /** A transport that records what it was handed, then plays `steps`. */
+  function recording(steps: Step[], options: Partial<ClientOptions> = {}) {
+    const handed: { url: string; opts: HttpOptions }[] = [];
+    const s = scripted(steps, options);
+    const play = s.client.options.transport as NonNullable<ClientOptions["transport"]>;
+    s.client.options.transport = (url, opts) => {
+      handed.push({ url: url.href, opts });
+      return play(url, opts);
+    };
+    return { ...s, handed };
+  }
+
+  it("POSTs JSON with the credentials in the body, to the method under the base URL (trailing slashes or not)", async () => {
+    for (const baseUrl of ["http://service.invalid/app/api/v2", "http://service.invalid/app/api/v2///"]) {
+      const { client, handed } = recording([OK], { baseUrl });
+      expect(client.baseUrl.href).toBe("http://service.invalid/app/api/v2/");
+      await client.read("facturacion/consulta", { a: 1 });
+      expect(handed[0]?.url).toBe("http://service.invalid/app/api/v2/facturacion/consulta");
+      expect(handed[0]?.opts).toMatchObject({
+        method: "POST",
+        headers: { "user-agent": "test", accept: "application/json" },
+        timeoutMs: 30_000,
+      });
+      expect(JSON.parse(handed[0]?.opts.body ?? "")).toEqual({ a: 1, ...CREDENTIALS });
+    }
+    const writes = recording([OK], { issueTimeoutMs: 1234 });
+    await writes.client.request("facturacion/nuevo", {}, { write: true });
+    expect(writes.handed[0]?.opts.timeoutMs).toBe(1234);
+    const reads = recording([OK], { readTimeoutMs: 321 });
+    await reads.client.read("m");
+    expect(reads.handed[0]?.opts.timeoutMs).toBe(321);
+    const issuing = recording([OK]);
+    await issuing.client.request("m", {}, { write: true });
+    expect(issuing.handed[0]?.opts.timeoutMs).toBe(95_000);
+  });
+
+  it("logs each request, each answer with its status and time, and each network failure", async () => {
+    const { client, log } = scripted([lostConnection(), json({ error: "N", errores: [] })]);
+    await client.read("m");
+    expect(log[0]).toMatch(/^POST http:\/\/service\.invalid\/app\/api\/v2\/m \{/);
+    expect(log[1]).toBe("  dropped: the connection broke while the answer arrived");
+    expect(log[2]).toMatch(/^retrying m in \d+ ms \(the connection broke while the answer arrived\)$/);
+    expect(log[4]).toMatch(/^ {2}200 in \d{1,4} ms: \{"error":"N","errores":\[\]\}$/);
+  });
+
+  it("a bug in the transport (no TransportError) is thrown as it is, never retried", async () => {
+    const bug = new TypeError("a bug");
+    const attempts: number[] = [];
+    const client = new ApiClient({
+      baseUrl: "http://service.invalid/app/api/v2",
+      credentials: CREDENTIALS,
+      userAgent: "test",
+      retries: 3,
+      transport: async () => {
+        attempts.push(1);
+        throw bug;
+      },
+    });
+    expect(await failure(client.read("m"))).toBe(bug);
+    expect(await failure(client.request("m", {}, { write: true }))).toBe(bug);
+    expect(attempts).toHaveLength(2);
+  });
+
+  it("a throwing log (a bug too) is thrown as it is, by a request and by a download", async () => {
+    const bug = new Error("log broke");
+    const { client } = scripted([OK], {
+      log: () => {
+        throw bug;
+      },
+    });
+    expect(await failure(client.read("m"))).toBe(bug);
+    expect(await failure(client.download(new URL("http://service.invalid/doc.pdf")))).toBe(bug);
+  });
+
+  it("the service's errors, each with its words, outcome and hint", async () => {
+    const tell = async (step: Step) => failure(scripted([step], { retries: 0 }).client.read("facturacion/x"));
+    expect(await tell(json({ errores: ["token", "inválido"] }, 401))).toMatchObject({
+      message: "access denied (HTTP 401): token; inválido",
+      outcome: "denied",
+      code: "service.denied",
+      hint: "check the profile's usertoken, apikey and apitoken (and its point of sale)",
+    });
+    expect(await tell(json({}, 403))).toMatchObject({ message: "access denied (HTTP 403)" });
+    expect(await tell(json({ errores: [""] }, 403))).toMatchObject({ message: "access denied (HTTP 403)" });
+    expect(await tell({ status: 429, body: "" })).toMatchObject({
+      message: "too many requests (HTTP 429)",
+      hint: "lower the request rate",
+    });
+    expect(await tell(json({}, 503))).toMatchObject({
+      message: "the service failed (HTTP 503)",
+      outcome: "unavailable",
+      code: "service.unavailable",
+      hint: "try again later; `facturar status` shows the service's state",
+    });
+    const refused = await tell(json({ errores: ["mal", "peor"] }, 400));
+    expect(refused).toMatchObject({
+      message: "the service answered HTTP 400 to facturacion/x: mal; peor",
+      outcome: "rejected",
+      code: "http.400",
+    });
+    expect((refused as FacturarError).hint).toBeUndefined();
+    expect(await tell(json({}, 404))).toMatchObject({
+      message: "the service answered HTTP 404 to facturacion/x",
+      hint: "is base_url the API's /app/api/v2 address?",
+    });
+    expect(await tell(lostConnection())).toMatchObject({
+      message: "the connection broke while the answer arrived (after retries)",
+      hint: "check the network, or the service status with `facturar status`",
+    });
+  });
+
+  it("an answer that is no JSON object, or cannot be read surely, is service.not-json, named", async () => {
+    const tell = async (body: string, list = false) =>
+      failure(scripted([{ status: 200, body }]).client.read("facturacion/x", {}, { list }));
+    const notObject = "the service answered facturacion/x with something that is not a JSON object";
+    for (const body of ["<html>", "null", "5", '"text"', "[1]", "true"])
+      expect(await tell(body), body).toMatchObject({
+        message: notObject,
+        code: "service.not-json",
+        outcome: "unavailable",
+        hint: "the base URL may point at a web page, or a proxy is in the way",
+      });
+    expect(await tell('{"error":"N","error":"S"}')).toMatchObject({
+      message: 'the service\'s answer to facturacion/x cannot be read: the key "error" is given twice in one object',
+      code: "service.not-json",
+    });
+    // Given twice once its control characters are out (cleanAnswer).
+    expect(await tell('{"error":"N","error\\u0007":"S"}')).toMatchObject({
+      message: 'the service\'s answer to facturacion/x cannot be read: the key "error" is given twice in one object',
+    });
+    // A list is an answer where the method's shape allows one.
+    const { client } = scripted([{ status: 200, body: '[{"a":1}]' }]);
+    expect(await client.read("tablas_referencia/x", {}, { list: true })).toEqual([{ a: 1 }]);
+  });
+
+  it("maintenance: told with its end and the service's words; mantenimiento 0 is none", async () => {
+    const tell = async (answer: unknown) => failure(scripted([json(answer)]).client.read("m"));
+    expect(
+      await tell({ error: "N", mantenimiento: 1, mantenimiento_hasta: "23/11/2026 23:00\u001b[2J" }),
+    ).toMatchObject({
+      message: "the service is under maintenance until 23/11/2026 23:00",
+      code: "service.maintenance",
+      hint: "try again after that time",
+    });
+    expect(await tell({ error: "S", mantenimiento: "1", errores: ["vuelva luego"] })).toMatchObject({
+      message: "the service is under maintenance: vuelva luego",
+    });
+    for (const none of [0, "0"]) {
+      const { client } = scripted([json({ error: "N", mantenimiento: none })]);
+      expect(await client.read("m")).toEqual({ error: "N", mantenimiento: none });
+    }
+  });
+
+  it("an empty Retry-After is no time: the backoff is waited", async () => {
+    const { client, sleeps } = scripted([{ status: 429, body: "", headers: { "retry-after": "" } }, OK]);
+    await client.read("m");
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThanOrEqual(50);
+  });
+
+  it("the backoff is jittered over its whole width, not only its first half", async () => {
+    const { client, sleeps } = scripted([json({}, 503)], { retries: 12, backoffMs: 100 });
+    await failure(client.read("m"));
+    // Each wait is between half and one and a half backoffs; some are well past the half.
+    expect(sleeps.some((ms, i) => ms > 100 * 2 ** i * 0.5 + 1)).toBe(true);
+    for (const [i, ms] of sleeps.entries()) expect(ms).toBeLessThan(100 * 2 ** i * 1.5);
+  });
+
+  it("without a sleep of its own, the client really waits its backoff", async () => {
+    const client = new ApiClient({
+      baseUrl: "http://service.invalid/app/api/v2",
+      credentials: CREDENTIALS,
+      userAgent: "test",
+      retries: 1,
+      backoffMs: 60,
+      transport: async () => ({ status: 503, headers: {}, body: Buffer.from("") }),
+    });
+    const started = performance.now();
+    await failure(client.read("m"));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(29);
+  });
+});
+
+describe("spacing: the margin, and what each 429 adds to it", () => {
+  /** Two requests of a client spaced by 100 ms; the second one's wait for its turn. */
+  async function secondWait(options: Partial<ClientOptions>, first: Step[]): Promise<number[]> {
+    const { client, sleeps } = scripted([...first, OK], { minIntervalMs: 100, retries: 1, ...options });
+    await client.read("a");
+    return sleeps;
+  }
+
+  it("5 ms above the interval unless told", async () => {
+    const { client, sleeps } = scripted([OK], { minIntervalMs: 100 });
+    await Promise.all([client.read("a"), client.read("b")]);
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThan(100);
+    expect(sleeps[0]).toBeLessThanOrEqual(105);
+  });
+
+  it("a 429 adds 10 ms to the margin", async () => {
+    // The backoff's wait, then the turn of the second attempt: 100 + 0 + 10.
+    const [, turn] = await secondWait({ spacingMarginMs: 0 }, [{ status: 429, body: "" }]);
+    expect(turn).toBeGreaterThan(105);
+    expect(turn).toBeLessThanOrEqual(110);
+  });
+
+  it("up to a quarter of the interval", async () => {
+    const [, turn] = await secondWait({ spacingMarginMs: 20 }, [{ status: 429, body: "" }]);
+    expect(turn).toBeGreaterThan(120);
+    expect(turn).toBeLessThanOrEqual(125);
+  });
+});
+
+describe("the limiter counts from when a request left, not from its answer", () => {
+  it("an answer that comes late does not push the next turns back", async () => {
+    const handed: Record<string, number> = {};
+    const client = new ApiClient({
+      baseUrl: "http://service.invalid/app/api/v2",
+      credentials: CREDENTIALS,
+      userAgent: "test",
+      minIntervalMs: 100,
+      spacingMarginMs: 0,
+      retries: 0,
+      transport: async (url, opts) => {
+        const which = url.pathname.split("/").pop() as string;
+        handed[which] = performance.now();
+        opts.onSent?.();
+        // The first one's answer comes after the second one has left, before the third one's turn.
+        if (which === "a") await new Promise((r) => setTimeout(r, 150));
+        return { status: 200, headers: {}, body: Buffer.from("{}") };
+      },
+    });
+    await Promise.all([client.read("a"), client.read("b"), client.read("c")]);
+    const { a, b, c } = handed as { a: number; b: number; c: number };
+    expect(b - a).toBeGreaterThanOrEqual(99);
+    // 100 ms after b left; counted from a's answer (150 ms after a) it would be 250 ms after a.
+    expect(c - b).toBeGreaterThanOrEqual(99);
+    expect(c - a).toBeLessThan(240);
+  });
+});
+
+describe("a service that moved (relocate)", () => {
+  function movable(relocate: () => Promise<string | undefined>, failure: TransportError) {
+    const handed: string[] = [];
+    const log: string[] = [];
+    const client = new ApiClient({
+      baseUrl: "http://old.invalid/app/api/v2",
+      credentials: CREDENTIALS,
+      userAgent: "test",
+      retries: 0,
+      log: (line) => log.push(line),
+      relocate,
+      transport: async (url) => {
+        handed.push(url.href);
+        if (url.host === "old.invalid") throw failure;
+        return { status: 200, headers: {}, body: Buffer.from('{"error":"N"}') };
+      },
+    });
+    return { client, handed, log };
+  }
+
+  it("a request refused where the service was goes where it is now, with every caller refused at once", async () => {
+    let moves = 0;
+    const { client, handed, log } = movable(async () => {
+      moves++;
+      await new Promise((r) => setTimeout(r, 5));
+      return "http://new.invalid/app/api/v2//";
+    }, neverReached());
+    const answers = await Promise.all([client.read("a"), client.read("b")]);
+    expect(answers).toEqual([{ error: "N" }, { error: "N" }]);
+    expect(moves).toBe(1);
+    expect(client.baseUrl.href).toBe("http://new.invalid/app/api/v2/");
+    expect(handed).toEqual([
+      "http://old.invalid/app/api/v2/a",
+      "http://old.invalid/app/api/v2/b",
+      "http://new.invalid/app/api/v2/a",
+      "http://new.invalid/app/api/v2/b",
+    ]);
+    expect(log).toContain("  the service moved to http://new.invalid");
+    // Moved once: the next request goes there directly.
+    await client.read("c");
+    expect(handed.at(-1)).toBe("http://new.invalid/app/api/v2/c");
+    expect(moves).toBe(1);
+  });
+
+  it("it stays where it was when it cannot move (nowhere to go, or the move fails), and asks again next time", async () => {
+    for (const relocate of [async () => undefined, async () => Promise.reject(new Error("no"))]) {
+      let moves = 0;
+      const { client, handed } = movable(() => {
+        moves++;
+        return relocate();
+      }, neverReached());
+      expect(await failure(client.read("a"))).toBeInstanceOf(UnavailableError);
+      expect(await failure(client.read("b"))).toBeInstanceOf(UnavailableError);
+      expect(moves).toBe(2);
+      expect(handed).toEqual(["http://old.invalid/app/api/v2/a", "http://old.invalid/app/api/v2/b"]);
+    }
+  });
+
+  it("only a request that never left is moved: a connection lost, or refused after sending, is not", async () => {
+    for (const lost of [
+      new TransportError("reset", "dropped", false),
+      new TransportError("refused late", "refused", true),
+      lostConnection(),
+    ]) {
+      let moves = 0;
+      const { client, handed } = movable(async () => {
+        moves++;
+        return "http://new.invalid/app/api/v2";
+      }, lost);
+      await failure(client.read("a"));
+      expect(moves, lost.message).toBe(0);
+      expect(handed).toHaveLength(1);
+    }
+  });
+});
+
+describe("downloads over loopback: what is sent, logged and retried", () => {
+  it("a GET with the user agent and no credentials, logged, and its retries logged", async () => {
+    const seen: { method?: string; agent?: string; url?: string }[] = [];
+    const observer = createServer((req, res) => {
+      seen.push({ method: req.method, agent: req.headers["user-agent"], url: req.url });
+      res.writeHead(seen.length === 1 ? 500 : 200);
+      res.end(seen.length === 1 ? "busy" : "%PDF-1.7\n");
+    });
+    await new Promise<void>((resolve) => observer.listen(0, "127.0.0.1", resolve));
+    const at = `http://127.0.0.1:${(observer.address() as AddressInfo).port}`;
+    try {
+      const log: string[] = [];
+      const client = new ApiClient({
+        baseUrl: `${at}/app/api/v2`,
+        credentials: CREDENTIALS,
+        userAgent: "facturar-test",
+        retries: 2,
+        backoffMs: 1,
+        sleep: async () => {},
+        log: (line) => log.push(line),
+      });
+      const response = await client.download(new URL(`${at}/documentos/1.pdf?x=1`));
+      expect(response.status).toBe(200);
+      expect(seen).toEqual([
+        { method: "GET", agent: "facturar-test", url: "/documentos/1.pdf?x=1" },
+        { method: "GET", agent: "facturar-test", url: "/documentos/1.pdf?x=1" },
+      ]);
+      expect(log[0]).toBe(`GET ${at}/documentos/1.pdf`);
+      expect(log[1]).toMatch(
+        new RegExp(`^retrying GET ${at.replace(/\./g, "\\.")}/documentos/1\\.pdf in \\d+ ms \\(HTTP 500\\)$`),
+      );
+    } finally {
+      observer.closeAllConnections();
+      await new Promise((resolve) => observer.close(resolve));
+    }
+  });
+});
+
+describe("errorTexts and parseVoucherNumber", () => {
+  it("errorTexts: a list of non-empty printable texts, whatever was sent", () => {
+    expect(errorTexts(undefined)).toEqual([]);
+    expect(errorTexts(null)).toEqual([]);
+    expect(errorTexts([""])).toEqual([]);
+    expect(errorTexts(" uno ")).toEqual(["uno"]);
+    expect(errorTexts([5, { a: 1 }, null, " dos\u001b[2J "])).toEqual(["5", '{"a":1}', "null", "dos"]);
+    expect(errorTexts(7)).toEqual(["7"]);
+  });
+
+  it("parseVoucherNumber: PPPPP-NNNNNNNN or a bare number, whole and trimmed, nothing else", () => {
+    expect(parseVoucherNumber(" 00003-00000074 ")).toEqual({ punto_venta: 3, numero: 74 });
+    expect(parseVoucherNumber("0002-00000006")).toEqual({ punto_venta: 2, numero: 6 });
+    expect(parseVoucherNumber(" 0000123 ")).toEqual({ numero: 123 });
+    expect(parseVoucherNumber(123)).toEqual({ numero: 123 });
+    for (const bad of [
+      "x00003-00000074",
+      "00003-00000074x",
+      "000003-00000074",
+      "123456789",
+      "a123",
+      "123a",
+      "",
+      null,
+      undefined,
+    ])
+      expect(parseVoucherNumber(bad), String(bad)).toBeUndefined();
   });
 });

@@ -96,6 +96,7 @@ describe("lostAnswer: a write's failure after which its work may have been done"
       expect(refusedForItsBody(new FacturarError("x", "rejected", `http.${s}`)), String(s)).toBe(false);
     expect(refusedForItsBody(new FacturarError("x", "rejected", "service.refused"))).toBe(false);
     expect(refusedForItsBody(new FacturarError("x", "rejected", "http.400x"))).toBe(false);
+    expect(refusedForItsBody(new FacturarError("x", "rejected", "xhttp.400"))).toBe(false);
   });
 });
 
@@ -674,7 +675,9 @@ describe("what the request path tells, and how", () => {
     expect(await tell('{"error":"N","error\\u0007":"S"}')).toMatchObject({
       message: 'the service\'s answer to facturacion/x cannot be read: the key "error" is given twice in one object',
     });
-    // A list is an answer where the method's shape allows one.
+    // A list is an answer only where the method's shape allows one.
+    const plain = scripted([{ status: 200, body: "[1]" }]);
+    expect(await failure(plain.client.read("facturacion/x"))).toMatchObject({ message: notObject });
     const { client } = scripted([{ status: 200, body: '[{"a":1}]' }]);
     expect(await client.read("tablas_referencia/x", {}, { list: true })).toEqual([{ a: 1 }]);
   });
@@ -786,7 +789,7 @@ describe("the limiter counts from when a request left, not from its answer", () 
 });
 
 describe("a service that moved (relocate)", () => {
-  function movable(relocate: () => Promise<string | undefined>, failure: TransportError) {
+  function movable(relocate: () => Promise<string | undefined>, failure: TransportError, logging = true) {
     const handed: string[] = [];
     const log: string[] = [];
     const client = new ApiClient({
@@ -794,7 +797,7 @@ describe("a service that moved (relocate)", () => {
       credentials: CREDENTIALS,
       userAgent: "test",
       retries: 0,
-      log: (line) => log.push(line),
+      ...(logging ? { log: (line: string) => void log.push(line) } : {}),
       relocate,
       transport: async (url) => {
         handed.push(url.href);
@@ -827,6 +830,36 @@ describe("a service that moved (relocate)", () => {
     await client.read("c");
     expect(handed.at(-1)).toBe("http://new.invalid/app/api/v2/c");
     expect(moves).toBe(1);
+    // Without a log, the same.
+    const quiet = movable(async () => "http://new.invalid/app/api/v2", neverReached(), false);
+    expect(await quiet.client.read("a")).toEqual({ error: "N" });
+  });
+
+  it("a request refused at the old address after another moved the service goes to the new one, no second move", async () => {
+    let moves = 0;
+    const handed: string[] = [];
+    const client = new ApiClient({
+      baseUrl: "http://old.invalid/app/api/v2",
+      credentials: CREDENTIALS,
+      userAgent: "test",
+      retries: 0,
+      relocate: async () => {
+        moves++;
+        return "http://new.invalid/app/api/v2";
+      },
+      transport: async (url) => {
+        handed.push(url.href);
+        if (url.host === "old.invalid") {
+          // b is refused late, once a has moved the service.
+          if (url.pathname.endsWith("/b")) await new Promise((r) => setTimeout(r, 30));
+          throw neverReached();
+        }
+        return { status: 200, headers: {}, body: Buffer.from('{"error":"N"}') };
+      },
+    });
+    expect(await Promise.all([client.read("a"), client.read("b")])).toEqual([{ error: "N" }, { error: "N" }]);
+    expect(moves).toBe(1);
+    expect(handed.at(-1)).toBe("http://new.invalid/app/api/v2/b");
   });
 
   it("it stays where it was when it cannot move (nowhere to go, or the move fails), and asks again next time", async () => {

@@ -767,7 +767,7 @@ describe("the limiter counts from when a request left, not from its answer", () 
       baseUrl: "http://service.invalid/app/api/v2",
       credentials: CREDENTIALS,
       userAgent: "test",
-      minIntervalMs: 100,
+      minIntervalMs: 200,
       spacingMarginMs: 0,
       retries: 0,
       transport: async (url, opts) => {
@@ -775,16 +775,16 @@ describe("the limiter counts from when a request left, not from its answer", () 
         handed[which] = performance.now();
         opts.onSent?.();
         // The first one's answer comes after the second one has left, before the third one's turn.
-        if (which === "a") await new Promise((r) => setTimeout(r, 150));
+        if (which === "a") await new Promise((r) => setTimeout(r, 300));
         return { status: 200, headers: {}, body: Buffer.from("{}") };
       },
     });
     await Promise.all([client.read("a"), client.read("b"), client.read("c")]);
     const { a, b, c } = handed as { a: number; b: number; c: number };
-    expect(b - a).toBeGreaterThanOrEqual(99);
-    // 100 ms after b left; counted from a's answer (150 ms after a) it would be 250 ms after a.
-    expect(c - b).toBeGreaterThanOrEqual(99);
-    expect(c - a).toBeLessThan(240);
+    expect(b - a).toBeGreaterThanOrEqual(199);
+    // 200 ms after b left (400 ms after a); counted from a's answer (300 ms after a) it would be 500.
+    expect(c - b).toBeGreaterThanOrEqual(199);
+    expect(c - a).toBeLessThan(470);
   });
 });
 

@@ -97,6 +97,16 @@ export const SCOPES = {
     mutate: ["src/api/protocol.ts"],
     tests: ["test/unit/protocol.test.ts", "test/unit/service-batches.test.ts"],
   },
+  // The client's request path and retry policy: scripted transports, a loopback server, the issuer in-process.
+  client: {
+    mutate: ["src/api/client.ts"],
+    tests: [
+      "test/unit/client.test.ts",
+      "test/unit/client-spacing.test.ts",
+      "test/unit/download.test.ts",
+      "test/unit/protocol.test.ts",
+    ],
+  },
   // The journal's own tests, in milliseconds: the exactly-once tests (seconds a mutant) kill none of their survivors.
   journal: { mutate: ["src/batch/journal.ts"], tests: ["test/unit/journal.test.ts"] },
   // The durable log under the journal and the sandbox's state; the journal's tests drive it too.

@@ -1,8 +1,10 @@
 /**
  * The service's transport: credentials in the body, JSON both ways, failures typed (the typed
- * protocol in protocol.ts reads and normalises the answers). Calls that change nothing are
- * retried with exponential backoff and jitter; issuing calls never are: their callers reconcile
- * by `external_reference` instead.
+ * protocol in protocol.ts reads and normalises the answers). Every request takes one path
+ * (ApiClient.request, and download for document links) under one retry policy (`retryable`): a
+ * read retries what a later attempt may mend, with exponential backoff and jitter; a write retries
+ * only a 429, and a failure after which its work may have been done is a lost answer
+ * (`lostAnswer`), which its caller settles by asking the service by `external_reference`.
  */
 
 import type { Credentials } from "../config/profile.js";
@@ -11,7 +13,7 @@ import { t } from "../i18n/index.js";
 import { addressAllowed, documentUrl, MAX_DOCUMENT_BYTES } from "./documents.js";
 import { exchange, type HttpOptions, type HttpResponse, TransportError } from "./http.js";
 import { answerShapeProblem } from "./json-shape.js";
-import { C1_CONTROL, repairMojibake } from "./mojibake.js";
+import { cleanAnswer, cleanText, KeyCollision, printable, redactAnswer, shownRequest } from "./redact.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the service's answers are untyped JSON, read field by field
 export type Answer = Record<string, any>;
@@ -68,169 +70,6 @@ export interface ClientOptions {
   relocate?: () => Promise<string | undefined>;
 }
 
-const SECRET_KEYS = new Set(["usertoken", "apikey", "apitoken"]);
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** A's to Z's lowered, nothing else: the text keeps its length, so places found in it hold. */
-const lowerAscii = (text: string) => text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
-
-/**
- * Our own log's text: the answer's redaction, and the apikey wherever it appears (a few digits
- * that some amount may hold by chance, a price the verbose log can pay).
- */
-export function redact(text: string, credentials: Credentials): string {
-  let out = redactAnswer(text, credentials);
-  if (credentials.apikey) out = out.split(credentials.apikey).join("***");
-  return out;
-}
-
-/**
- * Terminal control sequences and control characters (but line breaks and tabs), and the Unicode
- * bidirectional controls (embeddings, overrides, isolates, marks): a text from the service is
- * printed, and must not retitle, clear or rewrite the user's terminal, nor show its characters
- * in another order than they are ("Trojan Source").
- */
-const CONTROL_CHARS = String.raw`[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]`;
-const CONTROL = new RegExp(
-  String.raw`\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?|${CONTROL_CHARS}`,
-  "g",
-);
-const HAS_CONTROL = new RegExp(CONTROL_CHARS);
-
-export function printable(value: string): string {
-  return HAS_CONTROL.test(value) ? value.replace(CONTROL, "") : value;
-}
-
-/** The apikey's name as services and people write it: apikey, api_key, api-key, "API KEY", api.key. */
-const APIKEY_NAME = String.raw`api[\s_.-]?key`;
-
-/**
- * The tokens wherever they appear in an answer, in any case (a service may echo them upper-cased);
- * the apikey (a few digits, which amounts and numbers may contain by chance) only beside its name.
- */
-export function redactAnswer(text: string, credentials: Credentials): string {
-  let out = text;
-  for (const value of [credentials.usertoken, credentials.apitoken]) {
-    if (value && value.length >= 6) out = out.replace(new RegExp(escapeRegExp(value), "gi"), "***");
-  }
-  const apikey = credentials.apikey;
-  if (apikey) {
-    // Again until nothing changes (a few passes at most): an apikey echoed twice in a row
-    // ("apikey 4242 4242") must not leave its second copy beside the first one's "***".
-    const named = new RegExp(`(${APIKEY_NAME}\\W{0,6})${escapeRegExp(apikey)}`, "gi");
-    for (let pass = 0; pass < 8; pass++) {
-      const next = out.replace(named, "$1***");
-      if (next === out) break;
-      out = next;
-    }
-  }
-  return out;
-}
-
-/**
- * A token's pieces are secret too: a service that cuts an echoed token in two (two `errores`
- * items, a line break in the middle) prints each piece apart, where the whole token is never
- * seen. So every run of FRAGMENT characters that also occurs in a token (in any case) is cut,
- * wherever it stands. Eight, because a shorter piece of a 32-character token tells little, while
- * shorter runs would start to match everyday words and numbers in the service's texts; for a hex
- * token a text matches an 8-character piece by chance about once in 10^8 places. A piece of
- * fewer than 8 characters at an item's edge stays shown: that is the price of not mangling texts.
- */
-const FRAGMENT = 8;
-
-/** Every run of FRAGMENT characters of the tokens, lowered (see FRAGMENT). */
-export function tokenPieces(credentials: Credentials): Set<string> {
-  const pieces = new Set<string>();
-  for (const token of [credentials.usertoken, credentials.apitoken]) {
-    if (!token || token.length < FRAGMENT) continue;
-    const lower = lowerAscii(token);
-    for (let i = 0; i + FRAGMENT <= lower.length; i++) pieces.add(lower.slice(i, i + FRAGMENT));
-  }
-  return pieces;
-}
-
-/** The text with every run that a token also holds (see FRAGMENT) replaced by one `***`. */
-export function cutTokenPieces(text: string, pieces: Set<string>): string {
-  if (pieces.size === 0 || text.length < FRAGMENT) return text;
-  const lower = lowerAscii(text);
-  let out = "";
-  let shownFrom = 0;
-  let coveredTo = -1;
-  for (let i = 0; i + FRAGMENT <= lower.length; i++) {
-    if (!pieces.has(lower.slice(i, i + FRAGMENT))) continue;
-    if (i > coveredTo) {
-      out += `${text.slice(shownFrom, i)}***`;
-    }
-    coveredTo = i + FRAGMENT;
-    shownFrom = coveredTo;
-  }
-  return coveredTo < 0 ? text : out + text.slice(shownFrom);
-}
-
-/**
- * Every string of a parsed answer, keys too, made printable and redacted, in place. Redacting the
- * raw text is not enough: a credential the service splits with a control sequence
- * ("abc\u001b[0mdef"), or writes with JSON's \u escapes, is whole again once decoded and made
- * printable.
- */
-/** Two keys of one object that are one once their control characters are taken out. */
-export class KeyCollision extends Error {
-  constructor(readonly key: string) {
-    super(t("the key {key} is given twice in one object", { key: JSON.stringify(key.slice(0, 40)) }));
-  }
-}
-
-export function cleanAnswer(value: unknown, credentials: Credentials): unknown {
-  const pieces = tokenPieces(credentials);
-  // A token too short to be cut in pieces is looked for whole.
-  const shortTokens = [credentials.usertoken, credentials.apitoken]
-    .filter((s) => s && s.length < FRAGMENT)
-    .map((s) => s.toLowerCase());
-  const apikey = credentials.apikey?.toLowerCase() ?? "";
-  const clean = (text: string): string => {
-    // A control of the C1 block is the trace of UTF-8 read as Latin-1 and encoded again (the
-    // registry's official example, reference §6.3): undone where the text decodes cleanly so,
-    // before printable() takes those controls out and the letters with them.
-    const shown = printable(C1_CONTROL.test(text) ? repairMojibake(text) : text);
-    const cut = cutTokenPieces(shown, pieces);
-    // Only a string that holds a credential's text is redacted further: a listing has thousands.
-    const lower = cut.toLowerCase();
-    const holds =
-      cut !== shown || shortTokens.some((s) => lower.includes(s)) || (apikey !== "" && lower.includes(apikey));
-    return holds ? redactAnswer(cut, credentials) : cut;
-  };
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "string") return clean(v);
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) v[i] = walk(v[i]);
-    } else if (v !== null && typeof v === "object") {
-      const o = v as Record<string, unknown>;
-      for (const key of Object.keys(o)) {
-        const shown = clean(key);
-        const inner = walk(o[key]);
-        if (shown !== key) {
-          // `"error\u0007"` cleaned would overwrite `"error"`: one key given twice, read as neither.
-          if (Object.hasOwn(o, shown)) throw new KeyCollision(shown);
-          delete o[key];
-        }
-        o[shown] = inner;
-      }
-    }
-    return v;
-  };
-  return walk(value);
-}
-
-/**
- * Any text the service controls that is not an answer's JSON (a redirect's Location, a transport
- * failure's message, a body that is no JSON), as it may be printed: printable first, so that taking
- * a control sequence out cannot make a credential whole again, then redacted, pieces too.
- */
-export function cleanText(text: string, credentials: Credentials): string {
-  return cutTokenPieces(redact(printable(text), credentials), tokenPieces(credentials));
-}
-
 /**
  * An answer's error texts: always a list of non-empty, printable texts, whatever a server sends
  * ([""], a string, a number…).
@@ -259,28 +98,93 @@ function retryAfterMs(response: HttpResponse): number | undefined {
 }
 
 /**
- * HTTP statuses that say an issuing request was refused as it stood, before any work: a bad or
- * too large request, a wrong address or method. (401/403, 429 and 5xx are told apart before.)
+ * A read changes nothing (a lookup, a listing, the status); a write may (an issuing call, a
+ * payment, an e-mail, a queue action); a download fetches a document link, without credentials.
  */
-const NOTHING_DONE = new Set([
-  "http.400",
-  "http.404",
-  "http.405",
-  "http.411",
-  "http.413",
-  "http.414",
-  "http.415",
-  "http.422",
-  "http.431",
-]);
+export type RequestKind = "read" | "write" | "download";
 
-/** A failure of one attempt that a read may retry. */
-class Retryable extends Error {
+/**
+ * How one attempt failed: the HTTP status it was answered (anything but 200), how the exchange
+ * broke when no answer came (TransportError's kinds), a 200 whose answer cannot be read
+ * (`unreadable`: not JSON, nested past reason, a key given twice), or the service's word that it
+ * is under maintenance.
+ */
+export type Failure = number | TransportError["kind"] | "unreadable" | "maintenance";
+
+/** Transport failures that no second attempt mends: the same server answers the same way. */
+const FINAL_TRANSPORT: ReadonlySet<Failure> = new Set(["redirect", "too-large", "refused-address"]);
+
+/**
+ * The one retry policy, for every request. A 429 is the service refusing before doing anything:
+ * any kind retries it (after its Retry-After). A read or a download changes nothing, so it also
+ * retries what a later attempt may mend: a 5xx, a connection refused, lost or timed out. A write
+ * retries nothing else: a 5xx or a lost connection may come after its work was done, and sending
+ * it again could do it twice (see lostAnswer). Nothing retries an answer it could read: a 4xx,
+ * maintenance, an unreadable body.
+ */
+export function retryable(kind: RequestKind, failure: Failure): boolean {
+  if (failure === 429) return true;
+  if (kind === "write") return false;
+  if (typeof failure === "number") return failure >= 500;
+  return failure !== "unreadable" && failure !== "maintenance" && !FINAL_TRANSPORT.has(failure);
+}
+
+/**
+ * Statuses that refuse a request for its body (malformed, too large, not processable): the service
+ * did nothing, and another request may fare better.
+ */
+const REFUSED_BODY: ReadonlySet<number> = new Set([400, 413, 422]);
+
+/**
+ * Statuses that refuse any request sent so, before any work: a wrong address or method, framing
+ * the service does not take. Every request of the run would be refused alike.
+ */
+const REFUSED_REQUEST: ReadonlySet<number> = new Set([404, 405, 411, 414, 415, 431]);
+
+/**
+ * Whether a write that failed so may have done its work: then its answer is lost, and only asking
+ * the service by reference can tell (a TransportError, maybe delivered, out of `request`). Nothing
+ * was done when the service refused the request as it stood (429, 401/403, REFUSED_BODY,
+ * REFUSED_REQUEST), said it was under maintenance, or redirected it elsewhere, nor when the
+ * request never reached it (`maybeDelivered` false). Any other status (a proxy's 408 or 499, a 409,
+ * a 5xx a proxy sent after the service did the work) and an answer that cannot be read are lost.
+ */
+export function lostAnswer(failure: Failure, maybeDelivered: boolean): boolean {
+  if (typeof failure === "number")
+    return (
+      failure !== 429 &&
+      failure !== 401 &&
+      failure !== 403 &&
+      !REFUSED_BODY.has(failure) &&
+      !REFUSED_REQUEST.has(failure)
+    );
+  if (failure === "unreadable" || failure === "too-large") return true;
+  if (failure === "maintenance" || failure === "redirect") return false;
+  return maybeDelivered;
+}
+
+/** An HTTP refusal (`http.N`, out of `request`) of this request's body alone (see REFUSED_BODY). */
+export function refusedForItsBody(error: FacturarError): boolean {
+  const status = /^http\.(\d+)$/.exec(error.code);
+  return status !== null && REFUSED_BODY.has(Number(status[1]));
+}
+
+/** The service could not be reached (a network failure, retried or not). */
+export function unreachable(message: string): UnavailableError {
+  return new UnavailableError(message, t("check the network, or the service status with `facturar status`"));
+}
+
+/** One attempt's failure, as the policy reads it (`failure`), with the error it ends in if not retried. */
+class Failed extends Error {
   constructor(
-    override readonly cause: FacturarError | TransportError,
+    readonly failure: Failure,
+    readonly error: Error,
+    /** How long the service asked to wait (a 429's Retry-After). */
     readonly waitMs?: number,
+    /** A download's answer: given back as it is when no attempt is left. */
+    readonly response?: HttpResponse,
   ) {
-    super(cause.message);
+    super(error.message);
   }
 }
 
@@ -339,68 +243,36 @@ export class ApiClient {
   }
 
   /**
-   * A call that changes nothing: retried on network failures, 5xx and 429. `list`: an answer that
+   * The one request path: a method of the service, the credentials added to `body`, spaced (see
+   * gate) and retried under `retryable`. A read that fails for good throws the service's error,
+   * or UnavailableError once the network kept failing. A write throws TransportError (maybe
+   * delivered) when its answer is lost (see lostAnswer): the caller asks the service by reference
+   * before sending it again; any other error says the service did nothing. `list`: an answer that
    * is a JSON array is taken too (returned as it is), for methods whose shape is undocumented.
    */
-  async read(method: string, body: Answer = {}, opts: { list?: boolean } = {}): Promise<Answer> {
-    const attempts = (this.options.retries ?? 4) + 1;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.once(method, body, this.options.readTimeoutMs ?? 30_000, opts.list ?? false);
-      } catch (error) {
-        if (!(error instanceof Retryable)) throw error;
-        if (attempt >= attempts) throw this.final(error.cause);
-        const backoff = (this.options.backoffMs ?? 500) * 2 ** (attempt - 1);
-        const wait = error.waitMs ?? backoff / 2 + Math.random() * backoff;
-        this.options.log?.(`retrying ${method} in ${Math.round(wait)} ms (${error.message})`);
-        // A Retry-After holds every request of this client (see once): the gate waits it out.
-        if (error.waitMs === undefined) await this.sleep(wait);
-      }
-    }
-  }
-
-  /**
-   * An issuing call: one attempt, except after a 429 (the service refused before doing anything).
-   * A TransportError out of here means the outcome is unknown: reconcile before sending again.
-   */
-  async issue(method: string, body: Answer): Promise<Answer> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.once(method, body, this.options.issueTimeoutMs ?? 95_000);
-      } catch (error) {
-        // A status that does not say the request was refused before any work (a proxy's 408 or
-        // 499, a 409): the voucher may be stored, so the answer is lost, not a refusal.
-        if (error instanceof FacturarError && /^http\.\d+$/.test(error.code) && !NOTHING_DONE.has(error.code))
-          throw new TransportError(error.message, "dropped", true);
-        if (!(error instanceof Retryable)) throw error;
-        const rateLimited = error.cause instanceof UnavailableError && error.cause.code === "service.rate-limited";
-        if (rateLimited && attempt <= (this.options.retries ?? 4)) {
-          if (error.waitMs === undefined) await this.sleep((this.options.backoffMs ?? 500) * 2 ** attempt);
-          else this.options.log?.(`retrying ${method} in ${Math.round(error.waitMs)} ms (${error.message})`);
-          continue;
-        }
-        // A 5xx may come from a proxy after the service did the work: as unknown as a timeout.
-        if (error.cause instanceof UnavailableError && !rateLimited) {
-          throw new TransportError(error.cause.message, "dropped", true);
-        }
-        throw error.cause;
-      }
-    }
-  }
-
-  /** `issue` with one more rule: an answer that cannot be read may still mean the work was done. */
-  async issueOrUnknown(method: string, body: Answer): Promise<Answer> {
+  async request(method: string, body: Answer = {}, opts: { write?: boolean; list?: boolean } = {}): Promise<Answer> {
+    const kind = opts.write ? "write" : "read";
+    // Instant issuing may take the service up to about 90 s.
+    const timeoutMs = opts.write ? (this.options.issueTimeoutMs ?? 95_000) : (this.options.readTimeoutMs ?? 30_000);
     try {
-      return await this.issue(method, body);
+      return await this.retrying(kind, method, () => this.attempt(method, body, timeoutMs, opts.list ?? false));
     } catch (error) {
-      if (
-        error instanceof UnavailableError &&
-        (error.code === "service.not-json" || error.code === "service.too-large")
-      ) {
-        throw new TransportError(error.message, "dropped", true);
+      if (!(error instanceof Failed)) throw error;
+      const cause = error.error;
+      if (kind === "write") {
+        // Nothing done (refused as it stood, or never reached): the service's own error, or the network's.
+        if (!lostAnswer(error.failure, cause instanceof TransportError && cause.maybeDelivered)) throw cause;
+        throw cause instanceof TransportError ? cause : new TransportError(cause.message, "dropped", true);
       }
-      throw error;
+      if (cause instanceof TransportError)
+        throw unreachable(t("{message} (after retries)", { message: cause.message }));
+      throw cause;
     }
+  }
+
+  /** `request` of a read: a call that changes nothing. */
+  read(method: string, body: Answer = {}, opts: { list?: boolean } = {}): Promise<Answer> {
+    return this.request(method, body, opts);
   }
 
   /**
@@ -409,47 +281,62 @@ export class ApiClient {
    * to addresses it refuses fails with TransportError `refused-address`. Whether the body is a
    * PDF is the caller's to check (`isPdf`).
    *
-   * Retried as a read is on 429 (after its Retry-After), 5xx and lost connections: lanes fetch
-   * documents several at a time, and a busy service's "too many requests" must not cost a PDF.
-   * The last answer is returned as it is; redirects, oversized answers and refused addresses are
-   * not retried.
+   * Retried as a read is (`retryable`), on 429 (after its Retry-After), 5xx and lost connections:
+   * lanes fetch documents several at a time, and a busy service's "too many requests" must not
+   * cost a PDF. Not spaced: the service does not count downloads. The last answer is returned as
+   * it is; redirects, oversized answers and refused addresses are not retried.
    */
   async download(url: URL, maxBytes = MAX_DOCUMENT_BYTES): Promise<HttpResponse> {
     const target = documentUrl(this.base, url.href);
     const allowAddress = (ip: string) => addressAllowed(this.base, target, ip);
-    const attempts = (this.options.retries ?? 4) + 1;
-    for (let attempt = 1; ; attempt++) {
-      this.options.log?.(`GET ${target.origin}${target.pathname}`);
-      let waitMs: number | undefined;
-      try {
-        const response = await exchange(target, {
-          method: "GET",
-          timeoutMs: this.options.readTimeoutMs ?? 30_000,
-          maxBytes,
-          headers: { "user-agent": this.options.userAgent },
-          allowAddress,
-        });
-        if ((response.status !== 429 && response.status < 500) || attempt >= attempts) return response;
-        waitMs = retryAfterMs(response);
-      } catch (error) {
-        const final =
-          !(error instanceof TransportError) ||
-          error.kind === "redirect" ||
-          error.kind === "too-large" ||
-          error.kind === "refused-address";
-        if (final || attempt >= attempts) throw error;
-      }
-      const backoff = (this.options.backoffMs ?? 500) * 2 ** (attempt - 1);
-      await this.sleep(waitMs ?? backoff / 2 + Math.random() * backoff);
+    const label = `GET ${target.origin}${target.pathname}`;
+    try {
+      return await this.retrying("download", label, async () => {
+        this.options.log?.(label);
+        let response: HttpResponse;
+        try {
+          response = await exchange(target, {
+            method: "GET",
+            timeoutMs: this.options.readTimeoutMs ?? 30_000,
+            maxBytes,
+            headers: { "user-agent": this.options.userAgent },
+            allowAddress,
+          });
+        } catch (error) {
+          throw error instanceof TransportError ? new Failed(error.kind, error) : error;
+        }
+        // Any other answer is the caller's to read (a 404 or a 410: an expired link, regenerated there).
+        if (!retryable("download", response.status)) return response;
+        throw new Failed(response.status, new Error(`HTTP ${response.status}`), retryAfterMs(response), response);
+      });
+    } catch (error) {
+      if (!(error instanceof Failed)) throw error;
+      if (error.response) return error.response;
+      throw error.error;
     }
   }
 
-  private final(cause: FacturarError | TransportError): FacturarError {
-    if (cause instanceof FacturarError) return cause;
-    return new UnavailableError(
-      t("{message} (after retries)", { message: cause.message }),
-      t("check the network, or the service status with `facturar status`"),
-    );
+  /**
+   * `attempt` again while `retryable` says so, at most `retries` times: after the service's
+   * Retry-After, else an exponential backoff with jitter. Throws the last Failed.
+   */
+  private async retrying<T>(kind: RequestKind, label: string, attempt: () => Promise<T>): Promise<T> {
+    const retries = this.options.retries ?? 4;
+    for (let n = 1; ; n++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof Failed) || n > retries || !retryable(kind, error.failure)) throw error;
+        const backoff = (this.options.backoffMs ?? 500) * 2 ** (n - 1);
+        const wait = error.waitMs ?? backoff / 2 + Math.random() * backoff;
+        this.options.log?.(
+          `retrying ${label} in ${Math.round(wait)} ms (${cleanText(error.message, this.options.credentials)})`,
+        );
+        // A Retry-After holds every spaced request of this client: the gate waits it out (see
+        // attempt). A download is not spaced, so it waits here.
+        if (error.waitMs === undefined || kind === "download") await this.sleep(wait);
+      }
+    }
   }
 
   /**
@@ -488,18 +375,14 @@ export class ApiClient {
     };
   }
 
-  private async once(method: string, body: Answer, timeoutMs: number, list = false): Promise<Answer> {
+  /** One attempt of a request: its answer, or Failed saying how it failed. */
+  private async attempt(method: string, body: Answer, timeoutMs: number, list: boolean): Promise<Answer> {
     const url = new URL(method, this.base);
-    const payload = JSON.stringify({ ...body, ...this.options.credentials });
+    const credentials = this.options.credentials;
+    const payload = JSON.stringify({ ...body, ...credentials });
     const log = this.options.log;
     // Everything but the send itself is done before the turn: the send follows it at once.
-    let line: string | undefined;
-    if (log) {
-      const shown = Object.fromEntries(
-        Object.entries({ ...body, ...this.options.credentials }).map(([k, v]) => [k, SECRET_KEYS.has(k) ? "***" : v]),
-      );
-      line = `POST ${url.origin}${url.pathname} ${cleanText(JSON.stringify(shown).slice(0, 8000), this.options.credentials).slice(0, 4000)}`;
-    }
+    const line = log ? shownRequest(url, body, credentials) : undefined;
     const left = await this.gate();
     const started = Date.now();
     if (line !== undefined) log?.(line);
@@ -515,36 +398,30 @@ export class ApiClient {
     } catch (error) {
       // Never sent, or sent and lost: either way the next request's turn may come.
       left();
-      if (error instanceof TransportError) {
-        // A redirect's Location, say, is the server's text: it may echo the credentials.
-        const cleaned = new TransportError(
-          cleanText(error.message, this.options.credentials),
-          error.kind,
-          error.maybeDelivered,
-        );
-        log?.(`  ${cleaned.kind}: ${cleaned.message}`);
-        // Nothing reached the service: the same request goes where it is now, if it has moved.
-        if (error.kind === "refused" && !error.maybeDelivered && (await this.moved(url))) {
-          log?.(`  ${t("the service moved to {url}", { url: this.base.origin })}`);
-          return this.once(method, body, timeoutMs, list);
-        }
-        if (cleaned.kind === "redirect" || cleaned.kind === "too-large")
-          throw new UnavailableError(cleaned.message, undefined, `service.${cleaned.kind}`);
-        throw new Retryable(cleaned);
+      if (!(error instanceof TransportError)) throw error;
+      // A redirect's Location, say, is the server's text: it may echo the credentials.
+      const cleaned = new TransportError(cleanText(error.message, credentials), error.kind, error.maybeDelivered);
+      log?.(`  ${cleaned.kind}: ${cleaned.message}`);
+      // Nothing reached the service: the same request goes where it is now, if it has moved.
+      if (error.kind === "refused" && !error.maybeDelivered && (await this.moved(url))) {
+        log?.(`  ${t("the service moved to {url}", { url: this.base.origin })}`);
+        return this.attempt(method, body, timeoutMs, list);
       }
-      throw error;
+      if (cleaned.kind === "redirect" || cleaned.kind === "too-large")
+        throw new Failed(cleaned.kind, new UnavailableError(cleaned.message, undefined, `service.${cleaned.kind}`));
+      throw new Failed(cleaned.kind, cleaned);
     }
     // A transport that does not tell when the request left: it has, now that it is answered.
     left();
     // A server that echoes the credentials back (in an error text, say) must not get them printed
     // or journaled: they are cut out of the answer before anything reads it (from the raw text,
     // then from each decoded string: see cleanAnswer).
-    const text = redactAnswer(response.body.toString("utf8"), this.options.credentials);
+    const text = redactAnswer(response.body.toString("utf8"), credentials);
     // The log shows the body as it came (an HTML page may hold raw escapes): printable first, then
     // redacted, so that taking a control sequence out cannot make a credential whole again.
     // Cut to twice what is shown before cleaning (an answer may be megabytes), then to what is shown.
     log?.(
-      `  ${response.status} in ${Date.now() - started} ms: ${cleanText(text.slice(0, 8000), this.options.credentials).slice(0, 4000)}`,
+      `  ${response.status} in ${Date.now() - started} ms: ${cleanText(text.slice(0, 8000), credentials).slice(0, 4000)}`,
     );
     // Nested past any real answer, or a key given twice: nothing in it can be read surely.
     let unreadable = answerShapeProblem(text);
@@ -558,60 +435,73 @@ export class ApiClient {
     try {
       answer =
         parsed !== null && typeof parsed === "object" && (list || !Array.isArray(parsed))
-          ? (cleanAnswer(parsed, this.options.credentials) as Answer)
+          ? (cleanAnswer(parsed, credentials) as Answer)
           : undefined;
     } catch (error) {
       if (!(error instanceof KeyCollision)) throw error;
       unreadable = error.message;
     }
     const message = errorTexts(answer?.errores).join("; ") || undefined;
-    if (response.status === 401 || response.status === 403) {
-      throw new AccessDeniedError(
-        `${t("access denied (HTTP {status})", { status: response.status })}${message ? `: ${message}` : ""}`,
+    const status = response.status;
+    if (status === 401 || status === 403) {
+      throw new Failed(
+        status,
+        new AccessDeniedError(`${t("access denied (HTTP {status})", { status })}${message ? `: ${message}` : ""}`),
       );
     }
-    if (response.status === 429) {
+    if (status === 429) {
       const waitMs = retryAfterMs(response);
       // Too many requests from this client: none of its requests goes before the service's time.
       if (waitMs !== undefined) this.notBefore = Math.max(this.notBefore, performance.now() + waitMs);
       // Spaced, and still too close on arrival: the way there varies more than the margin allows.
       const interval = this.options.minIntervalMs ?? 0;
       if (interval > 0) this.margin = Math.min(this.margin + MARGIN_STEP_MS, Math.ceil(interval / 4));
-      throw new Retryable(
+      throw new Failed(
+        status,
         new UnavailableError(t("too many requests (HTTP 429)"), t("lower the request rate"), "service.rate-limited"),
         waitMs,
       );
     }
-    if (response.status >= 500) {
-      throw new Retryable(
+    if (status >= 500) {
+      throw new Failed(
+        status,
         new UnavailableError(
-          t("the service failed (HTTP {status})", { status: response.status }),
+          t("the service failed (HTTP {status})", { status }),
           t("try again later; `facturar status` shows the service's state"),
         ),
       );
     }
-    if (response.status !== 200) {
-      throw new FacturarError(
-        `${t("the service answered HTTP {status} to {method}", { status: response.status, method })}${message ? `: ${message}` : ""}`,
-        "rejected",
-        `http.${response.status}`,
-        response.status === 404 ? t("is base_url the API's /app/api/v2 address?") : undefined,
+    if (status !== 200) {
+      throw new Failed(
+        status,
+        new FacturarError(
+          `${t("the service answered HTTP {status} to {method}", { status, method })}${message ? `: ${message}` : ""}`,
+          "rejected",
+          `http.${status}`,
+          status === 404 ? t("is base_url the API's /app/api/v2 address?") : undefined,
+        ),
       );
     }
     if (!answer) {
-      throw new UnavailableError(
-        unreadable
-          ? t("the service's answer to {method} cannot be read: {problem}", { method, problem: unreadable })
-          : t("the service answered {method} with something that is not a JSON object", { method }),
-        t("the base URL may point at a web page, or a proxy is in the way"),
-        "service.not-json",
+      throw new Failed(
+        "unreadable",
+        new UnavailableError(
+          unreadable
+            ? t("the service's answer to {method} cannot be read: {problem}", { method, problem: unreadable })
+            : t("the service answered {method} with something that is not a JSON object", { method }),
+          t("the base URL may point at a web page, or a proxy is in the way"),
+          "service.not-json",
+        ),
       );
     }
     if (answer.mantenimiento !== undefined && Number(answer.mantenimiento) !== 0) {
-      throw new UnavailableError(
-        `${answer.mantenimiento_hasta ? t("the service is under maintenance until {until}", { until: printable(String(answer.mantenimiento_hasta)) }) : t("the service is under maintenance")}${message ? `: ${message}` : ""}`,
-        t("try again after that time"),
-        "service.maintenance",
+      throw new Failed(
+        "maintenance",
+        new UnavailableError(
+          `${answer.mantenimiento_hasta ? t("the service is under maintenance until {until}", { until: printable(String(answer.mantenimiento_hasta)) }) : t("the service is under maintenance")}${message ? `: ${message}` : ""}`,
+          t("try again after that time"),
+          "service.maintenance",
+        ),
       );
     }
     return answer;

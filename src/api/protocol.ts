@@ -12,10 +12,11 @@ import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import type { Authorization, HeldState, Micrositios, Operacion, ServiceVoucher } from "../voucher/held.js";
 import { unescapeText } from "../voucher/text.js";
-import { type ApiClient, errorTexts, parseVoucherNumber, printable, UnavailableError } from "./client.js";
+import { type ApiClient, errorTexts, parseVoucherNumber, UnavailableError } from "./client.js";
 import type { HttpResponse } from "./http.js";
 import { TransportError } from "./http.js";
 import { repairMojibake } from "./mojibake.js";
+import { printable } from "./redact.js";
 
 export type IssueMode = "instant" | "queued";
 
@@ -932,7 +933,11 @@ export class HttpService implements Service {
     // Sends an e-mail: one attempt, as the queue's actions (a lost answer is the caller's to report).
     const answer = parseEnvelope(
       method,
-      await this.client.issue(method, { comprobante: { tipo, operacion, punto_venta: puntoVenta, numero } }),
+      await this.client.request(
+        method,
+        { comprobante: { tipo, operacion, punto_venta: puntoVenta, numero } },
+        { write: true },
+      ),
     );
     if (answer.error !== "N")
       throw new ServiceRefusedError(
@@ -945,18 +950,22 @@ export class HttpService implements Service {
     const method = "facturacion/pagar";
     const answer = parseEnvelope(
       method,
-      await this.client.issue(method, {
-        comprobante: {
-          tipo,
-          operacion: "V",
-          punto_venta: puntoVenta,
-          numero,
-          pagos: {
-            formas_pago: formas.map((f) => ({ descripcion: f.descripcion, importe: Number(f.importe) })),
-            total: Number(total),
+      await this.client.request(
+        method,
+        {
+          comprobante: {
+            tipo,
+            operacion: "V",
+            punto_venta: puntoVenta,
+            numero,
+            pagos: {
+              formas_pago: formas.map((f) => ({ descripcion: f.descripcion, importe: Number(f.importe) })),
+              total: Number(total),
+            },
           },
         },
-      }),
+        { write: true },
+      ),
     );
     if (answer.error !== "N")
       throw new ServiceRefusedError(
@@ -969,7 +978,11 @@ export class HttpService implements Service {
     const method = "facturacion/comprobante_eliminar";
     const answer = parseEnvelope(
       method,
-      await this.client.issue(method, { comprobante: { tipo, operacion: "C", punto_venta: puntoVenta, numero } }),
+      await this.client.request(
+        method,
+        { comprobante: { tipo, operacion: "C", punto_venta: puntoVenta, numero } },
+        { write: true },
+      ),
     );
     if (answer.error !== "N")
       throw new ServiceRefusedError(
@@ -1205,7 +1218,7 @@ export class HttpService implements Service {
   private async issuing(method: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
     let answer: Record<string, unknown>;
     try {
-      answer = await this.client.issueOrUnknown(method, body);
+      answer = await this.client.request(method, body, { write: true });
       return parseEnvelope(method, answer);
     } catch (error) {
       if (error instanceof MalformedAnswerError) throw new TransportError(error.message, "dropped", true);
@@ -1215,7 +1228,7 @@ export class HttpService implements Service {
 
   private async queueAction(method: string, body: Record<string, unknown>): Promise<QueueActionAnswer> {
     // These change the queue: one attempt (a lost answer is the caller's to report).
-    const answer = parseEnvelope(method, await this.client.issue(method, body));
+    const answer = parseEnvelope(method, await this.client.request(method, body, { write: true }));
     const errors = errorTexts(answer.errores);
     if (answer.error === "S") throw new ServiceRefusedError(String(body.external_reference), errors);
     return {

@@ -12,6 +12,7 @@
  */
 
 import { existsSync } from "node:fs";
+import { refusedForItsBody } from "../api/client.js";
 import { TransportError } from "../api/http.js";
 import {
   type BatchAnswer,
@@ -154,7 +155,6 @@ export class ServiceStop extends Error {
   }
 }
 
-/** A failure that is the service's, not one voucher's: it stops the run. */
 /**
  * A refusal the service told by the voucher's row in the batch (`Fila 6 (comenzando en 0)`)
  * told by its place in the user's input instead (`nightly.csv:rows 81-82`), which is where the
@@ -173,13 +173,19 @@ function inItsPlace(result: VoucherResult, source: string): VoucherResult {
   return { ...result, errors, error_details: details };
 }
 
+/**
+ * A failure that is the service's, not one voucher's: it stops the run. Whether a request is
+ * retried, and whether a write's failure is a lost answer, is the client's one policy
+ * (api/client.ts, `retryable` and `lostAnswer`): what reaches here was not retried and did nothing.
+ * This only tells whose it is.
+ */
 export function isServiceFailure(error: unknown): error is FacturarError {
   if (!(error instanceof FacturarError)) return false;
   if (error.outcome === "denied" || error.outcome === "unavailable") return true;
   // The point of sale takes no queued voucher at all: every other would be refused alike.
   if (error instanceof WebhookRequiredError) return true;
-  // A bad request is that voucher's; any other HTTP status would be every voucher's.
-  return error.code.startsWith("http.") && !["http.400", "http.413", "http.422"].includes(error.code);
+  // A refusal of the request's body is that voucher's; any other HTTP status would be every voucher's.
+  return error.code.startsWith("http.") && !refusedForItsBody(error);
 }
 
 /** Could not ask the service about a reference (after retries). */
@@ -500,7 +506,12 @@ export class Issuer {
     }
   }
 
-  /** Asks until the voucher shows up or the settle window after `since` has passed. */
+  /**
+   * Asks until the voucher shows up or the settle window after `since` has passed. This polls the
+   * service while it may still be storing a voucher; it is no retry of a request: each lookup is a
+   * read, retried by the client on its own failures (a 5xx, a 429, the network), and one that fails
+   * for good ends the wait (LookupFailed).
+   */
   private async awaitSettled(
     reference: string,
     since: number,
@@ -711,7 +722,13 @@ export class Issuer {
     return wire;
   }
 
-  /** Sends a voucher journaled `sending`, and settles it. */
+  /**
+   * Sends a voucher journaled `sending`, and settles it. The issuing call is the client's write
+   * (api/client.ts `request`): retried there only on a 429, and a failure after which the voucher
+   * may be stored comes out as TransportError (a lost answer). Sending it again here is no retry
+   * of that request: it happens only once the service, asked past the settle window, holds
+   * nothing under the reference (at most 3 sends).
+   */
   private async send(voucher: PreparedVoucher, reference: string, attempt: number): Promise<VoucherResult> {
     if (attempt > 1) await this.journalSending([{ voucher, reference }]);
     const since = this.now();

@@ -1,5 +1,5 @@
 /** What the online commands share: the profile, the connection, verbose logging, warnings. */
-import { UnavailableError } from "../api/client.js";
+import { unreachable } from "../api/client.js";
 import type { AccountKey, Connection } from "../api/connection.js";
 import { TransportError } from "../api/http.js";
 import { Journal } from "../batch/journal.js";
@@ -48,18 +48,19 @@ export interface LostAnswer {
 }
 
 /**
- * A call that changes something, sent once and never retried blindly (a second one may do it
- * twice, and it counts against the quota). A request that never reached the service is
- * unavailable (exit 6); one whose answer was lost, or a 5xx that a proxy may have sent after the
- * work was done, leaves the outcome unknown (exit 8) with where to look.
+ * What to tell of a call that changes something. It is a write of the client (api/client.ts
+ * `request`): sent once, retried only on a 429 (a second one may do it twice, and it counts
+ * against the quota), and a failure after which the work may have been done (a lost connection,
+ * a 5xx a proxy may have sent after it, an answer that cannot be read) comes out as TransportError,
+ * maybe delivered. Here that becomes the user's: a request that never reached the service is
+ * unavailable (exit 6); a lost answer leaves the outcome unknown (exit 8), with where to look.
  */
 export async function sentOnce<T>(call: () => Promise<T>, lost: LostAnswer): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    if (!error.maybeDelivered)
-      throw new UnavailableError(error.message, t("check the network, or the service status with `facturar status`"));
+    if (!error.maybeDelivered) throw unreachable(error.message);
     throw new FacturarError(lost.message(error.message), "unknown", lost.code, lost.hint);
   }
 }

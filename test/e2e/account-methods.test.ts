@@ -763,6 +763,24 @@ describe("against a scripted service: what the real one may answer", () => {
     ]);
   }, 30_000);
 
+  it("pay and queue retry answered with a page that is no JSON (a proxy's) are lost answers, sent once: exit 8", async () => {
+    const calls: string[] = [];
+    const u = await scripted((method, _body, _req, res) => {
+      calls.push(method);
+      if (method !== "facturacion/pagar" && method !== "facturacion/reenviar_encolado") return json(res, NOT_FOUND);
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html><body>502 Bad Gateway</body></html>");
+    });
+    const paid = await u.run(["pay", "--type", "FACTURA B", "--number", "00679-00000007", "--amount", "100"]);
+    expect(paid.code, paid.stderr).toBe(8);
+    expect(paid.stderr).toMatch(/the payment may be recorded/);
+    const requeued = await u.run(["queue", "retry", "--ref", "COLA-8"]);
+    expect(requeued.code, requeued.stderr).toBe(8);
+    expect(requeued.stderr).toMatch(/check with: facturar query --ref COLA-8/);
+    expect(calls.filter((m) => m === "facturacion/pagar")).toHaveLength(1);
+    expect(calls.filter((m) => m === "facturacion/reenviar_encolado")).toHaveLength(1);
+  }, 30_000);
+
   it("afip-info's data with error S (no VAT registration) is a record; consumo's documented counts are read, its other fields not", async () => {
     const u = await scripted((method, _body, _req, res) => {
       if (method === "clientes/afip-info")

@@ -1,7 +1,7 @@
-/** How the service's texts are cleaned of the profile's credentials (src/api/client.ts). */
+/** How the service's texts are cleaned of the profile's credentials (src/api/redact.ts). */
 import { describe, expect, it } from "vitest";
-import { cleanAnswer, cleanText, printable } from "../../src/api/client.js";
 import { shownLocation } from "../../src/api/http.js";
+import { cleanAnswer, cleanText, printable } from "../../src/api/redact.js";
 
 const CREDENTIALS = {
   usertoken: "d7abea89fd07a9c0843c79d70dc89713",

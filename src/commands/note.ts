@@ -12,7 +12,8 @@ import type { VoucherResult } from "../batch/result.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { t, tn } from "../i18n/index.js";
+import { readableNumber } from "../i18n/numbers.js";
 import type { SourceVoucher } from "../input/source.js";
 import { voucherNumber } from "../voucher/codes.js";
 import { argentinaToday, clockFrom, formatDay } from "../voucher/dates.js";
@@ -96,16 +97,17 @@ async function withinVoucherTotal(
     if (credited.add(amount).cmp(charged) <= 0) continue;
     const left = charged.sub(credited);
     throw new NotePartError(
-      t(
-        "{credited} credited already to {tipo} {numero} by {count} credit notes: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit",
+      tn(
+        live(credits).length,
+        "{credited} credited already to {tipo} {numero} by {n} credit note: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit",
+        "{credited} credited already to {tipo} {numero} by {n} credit notes: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit",
         {
-          credited: credited.toFixed(2),
+          credited: readableNumber(credited.toFixed(2)),
           tipo: voucher.tipo,
           numero: voucherNumber(note.source.punto_venta, note.source.numero),
-          count: live(credits).length,
-          amount: amount.toFixed(2),
-          total: charged.toFixed(2),
-          left: (left.sign() > 0 ? left : Dec.ZERO).toFixed(2),
+          amount: readableNumber(amount.toFixed(2)),
+          total: readableNumber(charged.toFixed(2)),
+          left: readableNumber((left.sign() > 0 ? left : Dec.ZERO).toFixed(2)),
         },
       ),
       left.sign() > 0 ? t("a note of what is left: --amount {left}", { left: left.toFixed(2) }) : undefined,

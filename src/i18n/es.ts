@@ -1441,8 +1441,8 @@ export const ES: Readonly<Record<string, string>> = {
   "give the amount to adjust instead (--amount)": "indicá en cambio el importe a ajustar (--amount)",
   "the amount must be positive, in cents at most, not {amount}":
     "el importe debe ser positivo, con centavos a lo sumo, no {amount}",
-  "a credit note of {amount} is more than {tipo} {numero} was worth: {creditable} at most is left to credit":
-    "una nota de crédito de {amount} supera lo que valía {tipo} {numero}: quedan {creditable} como mucho por acreditar",
+  "a credit note of {amount} is more than {tipo} {numero} was worth ({creditable}), before what its earlier notes credited":
+    "una nota de crédito de {amount} supera lo que valía {tipo} {numero} ({creditable}), antes de lo que acreditaron sus notas anteriores",
   "the items of {tipo} cannot be read back": "no se pueden leer los ítems de {tipo}",
   "the note's total is {total}, not {amount}: with VAT rounded to the cent no net makes {amount} exactly":
     "el total de la nota es {total}, no {amount}: con el IVA redondeado al centavo ningún neto da {amount} exacto",
@@ -1687,8 +1687,10 @@ export const ES: Readonly<Record<string, string>> = {
   "standard error cannot be written ({code})": "no se puede escribir la salida de error estándar ({code})",
   "the embedded sandbox stopped: {message}; it answers 503 until it is started again":
     "el sandbox integrado se detuvo: {message}; responde 503 hasta que se lo inicie de nuevo",
-  "{credited} credited already to {tipo} {numero} by {count} credit notes: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit":
-    "{tipo} {numero} ya tiene {credited} acreditados por {count} notas de crédito: una más de {amount} acreditaría más que su {total} (con sus notas de débito); quedan {left} por acreditar",
+  "{credited} credited already to {tipo} {numero} by {n} credit note: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit":
+    "{tipo} {numero} ya tiene {credited} acreditados por {n} nota de crédito: una más de {amount} acreditaría más que su {total} (con sus notas de débito); quedan {left} por acreditar",
+  "{credited} credited already to {tipo} {numero} by {n} credit notes: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit":
+    "{tipo} {numero} ya tiene {credited} acreditados por {n} notas de crédito: una más de {amount} acreditaría más que su {total} (con sus notas de débito); quedan {left} por acreditar",
   "a note of what is left: --amount {left}": "una nota por lo que queda: --amount {left}",
   "{ref} was sent by an earlier run that did not see it settled: settled now, not another note":
     "{ref} lo envió una ejecución anterior que no vio cómo terminó: se resuelve ahora, sin emitir otra nota",

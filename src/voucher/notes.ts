@@ -359,7 +359,7 @@ function partOf(envelope: BuiltNote["envelope"], source: NoteSource, kind: NoteK
               figures,
             )
           : t(
-              "a credit note of {amount} is more than {tipo} {numero} was worth: {creditable} at most is left to credit",
+              "a credit note of {amount} is more than {tipo} {numero} was worth ({creditable}), before what its earlier notes credited",
               figures,
             ),
         voucherTotal.cmp(creditable) > 0

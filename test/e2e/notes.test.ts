@@ -190,12 +190,12 @@ describe("facturar credit-note and debit-note", () => {
     const tooMuch = await u.run(["credit-note", "--ref", "VENTA-E", "--amount", "133463.01"]);
     expect(tooMuch.code).toBe(3);
     expect(tooMuch.stderr).toMatch(
-      /a credit note of 133,463\.01 is more than FACTURA B 00679-00000001 was worth: 133,463\.00 at most is left to credit/,
+      /a credit note of 133,463\.01 is more than FACTURA B 00679-00000001 was worth \(133,463\.00\), before what its earlier notes credited/,
     );
     // In Spanish, amounts as es-AR writes them.
     const enEspañol = await u.run(["--lang", "es", "credit-note", "--ref", "VENTA-E", "--amount", "133463.01"]);
     expect(enEspañol.stderr).toContain(
-      "una nota de crédito de 133.463,01 supera lo que valía FACTURA B 00679-00000001: quedan 133.463,00 como mucho por acreditar",
+      "una nota de crédito de 133.463,01 supera lo que valía FACTURA B 00679-00000001 (133.463,00), antes de lo que acreditaron sus notas anteriores",
     );
     const both = await u.run(["credit-note", "--ref", "VENTA-E", "--amount", "10", "--items", "1"]);
     expect(both.code).toBe(2);
@@ -289,7 +289,9 @@ describe("credit notes never credit more than the voucher charged", () => {
     // Nor a few notes at a time: the perceptions' 8800.00 is not left to credit as net and VAT.
     const rest = await u.run(["credit-note", "--ref", "VP-1", "--new", "--amount", "8800", "--no-pdf"]);
     expect(rest.code).toBe(3);
-    expect(rest.stderr).toMatch(/193600\.00 credited already .*8800\.00 .*193600\.00.*0\.00 left/);
+    expect(rest.stderr).toMatch(
+      /193,600\.00 credited already .*by 1 credit note: .*8,800\.00 .*193,600\.00.*0\.00 left/,
+    );
     const whole = await u.run(["credit-note", "--ref", "VP-1", "--new", "--no-pdf"]);
     expect(whole.code).toBe(3);
   }, 60_000);
@@ -301,7 +303,22 @@ describe("credit notes never credit more than the voucher charged", () => {
     expect(first.code, first.stderr).toBe(0);
     const over = await u.run(["credit-note", "--ref", "VL-1", "--new", "--amount", "40000", "--no-pdf"]);
     expect(over.code).toBe(3);
-    expect(over.stderr).toMatch(/100000\.00 credited already .*40000\.00 .*133463\.00.*33463\.00 left/);
+    expect(over.stderr).toMatch(/100,000\.00 credited already .*40,000\.00 .*133,463\.00.*33,463\.00 left/);
+    // In Spanish, as es-AR writes amounts, and one note is one (#25 item 7).
+    const spanish = await u.run([
+      "--lang",
+      "es",
+      "credit-note",
+      "--ref",
+      "VL-1",
+      "--new",
+      "--amount",
+      "40000",
+      "--no-pdf",
+    ]);
+    expect(spanish.stderr).toMatch(
+      /ya tiene 100\.000,00 acreditados por 1 nota de crédito: .*quedan 33\.463,00 por acreditar/,
+    );
     const whole = await u.run(["credit-note", "--ref", "VL-1", "--new", "--no-pdf"]);
     expect(whole.code).toBe(3);
     // A debit note raises what may be credited.

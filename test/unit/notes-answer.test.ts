@@ -310,7 +310,7 @@ describe("a partial note's limits", () => {
       }
     })();
     expect([over?.message, over?.hint]).toEqual([
-      "a credit note of 413.01 is more than FACTURA A 00679-00000012 was worth: 413.00 at most is left to credit",
+      "a credit note of 413.01 is more than FACTURA A 00679-00000012 was worth (413.00), before what its earlier notes credited",
       undefined,
     ]);
   });
@@ -400,7 +400,7 @@ describe("a partial note's limits", () => {
     ]);
     expect(codes(check(built.envelope))).toEqual([]);
     expect(() => noteFromVoucher(c, { fecha: TODAY, part: { amount: "200.01" } })).toThrow(
-      /was worth: 200\.00 at most is left to credit/,
+      /was worth \(200\.00\), before what its earlier notes credited/,
     );
   });
 
@@ -476,7 +476,7 @@ describe("a note from an answer it cannot fully read", () => {
   it("an amount over a voucher whose answer gave no total is measured against its items' total", () => {
     expect(() => note({ total: null }, {}, { part: { amount: "200" } })).toThrow(
       new NotePartError(
-        "a credit note of 200.00 is more than FACTURA A 00679-00000012 was worth: 121.00 at most is left to credit",
+        "a credit note of 200.00 is more than FACTURA A 00679-00000012 was worth (121.00), before what its earlier notes credited",
       ),
     );
   });

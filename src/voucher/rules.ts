@@ -4,6 +4,7 @@
  * of the field at fault, so that a CSV reader can turn it into a row and a column.
  */
 import { t } from "../i18n/index.js";
+import { readableNumber } from "../i18n/numbers.js";
 import {
   CURRENCIES,
   type DocumentType,
@@ -319,7 +320,7 @@ export function anonymousAmount(totals: Totals, cotizacion: string): Dec {
 export function ceilingMessage(amount: Dec, ceiling: Dec): string {
   return t(
     "a sale of {amount} pesos reaches the ceiling for unidentified consumers ({amount2}): identify the customer by DNI, CUIT, CUIL or passport",
-    { amount: amount.toFixed(2), amount2: ceiling.toFixed(2) },
+    { amount: readableNumber(amount.toFixed(2)), amount2: readableNumber(ceiling.toFixed(2)) },
   );
 }
 
@@ -989,7 +990,7 @@ function checkDiscount(f: Findings, totals: Totals): void {
       [...C, "bonificacion"],
       t("bonificacion {discount} is more than the items it discounts add up to ({subtotal})", {
         discount: totals.discount.toFixed(2),
-        subtotal: totals.subtotal.toFixed(2),
+        subtotal: readableNumber(totals.subtotal.toFixed(2)),
       }),
     );
 }
@@ -1005,7 +1006,7 @@ function checkPayments(f: Findings, env: Envelope, totals: Totals): void {
       "payments.sum",
       path,
       t("pagos.total {amount} differs from the sum of formas_pago {amount2}", {
-        amount: declared.toFixed(2),
+        amount: readableNumber(declared.toFixed(2)),
         amount2: sum.toFixed(2),
       }),
     );
@@ -1016,7 +1017,7 @@ function checkPayments(f: Findings, env: Envelope, totals: Totals): void {
       "payments.exceed",
       path,
       t("payments ({amount}) exceed the voucher total ({amount2})", {
-        amount: declared.toFixed(2),
+        amount: readableNumber(declared.toFixed(2)),
         amount2: voucherTotal.toFixed(2),
       }),
     );
@@ -1116,7 +1117,7 @@ function checkTributos(f: Findings, env: Envelope, info: VoucherTypeInfo, totals
         t("{base_imponible} × {alicuota}% is {amount}, but total says {total}", {
           base_imponible: tributo.base_imponible,
           alicuota: tributo.alicuota,
-          amount: expected.toFixed(2),
+          amount: readableNumber(expected.toFixed(2)),
           total: tributo.total,
         }),
       );
@@ -1168,8 +1169,8 @@ function checkRg5329(
       t(
         "an RG 5329 perception is 3 % of the net taxed at 21 % ({net21}) and 1.5 % of the net at 10.5 % ({net105}): {alicuota} % on {base} does not fit",
         {
-          net21: netAt("21").toFixed(2),
-          net105: netAt("10.5").toFixed(2),
+          net21: readableNumber(netAt("21").toFixed(2)),
+          net105: readableNumber(netAt("10.5").toFixed(2)),
           alicuota: tributo.alicuota,
           base: tributo.base_imponible,
         },
@@ -1290,7 +1291,11 @@ function checkTotal(f: Findings, env: Envelope, totals: Totals): void {
       [...C, "total"],
       t(
         "total {amount} differs from the computed {amount2} by {amount3}: the authority tolerates it, but the printed items will not add up",
-        { amount: Dec.parse(declared).toFixed(2), amount2: totals.total.toFixed(2), amount3: diff.toFixed(2) },
+        {
+          amount: readableNumber(Dec.parse(declared).toFixed(2)),
+          amount2: readableNumber(totals.total.toFixed(2)),
+          amount3: readableNumber(diff.toFixed(2)),
+        },
       ),
     );
   }
@@ -1299,10 +1304,10 @@ function checkTotal(f: Findings, env: Envelope, totals: Totals): void {
       "total.mismatch",
       [...C, "total"],
       t("total {amount} does not match the computed {amount2} ({totals}); the authority tolerates {amount3}", {
-        amount: Dec.parse(declared).toFixed(2),
-        amount2: totals.total.toFixed(2),
-        totals: describeTotals(totals),
-        amount3: totals.tolerance.toFixed(2),
+        amount: readableNumber(Dec.parse(declared).toFixed(2)),
+        amount2: readableNumber(totals.total.toFixed(2)),
+        totals: describeTotals(totals, (a) => readableNumber(a.toFixed(2))),
+        amount3: readableNumber(totals.tolerance.toFixed(2)),
       }),
     );
   }

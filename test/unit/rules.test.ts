@@ -1146,7 +1146,7 @@ describe("rules at their edges", () => {
     expect(wrongRate.errors).toEqual([]);
     expect(wrongRate.warnings).toContain("tributo.rg5329");
     expect(finding(wrongRate.result, "tributo.rg5329")?.message).toBe(
-      "an RG 5329 perception is 3 % of the net taxed at 21 % (0.00) and 1.5 % of the net at 10.5 % (1000.00): 3 % on 1000 does not fit",
+      "an RG 5329 perception is 3 % of the net taxed at 21 % (0.00) and 1.5 % of the net at 10.5 % (1,000.00): 3 % on 1000 does not fit",
     );
     // On more than the net it perceives; or twice on the same net.
     expect(judge(rg5329("3", "2000")).warnings).toContain("tributo.rg5329");

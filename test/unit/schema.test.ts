@@ -39,7 +39,8 @@ describe("the voucher schema", () => {
 
   it("takes a supplier's payment condition 0 and its text 0, as the service's purchase example sends them", () => {
     const raw = baseVoucher();
-    raw.comprobante.operacion = "C";
+    // The supplier's voucher number too, as the example sends it (24).
+    Object.assign(raw.comprobante, { operacion: "C", numero: 24 });
     // A supplier of a fiscal voucher has a CUIT.
     raw.proveedor = {
       ...raw.cliente,

@@ -229,6 +229,12 @@ class Guide {
     );
     const allowed = fits.length > 0 ? fits : VAT_CONDITIONS_BY_CLASS[cls];
     const registered = record?.condicion_iva ?? undefined;
+    // The registry's condition is one this type cannot take (a monotributo customer on a B): said,
+    // not silently replaced by the list's first.
+    if (registered && !allowed.includes(registered))
+      this.ctx.err(
+        `${this.ctx.errColor.yellow(t("warning:"))} ${t("the registry says {condition}, which a {tipo} does not take (it takes {allowed}): the customer may need another type of voucher", { condition: registered, tipo: String(this.draft.comprobante.tipo), allowed: allowed.join(", ") })}`,
+      );
     const conditionByDefault =
       registered && allowed.includes(registered) && !sameAsBefore
         ? registered

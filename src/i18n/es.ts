@@ -356,6 +356,8 @@ export const ES: Readonly<Record<string, string>> = {
   "a number such as 1500.50 (decimal point, up to 3 decimals)":
     "un número como 1.500,50 (coma decimal; el punto separa los miles; hasta 3 decimales)",
   "VAT rate": "Alícuota de IVA",
+  "the registry says {condition}, which a {tipo} does not take (it takes {allowed}): the customer may need another type of voucher":
+    "el padrón dice {condition}, que una {tipo} no admite (admite {allowed}): el cliente quizás necesite otro tipo de comprobante",
   "Sale condition": "Condición de venta",
   "Which sale condition?": "¿Qué condición de venta?",
   "Add another item?": "¿Agregar otro ítem?",

@@ -167,6 +167,22 @@ describe("facturar issue --interactive", () => {
     });
   }, 60_000);
 
+  it("a monotributo customer on a FACTURA B: the registry's condition is said not to fit, not silently replaced", async () => {
+    const u = freshUser("facturar-guided-");
+    const env = { ...process.env, ...u.env, CI: "" };
+    // The sandbox's registry: 27334445556 is GOMEZ PABLO, MONOTRIBUTO (M), whom a B does not take.
+    const screen = await inTerminal(["issue", "--interactive", "--no-pdf"], { cwd: u.cwd, env }, [
+      [/Voucher type/, ENTER],
+      [/Unidentified final consumer/, `n${ENTER}`],
+      [/Customer's document/, `${DOWN}${ENTER}`],
+      [/CUIT number/, `27334445556${ENTER}`],
+      [/Customer's name/, ENTER],
+      [/Customer's VAT condition/, "\u0003"],
+    ]);
+    expect(screen).toMatch(/warning: the registry says M, which a FACTURA B does not take \(it takes CF, E/);
+    expect(screen).toMatch(/EXIT=130/);
+  }, 60_000);
+
   it("Ctrl-C at a prompt cancels: nothing sent, exit 130", async () => {
     const u = freshUser("facturar-guided-");
     const env = { ...process.env, ...u.env, CI: "" };

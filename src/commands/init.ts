@@ -156,15 +156,21 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
   }
   // A folder typed here means one seen from here; in the config file, relative paths would
   // mean the config's own folder (XDG), where nobody would look for their PDFs.
-  const pdfDir =
+  // Left empty, none is written: each run saves into ./comprobantes of the folder it runs in (an
+  // accountant's folder per customer), which a path fixed here would not be.
+  const typed =
     flags.pdfDir ??
     (ask
-      ? await ask.input({
-          message: t("Folder for PDFs"),
-          default: (existing.pdf_dir as string | undefined) ?? "./comprobantes",
-        })
+      ? (
+          await ask.input({
+            message: t("Folder for PDFs (Enter: ./comprobantes of the folder facturar runs in)"),
+            default: (existing.pdf_dir as string | undefined) ?? "",
+          })
+        ).trim()
       : undefined);
+  const pdfDir = typed === "" ? undefined : typed;
   if (pdfDir !== undefined) profile.pdf_dir = pdfDir.startsWith("~") ? pdfDir : resolve(pdfDir);
+  else if (typed === "") delete profile.pdf_dir;
   if (flags.production !== undefined) profile.production = flags.production;
   else if (ask && baseUrl !== SANDBOX) {
     profile.production = await ask.confirm({

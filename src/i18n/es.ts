@@ -399,7 +399,8 @@ export const ES: Readonly<Record<string, string>> = {
   "--{key}, --{key}-env or --{key}-file": "--{key}, --{key}-env o --{key}-file",
   "Point of sale": "Punto de venta",
   "a whole number from 1 to 99999": "un número entero de 1 a 99999",
-  "Folder for PDFs": "Carpeta para los PDF",
+  "Folder for PDFs (Enter: ./comprobantes of the folder facturar runs in)":
+    "Carpeta para los PDF (Enter: ./comprobantes de la carpeta donde corre facturar)",
   "Is this production (real vouchers; ask before issuing)?":
     "¿Es producción (comprobantes reales; preguntar antes de emitir)?",
   "Use {name} by default?": "¿Usar {name} por defecto?",

@@ -137,6 +137,9 @@ describe("facturar init", () => {
     expect(screen).toMatch(/wrote profile mi-perfil to .*config\.json \(the default profile\)/);
     expect(screen).toMatch(/✔ mi-perfil: embedded sandbox answers, invoicing OK/);
     expect(screen).toMatch(/EXIT=0/);
+    // Enter at the PDF folder writes none: each run saves into ./comprobantes where it runs.
+    const written = JSON.parse(readFileSync(join(u.env.XDG_CONFIG_HOME, "facturar", "config.json"), "utf8"));
+    expect(written.profiles["mi-perfil"]).not.toHaveProperty("pdf_dir");
 
     const secret = "s3cr3t-typed-not-shown";
     const hosted = await inTerminal(["init", "--name", "remoto", "--no-check", "--no-default"], { cwd: u.cwd, env }, [

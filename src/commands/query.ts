@@ -221,8 +221,9 @@ const CSV_COLUMNS = [
   "razon_social",
   "moneda",
   "total",
-  "state",
+  // Ours (issued, queued, queue-error) as JSON's `status`, then the service's word (EMITIDO…).
   "status",
+  "estado",
   "external_reference",
   "cae",
   "pdf",

@@ -297,7 +297,8 @@ export async function run(argv: string[], io: Io = processIo(), stop: StopToken 
   const verbose = argv.includes("--verbose") || argv.includes("-v");
   const asked = langFromArgv(argv);
   const lang: Lang | undefined = asked === undefined ? langFromEnv(io.env) : parseLang(asked);
-  await useLang(lang ?? "en");
+  // A --lang it does not know is told in the environment's language.
+  await useLang(lang ?? langFromEnv(io.env));
   if (lang === undefined)
     return EXIT_CODES[reportError(io, badFlag("--lang", asked ?? "", either(["es", "en"])), json, verbose)];
   let outcome: Outcome = "done";

@@ -123,6 +123,9 @@ describe("in Spanish", () => {
     const unknown = await runCli(["--lang", "fr", "--version"], { cwd: u.cwd, env: u.env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--lang takes es or en, not "fr"/);
+    // Told in the environment's language, the one the user reads.
+    const inSpanish = await runCli(["--lang", "fr", "--version"], { cwd: u.cwd, env: { ...u.env, ...SPANISH } });
+    expect(inSpanish.stderr).toMatch(/--lang acepta es o en, no "fr"/);
     expect(readdirSync(u.cwd)).toEqual([]);
   });
 });

@@ -167,8 +167,14 @@ export async function queryCommand(ctx: Context, flags: QueryOptions): Promise<O
     await local.close();
     if (!ctx.json && !flags.csv) {
       const withPdf = flags.pdf === true || rows.some((r) => r[7] !== "");
-      if (rows.length === 0) ctx.err(t("no voucher found"));
-      else
+      if (rows.length === 0) {
+        ctx.err(
+          wanted.kind === "ref" ? t("no voucher with reference {ref}", { ref: wanted.ref }) : t("no voucher found"),
+        );
+        // A reference read over the phone often comes in another case; the service matches it exactly.
+        if (wanted.kind === "ref" && wanted.ref !== wanted.ref.toUpperCase())
+          ctx.err(t("hint: references match exactly, capitals too: try {upper}", { upper: wanted.ref.toUpperCase() }));
+      } else
         for (const line of table(
           [
             t("type"),

@@ -528,6 +528,8 @@ export const ES: Readonly<Record<string, string>> = {
   "{bar} {value}/{total} | issued {issued} rejected {rejected} skipped {skipped} | {rate}/s | ETA {eta_formatted}":
     "{bar} {value}/{total} | emitidos {issued} rechazados {rejected} omitidos {skipped} | {rate}/s | restan {eta_formatted}",
   "no voucher found": "no se encontró ningún comprobante",
+  "hint: references match exactly, capitals too: try {upper}":
+    "sugerencia: las referencias se buscan tal cual, mayúsculas incluidas: probá {upper}",
   // commands/sandbox.ts
   "port {port} is already in use; pick another with --port, or --port 0 for a free one":
     "el puerto {port} ya está en uso; elegí otro con --port, o --port 0 para uno libre",

@@ -121,7 +121,13 @@ describe("issue with no configuration at all (the embedded sandbox)", () => {
     expect([typo.code, typo.stderr]).toEqual([2, expect.stringMatching(/did you mean "FACTURA B"\?/)]);
     // Nothing under a reference: exit 9, said on stderr, nothing on stdout (JSON says it there).
     const none = await u.run(["query", "--ref", "NO-SUCH-REF"]);
-    expect([none.code, none.stdout, none.stderr.trim()]).toEqual([9, "", "no voucher found"]);
+    expect([none.code, none.stdout, none.stderr.trim()]).toEqual([9, "", "no voucher with reference NO-SUCH-REF"]);
+    // A reference read over the phone in lower case: the service matches exactly, so the hint.
+    const lower = await u.run(["query", "--ref", "fb-2026-0001"]);
+    expect(lower.code).toBe(9);
+    expect(lower.stderr).toMatch(
+      /no voucher with reference fb-2026-0001\nhint: references match exactly, capitals too: try FB-2026-0001/,
+    );
     const noneJson = await u.run(["--json", "query", "--type", "FACTURA B", "--number", "999"]);
     expect(noneJson.code).toBe(9);
     expect(ndjson(noneJson.stdout)).toEqual([
@@ -364,7 +370,7 @@ describe("batches", () => {
           code: "total.mismatch",
           field: "comprobante.total",
           place: "es.csv:row 3, column comprobante.total",
-          message: expect.stringMatching(/does not match the computed 2421\.21/),
+          message: expect.stringMatching(/does not match the computed 2,421\.21/),
           text: expect.stringMatching(/does not match/),
         },
       ],

@@ -187,6 +187,10 @@ describe("the README's crontab line, as written", () => {
     );
     const log = readFileSync(join(dir, "cron.log"), "utf8");
     expect(log).toContain("1 invalid, so nothing sent: 23 valid not sent either (--skip-invalid sends them)");
+    // A person reads each voucher not sent on a line of its own, and why once, not 23 times.
+    for (const ref of REFERENCES.filter((x) => x !== invalid))
+      expect(log).toMatch(new RegExp(`^· FACTURA [ABC]  ref ${ref}  not sent$`, "m"));
+    expect(log.match(/not sent: 1 voucher of this run is invalid/g)).toHaveLength(1);
     // Nothing was sent, and nothing journaled: the next run sends them all.
     expect(journalText(join(dir, "..", ".local", "state"))).toBe("");
     writeFileSync(join(dir, "nightly.csv"), NIGHTLY);
@@ -194,6 +198,19 @@ describe("the README's crontab line, as written", () => {
     expect(ndjson(readFileSync(join(dir, "results.ndjson"), "utf8")).map((x) => x.status)).toEqual(
       REFERENCES.map(() => "issued"),
     );
+  });
+
+  it("an invalid row, for a person: each valid voucher on a line, not sent, and why once", async () => {
+    const u = freshUser();
+    writeFileSync(join(u.cwd, "nightly.csv"), ONE_INVALID);
+    const r = await runCli(["issue", "--no-input", "nightly.csv"], u);
+    expect(r.code, r.stderr).toBe(3);
+    const notSent = r.stdout.split("\n").filter((l) => l.startsWith("· "));
+    expect(notSent).toHaveLength(23);
+    expect(
+      r.stdout.match(/not sent: 1 voucher of this run is invalid; --skip-invalid sends the valid ones/g),
+    ).toHaveLength(1);
+    expect(r.stderr).toContain("1 invalid, so nothing sent: 23 valid not sent either (--skip-invalid sends them)");
   });
 
   it("--skip-invalid as before: the invalid row told, the 23 others issued, each once (exit 7)", async () => {

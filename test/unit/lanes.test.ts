@@ -655,6 +655,29 @@ describe("issueFiles: a run from the files to every voucher's result", () => {
     expect(next.results[0]?.numero).toBe(1);
   });
 
+  it("refused for an invalid one: every other voucher told held in input order, repeats and unnamed ones too", async () => {
+    const u = user();
+    const unnamed = (pv?: number) =>
+      raw("", (r) => {
+        delete r.comprobante.external_reference;
+        if (pv !== undefined) r.comprobante.punto_venta = pv;
+      });
+    const bad = raw("BAD-2", (r) => (r.comprobante.total = 1));
+    const warned = raw("H-1", (r) => (r.cliente.documento_nro = "123456"));
+    const out = await issue(u, [[unnamed(), warned, bad, warned, unnamed(679)]]);
+    expect(out.results.map((r) => r.status)).toEqual(["invalid", "held", "held", "held", "held"]);
+    const [, pending, first, repeat, named] = out.results as VoucherResult[];
+    // No reference and no point of sale: its reference waits for the profile's, never asked.
+    expect(pending?.external_reference).toBe("");
+    expect(named?.external_reference).toMatch(/^F-[0-9a-f]{24}-679$/);
+    expect([first?.external_reference, repeat?.external_reference]).toEqual(["H-1", "H-1"]);
+    expect(repeat?.source).not.toBe(first?.source);
+    // Each with its own warnings, as read.
+    expect(repeat?.warning_details?.map((w) => w.code)).toEqual(["document.dni"]);
+    expect(out.summary).toEqual({ ...NONE, invalid: 1, validNotSent: 4 });
+    expect(out.log).toEqual([]);
+  });
+
   it("an invalid voucher that does not even parse is told with what can be read of it", async () => {
     const u = user();
     const out = await issue(u, [

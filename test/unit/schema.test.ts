@@ -40,6 +40,8 @@ describe("the voucher schema", () => {
   it("takes a supplier's payment condition 0 and its text 0, as the service's purchase example sends them", () => {
     const raw = baseVoucher();
     raw.comprobante.operacion = "C";
+    // A purchase names the supplier's voucher number (purchase.numero).
+    raw.comprobante.numero = 24;
     // A supplier of a fiscal voucher has a CUIT.
     raw.proveedor = {
       ...raw.cliente,

@@ -5,7 +5,7 @@
  * vouchers to check against the service's live figures are set aside.
  */
 
-import { t } from "../i18n/index.js";
+import { t, tn } from "../i18n/index.js";
 import { checkSource, type PlacedFinding, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions, SourceVoucher } from "../input/source.js";
@@ -85,6 +85,12 @@ export interface ReadPlan {
   invalid: number;
   /** Vouchers that passed their checks (sent only if none is invalid, or with --skip-invalid). */
   valid: number;
+  /**
+   * Every voucher that passed its checks, in input order, repeats and suspects too: a run refused
+   * before sending tells each of them (heldByRefusal). After the first invalid one (without
+   * --skip-invalid) only their headings are kept (slot -1), nothing to send.
+   */
+  valids: Planned[];
   /** The vouchers' warnings (Planned.notes), told in their results. */
   notes: EnvelopeStore<Problem[]>;
 }
@@ -109,6 +115,7 @@ export async function readPlan(
     foreign: [],
     invalid: 0,
     valid: 0,
+    valids: [],
     notes,
   };
   /** The first voucher under each reference. */
@@ -160,12 +167,13 @@ export async function readPlan(
       return;
     }
     plan.valid++;
-    // Once one is invalid nothing is sent, unless the invalid ones are skipped: keep only the check.
-    if (plan.invalid > 0 && !req.skipInvalid) return;
+    // Once one is invalid nothing is sent, unless the invalid ones are skipped: only its heading
+    // is kept, for its result (not sent), and its envelope is not.
+    const kept = plan.invalid === 0 || req.skipInvalid === true;
     const prepared = headingOf(envelope, source.label, undefined);
     // One literal, always the same fields in the same order: a run keeps hundreds of thousands.
     const voucher: Planned = {
-      slot: await store.add(envelope),
+      slot: kept ? await store.add(envelope) : -1,
       source: prepared.source,
       reference: prepared.reference,
       tipo: shared(prepared.tipo),
@@ -178,6 +186,8 @@ export async function readPlan(
       pointPending: prepared.punto_venta === undefined && envelope.comprobante.external_reference === undefined,
       notes: check.warnings.length > 0 ? await notes.add(check.warnings.map(problem)) : -1,
     };
+    plan.valids.push(voucher);
+    if (!kept) return;
     const first = firstOf.get(voucher.reference);
     if (!first) {
       firstOf.set(voucher.reference, voucher);
@@ -295,4 +305,35 @@ export function headingResult(status: "invalid" | "held", v: VoucherHeading): Vo
     punto_venta: v.punto_venta ?? null,
     total: v.total ?? null,
   });
+}
+
+/**
+ * A run refused before sending (all or nothing: `invalid` vouchers, told already) tells every
+ * other valid voucher of its input, in input order, repeats too: `held`, not sent, nothing
+ * journaled, so the next run sends it. A reference still waiting for the profile's point of sale
+ * (none given, none named) is told empty, as an invalid voucher without one is: the run never got
+ * that far. Returns how many were told.
+ */
+export async function holdRefused(
+  plan: ReadPlan,
+  refused: ReadonlySet<Planned>,
+  invalid: number,
+  emit: (result: VoucherResult) => Promise<void>,
+): Promise<number> {
+  const why = tn(
+    invalid,
+    "not sent: {n} voucher of this run is invalid; --skip-invalid sends the valid ones",
+    "not sent: {n} vouchers of this run are invalid; --skip-invalid sends the valid ones",
+  );
+  let told = 0;
+  for (const v of plan.valids) {
+    if (refused.has(v)) continue;
+    const result = headingResult("held", v);
+    if (v.pointPending && v.punto_venta === undefined) result.external_reference = "";
+    result.vencimiento_pago = v.vencimiento;
+    result.errors = [why];
+    await emit(await withNotes(plan, result, v));
+    told++;
+  }
+  return told;
 }

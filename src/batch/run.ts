@@ -19,6 +19,7 @@ import { INSTANT_BATCH_MAX, QUEUED_BATCH_MAX } from "./limits.js";
 import {
   dropFromPlan,
   fillPointOfSale,
+  holdRefused,
   type Planned,
   type ReadPlan,
   type ReadRequest,
@@ -82,7 +83,7 @@ export interface IssueSummary {
   unfollowed?: FacturarError;
   /** Invalid vouchers were reported and the valid ones sent (--skip-invalid). */
   skippedInvalid?: boolean;
-  /** Valid vouchers not sent because others are invalid (all or nothing). */
+  /** Valid vouchers not sent because others are invalid (all or nothing): each told `held`. */
   validNotSent?: number;
 }
 
@@ -111,7 +112,7 @@ export async function issueFiles(
     summary.invalid = plan.invalid;
     // Nothing valid to send: invalid (exit 3), --skip-invalid or not.
     if (plan.invalid > 0 && (!req.skipInvalid || plan.planned.length === 0)) {
-      summary.validNotSent = plan.valid;
+      summary.validNotSent = await holdRefused(plan, new Set(), plan.invalid, emit);
       return summary;
     }
     if (plan.invalid > 0) summary.skippedInvalid = true;
@@ -153,13 +154,17 @@ async function sendPlan(
       );
     /**
      * The one way a voucher is refused before sending: each told with its own warnings and
-     * counted; true when the run stops there (without --skip-invalid), else they leave the plan.
+     * counted; true when the run stops there (without --skip-invalid: every other voucher is told
+     * held, not sent), else they leave the plan.
      */
     const refuse = async (refused: Refusal[]): Promise<boolean> => {
       if (refused.length === 0) return false;
       for (const r of refused) await emit(await withNotes(plan, r.result, r.voucher));
       summary.invalid += refused.length;
-      if (!req.skipInvalid) return true;
+      if (!req.skipInvalid) {
+        summary.validNotSent = await holdRefused(plan, new Set(refused.map((r) => r.voucher)), summary.invalid, emit);
+        return true;
+      }
       summary.skippedInvalid = true;
       dropFromPlan(plan, new Set(refused.map((r) => r.voucher)));
       return false;

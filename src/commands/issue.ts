@@ -177,6 +177,17 @@ export async function issueVouchers(
   const cwd = process.cwd();
   let results = 0;
   const hintsSaid = new Set<string>();
+  /**
+   * Why vouchers were not sent, said once: a refused run's hundreds of valid vouchers, or a
+   * stopped run's, are told a line each, and the reason once (JSON keeps it on every result).
+   */
+  const whySaid = new Set<string>();
+  const toldOnce = (r: VoucherResult): VoucherResult => {
+    if (r.status !== "held" || r.errors.length === 0 || r.error_details.length > 0) return r;
+    const again = r.errors.every((e) => whySaid.has(e));
+    for (const e of r.errors) whySaid.add(e);
+    return again ? { ...r, errors: [] } : r;
+  };
   /** Issued vouchers whose --qr file could not be written: done fiscally, not wholly (exit 7). */
   let qrMissing = 0;
   /** Still queued when --wait gave up (--timeout): not issued yet, no PDF (exit 7, like a missing one). */
@@ -245,7 +256,7 @@ export async function issueVouchers(
       if (ctx.json) {
         await ctx.out(JSON.stringify(resultJson(result)));
         // What went wrong is told on stderr as well, for the log a person reads (`2>>cron.log`).
-        if (!result.ok) ctx.err(resultHuman(result, ctx.errColor, undefined).join("\n"));
+        if (!result.ok) ctx.err(resultHuman(toldOnce(result), ctx.errColor, undefined).join("\n"));
       } else if (!ctx.quiet || !result.ok) {
         // One write per voucher: lanes run at once, and a voucher's lines must stay together.
         // Results always go to stdout; on the terminal the bar is drawn on, above the bar.
@@ -254,7 +265,7 @@ export async function issueVouchers(
         // file: one "already issued" hint, not a hundred); JSON keeps it on every result.
         const repeated = result.hint !== undefined && hintsSaid.has(result.hint);
         if (result.hint !== undefined) hintsSaid.add(result.hint);
-        const shown = repeated ? { ...result, hint: undefined } : result;
+        const shown = toldOnce(repeated ? { ...result, hint: undefined } : result);
         const text = resultHuman(shown, ctx.color, ctx.io.stdoutIsTTY ? cwd : undefined).join("\n");
         if (progress && ctx.io.stdoutIsTTY) await progress.above(() => ctx.out(text));
         else await ctx.out(text);

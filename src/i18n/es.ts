@@ -132,6 +132,10 @@ export const ES: Readonly<Record<string, string>> = {
   "not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order":
     "no enviado: {ref}, antes en este carril, no está resuelto; enviar este primero rompería el orden del carril",
   "not sent: interrupted": "no enviado: interrumpido",
+  "not sent: {n} voucher of this run is invalid; --skip-invalid sends the valid ones":
+    "no enviado: {n} comprobante de esta ejecución es inválido; --skip-invalid envía los válidos",
+  "not sent: {n} vouchers of this run are invalid; --skip-invalid sends the valid ones":
+    "no enviado: {n} comprobantes de esta ejecución son inválidos; --skip-invalid envía los válidos",
   // cli.ts
   "Usage:": "Uso:",
   "Arguments:": "Argumentos:",

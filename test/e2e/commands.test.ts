@@ -574,6 +574,9 @@ describe("foreign currencies, against the authority's rate", () => {
           },
         ],
       }),
+      // The valid ones are told not sent (#25).
+      expect.objectContaining({ status: "held", external_reference: "USD-OK-1" }),
+      expect.objectContaining({ status: "held", external_reference: "USD-OK-2" }),
     ]);
     // The ones within the band are issued; with --skip-invalid the absurd one is reported (exit 7).
     const partly = await u.run(["--json", "issue", "--no-pdf", "--skip-invalid", "usd.json", "absurd.json"]);
@@ -635,8 +638,10 @@ describe("exit codes", () => {
     ]);
     expect(r.code).toBe(3);
     const results = ndjson(r.stdout);
-    expect(results).toHaveLength(1);
+    expect(results).toHaveLength(2);
     expect(results[0]).toMatchObject({ status: "invalid", error_details: [{ code: "total.mismatch" }] });
+    // The valid one is told not sent, and why (#25).
+    expect(results[1]).toMatchObject({ ok: false, status: "held", error_details: [{ code: "voucher.held" }] });
     expect(existsSync(join(u.env.XDG_STATE_HOME, "facturar"))).toBe(false);
   });
 

@@ -6,10 +6,25 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { BIN, freshUser, ndjson, ROOT, runCli, tempDir } from "../helpers.js";
+import { BIN, freshUser, journalText, ndjson, ROOT, runCli, tempDir } from "../helpers.js";
 
 const NIGHTLY = readFileSync(join(ROOT, "samples/batch-nightly.csv"), "utf8");
+/** The nightly export's references, in input order (24 vouchers). */
+const REFERENCES = [
+  ...new Set(
+    NIGHTLY.split("\n")
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => l.split(",")[0] as string),
+  ),
+];
+/** The nightly export with its second voucher invalid (a type that does not exist). */
+const ONE_INVALID = NIGHTLY.replace("LOTE-20261120-002,FACTURA B,", "LOTE-20261120-002,FACTURA Z,");
+/** A `--report` file's rows, by its header (a "," report: the input's delimiter). */
+const reportRows = (path: string): Record<string, string>[] =>
+  parse(readFileSync(path, "utf8"), { columns: true, bom: true });
 
 describe("under --json, stderr still tells a person what happened", () => {
   it("an unreadable file (exit 2): its message on stderr, the JSON error on stdout", async () => {
@@ -139,5 +154,80 @@ describe("the README's crontab line, as written", () => {
     expect(readFileSync(join(dir, "cron.log"), "utf8")).toMatch(
       /1 invalid, so nothing sent: \d+ valid not sent either/,
     );
+  });
+
+  it("an invalid row: every voucher of the input has its result, in the NDJSON and in the report (#25)", () => {
+    const { dir, run } = cron();
+    writeFileSync(join(dir, "nightly.csv"), ONE_INVALID);
+    const r = run();
+    expect(r.stdout).toBe(`facturar exited 3: see ${dir}/cron.log\n`);
+    expect(REFERENCES).toHaveLength(24);
+    const invalid = "LOTE-20261120-002";
+    const results = ndjson(readFileSync(join(dir, "results.ndjson"), "utf8"));
+    expect(results.map((x) => x.external_reference).sort()).toEqual([...REFERENCES].sort());
+    for (const x of results)
+      if (x.external_reference === invalid) expect(x).toMatchObject({ ok: false, status: "invalid" });
+      else
+        expect(x).toMatchObject({
+          ok: false,
+          status: "held",
+          cae: null,
+          numero: null,
+          errors: ["not sent: 1 voucher of this run is invalid; --skip-invalid sends the valid ones"],
+          error_details: [{ code: "voucher.held" }],
+        });
+    // The valid ones as the input has them: in its order, each with its place in the file.
+    const held = results.filter((x) => x.status === "held");
+    expect(held.map((x) => x.external_reference)).toEqual(REFERENCES.filter((ref) => ref !== invalid));
+    expect(held[0]).toMatchObject({ comprobante_tipo: "FACTURA B", punto_venta: null, total: "3885.01" });
+    expect(held[0].source).toMatch(/nightly\.csv:rows 2-\d+$/);
+    const rows = reportRows(join(dir, "results.csv"));
+    expect(rows.map((row) => [row.external_reference, row.status]).sort()).toEqual(
+      REFERENCES.map((ref) => [ref, ref === invalid ? "invalid" : "held"]).sort(),
+    );
+    const log = readFileSync(join(dir, "cron.log"), "utf8");
+    expect(log).toContain("1 invalid, so nothing sent: 23 valid not sent either (--skip-invalid sends them)");
+    // A person reads each voucher not sent on a line of its own, and why once, not 23 times.
+    for (const ref of REFERENCES.filter((x) => x !== invalid))
+      expect(log).toMatch(new RegExp(`^· FACTURA [ABC]  ref ${ref}  not sent$`, "m"));
+    expect(log.match(/not sent: 1 voucher of this run is invalid/g)).toHaveLength(1);
+    // Nothing was sent, and nothing journaled: the next run sends them all.
+    expect(journalText(join(dir, "..", ".local", "state"))).toBe("");
+    writeFileSync(join(dir, "nightly.csv"), NIGHTLY);
+    expect(run().status).toBe(0);
+    expect(ndjson(readFileSync(join(dir, "results.ndjson"), "utf8")).map((x) => x.status)).toEqual(
+      REFERENCES.map(() => "issued"),
+    );
+  });
+
+  it("an invalid row, for a person: each valid voucher on a line, not sent, and why once", async () => {
+    const u = freshUser();
+    writeFileSync(join(u.cwd, "nightly.csv"), ONE_INVALID);
+    const r = await runCli(["issue", "--no-input", "nightly.csv"], u);
+    expect(r.code, r.stderr).toBe(3);
+    const notSent = r.stdout.split("\n").filter((l) => l.startsWith("· "));
+    expect(notSent).toHaveLength(23);
+    expect(
+      r.stdout.match(/not sent: 1 voucher of this run is invalid; --skip-invalid sends the valid ones/g),
+    ).toHaveLength(1);
+    expect(r.stderr).toContain("1 invalid, so nothing sent: 23 valid not sent either (--skip-invalid sends them)");
+  });
+
+  it("--skip-invalid as before: the invalid row told, the 23 others issued, each once (exit 7)", async () => {
+    const u = freshUser();
+    writeFileSync(join(u.cwd, "nightly.csv"), ONE_INVALID);
+    const r = await runCli(
+      ["--json", "issue", "--no-input", "--no-pdf", "--skip-invalid", "--report", "results.csv", "nightly.csv"],
+      u,
+    );
+    expect(r.code, r.stderr).toBe(7);
+    const results = ndjson(r.stdout);
+    expect(results.map((x) => x.external_reference).sort()).toEqual([...REFERENCES].sort());
+    expect(results.filter((x) => x.status !== "issued")).toMatchObject([
+      { external_reference: "LOTE-20261120-002", status: "invalid" },
+    ]);
+    expect(reportRows(join(u.cwd, "results.csv")).map((row) => row.status)).toEqual(results.map((x) => x.status));
+    expect(r.stderr).toMatch(/1 invalid \(skipped\), 23 issued/);
+    expect(r.stderr).not.toMatch(/valid not sent|of this run (is|are) invalid/);
   });
 });

@@ -172,16 +172,29 @@ describe("1. the same voucher twice in one run", () => {
     await store.close();
   });
 
-  it("two different vouchers under one reference are invalid input: nothing is sent (exit 3)", async () => {
+  it("two different vouchers under one reference are invalid input: nothing is sent (exit 3), every voucher told", async () => {
     const u = freshUser("facturar-conflict-");
     const other = voucherFile(u.cwd, "other.json", (raw) => {
       raw.cliente.razon_social = "Otra Persona";
     });
-    const r = await runCli(["--json", "issue", "--no-pdf", SAMPLE, other], { cwd: u.cwd, env: u.env });
+    const third = voucherFile(u.cwd, "third.json", (raw) => {
+      raw.comprobante.external_reference = "THIRD-1";
+    });
+    const r = await runCli(["--json", "issue", "--no-pdf", SAMPLE, other, third], { cwd: u.cwd, env: u.env });
     expect(r.code, r.stderr).toBe(3);
-    expect(ndjson(r.stdout)[0].errors[0]).toMatch(
-      /FB-2026-0001 is also used by .*factura-b-dni\.json, with other content/,
-    );
+    const results = ndjson(r.stdout);
+    expect(results[0].errors[0]).toMatch(/FB-2026-0001 is also used by .*factura-b-dni\.json, with other content/);
+    // The run stops before sending: the others are told not sent, and why (#25).
+    expect(results.map((x) => [x.source, x.external_reference, x.status])).toEqual([
+      [other, "FB-2026-0001", "invalid"],
+      [SAMPLE, "FB-2026-0001", "held"],
+      [third, "THIRD-1", "held"],
+    ]);
+    expect(results[2]).toMatchObject({
+      ok: false,
+      errors: ["not sent: 1 voucher of this run is invalid; --skip-invalid sends the valid ones"],
+    });
+    expect(r.stderr).toContain("1 invalid, so nothing sent: 2 valid not sent either (--skip-invalid sends them)");
     expect(journalText(u.env.XDG_STATE_HOME)).toBe("");
   });
 });

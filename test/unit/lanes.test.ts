@@ -614,12 +614,28 @@ describe("issueFiles: a run from the files to every voucher's result", () => {
     expect(by(out.results)).toEqual([["CLOCK-1", "issued"]]);
   });
 
-  it("one invalid voucher: it is told with its findings, nothing is sent, the valid ones counted as not sent", async () => {
+  it("one invalid voucher: it is told with its findings, nothing is sent, the valid ones told held and counted", async () => {
     const u = user();
     const bad = raw("BAD-1", (r) => (r.comprobante.total = 999));
     const out = await issue(u, [[raw("OK-1"), bad, raw("OK-2")]]);
     expect(out.summary).toEqual({ ...NONE, invalid: 1, validNotSent: 2 });
-    expect(out.results).toHaveLength(1);
+    // Every voucher of the input has its result: the valid ones, after it, in input order (#25).
+    expect(by(out.results)).toEqual([
+      ["BAD-1", "invalid"],
+      ["OK-1", "held"],
+      ["OK-2", "held"],
+    ]);
+    for (const held of out.results.slice(1))
+      expect(held).toMatchObject({
+        ok: false,
+        comprobante_tipo: "FACTURA B",
+        punto_venta: null,
+        numero: null,
+        cae: null,
+        errors: ["not sent: 1 voucher of this run is invalid; --skip-invalid sends the valid ones"],
+        error_details: [],
+      });
+    expect(out.results[2]?.source).toMatch(/in-\d+\.json\[2\]$/);
     const r = out.results[0] as VoucherResult;
     expect(r).toMatchObject({
       ok: false,
@@ -637,6 +653,29 @@ describe("issueFiles: a run from the files to every voucher's result", () => {
     // Nothing was sent: the next run numbers OK-1 first.
     const next = await issue(u, [[raw("OK-1")]]);
     expect(next.results[0]?.numero).toBe(1);
+  });
+
+  it("refused for an invalid one: every other voucher told held in input order, repeats and unnamed ones too", async () => {
+    const u = user();
+    const unnamed = (pv?: number) =>
+      raw("", (r) => {
+        delete r.comprobante.external_reference;
+        if (pv !== undefined) r.comprobante.punto_venta = pv;
+      });
+    const bad = raw("BAD-2", (r) => (r.comprobante.total = 1));
+    const warned = raw("H-1", (r) => (r.cliente.documento_nro = "123456"));
+    const out = await issue(u, [[unnamed(), warned, bad, warned, unnamed(679)]]);
+    expect(out.results.map((r) => r.status)).toEqual(["invalid", "held", "held", "held", "held"]);
+    const [, pending, first, repeat, named] = out.results as VoucherResult[];
+    // No reference and no point of sale: its reference waits for the profile's, never asked.
+    expect(pending?.external_reference).toBe("");
+    expect(named?.external_reference).toMatch(/^F-[0-9a-f]{24}-679$/);
+    expect([first?.external_reference, repeat?.external_reference]).toEqual(["H-1", "H-1"]);
+    expect(repeat?.source).not.toBe(first?.source);
+    // Each with its own warnings, as read.
+    expect(repeat?.warning_details?.map((w) => w.code)).toEqual(["document.dni"]);
+    expect(out.summary).toEqual({ ...NONE, invalid: 1, validNotSent: 4 });
+    expect(out.log).toEqual([]);
   });
 
   it("an invalid voucher that does not even parse is told with what can be read of it", async () => {
@@ -751,7 +790,11 @@ describe("issueFiles: one reference, twice in the input", () => {
       r.cliente.documento_nro = "123456";
     });
     const out = await issue(u, [[raw("C-1"), raw("C-2"), other]]);
-    expect(by(out.results)).toEqual([["C-1", "invalid"]]);
+    expect(by(out.results)).toEqual([
+      ["C-1", "invalid"],
+      ["C-1", "held"],
+      ["C-2", "held"],
+    ]);
     const r = out.results[0] as VoucherResult;
     expect(r.source).toMatch(/\.json\[2\]$/);
     const message = `external_reference C-1 is also used by ${r.source.replace(/\[2\]$/, "[0]")}, with other content`;
@@ -761,7 +804,7 @@ describe("issueFiles: one reference, twice in the input", () => {
     ]);
     expect(r.hint).toBe("give each voucher its own external_reference");
     expect(r.warning_details?.map((w) => w.code)).toEqual(["document.dni"]);
-    expect(out.summary).toEqual({ ...NONE, invalid: 1 });
+    expect(out.summary).toEqual({ ...NONE, invalid: 1, validNotSent: 2 });
     expect((await issue(u, [[raw("C-2")]])).results[0]?.numero).toBe(1);
     // --skip-invalid: the first under the reference is sent, the other told.
     const skipping = await issue(u, [[raw("C-1"), other]], { skipInvalid: true });
@@ -833,6 +876,10 @@ describe("issueFiles: checks made once the service can be asked", () => {
       ["U-2", "invalid"],
       ["U-2", "invalid"],
       ["U-USD", "invalid"],
+      ["ID-1", "held"],
+    ]);
+    expect(out.results[3]?.errors).toEqual([
+      "not sent: 3 vouchers of this run are invalid; --skip-invalid sends the valid ones",
     ]);
     const r = out.results[0] as VoucherResult;
     expect(r.error_details).toEqual([
@@ -844,7 +891,7 @@ describe("issueFiles: checks made once the service can be asked", () => {
       },
     ]);
     expect(r.errors).toEqual([`${r.source} cliente.documento_tipo: ${r.error_details[0]?.text} [anonymous.ceiling]`]);
-    expect(out.summary).toEqual({ ...NONE, invalid: 3 });
+    expect(out.summary).toEqual({ ...NONE, invalid: 3, validNotSent: 1 });
     const skipping = await issue(u, [[raw("ID-1"), anonymous("U-2"), anonymous("U-2")]], { skipInvalid: true });
     expect(by(skipping.results)).toEqual([
       ["U-2", "invalid"],
@@ -868,7 +915,10 @@ describe("issueFiles: checks made once the service can be asked", () => {
       });
     expect(by((await issue(u, [[usd("USD-0", 1000)]])).results)).toEqual([["USD-0", "issued"]]);
     const out = await issue(u, [[usd("USD-1", 1000), usd("USD-2", 10)]]);
-    expect(by(out.results)).toEqual([["USD-2", "invalid"]]);
+    expect(by(out.results)).toEqual([
+      ["USD-2", "invalid"],
+      ["USD-1", "held"],
+    ]);
     const r = out.results[0] as VoucherResult;
     expect(r.error_details).toEqual([
       {
@@ -881,7 +931,7 @@ describe("issueFiles: checks made once the service can be asked", () => {
     expect(r.hint).toBe(
       "give the rate in pesos per unit; `facturar exchange-rate --currency DOL` shows the authority's",
     );
-    expect(out.summary).toEqual({ ...NONE, invalid: 1 });
+    expect(out.summary).toEqual({ ...NONE, invalid: 1, validNotSent: 1 });
     // USD-1 again with another rate is a conflict: told as one, not checked against the rate too.
     const skipping = await issue(u, [[usd("USD-1", 1000), usd("USD-2", 10), usd("USD-1", 9)]], { skipInvalid: true });
     expect(by(skipping.results)).toEqual([
@@ -909,7 +959,14 @@ describe("issueFiles: checks made once the service can be asked", () => {
       r.cliente.documento_nro = "123456";
     });
     const out = await issue(u, [[warned, raw("L-2"), raw("L-1"), yesterday("L-A")]]);
-    expect(by(out.results)).toEqual([["L-0", "invalid"]]);
+    // The others are told not sent, in input order; L-1 and L-A, issued before, too: the run
+    // stopped before asking anything of them.
+    expect(by(out.results)).toEqual([
+      ["L-0", "invalid"],
+      ["L-2", "held"],
+      ["L-1", "held"],
+      ["L-A", "held"],
+    ]);
     const r = out.results[0] as VoucherResult;
     const message =
       "dated 19/11/2026, before 20/11/2026, the date of the latest FACTURA B issued at point of sale 679: the authority refuses a date earlier than its lane's last voucher";
@@ -919,7 +976,7 @@ describe("issueFiles: checks made once the service can be asked", () => {
     expect(r.hint).toBe("date it on or after 20/11/2026, or issue it from another point of sale");
     // Its own warnings, as every voucher refused before sending (one refusal path for all).
     expect(r.warning_details?.map((w) => w.code)).toEqual(["document.dni"]);
-    expect(out.summary).toEqual({ ...NONE, invalid: 1 });
+    expect(out.summary).toEqual({ ...NONE, invalid: 1, validNotSent: 3 });
     const skipping = await issue(u, [[yesterday("L-0"), raw("L-2"), yesterday("L-0"), yesterday("L-A")]], {
       skipInvalid: true,
     });

@@ -40,6 +40,8 @@ describe("every command's --json output follows schema/output.schema.json", () =
       raw.comprobante.external_reference = "BAD-1";
       raw.comprobante.detalle = [];
     });
+    // Valid, and not sent since BAD-1 beside it is invalid: told `held` (#25).
+    const heldBehind = sample("factura-b-dni", (raw) => (raw.comprobante.external_reference = "HELD-1"));
     const out = join(u.home, "docs");
     const runs: [string[], number[]][] = [
       [["validate", invoice, invalid], [3]],
@@ -47,6 +49,7 @@ describe("every command's --json output follows schema/output.schema.json", () =
       [["issue", "--no-pdf", invoice, mailed], [0]],
       [["issue", "--no-pdf", invoice], [0]],
       [["issue", "--no-pdf", invalid], [3]],
+      [["issue", "--no-pdf", heldBehind, invalid], [3]],
       [["query", "--ref", "FB-2026-0001"], [0]],
       [["query", "--date", TODAY], [0]],
       [["query", "--ref", "NO-SUCH-REF"], [9]],
@@ -77,6 +80,7 @@ describe("every command's --json output follows schema/output.schema.json", () =
       [["query", "--nonsense"], [2]],
     ];
     const seen = new Set<string>();
+    const statuses = new Set<unknown>();
     for (const [args, codes] of runs) {
       const r = await runHere(["--json", ...args], env);
       expect(codes, `${args.join(" ")}: exit ${r.code}\n${r.stderr}`).toContain(r.code);
@@ -86,11 +90,13 @@ describe("every command's --json output follows schema/output.schema.json", () =
         const valid = validateOutput(o);
         expect(valid, `${args.join(" ")}: ${JSON.stringify(validateOutput.errors)}\n${JSON.stringify(o)}`).toBe(true);
         const record = o as Record<string, unknown>;
+        if (args[0] === "issue") statuses.add(record.status);
         seen.add(
           "error" in record ? "error" : "status" in record && "external_reference" in record ? "voucher" : "answer",
         );
       }
     }
     expect([...seen].sort()).toEqual(["answer", "error", "voucher"]);
+    expect([...statuses].sort()).toEqual(["held", "invalid", "issued", "skipped-duplicate"]);
   }, 120_000);
 });

@@ -30,7 +30,7 @@ import type { Operacion, ServiceVoucher } from "../voucher/held.js";
 import type { Envelope } from "../voucher/schema.js";
 import { escapeEnvelope } from "../voucher/text.js";
 import { DEFAULTED, defaultedFields } from "../voucher/validate.js";
-import { NoDocument, saveDocument } from "./documents.js";
+import { DOWNLOADS_AT_ONCE, NoDocument, Slots, saveDocument } from "./documents.js";
 import {
   contentDigest,
   derivedReference,
@@ -178,6 +178,8 @@ function ignoreLookupFailure(error: unknown): undefined {
 
 export class Issuer {
   private readonly downloads = new Map<string, Promise<VoucherResult>>();
+  /** Every document download of the run goes through these, a few at a time (see DOWNLOADS_AT_ONCE). */
+  private readonly downloadSlots = new Slots(DOWNLOADS_AT_ONCE);
   /** What a date listing made before the lanes started found: reference → vouchers. */
   private readonly listed = new Map<string, ServiceVoucher[]>();
   private readonly sleep: (ms: number) => Promise<void>;
@@ -951,7 +953,9 @@ export class Issuer {
       const save = async (kind: "pdf" | "ticket", url: string | null): Promise<string | null> => {
         const name = `${documentName(tipo, puntoVenta, numero, kind === "ticket" ? "-ticket" : "")}.pdf`;
         try {
-          return await saveDocument(this.service, outDir, name, url, async () => (await freshLinks())[kind]);
+          return await this.downloadSlots.run(() =>
+            saveDocument(this.service, outDir, name, url, async () => (await freshLinks())[kind]),
+          );
         } catch (error) {
           if (error instanceof NoDocument) return null;
           missing = true;

@@ -307,6 +307,9 @@ export class ApiClient {
   private notBefore = Number.NEGATIVE_INFINITY;
   /** Added to the spacing; grows with each 429 (see spacingMarginMs). */
   private margin: number;
+  /** Requests waiting for their turn (see gate), and a promise that settles when the next one leaves. */
+  private waiting = 0;
+  private departed: { at: Promise<void>; tell: () => void } = ApiClient.departure();
 
   constructor(readonly options: ClientOptions) {
     this.base = new URL(`${options.baseUrl.replace(/\/+$/, "")}/`);
@@ -419,6 +422,7 @@ export class ApiClient {
     const allowAddress = (ip: string) => addressAllowed(this.base, target, ip);
     const attempts = (this.options.retries ?? 4) + 1;
     for (let attempt = 1; ; attempt++) {
+      await this.quietMoment();
       this.options.log?.(`GET ${target.origin}${target.pathname}`);
       let waitMs: number | undefined;
       try {
@@ -471,6 +475,7 @@ export class ApiClient {
     });
     const previous = this.turns;
     this.turns = gone;
+    this.waiting++;
     await previous;
     for (;;) {
       const wait = Math.max(this.lastStart + spacing, this.notBefore) - performance.now();
@@ -484,8 +489,38 @@ export class ApiClient {
       if (left) return;
       left = true;
       this.lastStart = performance.now();
+      this.waiting--;
+      const { tell } = this.departed;
+      this.departed = ApiClient.departure();
+      tell();
       release();
     };
+  }
+
+  private static departure(): { at: Promise<void>; tell: () => void } {
+    let tell: () => void = () => {};
+    const at = new Promise<void>((resolve) => {
+      tell = resolve;
+    });
+    return { at, tell };
+  }
+
+  /**
+   * A document download starts in the first half of the interval after an API request left,
+   * never in the moments before the next one leaves: a service that serves (or renders) a
+   * document in the same process as its API would otherwise be busy when that request arrives,
+   * stamp it late, and take the one after, sent on time, for one too soon (429, and a wider
+   * margin for the rest of the run). The client's own event loop is then free at each turn too.
+   * With no request waiting for its turn, downloads go at once: nothing is due that they could delay.
+   */
+  private async quietMoment(): Promise<void> {
+    const interval = this.options.minIntervalMs ?? 0;
+    if (interval <= 0) return;
+    for (;;) {
+      const next = Math.max(this.lastStart + interval + this.margin, this.notBefore);
+      if (this.waiting === 0 || next - performance.now() > (interval + this.margin) / 2) return;
+      await this.departed.at;
+    }
   }
 
   private async once(method: string, body: Answer, timeoutMs: number, list = false): Promise<Answer> {

@@ -4,10 +4,11 @@
  * whatever that run's input, which fetches them. The built CLI against the sandbox as a real
  * process, behind a relay on loopback that holds the document downloads while the test wishes.
  */
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { baseVoucher, freshUser, journalStates, ndjson, runCli, startCli } from "../helpers.js";
+import { BIN, baseVoucher, freshUser, journalStates, ndjson, runCli, startCli, tempDir } from "../helpers.js";
 import { serveLoopback } from "../loopback.js";
 import { type RunningSandbox, sandboxEnv, startSandboxProcess } from "../sandbox-process.js";
 
@@ -110,4 +111,27 @@ describe("documents downloading when the run is killed", () => {
     expect(files.filter((f) => !f.endsWith("-ticket.pdf"))).toHaveLength(issuedBefore);
     expect(files.filter((f) => f.endsWith("-ticket.pdf"))).toHaveLength(issuedBefore);
   }, 120_000);
+});
+
+describe("the sandbox's renderer", () => {
+  /** What Node's module loader says a `facturar sandbox` process loaded before it said it listens. */
+  async function loadedBeforeListening(args: string[]): Promise<string> {
+    const child = spawn(process.execPath, [BIN, "--json", "sandbox", "--port", "0", "--data-dir", tempDir(), ...args], {
+      env: { ...process.env, NODE_DEBUG: "module" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    await new Promise((listening) => child.stdout.once("data", listening));
+    const before = stderr;
+    child.kill("SIGTERM");
+    await new Promise((ended) => child.on("close", ended));
+    return before;
+  }
+
+  it("is loaded before listening where arrivals are timed (--like-production), at the first download elsewhere", async () => {
+    // Loading it at the first download held the sandbox's one thread while API requests arrived.
+    expect(await loadedBeforeListening(["--like-production"])).toMatch(/load "[^"]*node_modules\/pdfkit\//);
+    expect(await loadedBeforeListening([])).not.toMatch(/load "[^"]*pdfkit/);
+  }, 60_000);
 });

@@ -507,19 +507,29 @@ export class ApiClient {
 
   /**
    * A document download starts in the first half of the interval after an API request left,
-   * never in the moments before the next one leaves: a service that serves (or renders) a
+   * never in the moments before the next one may leave: a service that serves (or renders) a
    * document in the same process as its API would otherwise be busy when that request arrives,
    * stamp it late, and take the one after, sent on time, for one too soon (429, and a wider
    * margin for the rest of the run). The client's own event loop is then free at each turn too.
-   * With no request waiting for its turn, downloads go at once: nothing is due that they could delay.
+   * When no request has left for two intervals and none waits for its turn (the lanes are not
+   * sending), a download goes at once: nothing is due that it could delay.
    */
   private async quietMoment(): Promise<void> {
     const interval = this.options.minIntervalMs ?? 0;
     if (interval <= 0) return;
     for (;;) {
-      const next = Math.max(this.lastStart + interval + this.margin, this.notBefore);
-      if (this.waiting === 0 || next - performance.now() > (interval + this.margin) / 2) return;
-      await this.departed.at;
+      const spacing = interval + this.margin;
+      const now = performance.now();
+      if (Math.max(this.lastStart + spacing, this.notBefore) - now > spacing / 2) return;
+      const idleAt = this.lastStart + 2 * spacing;
+      if (this.waiting === 0 && now >= idleAt) return;
+      let timer: NodeJS.Timeout | undefined;
+      const idle =
+        this.waiting === 0
+          ? new Promise<void>((r) => (timer = setTimeout(r, idleAt - now)))
+          : new Promise<void>(() => {});
+      await Promise.race([this.departed.at, idle]);
+      clearTimeout(timer);
     }
   }
 

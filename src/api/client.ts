@@ -211,6 +211,9 @@ export class ApiClient {
   private notBefore = Number.NEGATIVE_INFINITY;
   /** Added to the spacing; grows with each 429 (see spacingMarginMs). */
   private margin: number;
+  /** Requests waiting for their turn (see gate), and a promise that settles when the next one leaves. */
+  private waiting = 0;
+  private departed: { at: Promise<void>; tell: () => void } = ApiClient.departure();
 
   constructor(readonly options: ClientOptions) {
     this.base = new URL(`${options.baseUrl.replace(/\/+$/, "")}/`);
@@ -292,6 +295,8 @@ export class ApiClient {
     const label = `GET ${target.origin}${target.pathname}`;
     try {
       return await this.retrying("download", label, async () => {
+        // Each attempt in a quiet moment of the API's spacing (see quietMoment).
+        await this.quietMoment();
         this.options.log?.(label);
         let response: HttpResponse;
         try {
@@ -358,6 +363,7 @@ export class ApiClient {
     });
     const previous = this.turns;
     this.turns = gone;
+    this.waiting++;
     await previous;
     for (;;) {
       const wait = Math.max(this.lastStart + spacing, this.notBefore) - performance.now();
@@ -371,8 +377,48 @@ export class ApiClient {
       if (left) return;
       left = true;
       this.lastStart = performance.now();
+      this.waiting--;
+      const { tell } = this.departed;
+      this.departed = ApiClient.departure();
+      tell();
       release();
     };
+  }
+
+  private static departure(): { at: Promise<void>; tell: () => void } {
+    let tell: () => void = () => {};
+    const at = new Promise<void>((resolve) => {
+      tell = resolve;
+    });
+    return { at, tell };
+  }
+
+  /**
+   * A document download starts in the first half of the interval after an API request left,
+   * never in the moments before the next one may leave: a service that serves (or renders) a
+   * document in the same process as its API would otherwise be busy when that request arrives,
+   * stamp it late, and take the one after, sent on time, for one too soon (429, and a wider
+   * margin for the rest of the run). The client's own event loop is then free at each turn too.
+   * When no request has left for two intervals and none waits for its turn (the lanes are not
+   * sending), a download goes at once: nothing is due that it could delay.
+   */
+  private async quietMoment(): Promise<void> {
+    const interval = this.options.minIntervalMs ?? 0;
+    if (interval <= 0) return;
+    for (;;) {
+      const spacing = interval + this.margin;
+      const now = performance.now();
+      if (Math.max(this.lastStart + spacing, this.notBefore) - now > spacing / 2) return;
+      const idleAt = this.lastStart + 2 * spacing;
+      if (this.waiting === 0 && now >= idleAt) return;
+      let timer: NodeJS.Timeout | undefined;
+      const idle =
+        this.waiting === 0
+          ? new Promise<void>((r) => (timer = setTimeout(r, idleAt - now)))
+          : new Promise<void>(() => {});
+      await Promise.race([this.departed.at, idle]);
+      clearTimeout(timer);
+    }
   }
 
   /** One attempt of a request: its answer, or Failed saying how it failed. */

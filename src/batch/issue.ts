@@ -32,7 +32,7 @@ import type { Operacion, ServiceVoucher } from "../voucher/held.js";
 import type { Envelope } from "../voucher/schema.js";
 import { escapeEnvelope } from "../voucher/text.js";
 import { DEFAULTED, defaultedFields } from "../voucher/validate.js";
-import { NoDocument, saveDocument } from "./documents.js";
+import { DOWNLOADS_AT_ONCE, NoDocument, Slots, saveDocument } from "./documents.js";
 import {
   contentDigest,
   derivedReference,
@@ -203,6 +203,8 @@ function ignoreLookupFailure(error: unknown): undefined {
 
 export class Issuer {
   private readonly downloads = new Map<string, Promise<VoucherResult>>();
+  /** Every document download of the run goes through these, a few at a time (see DOWNLOADS_AT_ONCE). */
+  private readonly downloadSlots = new Slots(DOWNLOADS_AT_ONCE);
   /** What a date listing made before the lanes started found: reference → vouchers. */
   private readonly listed = new Map<string, ServiceVoucher[]>();
   private readonly sleep: (ms: number) => Promise<void>;
@@ -258,20 +260,41 @@ export class Issuer {
     return left;
   }
 
-  /** A voucher's outcome, settled (see outcome.ts): journaled, and its result returned. */
-  private async settle(voucher: PreparedVoucher, reference: string, outcome: Outcome): Promise<VoucherResult> {
-    const [result] = await this.settleAll([[voucher, reference, outcome]]);
+  /**
+   * A voucher's outcome, settled (see outcome.ts): journaled, and its result returned.
+   * `documentsNext`: an issued voucher whose documents are fetched next (withDocuments).
+   */
+  private async settle(
+    voucher: PreparedVoucher,
+    reference: string,
+    outcome: Outcome,
+    documentsNext = false,
+  ): Promise<VoucherResult> {
+    const [result] = await this.settleAll([[voucher, reference, outcome]], documentsNext);
     return result as VoucherResult;
   }
 
   /** Several outcomes, journaled at once (one write for a batch's). */
-  private async settleAll(items: [PreparedVoucher, string, Outcome][]): Promise<VoucherResult[]> {
+  private async settleAll(
+    items: [PreparedVoucher, string, Outcome][],
+    documentsNext = false,
+  ): Promise<VoucherResult[]> {
     const settled = items.map(([voucher, reference, outcome]) =>
       settleOutcome(voucher, reference, outcome, { mode: this.settings.mode, journaled: this.journal.get(reference) }),
     );
-    const entries = settled.flatMap((s) => (s.entry ? [s.entry] : []));
+    const entries = settled.flatMap((s) => (s.entry ? [this.awaitingDocuments(s.entry, documentsNext)] : []));
     if (entries.length > 0) await this.recordAll(entries);
     return settled.map((s) => s.result);
+  }
+
+  /**
+   * An issued voucher's entry says its documents are missing until saveDocuments records them
+   * saved: downloads go on beside the lanes, and a run that dies before they land leaves them
+   * journaled missing, for the next run to fetch whatever its input (fetchMissing).
+   */
+  private awaitingDocuments(entry: Omit<JournalEntry, "at">, documentsNext: boolean): Omit<JournalEntry, "at"> {
+    if (!documentsNext || !this.settings.savePdf || entry.state !== "issued") return entry;
+    return { ...entry, documents_missing: true, out_dir: this.settings.outDir };
   }
 
   /** An outcome for the journal; one it cannot take is kept for flushUnwritten and stops the run. */
@@ -817,7 +840,7 @@ export class Issuer {
           ),
         );
     }
-    const result = await this.settle(voucher, reference, { kind: "issued", by: "answer", issued, warnings });
+    const result = await this.settle(voucher, reference, { kind: "issued", by: "answer", issued, warnings }, true);
     return this.withDocuments(result, links.pdf, links.ticket, false);
   }
 
@@ -836,10 +859,11 @@ export class Issuer {
     const journaled = this.journal.get(reference);
     if (found.state === "issued") {
       const kept = journaled?.pdf && existsSync(journaled.pdf) ? journaled : undefined;
-      const result = await this.settle(voucher, reference, { kind: "issued", by, issued: found });
+      const keptTicket = kept?.ticket && existsSync(kept.ticket) ? kept.ticket : null;
+      const result = await this.settle(voucher, reference, { kind: "issued", by, issued: found }, !keptTicket);
       if (kept) {
         result.pdf = kept.pdf ?? null;
-        result.ticket = kept.ticket && existsSync(kept.ticket) ? kept.ticket : null;
+        result.ticket = keptTicket;
         if (result.ticket) return result;
       }
       return this.withDocuments(result, found.pdf_url, found.ticket_url, !found.pdf_url);
@@ -889,7 +913,7 @@ export class Issuer {
       }
       if (!found) return this.settle(voucher, reference, { kind: "deleted" });
       if (found.state === "issued") {
-        const result = await this.settle(voucher, reference, { kind: "issued", by: "followed", issued: found });
+        const result = await this.settle(voucher, reference, { kind: "issued", by: "followed", issued: found }, true);
         return this.withDocuments(result, found.pdf_url, found.ticket_url, !found.pdf_url);
       }
       // Failed in the queue while followed: reported (re-queued once at most per run, not in a loop).
@@ -931,27 +955,29 @@ export class Issuer {
 
   /**
    * Documents an earlier run could not save (journaled `documents_missing`), fetched again into
-   * the folder that run meant: at most `limit` per run, none of `skip` (this run's own vouchers).
+   * the folder that run meant: at most `limit` per run (more than a run killed midway leaves
+   * awaiting documents: RESULTS_AWAITING_DOCUMENTS in lanes.ts), none of `skip` (this run's own).
    */
-  async fetchMissing(skip: Set<string>, limit = 50): Promise<VoucherResult[]> {
+  async fetchMissing(skip: Set<string>, limit = 100): Promise<VoucherResult[]> {
     const missing = this.journal
       .withMissingDocuments()
       .filter((e) => !skip.has(e.ref))
       .slice(0, limit);
-    const results: VoucherResult[] = [];
-    for (const entry of missing) {
-      const result = blankResult("skipped-duplicate", {
-        source: entry.source ?? entry.ref,
-        reference: entry.ref,
-        tipo: entry.tipo ?? null,
-        punto_venta: entry.punto_venta ?? null,
-        total: entry.total ?? null,
-      });
-      result.numero = entry.numero ?? null;
-      finishNumber(result);
-      results.push(await this.saveDocuments(result, null, null, true, entry.out_dir));
-    }
-    return results;
+    // Side by side, through the run's few download slots (each fetch asks for fresh links first).
+    return Promise.all(
+      missing.map((entry) => {
+        const result = blankResult("skipped-duplicate", {
+          source: entry.source ?? entry.ref,
+          reference: entry.ref,
+          tipo: entry.tipo ?? null,
+          punto_venta: entry.punto_venta ?? null,
+          total: entry.total ?? null,
+        });
+        result.numero = entry.numero ?? null;
+        finishNumber(result);
+        return this.saveDocuments(result, null, null, true, entry.out_dir);
+      }),
+    );
   }
 
   /** The download still running for a result withDocuments() returned early, if any. */
@@ -987,7 +1013,9 @@ export class Issuer {
       const save = async (kind: "pdf" | "ticket", url: string | null): Promise<string | null> => {
         const name = `${documentName(tipo, puntoVenta, numero, kind === "ticket" ? "-ticket" : "")}.pdf`;
         try {
-          return await saveDocument(this.service, outDir, name, url, async () => (await freshLinks())[kind]);
+          return await this.downloadSlots.run(() =>
+            saveDocument(this.service, outDir, name, url, async () => (await freshLinks())[kind]),
+          );
         } catch (error) {
           if (error instanceof NoDocument) return null;
           missing = true;

@@ -62,8 +62,14 @@ function batchable(tipo: string | undefined): boolean {
   return info !== undefined && info.class !== "E" && !info.fce;
 }
 
-/** Documents downloading at once across lanes, before a lane waits for one to land. */
-const DOWNLOADS_IN_FLIGHT = 8;
+/**
+ * Results waiting for their documents across lanes before a lane waits for one to land. The
+ * downloads themselves go a few at a time (DOWNLOADS_AT_ONCE, in issue.ts); this bounds what a
+ * run holds meanwhile (a result and its links each, never a document's bytes) and how many
+ * documents a crash can leave for the next run to fetch (journaled missing until saved).
+ * Two lanes' batches of 20 fit, with room for the next: a lane does not wait for its documents.
+ */
+export const RESULTS_AWAITING_DOCUMENTS = 64;
 
 /**
  * Lanes in parallel, each in order, one voucher (or one batch) at a time. When the service stops
@@ -84,7 +90,7 @@ export async function runLanes<V extends VoucherHeading>(
     return stoppedBy !== undefined || run.stopped();
   };
   // A lane needs only the outcome to go on; the result is told once its PDF and ticket have
-  // landed, which happens meanwhile, a bounded number at a time.
+  // landed, which happens meanwhile, a few downloads at a time, while the lanes' calls wait their turn.
   const downloading = new Set<Promise<void>>();
   const landed: Promise<void>[] = [];
   const settle = async (result: VoucherResult, voucher: V) => {
@@ -97,7 +103,7 @@ export async function runLanes<V extends VoucherHeading>(
       () => downloading.delete(told),
       () => downloading.delete(told),
     );
-    if (downloading.size >= DOWNLOADS_IN_FLIGHT) await Promise.race(downloading);
+    if (downloading.size >= RESULTS_AWAITING_DOCUMENTS) await Promise.race(downloading);
   };
   const stopWhy = (): string => {
     const reason = stoppedBy as FacturarError | undefined;

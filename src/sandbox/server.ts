@@ -121,6 +121,11 @@ export async function startSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const now = opts.now ?? (() => new Date());
   const store = await Store.open(opts.dataDir, { now, ...(opts.quota !== undefined ? { quota: opts.quota } : {}) });
   const faults = { ...(opts.faults ?? NO_FAULTS) };
+  // A sandbox that times arrivals (the `spacing` fault, part of --like-production) loads its
+  // renderer before it listens, not at the first download: loading it held its one thread for
+  // tens to hundreds of ms, an API request arriving meanwhile was stamped late, and the next one,
+  // sent on time, looked too soon (a 429 the real service, whose documents are ready, never gives).
+  if (faults.spacing > 0) await import("./documents.js");
   const random = opts.random ?? Math.random;
   let baseUrl = "";
   const service = new SandboxService(store, {

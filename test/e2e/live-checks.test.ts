@@ -32,7 +32,7 @@ describe("the service's final-consumer ceiling", () => {
     expect(r.code, r.stderr).toBe(3);
     const [result] = ndjson(r.stdout);
     expect(result).toMatchObject({ status: "invalid", error_details: [{ code: "anonymous.ceiling" }] });
-    expect(result.errors.join(" ")).toMatch(/reaches the ceiling for unidentified consumers \(50000\.00\)/);
+    expect(result.errors.join(" ")).toMatch(/reaches the ceiling for unidentified consumers \(50,000\.00\)/);
     const ceiling = await runCli(["--json", "ceiling"], { env, cwd });
     expect(JSON.parse(ceiling.stdout)).toMatchObject({ monto: 50000 });
   }, 60_000);

@@ -8,9 +8,10 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AccountKey } from "../../src/api/connection.js";
-import { type Begun, ServiceStop, type VoucherHeading } from "../../src/batch/issue.js";
+import { DOWNLOADS_AT_ONCE } from "../../src/batch/documents.js";
+import { type Begun, Issuer, ServiceStop, type VoucherHeading } from "../../src/batch/issue.js";
 import { Journal, JournalBusyError } from "../../src/batch/journal.js";
-import { heldResult, lanes, runLanes } from "../../src/batch/lanes.js";
+import { heldResult, lanes, RESULTS_AWAITING_DOCUMENTS, runLanes } from "../../src/batch/lanes.js";
 import { blankResult, type VoucherResult } from "../../src/batch/result.js";
 import { type IssueRequest, type IssueSummary, issueFiles } from "../../src/batch/run.js";
 import { stateDir } from "../../src/config/paths.js";
@@ -20,6 +21,13 @@ import { startSandbox } from "../../src/sandbox/server.js";
 import { accountOf, connect } from "../../src/session/connect.js";
 import { clockFrom } from "../../src/voucher/dates.js";
 import { baseVoucher, freshUser, item, journalFiles, type Raw, ROOT, TODAY } from "../helpers.js";
+import { SETTINGS, voucher, world } from "../inprocess.js";
+
+/** Until `done()` holds, looked at every few ms for at most `ms` (then the test's expectations tell what did not happen). */
+async function until(done: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+}
 
 const FCE_B = "FACTURA DE CREDITO ELECTRONICA MiPyME (FCE) B";
 
@@ -427,7 +435,7 @@ describe("runLanes: the run stopped", () => {
 });
 
 describe("runLanes: documents downloading while the lane goes on", () => {
-  it("a result is told once its documents landed; at most 8 downloading before the lane waits", async () => {
+  it("a result is told once its documents landed; the lane waits only when RESULTS_AWAITING_DOCUMENTS wait", async () => {
     const s = scripted();
     const pending: { ref: string; land: () => void }[] = [];
     const runner = {
@@ -448,27 +456,30 @@ describe("runLanes: documents downloading while the lane goes on", () => {
           });
         }),
     };
-    const ran = runLanes([lane("A", 12)], runner);
+    const n = RESULTS_AWAITING_DOCUMENTS + 4;
+    const ran = runLanes([lane("A", n)], runner);
+    await until(() => pending.length >= RESULTS_AWAITING_DOCUMENTS);
     for (let k = 0; k < 50; k++) await new Promise((r) => setImmediate(r));
-    // Eight downloads in flight: the lane waits, the results wait for their documents.
-    expect(pending.map((p) => p.ref)).toEqual(refsOf(lane("A", 8)));
+    // As many results waiting as the bound: the lane waits (memory stays bounded), the results wait for their documents.
+    expect(pending.map((p) => p.ref)).toEqual(refsOf(lane("A", RESULTS_AWAITING_DOCUMENTS)));
     expect(s.told).toEqual([]);
     pending[3]?.land();
-    for (let k = 0; k < 50; k++) await new Promise((r) => setImmediate(r));
+    await until(() => s.told.length > 0 && pending.length > RESULTS_AWAITING_DOCUMENTS);
     expect(s.told.map((r) => r.external_reference)).toEqual(["A4"]);
-    expect(pending).toHaveLength(9);
+    expect(pending).toHaveLength(RESULTS_AWAITING_DOCUMENTS + 1);
     // The run ends only once every result is told: all but the last landed, it is still waiting.
     let ended = false;
     void ran.then(() => (ended = true));
-    for (let k = 0; k < 50; k++) {
-      for (const p of pending) if (p.ref !== "A12") p.land();
+    const last = `A${n}`;
+    for (let k = 0; k < 200 && pending.length < n; k++) {
+      for (const p of pending) if (p.ref !== last) p.land();
       await new Promise((r) => setImmediate(r));
     }
-    expect(pending).toHaveLength(12);
+    expect(pending).toHaveLength(n);
     expect(ended).toBe(false);
-    pending[11]?.land();
+    pending[n - 1]?.land();
     await ran;
-    expect(s.told).toHaveLength(12);
+    expect(s.told).toHaveLength(n);
     expect(s.told.every((r) => r.pdf === `/out/${r.external_reference}.pdf`)).toBe(true);
   });
 
@@ -495,6 +506,76 @@ describe("runLanes: documents downloading while the lane goes on", () => {
     });
     await expect(run).rejects.toThrow("bug saving A1");
     expect(s.told).toHaveLength(19);
+  });
+
+  it("downloads overlap the lane's calls, a few at a time: the lane never waits for its documents", async () => {
+    const w = await world();
+    try {
+      // Every download waits until the test lets it land: as slow as a download can be.
+      const waiting: (() => void)[] = [];
+      let inFlight = 0;
+      let most = 0;
+      let landed = 0;
+      Object.assign(w.service, {
+        download: async () => {
+          most = Math.max(most, ++inFlight);
+          await new Promise<void>((land) => waiting.push(land));
+          inFlight--;
+          landed++;
+          return { status: 200, headers: {}, body: Buffer.from("%PDF-1.4 slow") };
+        },
+      });
+      const issuing: string[] = [];
+      w.step = (method, _body, call) => {
+        if (method === "facturacion/lotes" || method === "facturacion/nuevo")
+          issuing.push(`${method} with ${landed} landed`);
+        return call();
+      };
+      const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+      const out = join(w.dir, "out");
+      const issuer = new Issuer(
+        w.service,
+        journal,
+        { ...SETTINGS, savePdf: true, deferDocuments: true, outDir: out },
+        () => {},
+      );
+      const vouchers = Array.from({ length: 41 }, (_, i) => voucher(`OV-${i + 1}`));
+      const told: VoucherResult[] = [];
+      const ran = runLanes(lanes(vouchers, "instant"), {
+        concurrency: 2,
+        batchSize: 20,
+        stopped: () => false,
+        begin: (v) => issuer.begin(v),
+        finish: (b) => issuer.finish(b),
+        abandon: (b, why) => issuer.abandon(b, why),
+        issueMany: (vs) => issuer.issueBatch(vs),
+        takeDownload: (ref) => issuer.takeDownload(ref),
+        emit: async (r) => {
+          told.push(r);
+        },
+      });
+      // The lane sends its three calls with no document landed (82 wait), never more than the pool downloading.
+      await until(() => issuing.length === 3);
+      expect(issuing).toEqual([
+        "facturacion/lotes with 0 landed",
+        "facturacion/lotes with 0 landed",
+        "facturacion/nuevo with 0 landed",
+      ]);
+      expect(inFlight).toBe(DOWNLOADS_AT_ONCE);
+      expect(told).toEqual([]);
+      // Landing one by one, the next takes its place: still the pool's size at most.
+      while (landed < 82) {
+        await until(() => waiting.length > 0);
+        waiting.shift()?.();
+      }
+      await ran;
+      await journal.close();
+      expect(most).toBe(DOWNLOADS_AT_ONCE);
+      expect(told).toHaveLength(41);
+      expect(told.filter((r) => r.pdf === null || r.ticket === null || r.documents_missing)).toEqual([]);
+    } finally {
+      await w.close();
+    }
   });
 
   it("a result without documents to wait for is told at once", async () => {

@@ -3,6 +3,7 @@
 import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { readableNumber } from "../i18n/numbers.js";
 import { CURRENCIES } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import { rateBand } from "../voucher/exchange.js";
@@ -31,12 +32,12 @@ export async function exchangeRateCommand(ctx: Context, flags: ExchangeRateOptio
       fecha
         ? t("{currency}: {rate} pesos, the authority's rate of {fecha}", {
             currency: name ? `${moneda} (${name})` : moneda,
-            rate: cotizacion,
+            rate: readableNumber(cotizacion),
             fecha,
           })
         : t("{currency}: {rate} pesos, the authority's rate now", {
             currency: name ? `${moneda} (${name})` : moneda,
-            rate: cotizacion,
+            rate: readableNumber(cotizacion),
           }),
     );
     if (moneda !== "PES")
@@ -44,8 +45,8 @@ export async function exchangeRateCommand(ctx: Context, flags: ExchangeRateOptio
         ctx.errColor.dim(
           t("a voucher in {moneda} takes a cotizacion from {min} to {max} (2 % to 400 % of it)", {
             moneda,
-            min: min.toFixed(2),
-            max: max.toFixed(2),
+            min: readableNumber(min.toFixed(2)),
+            max: readableNumber(max.toFixed(2)),
           }),
         ),
       );

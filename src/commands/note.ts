@@ -167,7 +167,7 @@ function noteCommand(kind: NoteKind) {
     const total = String(note.envelope.comprobante.total ?? "");
     if (part && "amount" in part && total !== part.amount && !ctx.quiet)
       ctx.err(
-        `${ctx.errColor.yellow(t("warning:"))} ${t("the note's total is {total}, not {amount}: with VAT rounded to the cent no net makes {amount} exactly", { total, amount: part.amount })}`,
+        `${ctx.errColor.yellow(t("warning:"))} ${t("the note's total is {total}, not {amount}: with VAT rounded to the cent no net makes {amount} exactly", { total: readableNumber(total), amount: readableNumber(part.amount) })}`,
       );
     // Dated today when it is issued, not as part of what it says: asked again tomorrow (a lost
     // answer, a crash), it is the same note, not a conflict.

@@ -7,7 +7,7 @@ import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { documentName } from "../voucher/codes.js";
 import type { Operacion, ServiceVoucher } from "../voucher/held.js";
-import { printAnswer, withConnection } from "./online.js";
+import { noteInJournal, printAnswer, withConnection } from "./online.js";
 import type { PdfOptions } from "./pdf.command.js";
 import { targetArg } from "./voucher-target.js";
 
@@ -65,6 +65,16 @@ export async function pdfCommand(ctx: Context, flags: PdfOptions): Promise<Outco
           regenerate,
         )
       : null;
+    // Documents an earlier run journaled as missing are saved now: no run is to fetch them again.
+    await noteInJournal(ctx, connection.account, profile.name, async (journal) => {
+      const missing = journal
+        .withMissingDocuments()
+        .filter((e) => e.tipo === tipo && e.punto_venta === puntoVenta && e.numero === numero);
+      if (missing.length > 0)
+        await journal.recordAll(
+          missing.map((e) => ({ ref: e.ref, state: "issued", mode: e.mode, pdf, ticket, documents_missing: false })),
+        );
+    });
     await printAnswer(ctx, { ok: true, pdf, ticket }, [
       `PDF: ${pdf}`,
       ...(ticket ? [t("ticket: {ticket}", { ticket })] : []),

@@ -567,6 +567,32 @@ describe("hostile servers", () => {
     expect((await run(server.baseUrl, ["journal"], {}, home).result).stdout).not.toMatch(/documents not saved yet/);
   }, 60_000);
 
+  it("documents saved by `facturar pdf` are no longer missing: the journal stops saying the next run fetches them", async () => {
+    let healthy = false;
+    const server = await hostile((method, _b, _q, res) => {
+      if (method === "facturacion/consulta_avanzada") return json(res, NOT_FOUND);
+      if (method === "facturacion/regenerar_pdf") return json(res, regenerated(`${server.baseUrl}/docs/fresh.pdf`));
+      if (method.startsWith("docs/")) {
+        res.writeHead(200, { "content-type": "application/pdf" });
+        return res.end("%PDF-1.4 fetched by hand");
+      }
+      const link = healthy ? `${server.baseUrl}/docs/1.pdf` : "https://10.0.0.1/x.pdf";
+      json(res, issued({ comprobante_nro: "00679-00000001", comprobante_pdf_url: link, comprobante_ticket_url: "" }));
+    });
+    const home = tempDir("facturar-missing-pdf-");
+    const first = await run(server.baseUrl, ["--json", "issue", "--out", "pdfs", sample], {}, home).result;
+    expect(ndjson(first.stdout)[0]).toMatchObject({ status: "issued", documents_missing: true });
+    healthy = true;
+    const fetched = await run(
+      server.baseUrl,
+      ["pdf", "--type", "FACTURA B", "--number", "1", "--pv", "679", "--out", "pdfs"],
+      {},
+      home,
+    ).result;
+    expect(fetched.code, fetched.stderr).toBe(0);
+    expect((await run(server.baseUrl, ["journal"], {}, home).result).stdout).not.toMatch(/documents not saved yet/);
+  }, 60_000);
+
   it("documents served from another host are saved (here `localhost` beside a 127.0.0.1 service)", async () => {
     const docs = await hostile((_m, _b, _q, res) => {
       res.writeHead(200, { "content-type": "application/pdf" });

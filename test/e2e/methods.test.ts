@@ -74,8 +74,8 @@ describe("the other service methods", () => {
     const u = user();
     const dollar = await u.run(["exchange-rate"]);
     expect(dollar.code, dollar.stderr).toBe(0);
-    expect(dollar.stdout.trim()).toBe("DOL (Dólar estadounidense): 1000.00 pesos, the authority's rate now");
-    expect(dollar.stderr).toMatch(/a voucher in DOL takes a cotizacion from 20\.00 to 4000\.00/);
+    expect(dollar.stdout.trim()).toBe("DOL (Dólar estadounidense): 1,000.00 pesos, the authority's rate now");
+    expect(dollar.stderr).toMatch(/a voucher in DOL takes a cotizacion from 20\.00 to 4,000\.00/);
     const day = TODAY;
     const euro = await u.run(["--json", "exchange-rate", "--currency", "060", "--date", day]);
     expect(JSON.parse(euro.stdout)).toEqual({
@@ -90,7 +90,7 @@ describe("the other service methods", () => {
       cwd: u.cwd,
       env: { ...u.env, FACTURAR_SANDBOX_RATES: "DOL=1234.5" },
     });
-    expect(set.stdout).toMatch(/^DOL \(Dólar estadounidense\): 1234\.50 pesos/);
+    expect(set.stdout).toMatch(/^DOL \(Dólar estadounidense\): 1,234\.50 pesos/);
     // The service refuses a day more than 2 months back, or a currency it has no rate of (exit 4).
     const old = await u.run(["exchange-rate", "--date", "01/01/2020"]);
     expect(old.code).toBe(4);

@@ -1,5 +1,5 @@
 /** Global flags that take a value: the word after one is no command. */
-export const VALUED = new Set(["-p", "--profile", "-c", "--config", "--lang"]);
+const VALUED = new Set(["-p", "--profile", "-c", "--config", "--lang"]);
 
 /** Where the command's name is among the words after `facturar`, past global options; -1: none. */
 export function commandWordAt(words: string[]): number {

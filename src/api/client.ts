@@ -195,10 +195,10 @@ class Failed extends Error {
  * 100. Counted from when a request left (see gate), what happened between the turn and the
  * write no longer needs covering: what is left is how the way there and the service's clock vary.
  */
-export const SPACING_MARGIN_MS = 5;
+const SPACING_MARGIN_MS = 5;
 
 /** What each 429 adds to the margin (up to a quarter of the interval): see spacingMarginMs. */
-export const MARGIN_STEP_MS = 10;
+const MARGIN_STEP_MS = 10;
 
 export class ApiClient {
   private base: URL;

@@ -60,7 +60,7 @@ function httpsModule(): NonNullable<typeof https> {
   return https;
 }
 
-export const MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
 
 export interface HttpOptions {
   method: "GET" | "POST";

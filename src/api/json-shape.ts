@@ -8,7 +8,7 @@
 import { t } from "../i18n/index.js";
 
 /** The service's deepest answer nests a handful of levels; this leaves ample room. */
-export const MAX_ANSWER_DEPTH = 64;
+const MAX_ANSWER_DEPTH = 64;
 
 /**
  * Why `text` cannot be trusted as an answer, or undefined. Syntax is JSON.parse's to judge: this

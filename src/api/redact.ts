@@ -19,7 +19,7 @@ const lowerAscii = (text: string) => text.replace(/[A-Z]/g, (c) => String.fromCh
  * Our own log's text: the answer's redaction, and the apikey wherever it appears (a few digits
  * that some amount may hold by chance, a price the verbose log can pay).
  */
-export function redact(text: string, credentials: Credentials): string {
+function redact(text: string, credentials: Credentials): string {
   let out = redactAnswer(text, credentials);
   if (credentials.apikey) out = out.split(credentials.apikey).join("***");
   return out;
@@ -78,7 +78,7 @@ export function redactAnswer(text: string, credentials: Credentials): string {
 const FRAGMENT = 8;
 
 /** Every run of FRAGMENT characters of the tokens, lowered (see FRAGMENT). */
-export function tokenPieces(credentials: Credentials): Set<string> {
+function tokenPieces(credentials: Credentials): Set<string> {
   const pieces = new Set<string>();
   for (const token of [credentials.usertoken, credentials.apitoken]) {
     if (!token || token.length < FRAGMENT) continue;
@@ -89,7 +89,7 @@ export function tokenPieces(credentials: Credentials): Set<string> {
 }
 
 /** The text with every run that a token also holds (see FRAGMENT) replaced by one `***`. */
-export function cutTokenPieces(text: string, pieces: Set<string>): string {
+function cutTokenPieces(text: string, pieces: Set<string>): string {
   if (pieces.size === 0 || text.length < FRAGMENT) return text;
   const lower = lowerAscii(text);
   let out = "";

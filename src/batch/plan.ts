@@ -37,7 +37,7 @@ function problem(f: PlacedFinding): Problem {
   return { code: f.code, field: f.field, place: f.place, message: f.message };
 }
 
-export function invalidResult(check: VoucherCheck): VoucherResult {
+function invalidResult(check: VoucherCheck): VoucherResult {
   const raw = check.source.raw as { comprobante?: { tipo?: unknown; external_reference?: unknown } };
   const result: VoucherResult = {
     ok: false,

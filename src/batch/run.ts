@@ -29,7 +29,6 @@ import {
 import type { Problem, VoucherResult } from "./result.js";
 import { EnvelopeStore } from "./spill.js";
 
-export { INSTANT_BATCH_MAX, QUEUED_BATCH_MAX };
 
 export interface IssueRequest extends ReadRequest {
   allowDuplicate: boolean;

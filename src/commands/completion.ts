@@ -12,7 +12,7 @@ import { t } from "../i18n/index.js";
 import { VOUCHER_TYPE_NAMES } from "../voucher/codes.js";
 import { decimalWords } from "./define.js";
 
-export const SHELLS = ["bash", "zsh", "fish"] as const;
+const SHELLS = ["bash", "zsh", "fish"] as const;
 type Shell = (typeof SHELLS)[number];
 
 const SCRIPTS: Record<Shell, string> = {
@@ -101,7 +101,7 @@ function quoteFor(candidate: string, shell: Shell): string {
  * Candidates for the last word of `words` (the words after `facturar`, the last one being typed).
  * An empty answer lets the shell complete file names.
  */
-export async function candidates(program: Command, words: string[]): Promise<string[]> {
+async function candidates(program: Command, words: string[]): Promise<string[]> {
   const current = words[words.length - 1] ?? "";
   const before = words.slice(0, -1);
   const commandName = before.find((w) => program.commands.some((c) => c.name() === w));

@@ -8,7 +8,7 @@ import { cuitProblem, describeCuitProblem } from "../voucher/ids.js";
 import { withConnection } from "./online.js";
 
 /** A CUIT as people type it (dashes, dots, spaces), checked: its 11 digits. */
-export function cuitArg(value: string): string {
+function cuitArg(value: string): string {
   const digits = value.replace(/[-\s.]/g, "");
   const problem = cuitProblem(digits);
   if (problem) throw new UsageError(describeCuitProblem(problem, digits));

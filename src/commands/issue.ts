@@ -30,7 +30,7 @@ import { readOptions } from "./validate.js";
 /** What issue, issue-queued and the note commands give issueVouchers: their options, read. */
 export type IssueFlags = Partial<IssueOptions & IssueQueuedOptions>;
 
-export function summaryOutcome(s: IssueSummary): Outcome {
+function summaryOutcome(s: IssueSummary): Outcome {
   if (s.interrupted) return "interrupted";
   // Without --skip-invalid nothing was sent; with it, the valid ones were: partly done.
   if (s.invalid > 0 && !s.skippedInvalid) return "invalid";

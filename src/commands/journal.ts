@@ -38,7 +38,7 @@ function number(entry: JournalEntry): string {
 }
 
 /** A journal time (UTC, ISO) as a person in Argentina reads it: dd/mm/yyyy hh:mm:ss, UTC−3 (no daylight saving). */
-export function argentinaTime(iso: string): string {
+function argentinaTime(iso: string): string {
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return iso;
   const local = new Date(ms - 3 * 3_600_000).toISOString();
@@ -49,7 +49,7 @@ export function argentinaTime(iso: string): string {
  * An entry as a voucher result (schema/output.schema.json): the names issue uses
  * (`external_reference`, `comprobante_tipo`, `status`), then what only the journal keeps.
  */
-export function entryJson(e: JournalEntry): Record<string, unknown> {
+function entryJson(e: JournalEntry): Record<string, unknown> {
   const { ref, state, tipo, errors, ...rest } = e;
   return {
     ok: state === "issued" || state === "queued" || state === "deleted",

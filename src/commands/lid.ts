@@ -29,7 +29,7 @@ import {
 import { type BookLine, bookLine, compareLines, lineNumber } from "../voucher/vat-book.js";
 import { listDates } from "./query.js";
 
-export class LidFilesError extends FacturarError {
+class LidFilesError extends FacturarError {
   constructor(message: string, hint?: string) {
     super(message, "usage", "lid.files", hint);
   }

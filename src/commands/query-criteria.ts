@@ -42,7 +42,7 @@ export interface QueryFlags {
 }
 
 /** Each day costs at least one request, 100 ms apart: a year is the most one run reads. */
-export const MAX_DAYS = 366;
+const MAX_DAYS = 366;
 
 /** Two dates dd/mm/yyyy, `from` not after `to`, at most MAX_DAYS apart. */
 export function dateRangeOf(from: string | undefined, to: string | undefined): { from: string; to: string } | Broken {

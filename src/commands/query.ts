@@ -43,7 +43,7 @@ export async function* listDates(
 }
 
 /** Every voucher the criteria match, newest first (a date range: oldest first), page after page. */
-export async function* queryAll(
+async function* queryAll(
   service: Service,
   c: Criteria,
   puntoVenta: number | undefined,

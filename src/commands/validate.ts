@@ -25,7 +25,7 @@ export function readOptions(
   };
 }
 
-export function validationRuleOptions(flags: ValidateOptions, env: Record<string, string | undefined>) {
+function validationRuleOptions(flags: ValidateOptions, env: Record<string, string | undefined>) {
   const opts = ruleOptions({
     now: clockFrom(env)(),
     ...(flags.ceiling ? { ceiling: flags.ceiling } : {}),

@@ -21,7 +21,7 @@ function base(env: NodeJS.ProcessEnv, variable: string, fallback: string[]): str
 }
 
 /** `$XDG_DATA_HOME/facturar`: the embedded sandbox's state. */
-export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
+function dataDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base(env, "XDG_DATA_HOME", [".local", "share"]), "facturar");
 }
 

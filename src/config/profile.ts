@@ -76,7 +76,7 @@ export interface Profile {
   warnings: string[];
 }
 
-export class ConfigError extends FacturarError {
+class ConfigError extends FacturarError {
   constructor(message: string, hint?: string) {
     super(message, "usage", "config.invalid", hint);
   }

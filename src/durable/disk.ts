@@ -13,7 +13,7 @@ function code(error: unknown): string | undefined {
  * file system says ENOENT, so the nearest folder that exists is asked (EROFS, EACCES, or a file
  * in the way: ENOTDIR).
  */
-export function diskCode(error: unknown, path: string): string {
+function diskCode(error: unknown, path: string): string {
   const given = code(error);
   if (given !== "ENOENT") return given ?? (error as Error).message;
   for (let dir = resolve(path); ; dir = dirname(dir)) {

@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
 
-export class UnsafePathError extends FacturarError {
+class UnsafePathError extends FacturarError {
   constructor(message: string) {
     super(message, "unavailable", "output.unsafe-path");
   }

@@ -10,7 +10,7 @@ export const ITEM_PREFIX = "comprobante.detalle.";
 export const TAGS_COLUMN = "comprobante.tags";
 export const REFERENCE_COLUMN = "comprobante.external_reference";
 /** Placeholder for an array index in a column pattern. */
-export const INDEX = "#";
+const INDEX = "#";
 
 export interface ColumnSpec {
   /** Pattern with `#` for array indexes: `comprobante.tributos.#.alicuota`. */

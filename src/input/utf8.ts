@@ -46,7 +46,7 @@ function completeEnd(b: Uint8Array): number {
 }
 
 /** Bytes looked at chunk after chunk: the first that is not UTF-8, and whether any letter was. */
-export class Utf8Scan {
+class Utf8Scan {
   /** Offset of the first byte that is not UTF-8, from the input's start. */
   bad: number | undefined;
   /** Whether a valid sequence beyond ASCII was seen (UTF-8 letters). */

@@ -93,7 +93,7 @@ function pick<T>(list: readonly T[], cuit: string, salt: number): T {
 }
 
 /** A registry record for a CUIT, or undefined where the registry has no such person. */
-export function registryRecord(cuit: string): Record<string, unknown> | undefined {
+function registryRecord(cuit: string): Record<string, unknown> | undefined {
   const prefix = cuit.slice(0, 2);
   const person = ["20", "23", "24", "27"].includes(prefix);
   const company = ["30", "33", "34"].includes(prefix);
@@ -157,7 +157,7 @@ export function afipInfo(service: AccountHost, body: Json): Reply {
 // --- the plan (micuenta/consumo) ---
 
 /** The development plan lasts one month from the account's creation (reference §2). */
-export const PLAN_DAYS = 30;
+const PLAN_DAYS = 30;
 
 /**
  * The day (a day number) the account's API DEV plan ends: 30 days after it was created, and every
@@ -214,7 +214,7 @@ export function reenviar(service: AccountHost, body: Json, pv: PointOfSale): Rep
   return { status: 200, body: { error: "N" } };
 }
 
-export function paidCents(service: AccountHost, v: StoredVoucher): number {
+function paidCents(service: AccountHost, v: StoredVoucher): number {
   const atIssue = (v.comprobante as Json).pagos?.total;
   return (
     (isAmount(atIssue) ? cents(atIssue) : 0) + service.store.paymentsOf(v.id).reduce((s, p) => s + cents(p.total), 0)

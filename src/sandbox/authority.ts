@@ -34,7 +34,7 @@ export interface AuthorityHost {
  * within 2 % to 400 % of its own. Undefined when it does, or the currency has no rate here.
  * One of productionRefusals: the development plan does not ask it.
  */
-export function rateProblem(host: AuthorityHost, c: Json): string | undefined {
+function rateProblem(host: AuthorityHost, c: Json): string | undefined {
   const moneda = String(c?.moneda ?? "PES")
     .trim()
     .toUpperCase();

@@ -86,7 +86,7 @@ const RATES = {
   observe: "observe",
 } as const;
 
-export const FAULT_NAMES = [
+const FAULT_NAMES = [
   "latency",
   "spacing",
   "slow-commit",

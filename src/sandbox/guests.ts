@@ -31,7 +31,7 @@ export function registerGuest(dataDir: string): () => void {
 }
 
 /** The processes using the sandbox now (registrations of dead ones are removed). */
-export function liveGuests(dataDir: string): number[] {
+function liveGuests(dataDir: string): number[] {
   const dir = join(dataDir, GUESTS);
   let names: string[];
   try {

@@ -18,7 +18,7 @@ import { SandboxService } from "./service.js";
 import { type PointOfSale, Store } from "./store.js";
 import type { Webhooks } from "./webhooks.js";
 
-export const API_PREFIX = "/app/api/v2";
+const API_PREFIX = "/app/api/v2";
 const MAX_BODY = 8 * 1024 * 1024;
 
 export interface SandboxOptions {

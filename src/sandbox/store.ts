@@ -123,7 +123,7 @@ function fictitiousCuit(): string {
 }
 
 /** `now`: the sandbox's clock (FACTURAR_TODAY moves it), which the plan's days are counted on. */
-export function newAccount(quota: number, now: Date = new Date()): Account {
+function newAccount(quota: number, now: Date = new Date()): Account {
   // Fictitious points of sale, as the development plan gives (its documentation shows 679).
   const points = [679, 680].map((punto_venta) => ({
     punto_venta,

@@ -16,15 +16,15 @@ import { isValidCuit } from "../voucher/ids.js";
 import type { Json } from "./reply.js";
 import type { PointOfSale } from "./store.js";
 
-export const ITEMS_MAX = 130;
-export const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]{1,255}$/;
+const ITEMS_MAX = 130;
+const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]{1,255}$/;
 export const DATE = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 
 /** An authority rejection as the service embeds it in `errores` (reference §6.4). */
-export const arcaError = (code: number, text: string) => `Cod. Error: #6661145.${code} - ${text}`;
+const arcaError = (code: number, text: string) => `Cod. Error: #6661145.${code} - ${text}`;
 
 /** The associations of an export voucher: only inside `fex`, as the vendor's export page documents. */
-export function exportAssociations(c: Json): Json[] {
+function exportAssociations(c: Json): Json[] {
   return Array.isArray(c.fex?.comprobantes_asociados) ? c.fex.comprobantes_asociados : [];
 }
 
@@ -33,7 +33,7 @@ export function exportAssociations(c: Json): Json[] {
  * goods note too; an export note cannot name a period instead (reference §5.2.4). A services note
  * the authority's 2047 asks of (exportAuthorityProblems).
  */
-export function exportServiceProblems(c: Json, note: boolean): string[] {
+function exportServiceProblems(c: Json, note: boolean): string[] {
   return note && exportAssociations(c).length === 0 && Number(c.fex?.tipo_exportacion) !== 2
     ? ["Las notas de credito y debito deben informar comprobantes asociados (fex.comprobantes_asociados)."]
     : [];

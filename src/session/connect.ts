@@ -17,7 +17,7 @@ import { FaultSpecError, parseFaults, sandboxSettleWindow } from "../sandbox/fau
 import { VERSION } from "../version.js";
 import { clockFrom } from "../voucher/dates.js";
 
-export const USER_AGENT = `facturar/${VERSION} (+node ${process.versions.node})`;
+const USER_AGENT = `facturar/${VERSION} (+node ${process.versions.node})`;
 
 /** Seconds from a `FACTURAR_*_TIMEOUT` variable (slow links, tests), in ms; undefined when unset. */
 function timeoutFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -33,7 +33,7 @@ function timeoutFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
 const SERVICE_SETTLE_WINDOW_MS = 120_000;
 
 /** The least time the real service asks between requests (reference §11); it answers 429 to less. */
-export const SERVICE_SPACING_MS = 100;
+const SERVICE_SPACING_MS = 100;
 
 /** A service's address as one account key: scheme, lower-case host, port, path without trailing slashes. */
 function serviceKey(baseUrl: string): string {

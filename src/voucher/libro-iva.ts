@@ -26,7 +26,7 @@ export function lidFileNames(book: Book): { cbte: string; alicuotas: string } {
 }
 
 /** Record lengths of the designs. */
-export const RECORD_LENGTH = {
+const RECORD_LENGTH = {
   ventas: { cbte: 266, alicuotas: 62 },
   compras: { cbte: 325, alicuotas: 84 },
 } as const;
@@ -73,7 +73,7 @@ const ZERO = Dec.ZERO;
 const MAX_AMOUNT = Dec.parse("9999999999999.99");
 
 /** `1500.00` → `000000000150000`: 13 integer digits and 2 decimals, no sign (the type gives it). */
-export function lidAmount(x: Dec): string {
+function lidAmount(x: Dec): string {
   const cents = x.abs().toFixed(2).replace(".", "");
   return cents.padStart(15, "0");
 }

@@ -78,7 +78,7 @@ export const LIMITS = {
 } as const;
 
 /** The authority's country id of the special customs territory (Tierra del Fuego, spec §2.9). */
-export const SPECIAL_CUSTOMS_TERRITORY = 250;
+const SPECIAL_CUSTOMS_TERRITORY = 250;
 
 const EXTERNAL_REFERENCE = /^[A-Za-z0-9_-]+$/;
 /** What the service may read as a number and echo back as one (reference §6.8: "may come back as a number"). */

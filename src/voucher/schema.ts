@@ -514,9 +514,9 @@ export const fexAsociadoSchema = z.strictObject({
   cuit: digits(11, t("the issuer's CUIT")),
 });
 
-export const periodoSchema = z.strictObject({ fecha_desde: date(), fecha_hasta: date() });
+const periodoSchema = z.strictObject({ fecha_desde: date(), fecha_hasta: date() });
 
-export const fexSchema = z.strictObject({
+const fexSchema = z.strictObject({
   tipo_exportacion: integer(1, 4, t("an export type (1 goods, 2 services, 4 other)")),
   permisos_tiene: flag().optional(),
   fecha_pago: date().optional(),

@@ -48,7 +48,7 @@ export type BookAmount = (typeof BOOK_AMOUNTS)[number];
  * same, whose other ids (tax-rules §2.5) are placed too, should an answer carry them. Anything
  * else is "other tributos".
  */
-export const TRIBUTO_COLUMN: Readonly<Record<number, BookAmount>> = {
+const TRIBUTO_COLUMN: Readonly<Record<number, BookAmount>> = {
   1: "percepciones_nacionales",
   2: "otros_tributos",
   3: "percepciones_municipales",

@@ -29,7 +29,6 @@ import {
 import type { Problem, VoucherResult } from "./result.js";
 import { EnvelopeStore } from "./spill.js";
 
-
 export interface IssueRequest extends ReadRequest {
   allowDuplicate: boolean;
   savePdf: boolean;

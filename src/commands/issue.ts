@@ -10,7 +10,7 @@ import type { Context } from "../context.js";
 import { tryFolder, writeSafely } from "../durable/files.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
-import { inputDelimiter } from "../input/read.js";
+import { inputDelimiter, inputSize } from "../input/read.js";
 import type { SourceVoucher } from "../input/source.js";
 import { amount } from "../output/amount.js";
 import { sheetFormat } from "../output/csv.js";
@@ -160,6 +160,9 @@ export async function issueVouchers(
   }
   let report: Report | undefined;
   if (flags.report) {
+    // An input that cannot be read is told before the report is written: last night's report
+    // is not replaced by a header alone.
+    for (const file of files) if (file !== "-") await inputSize(file);
     // As the input wrote its CSV; else, a spreadsheet's in Spanish, or plain CSV.
     const follow = await inputDelimiter(files, read);
     report = Report.create(

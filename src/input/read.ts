@@ -347,19 +347,7 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
     }
     return;
   }
-  let size = 0;
-  try {
-    const info = await stat(file);
-    if (info.isDirectory()) throw new InputError(`${file}: ${t("is a folder, not a voucher file")}`, file);
-    size = info.size;
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(
-      `${file}: ${code === "ENOENT" ? t("no such file") : t("cannot be read ({code})", { code: code ?? (error as Error).message })}`,
-      file,
-    );
-  }
+  const size = await inputSize(file);
   let kind = kindOf(file);
   // Told before a byte is read: reading it whole would only fail later, with the memory spent.
   if (kind === "json" && size > MAX_WHOLE_FILE) throw tooLarge(file, size);
@@ -409,6 +397,22 @@ async function peek(file: string): Promise<string | undefined> {
  * when they agree and no JSON is among them, none otherwise (the language decides). Standard input
  * cannot be looked at before it is read, so it counts for nothing; `--delimiter` decides for every input.
  */
+/** An input file's size; InputError (exit 2) when it is missing, a folder, or cannot be read. */
+export async function inputSize(file: string): Promise<number> {
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) throw new InputError(`${file}: ${t("is a folder, not a voucher file")}`, file);
+    return info.size;
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(
+      `${file}: ${code === "ENOENT" ? t("no such file") : t("cannot be read ({code})", { code: code ?? (error as Error).message })}`,
+      file,
+    );
+  }
+}
+
 export async function inputDelimiter(files: string[], opts: ReadOptions = {}): Promise<"," | ";" | undefined> {
   if (opts.delimiter) return opts.delimiter;
   const seen = new Set<string>();

@@ -35,6 +35,15 @@ describe("under --json, stderr still tells a person what happened", () => {
     expect(r.stderr).toMatch(/missing\.csv: no such file/);
   });
 
+  it("a missing input leaves last night's report as it was, not a header alone", async () => {
+    const u = freshUser();
+    const lastNight = "external_reference,status\nLOTE-1,issued\n";
+    writeFileSync(join(u.cwd, "results.csv"), lastNight);
+    const r = await runCli(["--json", "issue", "--report", "results.csv", "--no-input", "missing.csv"], u);
+    expect(r.code).toBe(2);
+    expect(readFileSync(join(u.cwd, "results.csv"), "utf8")).toBe(lastNight);
+  });
+
   it("an invalid row (exit 3): its error and the summary on stderr, the results on stdout", async () => {
     const u = freshUser();
     const lines = NIGHTLY.split("\n");

@@ -13,9 +13,10 @@ import { currentLang, t, tn } from "../i18n/index.js";
 import { money } from "../output/amount.js";
 import { csvRow, type SheetFormat, sheetFormat, sheetNumber, sheetStart } from "../output/csv.js";
 import { caeText, mailedLine, pagesLine, stateWord } from "../output/voucher.js";
-import { documentName, shortTypeName, voucherNumber } from "../voucher/codes.js";
+import { documentName, shortTypeName, voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { dayNumber, formatDay } from "../voucher/dates.js";
 import type { Operacion, ServiceVoucher } from "../voucher/held.js";
+import { notesOf } from "./from-ref.js";
 import { withConnection } from "./online.js";
 import type { QueryOptions } from "./query.command.js";
 import { type Criteria, criteriaOf, type Filters } from "./query-criteria.js";
@@ -161,7 +162,7 @@ export async function queryCommand(ctx: Context, flags: QueryOptions): Promise<O
           v.external_reference,
           pdf ?? "",
         ]);
-        if (wanted.kind === "ref") notes.push(...(await referenceNotes(v, number, local)));
+        if (wanted.kind === "ref") notes.push(...(await referenceNotes(v, number, local, connection.service)));
       }
     }
     await local.close();
@@ -267,6 +268,7 @@ async function referenceNotes(
   v: ServiceVoucher,
   number: string | null,
   local: ReturnType<typeof localDocuments>,
+  service: Service,
 ): Promise<string[]> {
   const who = `${v.tipo} ${number ?? t("(queued)")}`;
   const notes: string[] = [];
@@ -283,6 +285,30 @@ async function referenceNotes(
   if (mailed) notes.push(`${who}: ${mailedLine(mailed)}`);
   const pages = v.micrositios && pagesLine(v.micrositios);
   if (pages) notes.push(`${who}: ${pages}`);
+  // Support's next question: has it been credited? The notes this tool makes of it, by reference.
+  const info = voucherTypeInfo(v.tipo);
+  if (v.state === "issued" && info?.kind === "invoice" && v.punto_venta !== null && v.numero !== null) {
+    const source = {
+      tipo: v.tipo,
+      punto_venta: v.punto_venta,
+      numero: v.numero,
+      fecha: v.fecha ?? "",
+      total: v.total,
+      external_reference: v.external_reference,
+    };
+    for (const kind of ["credit", "debit"] as const) {
+      const made = await notesOf(service, source, kind);
+      if (made.length > 0)
+        notes.push(
+          `${who}: ${kind === "credit" ? t("credit notes:") : t("debit notes:")} ${made
+            .map(
+              (n) =>
+                `${n.external_reference} (${n.punto_venta !== null && n.numero !== null ? voucherNumber(n.punto_venta, n.numero) : t("(queued)")}, ${money(n.total ?? "", n.raw.comprobante.moneda)}, ${stateWord(n.state)})`,
+            )
+            .join("; ")}`,
+        );
+    }
+  }
   return notes;
 }
 

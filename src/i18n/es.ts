@@ -532,6 +532,8 @@ export const ES: Readonly<Record<string, string>> = {
   "{bar} {value}/{total} | issued {issued} rejected {rejected} skipped {skipped} | {rate}/s | ETA {eta_formatted}":
     "{bar} {value}/{total} | emitidos {issued} rechazados {rejected} omitidos {skipped} | {rate}/s | restan {eta_formatted}",
   "no voucher found": "no se encontró ningún comprobante",
+  "credit notes:": "notas de crédito:",
+  "debit notes:": "notas de débito:",
   "hint: references match exactly, capitals too: try {upper}":
     "sugerencia: las referencias se buscan tal cual, mayúsculas incluidas: probá {upper}",
   // commands/sandbox.ts

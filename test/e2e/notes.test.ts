@@ -329,6 +329,14 @@ describe("credit notes never credit more than the voucher charged", () => {
     const more = await u.run(["credit-note", "--ref", "VL-1", "--new", "--amount", "0.01", "--no-pdf"]);
     expect(more.code).toBe(3);
     expect(await held(u, "VL-1-NC3")).toMatchObject([{ ok: false, error: { code: "service.not-found" } }]);
+    // Support asking about the sale by reference is told its notes too (#25 walk).
+    const asked = await u.run(["query", "--ref", "VL-1"]);
+    expect(asked.stdout).toMatch(
+      /FACTURA B 00679-00000001: credit notes: VL-1-NC1 \(00679-00000001, 100,000\.00, issued\); VL-1-NC2 \(00679-00000002, 40,000\.00, issued\)/,
+    );
+    expect(asked.stdout).toMatch(
+      /FACTURA B 00679-00000001: debit notes: VL-1-ND1 \(00679-00000001, 6,537\.00, issued\)/,
+    );
   }, 90_000);
 });
 

@@ -103,6 +103,7 @@ export const SCOPES = {
       "test/unit/issuer.test.ts",
       "test/unit/exactly-once.test.ts",
       "test/unit/lanes.test.ts",
+      "test/unit/plan.test.ts",
     ],
   },
   // outcome.ts alone with its fast tests (milliseconds a test): the split scope's lanes and

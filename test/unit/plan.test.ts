@@ -3,7 +3,8 @@
  * repeat alone (found with the mutation run of plan.ts: no in-process run refused a repeat).
  */
 import { describe, expect, it } from "vitest";
-import { dropFromPlan, type Planned, type ReadPlan } from "../../src/batch/plan.js";
+import { dropFromPlan, holdRefused, type Planned, type ReadPlan } from "../../src/batch/plan.js";
+import type { VoucherResult } from "../../src/batch/result.js";
 
 const v = (reference: string, source: string) => ({ reference, source }) as unknown as Planned;
 
@@ -50,5 +51,24 @@ describe("dropFromPlan", () => {
     dropFromPlan(p, new Set([b1, b2]));
     expect([...p.repeats.keys()]).toEqual(["A"]);
     expect(p.planned).toHaveLength(2);
+  });
+});
+
+describe("holdRefused", () => {
+  it("tells each valid voucher not refused as held under its reference; a derived one still waiting for its point, without", async () => {
+    const heading = { tipo: "FACTURA B", fecha: "27/11/2026", total: "121.00", slot: 0, notes: -1 };
+    const own = { ...heading, reference: "R1", source: "a.json", punto_venta: 2, pointPending: false } as Planned;
+    const derived = { ...heading, reference: "pending", source: "b.json", pointPending: true } as Planned;
+    const refused = { ...heading, reference: "R3", source: "c.json", punto_venta: 2, pointPending: false } as Planned;
+    const told: VoucherResult[] = [];
+    const p = { valids: [own, derived, refused] } as unknown as ReadPlan;
+    const n = await holdRefused(p, new Set([refused]), 1, async (r) => {
+      told.push(r);
+    });
+    expect(n).toBe(2);
+    expect(told.map((r) => [r.status, r.external_reference])).toEqual([
+      ["held", "R1"],
+      ["held", ""],
+    ]);
   });
 });

@@ -6,7 +6,15 @@
 import { describe, expect, it } from "vitest";
 import type { PreparedVoucher } from "../../src/batch/issue.js";
 import type { JournalEntry } from "../../src/batch/journal.js";
-import { type Issued, laneBreak, NO_ANSWER, NOT_PROCESSED, type Outcome, settle } from "../../src/batch/outcome.js";
+import {
+  type Issued,
+  laneBreak,
+  NO_ANSWER,
+  NOT_PROCESSED,
+  type Outcome,
+  reusedReference,
+  settle,
+} from "../../src/batch/outcome.js";
 import { FacturarError } from "../../src/errors.js";
 import type { ServiceVoucher } from "../../src/voucher/held.js";
 import { voucher } from "../inprocess.js";
@@ -367,5 +375,75 @@ describe("settle: what each outcome says", () => {
   it("not processed in its batch: held, coded", () => {
     const { result } = settled({ kind: "held", why: "not processed", notProcessed: true });
     expect(result.error_details).toEqual([{ code: NOT_PROCESSED, text: "not processed" }]);
+  });
+});
+
+/** What the mutation run of outcome.ts (CONTRIBUTING, the `outcome` scope) found no test holding. */
+describe("settle: the service's e-mail and pages, and the literal codes", () => {
+  const issued = (changes: Partial<Issued>) =>
+    settled({ kind: "issued", by: "answer", issued: { ...ISSUED, ...changes } });
+
+  it("e-mailed, to whom, and its pages, where the answer says them; nothing where it says nothing", () => {
+    const site = { cliente: "https://x.ar/c", descarga: null };
+    const { result, entry } = issued({ envio_x_mail: true, envio_x_mail_direcciones: ["a@b.ar"], micrositios: site });
+    expect(result).toMatchObject({ envio_x_mail: true, envio_x_mail_direcciones: ["a@b.ar"], micrositios: site });
+    expect(entry?.envio_x_mail_direcciones).toEqual(["a@b.ar"]);
+    expect(issued({ envio_x_mail: false }).result.envio_x_mail).toBe(false);
+    expect(issued({ micrositios: { cliente: null, descarga: "https://x.ar/d" } }).result.micrositios).toEqual({
+      cliente: null,
+      descarga: "https://x.ar/d",
+    });
+    // E-mailed to addresses the answer does not list: the journal says so, with none.
+    expect(issued({ envio_x_mail: true }).entry?.envio_x_mail_direcciones).toEqual([]);
+    for (const silent of [
+      {},
+      { envio_x_mail: null, envio_x_mail_direcciones: [], micrositios: { cliente: null, descarga: null } },
+    ]) {
+      const { result: r, entry: e } = issued(silent);
+      expect(Object.keys(r)).not.toContain("envio_x_mail");
+      expect(Object.keys(r)).not.toContain("envio_x_mail_direcciones");
+      expect(Object.keys(r)).not.toContain("micrositios");
+      expect(Object.keys(e ?? {})).not.toContain("envio_x_mail_direcciones");
+    }
+  });
+
+  it("a failed queued voucher has no voucher number, even if the service names one", () => {
+    const { result } = settled({ kind: "queue-error", by: "found", found: held("queue-error", { numero: 5 }) });
+    expect(result.comprobante_nro).toBeNull();
+  });
+
+  it("held without a batch: no code; a plain error's bad request: coded `error`; the codes as written", () => {
+    expect(settled({ kind: "held", why: "behind" }).result.error_details).toEqual([]);
+    const bad = settled({ kind: "bad-request", error: new Error("HTTP 400") }).result;
+    expect(bad.error_details).toEqual([{ code: "error", text: "HTTP 400" }]);
+    expect(settled({ kind: "no-answer", attempts: 3, message: "x" }).result.error_details[0]?.code).toBe("no-answer");
+  });
+
+  it("a conflict with a total that is no number, a voucher without a total, the sale's hint naming the reference", () => {
+    const { result } = settled({ kind: "issued", by: "found", issued: { ...ISSUED, total: "n/a" } });
+    expect(result.status).toBe("conflict");
+    expect(result.errors[0]).toContain("(FACTURA B 00679-00000012)");
+    expect(result.hint).toContain("`facturar credit-note --ref OUT-1`");
+    const c = V.envelope.comprobante;
+    const untotalled = {
+      ...V,
+      envelope: { ...V.envelope, comprobante: { ...c, total: undefined } },
+    } as PreparedVoucher;
+    expect(reusedReference(untotalled, undefined, { tipo: "FACTURA B", total: "1.00" })).toBe(false);
+    expect(reusedReference(V, undefined, undefined)).toBe(false);
+  });
+
+  it("a queue error found with other content is told as the conflict, not as the queue's error", () => {
+    const { result } = settled({ kind: "queue-error", by: "found", found: held("queue-error", { total: "1.00" }) });
+    expect(result.error_details.map((d) => d.code)).toEqual(["reference.reused"]);
+    expect(result.hint).not.toContain("--requeue");
+    // Asked after a lost answer, it is what this run sent: the queue's error, never a conflict.
+    const lookup = settled({ kind: "queue-error", by: "lookup", found: held("queue-error", { total: "1.00" }) }).result;
+    expect(lookup.status).toBe("rejected");
+    expect(lookup.error_details.map((d) => d.code)).toEqual(["queue-error"]);
+    // …and one with this content is the queue's error (not returned early).
+    expect(settled({ kind: "queue-error", by: "found", found: held("queue-error") }).result.errors).toEqual([
+      "El CUIT no es valido",
+    ]);
   });
 });

@@ -732,30 +732,35 @@ describe("what the request path tells, and how", () => {
 
 describe("spacing: the margin, and what each 429 adds to it", () => {
   /** Two requests of a client spaced by 100 ms; the second one's wait for its turn. */
-  async function secondWait(options: Partial<ClientOptions>, first: Step[]): Promise<number[]> {
+  /** The waits, and the margin the client keeps after (read from the client: a wait is 110 ms less the real time the attempt took, which a loaded machine stretches). */
+  async function secondWait(options: Partial<ClientOptions>, first: Step[]): Promise<[number[], number]> {
     const { client, sleeps } = scripted([...first, OK], { minIntervalMs: 100, retries: 1, ...options });
     await client.read("a");
-    return sleeps;
+    return [sleeps, (client as unknown as { margin: number }).margin];
   }
 
   it("5 ms above the interval unless told", async () => {
     const { client, sleeps } = scripted([OK], { minIntervalMs: 100 });
     await Promise.all([client.read("a"), client.read("b")]);
     expect(sleeps).toHaveLength(1);
-    expect(sleeps[0]).toBeGreaterThan(100);
+    // 105 less the real time between the two starts, which a loaded machine stretches: the margin itself is read.
+    expect((client as unknown as { margin: number }).margin).toBe(5);
+    expect(sleeps[0]).toBeGreaterThan(0);
     expect(sleeps[0]).toBeLessThanOrEqual(105);
   });
 
   it("a 429 adds 10 ms to the margin", async () => {
-    // The backoff's wait, then the turn of the second attempt: 100 + 0 + 10.
-    const [, turn] = await secondWait({ spacingMarginMs: 0 }, [{ status: 429, body: "" }]);
-    expect(turn).toBeGreaterThan(105);
+    // The backoff's wait, then the turn of the second attempt: at most 100 + 0 + 10.
+    const [[, turn], margin] = await secondWait({ spacingMarginMs: 0 }, [{ status: 429, body: "" }]);
+    expect(margin).toBe(10);
+    // It waited its turn, never more than the interval and the new margin.
+    expect(turn).toBeGreaterThan(0);
     expect(turn).toBeLessThanOrEqual(110);
   });
 
   it("up to a quarter of the interval", async () => {
-    const [, turn] = await secondWait({ spacingMarginMs: 20 }, [{ status: 429, body: "" }]);
-    expect(turn).toBeGreaterThan(120);
+    const [[, turn], margin] = await secondWait({ spacingMarginMs: 20 }, [{ status: 429, body: "" }]);
+    expect(margin).toBe(25);
     expect(turn).toBeLessThanOrEqual(125);
   });
 });

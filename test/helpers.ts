@@ -232,3 +232,13 @@ export function journalStates(stateHome: string): Map<string, string> {
   }
   return states;
 }
+
+/** What a promise rejects with (fails the test if it resolves). */
+export async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected a rejection");
+}

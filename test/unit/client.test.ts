@@ -24,6 +24,7 @@ import {
 import { type HttpOptions, type HttpResponse, TransportError } from "../../src/api/http.js";
 import { HttpService } from "../../src/api/protocol.js";
 import { FacturarError } from "../../src/errors.js";
+import { failure } from "../helpers.js";
 import { run, voucher, type World, world } from "../inprocess.js";
 
 const CREDENTIALS = { usertoken: "qwertyuiopasdfgh", apikey: "4242", apitoken: "zxcvbnmlkjhgfdsq" };
@@ -131,15 +132,6 @@ function scripted(steps: Step[], options: Partial<ClientOptions> = {}) {
     ...options,
   });
   return { client, attempts, sleeps, log };
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("a read: retried on a 5xx, a 429 and a network failure, up to the limit", () => {

@@ -23,6 +23,7 @@ import {
 } from "../../src/api/protocol.js";
 import { FacturarError } from "../../src/errors.js";
 import type { ServiceVoucher } from "../../src/voucher/held.js";
+import { failure } from "../helpers.js";
 
 const CREDENTIALS = { usertoken: "qwertyuiopasdfgh", apikey: "4242", apitoken: "zxcvbnmlkjhgfdsq" };
 
@@ -49,16 +50,6 @@ function fake(...answers: Canned[]) {
     },
   });
   return { service: new HttpService(client), sent };
-}
-
-/** What a promise rejects with (fails the test if it resolves). */
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
 }
 
 async function collect(list: AsyncGenerator<ServiceVoucher>): Promise<ServiceVoucher[]> {

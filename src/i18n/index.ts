@@ -54,8 +54,15 @@ export function tn(count: number, one: string, other: string, params?: Readonly<
   return t(count === 1 ? one : other, { n: groupedCount(count), ...params });
 }
 
+/** How each language writes numbers: es-AR `1.234,5`, English `1,234.5`. */
+export const SEPARATORS = { es: { group: ".", decimal: "," }, en: { group: ",", decimal: "." } } as const;
+
+/** Whole digits grouped in thousands as `lang` writes them (`1234567` → es `1.234.567`). */
+export function groupThousands(digits: string, lang: Lang = current): string {
+  return digits.replace(/\B(?=(\d{3})+$)/g, SEPARATORS[lang].group);
+}
+
 /** A count grouped in thousands as the reader writes it: es `1.500`, en `1,500`. */
 function groupedCount(count: number): string {
-  if (!Number.isInteger(count)) return String(count);
-  return String(count).replace(/\B(?=(\d{3})+$)/g, current === "es" ? "." : ",");
+  return Number.isInteger(count) ? groupThousands(String(count)) : String(count);
 }

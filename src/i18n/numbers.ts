@@ -3,9 +3,7 @@
  * `10.5`. Only for what people read (messages, tables, the PDF); JSON, CSV data and reports
  * keep the plain `2209849.64` the service speaks.
  */
-import { currentLang, type Lang } from "./index.js";
-
-const SEPARATORS = { es: { group: ".", decimal: "," }, en: { group: ",", decimal: "." } } as const;
+import { currentLang, groupThousands, type Lang, SEPARATORS } from "./index.js";
 
 const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
 
@@ -15,9 +13,8 @@ export function readableNumber(plain: string | number, lang: Lang = currentLang(
   const parts = PLAIN.exec(text);
   if (!parts) return text;
   const [, sign, whole = "", fraction] = parts;
-  const { group, decimal } = SEPARATORS[lang];
-  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, group);
-  return `${sign}${grouped}${fraction === undefined ? "" : `${decimal}${fraction}`}`;
+  const grouped = groupThousands(whole, lang);
+  return `${sign}${grouped}${fraction === undefined ? "" : `${SEPARATORS[lang].decimal}${fraction}`}`;
 }
 
 /** A VAT rate (`10.5`, `21`) as the reader writes it, without grouping: es `10,5`, en `10.5`. */

@@ -16,7 +16,7 @@
 import { refusalCauses, WEBHOOK_HINT } from "../api/protocol.js";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { readableNumber } from "../i18n/numbers.js";
+import { amount } from "../voucher/amount.js";
 import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import type { Micrositios, ServiceVoucher } from "../voucher/held.js";
@@ -371,7 +371,7 @@ function conflictIfReused(
   const held = found ?? { tipo: journaled?.tipo, total: journaled?.total };
   const said = {
     ref: result.external_reference,
-    held: [held.tipo, result.comprobante_nro, held.total && readableNumber(Dec.tryParse(held.total)?.toFixed(2) ?? "")]
+    held: [held.tipo, result.comprobante_nro, held.total && Dec.tryParse(held.total) && amount(held.total)]
       .filter(Boolean)
       .join(" "),
   };

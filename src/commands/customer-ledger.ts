@@ -3,7 +3,7 @@
 import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { amount } from "../output/amount.js";
+import { amount } from "../voucher/amount.js";
 import type { CustomerLedgerOptions } from "./customer-ledger.command.js";
 import { withConnection } from "./online.js";
 

@@ -4,6 +4,7 @@ import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { readableNumber } from "../i18n/numbers.js";
+import { amount } from "../voucher/amount.js";
 import { CURRENCIES } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import { rateBand } from "../voucher/exchange.js";
@@ -45,8 +46,8 @@ export async function exchangeRateCommand(ctx: Context, flags: ExchangeRateOptio
         ctx.errColor.dim(
           t("a voucher in {moneda} takes a cotizacion from {min} to {max} (2 % to 400 % of it)", {
             moneda,
-            min: readableNumber(min.toFixed(2)),
-            max: readableNumber(max.toFixed(2)),
+            min: amount(min),
+            max: amount(max),
           }),
         ),
       );

@@ -18,7 +18,7 @@ import { currentLang, t, tn } from "../i18n/index.js";
 import { readableRate } from "../i18n/numbers.js";
 import { commaNumber } from "../input/numbers.js";
 import type { SourceVoucher } from "../input/source.js";
-import { amount } from "../output/amount.js";
+import { amount } from "../voucher/amount.js";
 import {
   DEFAULT_FINAL_CONSUMER_CEILING,
   DOCUMENT_TYPES,
@@ -714,7 +714,7 @@ export async function askVoucher(
       },
     ),
   );
-  ctx.err(`  ${describeTotals(check.totals, amount)}`);
+  ctx.err(`  ${describeTotals(check.totals)}`);
   ctx.err(`  ${t("total")} ${ctx.errColor.bold(amount(String(comprobante.total)))}`);
   if (!(await p.confirm({ message: t("Issue it?"), default: true }))) return { envelope: {} };
   let saved: string | undefined;

@@ -12,7 +12,6 @@ import { type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
 import { inputDelimiter, inputSize } from "../input/read.js";
 import type { SourceVoucher } from "../input/source.js";
-import { amount } from "../output/amount.js";
 import { sheetFormat } from "../output/csv.js";
 import { Progress } from "../output/progress.js";
 import { Report } from "../output/report.js";
@@ -20,6 +19,7 @@ import { checkQrIsNoInput, checkReportIsNoInput, checkWritableFolderTree } from 
 import { visible, visibleLines } from "../output/visible.js";
 import { resultHuman, resultJson } from "../output/voucher.js";
 import { connect } from "../session/connect.js";
+import { amount } from "../voucher/amount.js";
 import { Dec } from "../voucher/decimal.js";
 import type { IssueOptions } from "./issue.command.js";
 import type { IssueQueuedOptions } from "./issue-queued.command.js";

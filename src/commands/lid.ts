@@ -12,7 +12,7 @@ import type { Context } from "../context.js";
 import { makeFolders } from "../durable/files.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
-import { amount } from "../output/amount.js";
+import { amount } from "../voucher/amount.js";
 import { voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import type { Operacion } from "../voucher/held.js";

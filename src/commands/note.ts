@@ -15,6 +15,7 @@ import { type Outcome, UsageError } from "../errors.js";
 import { t, tn } from "../i18n/index.js";
 import { readableNumber } from "../i18n/numbers.js";
 import type { SourceVoucher } from "../input/source.js";
+import { amount as readableAmount } from "../voucher/amount.js";
 import { voucherNumber } from "../voucher/codes.js";
 import { argentinaToday, clockFrom, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
@@ -102,12 +103,12 @@ async function withinVoucherTotal(
         "{credited} credited already to {tipo} {numero} by {n} credit note: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit",
         "{credited} credited already to {tipo} {numero} by {n} credit notes: one of {amount} more would credit more than its {total} (its debit notes included); {left} left to credit",
         {
-          credited: readableNumber(credited.toFixed(2)),
+          credited: readableAmount(credited),
           tipo: voucher.tipo,
           numero: voucherNumber(note.source.punto_venta, note.source.numero),
-          amount: readableNumber(amount.toFixed(2)),
-          total: readableNumber(charged.toFixed(2)),
-          left: readableNumber((left.sign() > 0 ? left : Dec.ZERO).toFixed(2)),
+          amount: readableAmount(amount),
+          total: readableAmount(charged),
+          left: readableAmount(left.sign() > 0 ? left : Dec.ZERO),
         },
       ),
       left.sign() > 0 ? t("a note of what is left: --amount {left}", { left: left.toFixed(2) }) : undefined,

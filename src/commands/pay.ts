@@ -3,7 +3,7 @@
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { money, amount as shown } from "../output/amount.js";
+import { money, amount as shown } from "../voucher/amount.js";
 import { isNote, voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { printAnswer, sentOnce, withConnection } from "./online.js";
 import type { PayOptions } from "./pay.command.js";

@@ -3,7 +3,7 @@
 import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { amount } from "../output/amount.js";
+import { amount } from "../voucher/amount.js";
 import { printAnswer, withConnection } from "./online.js";
 import type { RequiresFceOptions } from "./requires-fce.command.js";
 

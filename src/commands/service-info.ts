@@ -10,7 +10,7 @@ import type { Context } from "../context.js";
 import { FacturarError, type Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { readableNumber } from "../i18n/numbers.js";
-import { amount } from "../output/amount.js";
+import { amount } from "../voucher/amount.js";
 import { withConnection } from "./online.js";
 
 export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean }): Promise<Outcome> {

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import type { ChalkInstance } from "chalk";
 import { errorObjects, type VoucherResult, warningObjects, warningTexts } from "../batch/result.js";
 import { t } from "../i18n/index.js";
-import { amount } from "./amount.js";
+import { amount } from "../voucher/amount.js";
 import { visible, visibleLines } from "./visible.js";
 
 const MARK: Record<VoucherResult["status"], string> = {

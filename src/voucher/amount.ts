@@ -3,7 +3,7 @@
  * (tables, result lines, totals); JSON, CSV and reports keep the plain `2209849.64`.
  */
 import { readableNumber } from "../i18n/numbers.js";
-import { Dec } from "../voucher/decimal.js";
+import { Dec } from "./decimal.js";
 
 /** Two decimals, grouped in thousands, in the language of the messages; anything unreadable as is. */
 export function amount(value: Dec | string | number): string {

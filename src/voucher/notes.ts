@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import { FacturarError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { readableNumber, readableRate } from "../i18n/numbers.js";
+import { readableRate } from "../i18n/numbers.js";
+import { amount as readableAmount } from "./amount.js";
 import {
   FCE_DATA,
   FCE_REGIME,
@@ -345,12 +346,12 @@ function partOf(envelope: BuiltNote["envelope"], source: NoteSource, kind: NoteK
       const voucherTotal = Dec.parse(String(c.total ?? source.total ?? "0"));
       // Amounts as the reader writes them (es 2.076.425,68): these are messages, not data.
       const figures = {
-        amount: readableNumber(wanted.toFixed(2)),
+        amount: readableAmount(wanted),
         tipo: source.tipo,
         numero: printedNumber(source),
-        total: readableNumber(voucherTotal.toFixed(2)),
-        creditable: readableNumber(creditable.toFixed(2)),
-        other: readableNumber(voucherTotal.sub(creditable).toFixed(2)),
+        total: readableAmount(voucherTotal),
+        creditable: readableAmount(creditable),
+        other: readableAmount(voucherTotal.sub(creditable)),
       };
       throw new NotePartError(
         voucherTotal.cmp(creditable) > 0

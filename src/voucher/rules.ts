@@ -4,7 +4,7 @@
  * of the field at fault, so that a CSV reader can turn it into a row and a column.
  */
 import { t } from "../i18n/index.js";
-import { readableNumber } from "../i18n/numbers.js";
+import { amount } from "./amount.js";
 import {
   CURRENCIES,
   type DocumentType,
@@ -317,10 +317,10 @@ export function anonymousAmount(totals: Totals, cotizacion: string): Dec {
 }
 
 /** Why a sale to an unidentified consumer is refused; `issue` says it again after asking the live ceiling. */
-export function ceilingMessage(amount: Dec, ceiling: Dec): string {
+export function ceilingMessage(sale: Dec, ceiling: Dec): string {
   return t(
     "a sale of {amount} pesos reaches the ceiling for unidentified consumers ({amount2}): identify the customer by DNI, CUIT, CUIL or passport",
-    { amount: readableNumber(amount.toFixed(2)), amount2: readableNumber(ceiling.toFixed(2)) },
+    { amount: amount(sale), amount2: amount(ceiling) },
   );
 }
 
@@ -990,7 +990,7 @@ function checkDiscount(f: Findings, totals: Totals): void {
       [...C, "bonificacion"],
       t("bonificacion {discount} is more than the items it discounts add up to ({subtotal})", {
         discount: totals.discount.toFixed(2),
-        subtotal: readableNumber(totals.subtotal.toFixed(2)),
+        subtotal: amount(totals.subtotal),
       }),
     );
 }
@@ -1006,7 +1006,7 @@ function checkPayments(f: Findings, env: Envelope, totals: Totals): void {
       "payments.sum",
       path,
       t("pagos.total {amount} differs from the sum of formas_pago {amount2}", {
-        amount: readableNumber(declared.toFixed(2)),
+        amount: amount(declared),
         amount2: sum.toFixed(2),
       }),
     );
@@ -1017,7 +1017,7 @@ function checkPayments(f: Findings, env: Envelope, totals: Totals): void {
       "payments.exceed",
       path,
       t("payments ({amount}) exceed the voucher total ({amount2})", {
-        amount: readableNumber(declared.toFixed(2)),
+        amount: amount(declared),
         amount2: voucherTotal.toFixed(2),
       }),
     );
@@ -1117,7 +1117,7 @@ function checkTributos(f: Findings, env: Envelope, info: VoucherTypeInfo, totals
         t("{base_imponible} × {alicuota}% is {amount}, but total says {total}", {
           base_imponible: tributo.base_imponible,
           alicuota: tributo.alicuota,
-          amount: readableNumber(expected.toFixed(2)),
+          amount: amount(expected),
           total: tributo.total,
         }),
       );
@@ -1169,8 +1169,8 @@ function checkRg5329(
       t(
         "an RG 5329 perception is 3 % of the net taxed at 21 % ({net21}) and 1.5 % of the net at 10.5 % ({net105}): {alicuota} % on {base} does not fit",
         {
-          net21: readableNumber(netAt("21").toFixed(2)),
-          net105: readableNumber(netAt("10.5").toFixed(2)),
+          net21: amount(netAt("21")),
+          net105: amount(netAt("10.5")),
           alicuota: tributo.alicuota,
           base: tributo.base_imponible,
         },
@@ -1292,9 +1292,9 @@ function checkTotal(f: Findings, env: Envelope, totals: Totals): void {
       t(
         "total {amount} differs from the computed {amount2} by {amount3}: the authority tolerates it, but the printed items will not add up",
         {
-          amount: readableNumber(Dec.parse(declared).toFixed(2)),
-          amount2: readableNumber(totals.total.toFixed(2)),
-          amount3: readableNumber(diff.toFixed(2)),
+          amount: amount(Dec.parse(declared)),
+          amount2: amount(totals.total),
+          amount3: amount(diff),
         },
       ),
     );
@@ -1304,10 +1304,10 @@ function checkTotal(f: Findings, env: Envelope, totals: Totals): void {
       "total.mismatch",
       [...C, "total"],
       t("total {amount} does not match the computed {amount2} ({totals}); the authority tolerates {amount3}", {
-        amount: readableNumber(Dec.parse(declared).toFixed(2)),
-        amount2: readableNumber(totals.total.toFixed(2)),
-        totals: describeTotals(totals, (a) => readableNumber(a.toFixed(2))),
-        amount3: readableNumber(totals.tolerance.toFixed(2)),
+        amount: amount(Dec.parse(declared)),
+        amount2: amount(totals.total),
+        totals: describeTotals(totals),
+        amount3: amount(totals.tolerance),
       }),
     );
   }

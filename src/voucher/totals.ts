@@ -6,6 +6,7 @@
  */
 import { t } from "../i18n/index.js";
 import { readableRate } from "../i18n/numbers.js";
+import { amount } from "./amount.js";
 import { VAT_EXEMPT, VAT_NON_TAXED, type VoucherClass, voucherTypeInfo } from "./codes.js";
 import { Dec } from "./decimal.js";
 import type { ParsedEnvelope } from "./schema.js";
@@ -169,14 +170,14 @@ export function totalsToJson(t: Totals) {
   };
 }
 
-/** `format` writes an amount: plain by default (messages), as the reader's locale for people. */
-export function describeTotals(totals: Totals, format: (amount: Dec) => string = (a) => a.toFixed(2)): string {
+/** The totals in a line, amounts as the reader writes them (es `1.234,56`). */
+export function describeTotals(totals: Totals): string {
   const parts: string[] = [];
   if (!totals.discount.isZero())
     parts.push(
       t("subtotal {subtotal} − discount {discount}", {
-        subtotal: format(totals.subtotal),
-        discount: format(totals.discount),
+        subtotal: amount(totals.subtotal),
+        discount: amount(totals.discount),
       }),
     );
   for (const r of totals.rates) {
@@ -184,16 +185,16 @@ export function describeTotals(totals: Totals, format: (amount: Dec) => string =
       totals.vatApplies
         ? t("net {rate}% {net} + VAT {vat}", {
             rate: readableRate(r.rate),
-            net: format(r.net),
-            vat: format(r.vat),
+            net: amount(r.net),
+            vat: amount(r.vat),
           })
-        : t("net {net}", { net: format(r.net) }),
+        : t("net {net}", { net: amount(r.net) }),
     );
   }
-  if (!totals.exempt.isZero()) parts.push(t("exempt {amount}", { amount: format(totals.exempt) }));
-  if (!totals.nonTaxed.isZero()) parts.push(t("non-taxed {amount}", { amount: format(totals.nonTaxed) }));
+  if (!totals.exempt.isZero()) parts.push(t("exempt {amount}", { amount: amount(totals.exempt) }));
+  if (!totals.nonTaxed.isZero()) parts.push(t("non-taxed {amount}", { amount: amount(totals.nonTaxed) }));
   if (!totals.internalTaxes.isZero())
-    parts.push(t("internal taxes {amount}", { amount: format(totals.internalTaxes) }));
-  if (!totals.tributos.isZero()) parts.push(t("tributos {amount}", { amount: format(totals.tributos) }));
-  return `${parts.join(", ")} = ${format(totals.total)}`;
+    parts.push(t("internal taxes {amount}", { amount: amount(totals.internalTaxes) }));
+  if (!totals.tributos.isZero()) parts.push(t("tributos {amount}", { amount: amount(totals.tributos) }));
+  return `${parts.join(", ")} = ${amount(totals.total)}`;
 }

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { tn, useLang } from "../../src/i18n/index.js";
 import { readableNumber, readableRate } from "../../src/i18n/numbers.js";
-import { amount } from "../../src/output/amount.js";
+import { amount } from "../../src/voucher/amount.js";
 
 afterEach(() => useLang("en"));
 

@@ -139,6 +139,8 @@ export const SCOPES = {
       "test/unit/client.test.ts",
       "test/unit/client-spacing.test.ts",
       "test/unit/download.test.ts",
+      "test/unit/download-spacing.test.ts",
+      "test/unit/download-moment.test.ts",
       "test/unit/protocol.test.ts",
     ],
   },

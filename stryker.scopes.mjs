@@ -81,15 +81,15 @@ export const SCOPES = {
     tests: ["test/unit/exactly-once.test.ts", "test/unit/journal.test.ts"],
   },
   // A run (run.ts, plan.ts, checks.ts, lanes.ts): the exactly-once tests drive runLanes against the
-  // embedded service's logic; lanes.test.ts drives runLanes with scripted steps and issueFiles end
-  // to end in-process.
+  // embedded service's logic; lanes.test.ts drives runLanes with scripted steps, issue-files.test.ts
+  // issueFiles end to end in-process.
   run: {
     mutate: ["src/batch/run.ts", "src/batch/plan.ts", "src/batch/checks.ts", "src/batch/lanes.ts"],
-    tests: ["test/unit/exactly-once.test.ts", "test/unit/lanes.test.ts"],
+    tests: ["test/unit/exactly-once.test.ts", "test/unit/lanes.test.ts", "test/unit/issue-files.test.ts"],
   },
   // What run.ts and issue.ts were split into (outcome, plan, checks, lanes, documents): the outcome
   // tests settle answers by hand, the issuer and exactly-once tests drive issue.ts through them,
-  // lanes.test.ts drives runLanes and issueFiles in-process. Run a file at a time with --mutate.
+  // lanes.test.ts drives runLanes, issue-files.test.ts issueFiles in-process. Run a file at a time with --mutate.
   split: {
     mutate: [
       "src/batch/outcome.ts",
@@ -103,6 +103,7 @@ export const SCOPES = {
       "test/unit/issuer.test.ts",
       "test/unit/exactly-once.test.ts",
       "test/unit/lanes.test.ts",
+      "test/unit/issue-files.test.ts",
       "test/unit/plan.test.ts",
     ],
   },
@@ -111,6 +112,15 @@ export const SCOPES = {
   outcome: {
     mutate: ["src/batch/outcome.ts"],
     tests: ["test/unit/outcome.test.ts", "test/unit/issuer.test.ts"],
+  },
+  // The lane scheduler alone with its fast tests: runLanes against a scripted issuer (milliseconds a
+  // test); the issueFiles runs (issue-files.test.ts) and the exactly-once tests take seconds a mutant.
+  lanes: { mutate: ["src/batch/lanes.ts"], tests: ["test/unit/lanes.test.ts"] },
+  // A voucher's documents (saveDocument against scripted downloads) and the pool they download
+  // through (Slots), milliseconds a test; issuer.test.ts saves documents through both.
+  documents: {
+    mutate: ["src/batch/documents.ts"],
+    tests: ["test/unit/batch-documents.test.ts", "test/unit/issuer.test.ts"],
   },
   // The issuer alone (src/batch/issue.ts), driven in-process: the exactly-once tests and its own.
   issue: {
@@ -129,6 +139,8 @@ export const SCOPES = {
       "test/unit/client.test.ts",
       "test/unit/client-spacing.test.ts",
       "test/unit/download.test.ts",
+      "test/unit/download-spacing.test.ts",
+      "test/unit/download-moment.test.ts",
       "test/unit/protocol.test.ts",
     ],
   },

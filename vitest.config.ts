@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Messages compare equal to the words they say (see the file).
+    setupFiles: ["test/setup-words.ts"],
     // End-to-end tests spawn the built CLI; give slow CI machines room.
     testTimeout: 60_000,
     // Test files mostly wait on the CLIs and sandboxes they spawn (one file at a time, vitest's

@@ -2,6 +2,7 @@
  * The commander program: global flags, lazily loaded commands, and the one place where an
  * outcome becomes an exit code. Nothing below this file calls process.exit.
  */
+
 import { Command, CommanderError, Help } from "commander";
 import { commandWordAt } from "./command-word.js";
 import { badFlag, type Define, either, examples, type Run } from "./commands/define.js";
@@ -16,7 +17,8 @@ import {
 } from "./context.js";
 import { EXIT_CODES, FacturarError, type Outcome } from "./errors.js";
 import { tuneHeap } from "./heap.js";
-import { type Lang, langFromEnv, parseLang, t, useLang } from "./i18n/index.js";
+import { type Lang, langFromEnv, parseLang, say, t, useLang } from "./i18n/index.js";
+import { jsonText } from "./output/json.js";
 import { visibleLines } from "./output/visible.js";
 import { VERSION } from "./version.js";
 
@@ -272,19 +274,19 @@ function reportError(io: Io, error: unknown, json: boolean, verbose: boolean): O
     return "interrupted";
   }
   if (error instanceof FacturarError) {
+    const message = say(error.text);
+    const hint = error.hint === undefined ? undefined : say(error.hint);
     if (json)
       io.stdout.write(
-        `${JSON.stringify({ ok: false, error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } })}\n`,
+        `${JSON.stringify({ ok: false, error: { code: error.code, message, ...(hint ? { hint } : {}) } })}\n`,
       );
     // On stderr in every mode: a cron job's log (`2>>cron.log`) tells what happened under --json too.
     // A message may quote a file's name or text: shown, not obeyed (the service's are stripped already).
-    io.stderr.write(
-      `facturar: ${visibleLines(error.message)}\n${error.hint ? `${t("hint:")} ${visibleLines(error.hint)}\n` : ""}`,
-    );
+    io.stderr.write(`facturar: ${visibleLines(message)}\n${hint ? `${t("hint:")} ${visibleLines(hint)}\n` : ""}`);
     return error.outcome;
   }
   const message = error instanceof Error ? error.message : String(error);
-  if (json) io.stdout.write(`${JSON.stringify({ ok: false, error: { code: "internal", message } })}\n`);
+  if (json) io.stdout.write(`${jsonText({ ok: false, error: { code: "internal", message } })}\n`);
   io.stderr.write(`facturar: ${t("internal error:")} ${message}\n`);
   if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   else io.stderr.write(`${t("(run again with --verbose for details, and please report it)")}\n`);
@@ -321,7 +323,7 @@ export async function run(argv: string[], io: Io = processIo(), stop: StopToken 
       // Told on stderr as commander words it; under --json an error is a JSON object on stdout too.
       if (json)
         io.stdout.write(
-          `${JSON.stringify({ ok: false, error: { code: "usage", message: error.message.replace(/^error: /, "") } })}\n`,
+          `${jsonText({ ok: false, error: { code: "usage", message: error.message.replace(/^error: /, "") } })}\n`,
         );
       return EXIT_CODES.usage;
     }
@@ -358,7 +360,7 @@ export async function main(argv: string[]): Promise<void> {
         if (!other.writable) return;
         other.write(
           !isStdout && json
-            ? `${JSON.stringify({ ok: false, error: { code: "output.unwritable", message: line } })}\n`
+            ? `${jsonText({ ok: false, error: { code: "output.unwritable", message: line } })}\n`
             : `${line}\n`,
         );
       };

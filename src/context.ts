@@ -5,7 +5,8 @@
 
 import type { ChalkInstance } from "chalk";
 import { FacturarError } from "./errors.js";
-import { t } from "./i18n/index.js";
+import { say, t } from "./i18n/index.js";
+import type { Text } from "./i18n/message.js";
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -50,11 +51,11 @@ export interface Context {
    * cannot be written (a full disk, a device error): a command that stops cleanly is asked to
    * stop, others fail with a clear error (exit 6); see `outputFailure`.
    */
-  out(line: string): Promise<void>;
+  out(line: Text): Promise<void>;
   /** Why stdout could not be written, once it could not. */
   readonly outputFailure: NodeJS.ErrnoException | undefined;
   /** Writes a line of progress, warning or diagnosis to stderr. */
-  err(line: string): void;
+  err(line: Text): void;
 }
 
 export interface StopToken {
@@ -162,12 +163,12 @@ export async function createContext(io: Io, opts: GlobalOptions, stop: StopToken
     configPath: opts.config,
     color: new Chalk({ level: colorLevel(io.stdoutIsTTY, opts, io.env, supportsColor) }),
     errColor: new Chalk({ level: colorLevel(io.stderrIsTTY, opts, io.env, supportsColor) }),
-    out: (line) => write(io.stdout, `${line}\n`),
+    out: (line) => write(io.stdout, `${say(line)}\n`),
     get outputFailure() {
       return stop.outputFailure;
     },
     err: (line) => {
-      if (io.stderr.writable) io.stderr.write(`${line}\n`);
+      if (io.stderr.writable) io.stderr.write(`${say(line)}\n`);
     },
   };
 }

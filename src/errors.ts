@@ -2,6 +2,7 @@
  * Typed errors and the outcomes a command can end in. The core throws these; only src/cli.ts
  * turns an outcome into a process exit code (design.md "Exit codes").
  */
+import { english, type Text } from "./i18n/message.js";
 
 export const EXIT_CODES = {
   done: 0,
@@ -20,22 +21,36 @@ export const EXIT_CODES = {
 
 export type Outcome = keyof typeof EXIT_CODES;
 
-export class FacturarError extends Error {
+/**
+ * An error whose words the core leaves to the renderers: `text` is what a reader is told (`say()`
+ * puts a message in their language), `message` its English, for logs and stacks.
+ */
+export class WordedError extends Error {
+  readonly text: Text;
+  constructor(text: Text, options?: ErrorOptions) {
+    super(english(text), options);
+    this.name = new.target.name;
+    this.text = text;
+  }
+}
+
+export class FacturarError extends WordedError {
+  readonly hint?: Text;
   constructor(
-    message: string,
+    text: Text,
     readonly outcome: Outcome,
     /** Stable machine-readable code, e.g. `input.unreadable`. */
     readonly code: string,
-    readonly hint?: string,
+    hint?: Text,
   ) {
-    super(message);
-    this.name = new.target.name;
+    super(text);
+    this.hint = hint;
   }
 }
 
 /** Bad flags or arguments. */
 export class UsageError extends FacturarError {
-  constructor(message: string, hint?: string) {
+  constructor(message: Text, hint?: Text) {
     super(message, "usage", "usage", hint);
   }
 }
@@ -43,11 +58,17 @@ export class UsageError extends FacturarError {
 /** A file that cannot be read or parsed at all (missing, bad encoding, broken JSON or CSV). */
 export class InputError extends FacturarError {
   constructor(
-    message: string,
+    message: Text,
     /** Where: `file.csv:row 3` or `file.json:12:5`. */
-    readonly place: string,
-    hint?: string,
+    readonly place: Text,
+    hint?: Text,
   ) {
     super(message, "usage", "input.unreadable", hint);
   }
+}
+
+/** What an error says for the reader: our errors' message (to be said in their language), else its own words. */
+export function textOf(error: unknown): Text {
+  if (error instanceof WordedError) return error.text;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,9 +1,12 @@
 /** Shared test helpers: a valid base voucher to mutate, and a runner for the built CLI. */
+
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { say } from "../src/i18n/index.js";
+import { sayingAll } from "../src/i18n/message.js";
 import { dayNumber } from "../src/voucher/dates.js";
 import { Dec } from "../src/voucher/decimal.js";
 import type { Finding } from "../src/voucher/rules.js";
@@ -49,10 +52,20 @@ export function baseVoucher(): Raw {
 }
 
 export function check(raw: Raw, opts: { today?: string; ceiling?: string } = {}): ValidationResult {
-  return validateEnvelope(raw, {
-    today: dayNumber(opts.today ?? TODAY),
-    ceiling: Dec.parse(opts.ceiling ?? "10000000"),
-  });
+  return asRead(
+    validateEnvelope(raw, {
+      today: dayNumber(opts.today ?? TODAY),
+      ceiling: Dec.parse(opts.ceiling ?? "10000000"),
+    }),
+  );
+}
+
+/**
+ * `value` (a result, findings, an error's text) with its messages said in the current language,
+ * as a reader gets them: what a test compares with the words it expects.
+ */
+export function asRead<T>(value: T): T {
+  return sayingAll(value, say);
 }
 
 export function codes(result: ValidationResult, severity: Finding["severity"] = "error"): string[] {
@@ -241,4 +254,18 @@ export async function failure(promise: Promise<unknown>): Promise<Error> {
     return error as Error;
   }
   throw new Error("expected a rejection");
+}
+
+/** `target` whose methods give back what they return (or resolve to) as read: see asRead. */
+export function reading<T extends object>(target: T): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      const value = Reflect.get(object, key, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        const out = value.apply(object, args);
+        return out instanceof Promise ? out.then(asRead) : asRead(out);
+      };
+    },
+  });
 }

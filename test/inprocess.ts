@@ -3,6 +3,7 @@
  * client's transport (no HTTP), and a script can lose answers, delay storing, or "crash" the run
  * at any step. Tests built on this run in milliseconds, beside the real-process tests.
  */
+
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import { Issuer, type IssueSettings, type PreparedVoucher } from "../src/batch/i
 import { Journal } from "../src/batch/journal.js";
 import { lanes, runLanes } from "../src/batch/lanes.js";
 import type { VoucherResult } from "../src/batch/result.js";
+import { english } from "../src/i18n/message.js";
 import { type Faults, NO_FAULTS } from "../src/sandbox/faults.js";
 import { SandboxService } from "../src/sandbox/service.js";
 import { Store } from "../src/sandbox/store.js";
@@ -21,7 +23,7 @@ import { clockFrom, dayNumber } from "../src/voucher/dates.js";
 import { Dec } from "../src/voucher/decimal.js";
 import type { Envelope } from "../src/voucher/schema.js";
 import { validateEnvelope } from "../src/voucher/validate.js";
-import { baseVoucher, type Raw, TODAY } from "./helpers.js";
+import { asRead, baseVoucher, type Raw, TODAY } from "./helpers.js";
 
 /** Thrown by a script to stop the run where a crash would: nothing after it happens. */
 export class Crash extends Error {}
@@ -130,7 +132,7 @@ export async function run(
   const opened = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
   const journal = hooks.journal ? hooks.journal(opened) : opened;
   const warnings: string[] = [];
-  const issuer = new Issuer(w.service, journal, { ...SETTINGS, ...settings }, (line) => warnings.push(line));
+  const issuer = new Issuer(w.service, journal, { ...SETTINGS, ...settings }, (line) => warnings.push(english(line)));
   const results: VoucherResult[] = [];
   let crashed = false;
   let stoppedBy: Error | undefined;
@@ -145,7 +147,7 @@ export async function run(
       abandon: (b, why) => issuer.abandon(b, why),
       issueMany: (vs) => issuer.issueBatch(vs),
       emit: async (r) => {
-        results.push(r);
+        results.push(asRead(r));
       },
     }));
   } catch (error) {

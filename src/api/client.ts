@@ -8,29 +8,29 @@
  */
 
 import type { Credentials } from "../config/profile.js";
-import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { FacturarError, textOf } from "../errors.js";
+import { concat, msg, type Text } from "../i18n/message.js";
 import { addressAllowed, documentUrl, MAX_DOCUMENT_BYTES } from "./documents.js";
 import { exchange, type HttpOptions, type HttpResponse, TransportError } from "./http.js";
 import { answerShapeProblem } from "./json-shape.js";
-import { cleanAnswer, cleanText, KeyCollision, printable, redactAnswer, shownRequest } from "./redact.js";
+import { cleanAnswer, cleanMessage, cleanText, KeyCollision, printable, redactAnswer, shownRequest } from "./redact.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the service's answers are untyped JSON, read field by field
 export type Answer = Record<string, any>;
 
 export class AccessDeniedError extends FacturarError {
-  constructor(message: string) {
+  constructor(message: Text) {
     super(
       message,
       "denied",
       "service.denied",
-      t("check the profile's usertoken, apikey and apitoken (and its point of sale)"),
+      msg("check the profile's usertoken, apikey and apitoken (and its point of sale)"),
     );
   }
 }
 
 export class UnavailableError extends FacturarError {
-  constructor(message: string, hint?: string, code = "service.unavailable") {
+  constructor(message: Text, hint?: Text, code = "service.unavailable") {
     super(message, "unavailable", code, hint);
   }
 }
@@ -40,7 +40,7 @@ export interface ClientOptions {
   credentials: Credentials;
   userAgent: string;
   /** Verbose request log; credentials never reach it. */
-  log?: (line: string) => void;
+  log?: (line: Text) => void;
   readTimeoutMs?: number;
   /** Instant issuing may take the service up to about 90 s. */
   issueTimeoutMs?: number;
@@ -170,8 +170,8 @@ export function refusedForItsBody(error: FacturarError): boolean {
 }
 
 /** The service could not be reached (a network failure, retried or not). */
-export function unreachable(message: string): UnavailableError {
-  return new UnavailableError(message, t("check the network, or the service status with `facturar status`"));
+export function unreachable(message: Text): UnavailableError {
+  return new UnavailableError(message, msg("check the network, or the service status with `facturar status`"));
 }
 
 /** One attempt's failure, as the policy reads it (`failure`), with the error it ends in if not retried. */
@@ -265,10 +265,11 @@ export class ApiClient {
       if (kind === "write") {
         // Nothing done (refused as it stood, or never reached): the service's own error, or the network's.
         if (!lostAnswer(error.failure, cause instanceof TransportError && cause.maybeDelivered)) throw cause;
-        throw cause instanceof TransportError ? cause : new TransportError(cause.message, "dropped", true);
+        throw cause instanceof TransportError
+          ? cause
+          : new TransportError(cause instanceof FacturarError ? cause.text : cause.message, "dropped", true);
       }
-      if (cause instanceof TransportError)
-        throw unreachable(t("{message} (after retries)", { message: cause.message }));
+      if (cause instanceof TransportError) throw unreachable(msg("{message} (after retries)", { message: cause.text }));
       throw cause;
     }
   }
@@ -335,7 +336,11 @@ export class ApiClient {
         const backoff = (this.options.backoffMs ?? 500) * 2 ** (n - 1);
         const wait = error.waitMs ?? backoff / 2 + Math.random() * backoff;
         this.options.log?.(
-          `retrying ${label} in ${Math.round(wait)} ms (${cleanText(error.message, this.options.credentials)})`,
+          concat(
+            `retrying ${label} in ${Math.round(wait)} ms (`,
+            cleanMessage(textOf(error.error), this.options.credentials),
+            ")",
+          ),
         );
         // A Retry-After holds every spaced request of this client: the gate waits it out (see
         // attempt). A download is not spaced, so it waits here.
@@ -446,15 +451,15 @@ export class ApiClient {
       left();
       if (!(error instanceof TransportError)) throw error;
       // A redirect's Location, say, is the server's text: it may echo the credentials.
-      const cleaned = new TransportError(cleanText(error.message, credentials), error.kind, error.maybeDelivered);
-      log?.(`  ${cleaned.kind}: ${cleaned.message}`);
+      const cleaned = new TransportError(cleanMessage(error.text, credentials), error.kind, error.maybeDelivered);
+      log?.(concat(`  ${cleaned.kind}: `, cleaned.text));
       // Nothing reached the service: the same request goes where it is now, if it has moved.
       if (error.kind === "refused" && !error.maybeDelivered && (await this.moved(url))) {
-        log?.(`  ${t("the service moved to {url}", { url: this.base.origin })}`);
+        log?.(concat("  ", msg("the service moved to {url}", { url: this.base.origin })));
         return this.attempt(method, body, timeoutMs, list);
       }
       if (cleaned.kind === "redirect" || cleaned.kind === "too-large")
-        throw new Failed(cleaned.kind, new UnavailableError(cleaned.message, undefined, `service.${cleaned.kind}`));
+        throw new Failed(cleaned.kind, new UnavailableError(cleaned.text, undefined, `service.${cleaned.kind}`));
       throw new Failed(cleaned.kind, cleaned);
     }
     // A transport that does not tell when the request left: it has, now that it is answered.
@@ -470,7 +475,7 @@ export class ApiClient {
       `  ${response.status} in ${Date.now() - started} ms: ${cleanText(text.slice(0, 8000), credentials).slice(0, 4000)}`,
     );
     // Nested past any real answer, or a key given twice: nothing in it can be read surely.
-    let unreadable = answerShapeProblem(text);
+    let unreadable: Text | undefined = answerShapeProblem(text);
     let parsed: unknown;
     try {
       parsed = unreadable === undefined ? JSON.parse(text) : undefined;
@@ -485,14 +490,14 @@ export class ApiClient {
           : undefined;
     } catch (error) {
       if (!(error instanceof KeyCollision)) throw error;
-      unreadable = error.message;
+      unreadable = error.text;
     }
     const message = errorTexts(answer?.errores).join("; ") || undefined;
     const status = response.status;
     if (status === 401 || status === 403) {
       throw new Failed(
         status,
-        new AccessDeniedError(`${t("access denied (HTTP {status})", { status })}${message ? `: ${message}` : ""}`),
+        new AccessDeniedError(concat(msg("access denied (HTTP {status})", { status }), message ? `: ${message}` : "")),
       );
     }
     if (status === 429) {
@@ -504,7 +509,11 @@ export class ApiClient {
       if (interval > 0) this.margin = Math.min(this.margin + MARGIN_STEP_MS, Math.ceil(interval / 4));
       throw new Failed(
         status,
-        new UnavailableError(t("too many requests (HTTP 429)"), t("lower the request rate"), "service.rate-limited"),
+        new UnavailableError(
+          msg("too many requests (HTTP 429)"),
+          msg("lower the request rate"),
+          "service.rate-limited",
+        ),
         waitMs,
       );
     }
@@ -512,8 +521,8 @@ export class ApiClient {
       throw new Failed(
         status,
         new UnavailableError(
-          t("the service failed (HTTP {status})", { status }),
-          t("try again later; `facturar status` shows the service's state"),
+          msg("the service failed (HTTP {status})", { status }),
+          msg("try again later; `facturar status` shows the service's state"),
         ),
       );
     }
@@ -521,10 +530,13 @@ export class ApiClient {
       throw new Failed(
         status,
         new FacturarError(
-          `${t("the service answered HTTP {status} to {method}", { status, method })}${message ? `: ${message}` : ""}`,
+          concat(
+            msg("the service answered HTTP {status} to {method}", { status, method }),
+            message ? `: ${message}` : "",
+          ),
           "rejected",
           `http.${status}`,
-          status === 404 ? t("is base_url the API's /app/api/v2 address?") : undefined,
+          status === 404 ? msg("is base_url the API's /app/api/v2 address?") : undefined,
         ),
       );
     }
@@ -533,9 +545,9 @@ export class ApiClient {
         "unreadable",
         new UnavailableError(
           unreadable
-            ? t("the service's answer to {method} cannot be read: {problem}", { method, problem: unreadable })
-            : t("the service answered {method} with something that is not a JSON object", { method }),
-          t("the base URL may point at a web page, or a proxy is in the way"),
+            ? msg("the service's answer to {method} cannot be read: {problem}", { method, problem: unreadable })
+            : msg("the service answered {method} with something that is not a JSON object", { method }),
+          msg("the base URL may point at a web page, or a proxy is in the way"),
           "service.not-json",
         ),
       );
@@ -544,8 +556,15 @@ export class ApiClient {
       throw new Failed(
         "maintenance",
         new UnavailableError(
-          `${answer.mantenimiento_hasta ? t("the service is under maintenance until {until}", { until: printable(String(answer.mantenimiento_hasta)) }) : t("the service is under maintenance")}${message ? `: ${message}` : ""}`,
-          t("try again after that time"),
+          concat(
+            answer.mantenimiento_hasta
+              ? msg("the service is under maintenance until {until}", {
+                  until: printable(String(answer.mantenimiento_hasta)),
+                })
+              : msg("the service is under maintenance"),
+            message ? `: ${message}` : "",
+          ),
+          msg("try again after that time"),
           "service.maintenance",
         ),
       );

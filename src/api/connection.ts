@@ -5,6 +5,7 @@
  */
 
 import type { Profile } from "../config/profile.js";
+import type { Text } from "../i18n/message.js";
 import type { ClientOptions } from "./client.js";
 import type { Service } from "./protocol.js";
 
@@ -34,9 +35,9 @@ export interface Connection {
 
 export interface ConnectOptions {
   env: NodeJS.ProcessEnv;
-  log?: (line: string) => void;
+  log?: (line: Text) => void;
   /** What the user should know even without --verbose (a host waiting for a guest). */
-  notice?: (line: string) => void;
+  notice?: (line: Text) => void;
   client?: Partial<ClientOptions>;
 }
 

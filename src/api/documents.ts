@@ -20,7 +20,7 @@
 
 import { isIP, isIPv4 } from "node:net";
 import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { type Message, msg, type Text } from "../i18n/message.js";
 
 /** The most a document may weigh; the service's PDFs are tens of kilobytes. */
 export const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
@@ -29,13 +29,13 @@ export type AddressClass = "loopback" | "public" | "private" | "link-local" | "u
 
 /** A document link refused before any connection; the message says why. */
 export class DocumentLinkError extends FacturarError {
-  constructor(message: string) {
+  constructor(message: Text) {
     // The service's link, not a bug of ours: told as the service's failure (exit 6).
     super(
       message,
       "unavailable",
       "document.link-refused",
-      t("the service gave a link facturar does not follow; the voucher's PDF is in the service's own web app"),
+      msg("the service gave a link facturar does not follow; the voucher's PDF is in the service's own web app"),
     );
   }
 }
@@ -124,18 +124,18 @@ function namesLoopback(url: URL): boolean {
   return ip ? classifyAddress(ip) === "loopback" : url.hostname === "localhost";
 }
 
-function refusedAddress(host: string, kind: Exclude<AddressClass, "public" | "loopback">): string {
+function refusedAddress(host: string, kind: Exclude<AddressClass, "public" | "loopback">): Message {
   switch (kind) {
     case "private":
-      return t("refusing a document link to {host}: a private network address", { host });
+      return msg("refusing a document link to {host}: a private network address", { host });
     case "link-local":
-      return t("refusing a document link to {host}: a link-local address", { host });
+      return msg("refusing a document link to {host}: a link-local address", { host });
     case "unspecified":
-      return t("refusing a document link to {host}: an unspecified address", { host });
+      return msg("refusing a document link to {host}: an unspecified address", { host });
     case "multicast":
-      return t("refusing a document link to {host}: a multicast address", { host });
+      return msg("refusing a document link to {host}: a multicast address", { host });
     case "reserved":
-      return t("refusing a document link to {host}: a reserved address", { host });
+      return msg("refusing a document link to {host}: a reserved address", { host });
   }
 }
 
@@ -149,18 +149,18 @@ export function documentUrl(base: URL, link: string): URL {
   try {
     url = new URL(link);
   } catch {
-    throw new DocumentLinkError(t("not a URL: {link}", { link: JSON.stringify(link.slice(0, 80)) }));
+    throw new DocumentLinkError(msg("not a URL: {link}", { link: JSON.stringify(link.slice(0, 80)) }));
   }
   if (url.protocol !== "https:" && url.protocol !== "http:")
-    throw new DocumentLinkError(t("refusing a {protocol} document link", { protocol: url.protocol }));
+    throw new DocumentLinkError(msg("refusing a {protocol} document link", { protocol: url.protocol }));
   // The link itself is not printed: it would show the password.
   if (url.username !== "" || url.password !== "")
-    throw new DocumentLinkError(t("refusing a document link with a user name or password in it"));
+    throw new DocumentLinkError(msg("refusing a document link with a user name or password in it"));
   if (onBaseHost(base, url)) return url;
   if (namesLoopback(url)) {
     if (namesLoopback(base)) return url;
     throw new DocumentLinkError(
-      t("refusing a document link to {host}: loopback, and the service is not on this machine", {
+      msg("refusing a document link to {host}: loopback, and the service is not on this machine", {
         host: url.hostname,
       }),
     );
@@ -170,7 +170,7 @@ export function documentUrl(base: URL, link: string): URL {
   if (kind !== "public" && kind !== "loopback") throw new DocumentLinkError(refusedAddress(url.hostname, kind));
   if (url.protocol !== "https:")
     throw new DocumentLinkError(
-      t("refusing a plain-http document link to {host}: http is accepted only on loopback", { host: url.hostname }),
+      msg("refusing a plain-http document link to {host}: http is accepted only on loopback", { host: url.hostname }),
     );
   return url;
 }

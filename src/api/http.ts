@@ -9,7 +9,8 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } 
 import type { Agent as HttpsAgent } from "node:https";
 import { createRequire } from "node:module";
 import { isIP, type LookupFunction } from "node:net";
-import { t } from "../i18n/index.js";
+import { WordedError } from "../errors.js";
+import { msg, type Text } from "../i18n/message.js";
 
 export interface HttpResponse {
   status: number;
@@ -33,9 +34,9 @@ export function shownLocation(from: URL, location: string | undefined): string {
 }
 
 /** Why an exchange produced no response: the caller decides what that means for a voucher. */
-export class TransportError extends Error {
+export class TransportError extends WordedError {
   constructor(
-    message: string,
+    text: Text,
     /**
      * `timeout`, `dropped` (connection closed or reset), `refused`, `too-large`, `redirect`,
      * `refused-address` (the host is or resolves only to addresses `allowAddress` refuses: no
@@ -45,7 +46,7 @@ export class TransportError extends Error {
     /** Whether any of the request may have reached the server. */
     readonly maybeDelivered: boolean,
   ) {
-    super(message);
+    super(text);
   }
 }
 
@@ -115,7 +116,7 @@ export function filteredLookup(
 
 function refusedAddressError(host: string, addresses: readonly string[]): TransportError {
   return new TransportError(
-    t("refusing to connect to {host} ({addresses}): address not allowed", {
+    msg("refusing to connect to {host} ({addresses}): address not allowed", {
       host,
       addresses: addresses.length > 0 ? addresses.join(", ") : "?",
     }),
@@ -167,7 +168,7 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
           res.resume();
           finish(
             new TransportError(
-              t("the server answered with a redirect ({status}) to {location}; not followed", {
+              msg("the server answered with a redirect ({status}) to {location}; not followed", {
                 status,
                 location: shownLocation(url, res.headers.location),
               }),
@@ -185,7 +186,7 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
             req.destroy();
             finish(
               new TransportError(
-                t("the answer is larger than {mb} MB; refused", { mb: Math.round(maxBytes / 1024 / 1024) }),
+                msg("the answer is larger than {mb} MB; refused", { mb: Math.round(maxBytes / 1024 / 1024) }),
                 "too-large",
                 true,
               ),
@@ -196,10 +197,10 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
         });
         res.on("end", () => finish(undefined, { status, headers: res.headers, body: Buffer.concat(chunks) }));
         res.on("error", () =>
-          finish(new TransportError(t("the connection broke while the answer arrived"), "dropped", true)),
+          finish(new TransportError(msg("the connection broke while the answer arrived"), "dropped", true)),
         );
         res.on("aborted", () =>
-          finish(new TransportError(t("the connection broke while the answer arrived"), "dropped", true)),
+          finish(new TransportError(msg("the connection broke while the answer arrived"), "dropped", true)),
         );
       },
     );
@@ -207,7 +208,7 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
       req.destroy();
       finish(
         new TransportError(
-          t("no complete answer within {seconds} s", { seconds: Math.round(opts.timeoutMs / 1000) }),
+          msg("no complete answer within {seconds} s", { seconds: Math.round(opts.timeoutMs / 1000) }),
           "timeout",
           sent,
         ),
@@ -224,21 +225,21 @@ export function exchange(url: URL, opts: HttpOptions): Promise<HttpResponse> {
       finish(
         new TransportError(
           refused
-            ? t("cannot connect to {host} ({code})", { host: url.host, code: String(error.code) })
+            ? msg("cannot connect to {host} ({code})", { host: url.host, code: String(error.code) })
             : handshake && /wrong version number/i.test(error.message)
-              ? t("{host} does not answer in TLS: is its address http rather than https? ({code})", {
+              ? msg("{host} does not answer in TLS: is its address http rather than https? ({code})", {
                   host: url.host,
                   code: String(error.code),
                 })
               : handshake
-                ? t(
+                ? msg(
                     "no secure connection with {host}: it offers no TLS 1.2 or newer, or no cipher in common ({code})",
                     {
                       host: url.host,
                       code: String(error.code),
                     },
                   )
-                : t("the connection failed ({code})", { code: error.code ?? error.message }),
+                : msg("the connection failed ({code})", { code: error.code ?? error.message }),
           refused ? "refused" : "dropped",
           !refused && sent,
         ),

@@ -5,7 +5,7 @@
  * An answer with either says nothing sure: the caller treats it as unreadable.
  */
 
-import { t } from "../i18n/index.js";
+import { type Message, msg } from "../i18n/message.js";
 
 /** The service's deepest answer nests a handful of levels; this leaves ample room. */
 const MAX_ANSWER_DEPTH = 64;
@@ -14,7 +14,7 @@ const MAX_ANSWER_DEPTH = 64;
  * Why `text` cannot be trusted as an answer, or undefined. Syntax is JSON.parse's to judge: this
  * only scans brackets and the keys of each object, in one pass.
  */
-export function answerShapeProblem(text: string, maxDepth = MAX_ANSWER_DEPTH): string | undefined {
+export function answerShapeProblem(text: string, maxDepth = MAX_ANSWER_DEPTH): Message | undefined {
   /** One entry per open bracket: the keys seen so far for an object, null for an array. */
   const open: (Set<string> | null)[] = [];
   let expectKey = false;
@@ -32,13 +32,13 @@ export function answerShapeProblem(text: string, maxDepth = MAX_ANSWER_DEPTH): s
           return undefined; // not JSON at all: JSON.parse says so
         }
         if (keys.has(key))
-          return t("the key {key} is given twice in one object", { key: JSON.stringify(key.slice(0, 40)) });
+          return msg("the key {key} is given twice in one object", { key: JSON.stringify(key.slice(0, 40)) });
         keys.add(key);
         expectKey = false;
       }
       i = end;
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (open.length >= maxDepth) return t("it nests deeper than {levels} levels", { levels: maxDepth });
+      if (open.length >= maxDepth) return msg("it nests deeper than {levels} levels", { levels: maxDepth });
       open.push(c === 0x7b ? new Set() : null);
       expectKey = c === 0x7b;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {

@@ -9,7 +9,7 @@
 
 import * as z from "zod";
 import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { concat, msg, type Text } from "../i18n/message.js";
 import type { Authorization, HeldState, Micrositios, Operacion, ServiceVoucher } from "../voucher/held.js";
 import { unescapeText } from "../voucher/text.js";
 import { type ApiClient, errorTexts, parseVoucherNumber, UnavailableError } from "./client.js";
@@ -62,8 +62,8 @@ export interface Links {
 export class AuthorityDownError extends UnavailableError {
   constructor(readonly errors: string[]) {
     super(
-      t("the tax authority's service is down: {message}", { message: errors.join("; ") }),
-      t(
+      msg("the tax authority's service is down: {message}", { message: errors.join("; ") }),
+      msg(
         "nothing more was sent; run again later, or queue the vouchers meanwhile with `facturar issue-queued` (the service issues them once the authority is back)",
       ),
       "service.authority-down",
@@ -94,7 +94,7 @@ function authorityDown(errors: string[], details: { code: string; text: string }
 export class WebhookRequiredError extends FacturarError {
   constructor(readonly errors: string[]) {
     super(
-      t("the service refuses queued vouchers at this point of sale: {message}", { message: errors.join("; ") }),
+      msg("the service refuses queued vouchers at this point of sale: {message}", { message: errors.join("; ") }),
       "rejected",
       "service.webhook-required",
       WEBHOOK_HINT(),
@@ -104,16 +104,16 @@ export class WebhookRequiredError extends FacturarError {
 
 /** What to do about a point of sale without a webhook URL (said wherever the refusal is told). */
 export const WEBHOOK_HINT = () =>
-  t(
+  msg(
     "queued issuing needs a webhook URL on the point of sale: set it in the service's web panel (Mi espacio de trabajo > CUITs / PDV, edit the point of sale: the webhook is at the foot of the page); `issue-queued --wait` polls the service, but does not replace the webhook; `facturar issue` issues at once without one",
   );
 
 /** The answer was not what the protocol promises: its outcome cannot be read from it. */
 export class MalformedAnswerError extends UnavailableError {
-  constructor(method: string, problem: string, hint?: string) {
+  constructor(method: string, problem: Text, hint?: Text) {
     super(
-      t("the service's answer to {method} cannot be read: {problem}", { method, problem }),
-      hint ?? t("the base URL may point at something else than the service, or a proxy is in the way"),
+      msg("the service's answer to {method} cannot be read: {problem}", { method, problem }),
+      hint ?? msg("the base URL may point at something else than the service, or a proxy is in the way"),
       "service.malformed",
     );
   }
@@ -122,10 +122,10 @@ export class MalformedAnswerError extends UnavailableError {
 /** The service answered `error: "S"` to a call that is not issuing. */
 export class ServiceRefusedError extends FacturarError {
   constructor(
-    what: string,
+    what: Text,
     readonly errors: string[],
   ) {
-    super(`${what}: ${errors.join("; ") || t("the service said no")}`, "rejected", "service.error");
+    super(concat(what, ": ", errors.join("; ") || msg("the service said no")), "rejected", "service.error");
   }
 }
 
@@ -238,10 +238,10 @@ const envelope = z.looseObject({
 function parseEnvelope(method: string, answer: unknown): Record<string, unknown> & { error: string } {
   // Small schemas parsed a few times a run: compiling their parsers (zod's JIT) would cost more.
   const parsed = envelope.safeParse(answer, { jitless: true });
-  if (!parsed.success) throw new MalformedAnswerError(method, t("it has no error field"));
+  if (!parsed.success) throw new MalformedAnswerError(method, msg("it has no error field"));
   const error = parsed.data.error.toUpperCase();
   if (error !== "N" && error !== "S" && error !== "PARCIAL")
-    throw new MalformedAnswerError(method, t("error is {value}", { value: JSON.stringify(parsed.data.error) }));
+    throw new MalformedAnswerError(method, msg("error is {value}", { value: JSON.stringify(parsed.data.error) }));
   return { ...(parsed.data as Record<string, unknown>), error };
 }
 
@@ -420,9 +420,9 @@ function batchAnswer(method: string, mode: IssueMode, answer: Record<string, unk
   const list: unknown[] = Array.isArray(answer.response) ? answer.response : [];
   if (list.length === 0) {
     // Issued, but no item says which: the outcome of each is to be asked.
-    if (top === "N") throw new MalformedAnswerError(method, t("no item for the vouchers sent"));
+    if (top === "N") throw new MalformedAnswerError(method, msg("no item for the vouchers sent"));
     if (top === "PARCIAL")
-      throw new MalformedAnswerError(method, t("no item names the vouchers sent ({errors})", { errors: top }));
+      throw new MalformedAnswerError(method, msg("no item names the vouchers sent ({errors})", { errors: top }));
     const whole = issueAnswer(method, answer, mode);
     if (!whole.ok && whole.unavailable) throw whole.unavailable;
     // Refused whole for want of a webhook (§6.8 lotes_encola: "el lote no se procesara"): no lost answer.
@@ -435,7 +435,7 @@ function batchAnswer(method: string, mode: IssueMode, answer: Record<string, unk
     // A partial queueing, PARCIAL, an error that names no row: none of the vouchers is named.
     throw new MalformedAnswerError(
       method,
-      t("no item names the vouchers sent ({errors})", {
+      msg("no item names the vouchers sent ({errors})", {
         errors: whole.ok ? top : whole.errors.join("; ").slice(0, 300) || top,
       }),
     );
@@ -443,18 +443,18 @@ function batchAnswer(method: string, mode: IssueMode, answer: Record<string, unk
   const byReference = new Map<string, IssueAnswer>();
   for (const [i, raw] of list.entries()) {
     if (raw === null || typeof raw !== "object" || Array.isArray(raw))
-      throw new MalformedAnswerError(method, t("item {n} is not an answer", { n: i }));
+      throw new MalformedAnswerError(method, msg("item {n} is not an answer", { n: i }));
     const item = raw as Record<string, unknown>;
     const reference = text(item.external_reference);
-    if (reference === "") throw new MalformedAnswerError(method, t("item {n} names no voucher", { n: i }));
+    if (reference === "") throw new MalformedAnswerError(method, msg("item {n} names no voucher", { n: i }));
     if (!sent.includes(reference))
-      throw new MalformedAnswerError(method, t("item {n} names {ref}, which was not sent", { n: i, ref: reference }));
+      throw new MalformedAnswerError(method, msg("item {n} names {ref}, which was not sent", { n: i, ref: reference }));
     if (byReference.has(reference))
-      throw new MalformedAnswerError(method, t("two items name {ref}", { ref: reference }));
+      throw new MalformedAnswerError(method, msg("two items name {ref}", { ref: reference }));
     byReference.set(reference, issueAnswer(method, item, mode));
   }
   if (byReference.size < count)
-    throw new MalformedAnswerError(method, t("{n} items for {count} vouchers sent", { n: byReference.size, count }));
+    throw new MalformedAnswerError(method, msg("{n} items for {count} vouchers sent", { n: byReference.size, count }));
   const items: IssueAnswer[] = [];
   let failedBefore = false;
   for (const reference of sent) {
@@ -473,7 +473,7 @@ export function issueAnswer(method: string, answer: Record<string, unknown>, mod
   if (error !== "N") {
     // PARCIAL is documented for deleting from the queue only: of one voucher, it says nothing sure.
     if (error !== "S")
-      throw new MalformedAnswerError(method, t("error is {value}", { value: JSON.stringify(answer.error) }));
+      throw new MalformedAnswerError(method, msg("error is {value}", { value: JSON.stringify(answer.error) }));
     const errors = errorTexts(answer.errores);
     const list = details(answer.error_details);
     const told = errors.length > 0 ? errors : list.map((d) => d.text).filter((x) => x !== "");
@@ -792,7 +792,7 @@ export interface Service {
   /** `productos/listar`: one page of the price lists' products. */
   products(page: ProductPage): Promise<{ total: number; productos: Product[] }>;
   /** `productos/consultar`: products by price list and code (at most 50), in the order asked; null where unknown. */
-  productsByCode(wanted: { lista_precios: string; codigo: string }[]): Promise<(Product | { error: string })[]>;
+  productsByCode(wanted: { lista_precios: string; codigo: string }[]): Promise<(Product | { error: Text })[]>;
   /** `tablas_referencia/<name>`: a reference list, in whatever shape the service sends it. */
   referenceTable(name: string): Promise<ReferenceTable>;
   /** `reenviar_encolado`: an errored queued voucher back in the queue. */
@@ -833,7 +833,7 @@ export class HttpService implements Service {
     if (answer.external_reference !== undefined && text(answer.external_reference) !== "" && sent !== "")
       if (!namesReference(answer.external_reference, sent))
         throw new TransportError(
-          t("the answer names {ref}, not the voucher sent ({sent})", { ref: text(answer.external_reference), sent }),
+          msg("the answer names {ref}, not the voucher sent ({sent})", { ref: text(answer.external_reference), sent }),
           "dropped",
           true,
         );
@@ -904,13 +904,13 @@ export class HttpService implements Service {
     if (answer.error !== "N") {
       const errors = errorTexts(answer.errores);
       if (isNotFound(errors)) return undefined;
-      throw new ServiceRefusedError(t("consulta failed"), errors);
+      throw new ServiceRefusedError(msg("consulta failed"), errors);
     }
     const found = serviceVoucher({
       ...(answer.proveedor !== undefined ? { proveedor: answer.proveedor } : { cliente: answer.cliente }),
       comprobante: answer.comprobante,
     });
-    if (!found) throw new MalformedAnswerError(method, t("it has no comprobante"));
+    if (!found) throw new MalformedAnswerError(method, msg("it has no comprobante"));
     return found;
   }
 
@@ -922,7 +922,7 @@ export class HttpService implements Service {
     );
     if (answer.error !== "N")
       throw new ServiceRefusedError(
-        t("no documents for {tipo} {puntoVenta}-{numero}", { tipo, puntoVenta, numero }),
+        msg("no documents for {tipo} {puntoVenta}-{numero}", { tipo, puntoVenta, numero }),
         errorTexts(answer.errores),
       );
     return { pdf: textOrNull(answer.comprobante_pdf_url), ticket: textOrNull(answer.comprobante_ticket_url) };
@@ -941,7 +941,7 @@ export class HttpService implements Service {
     );
     if (answer.error !== "N")
       throw new ServiceRefusedError(
-        t("{tipo} {number} was not e-mailed again", { tipo, number: voucherNumberText(puntoVenta, numero) }),
+        msg("{tipo} {number} was not e-mailed again", { tipo, number: voucherNumberText(puntoVenta, numero) }),
         errorTexts(answer.errores),
       );
   }
@@ -969,7 +969,7 @@ export class HttpService implements Service {
     );
     if (answer.error !== "N")
       throw new ServiceRefusedError(
-        t("the payment of {tipo} {number} was not recorded", { tipo, number: voucherNumberText(puntoVenta, numero) }),
+        msg("the payment of {tipo} {number} was not recorded", { tipo, number: voucherNumberText(puntoVenta, numero) }),
         errorTexts(answer.errores),
       );
   }
@@ -986,7 +986,7 @@ export class HttpService implements Service {
     );
     if (answer.error !== "N")
       throw new ServiceRefusedError(
-        t("the purchase {tipo} {number} was not deleted", { tipo, number: voucherNumberText(puntoVenta, numero) }),
+        msg("the purchase {tipo} {number} was not deleted", { tipo, number: voucherNumberText(puntoVenta, numero) }),
         errorTexts(answer.errores),
       );
     return text(answer.rta);
@@ -1004,8 +1004,8 @@ export class HttpService implements Service {
     const razon_social = said(answer.razon_social);
     // A CUIT registered in neither VAT nor monotributo comes with its data and error "S" (§6.10).
     if (answer.error !== "N" && razon_social === "")
-      throw new ServiceRefusedError(t("no registry record for CUIT {cuit}", { cuit }), errors);
-    if (razon_social === "") throw new MalformedAnswerError(method, t("it has no razon_social"));
+      throw new ServiceRefusedError(msg("no registry record for CUIT {cuit}", { cuit }), errors);
+    if (razon_social === "") throw new MalformedAnswerError(method, msg("it has no razon_social"));
     const condicion = text(answer.condicion_impositiva).toUpperCase();
     return {
       cuit,
@@ -1027,10 +1027,10 @@ export class HttpService implements Service {
   async usage(): Promise<PlanUsage> {
     const method = "micuenta/consumo";
     const answer = parseEnvelope(method, await this.client.read(method));
-    if (answer.error !== "N") throw new ServiceRefusedError(t("consumo failed"), errorTexts(answer.errores));
+    if (answer.error !== "N") throw new ServiceRefusedError(msg("consumo failed"), errorTexts(answer.errores));
     const count = (field: string) => {
       const n = numberOrNull(answer[field]);
-      if (n === null) throw new MalformedAnswerError(method, t("it has no {field}", { field }));
+      if (n === null) throw new MalformedAnswerError(method, msg("it has no {field}", { field }));
       return n;
     };
     return {
@@ -1048,7 +1048,7 @@ export class HttpService implements Service {
       await this.client.read(method, { cliente: { documento_tipo: "CUIT", documento_nro: cuit } }),
     );
     if (answer.error !== "N")
-      throw new ServiceRefusedError(t("no ledger for CUIT {cuit}", { cuit }), errorTexts(answer.errores));
+      throw new ServiceRefusedError(msg("no ledger for CUIT {cuit}", { cuit }), errorTexts(answer.errores));
     // The page shows `resultados`; it also calls the answer "a list".
     const list = Array.isArray(answer.resultados)
       ? answer.resultados
@@ -1070,25 +1070,25 @@ export class HttpService implements Service {
   async products(page: ProductPage): Promise<{ total: number; productos: Product[] }> {
     const method = "productos/listar";
     const answer = parseEnvelope(method, await this.client.read(method, { ...page }));
-    if (answer.error !== "N") throw new ServiceRefusedError(t("productos/listar failed"), errorTexts(answer.errores));
+    if (answer.error !== "N") throw new ServiceRefusedError(msg("productos/listar failed"), errorTexts(answer.errores));
     const list = (Array.isArray(answer.productos) ? answer.productos : []).filter(
       (p): p is Record<string, unknown> => p !== null && typeof p === "object",
     );
     return { total: numberOrNull(answer.total) ?? list.length, productos: list.map(product) };
   }
 
-  async productsByCode(wanted: { lista_precios: string; codigo: string }[]): Promise<(Product | { error: string })[]> {
+  async productsByCode(wanted: { lista_precios: string; codigo: string }[]): Promise<(Product | { error: Text })[]> {
     const method = "productos/consultar";
     const answer = parseEnvelope(method, await this.client.read(method, { productos: wanted }));
     const list = Array.isArray(answer.productos) ? answer.productos : [];
     if (answer.error !== "N" && list.length === 0)
-      throw new ServiceRefusedError(t("productos/consultar failed"), errorTexts(answer.errores));
+      throw new ServiceRefusedError(msg("productos/consultar failed"), errorTexts(answer.errores));
     return wanted.map((_, i) => {
       const p = list[i];
-      if (p === null || typeof p !== "object") return { error: t("the service returned no item for it") };
+      if (p === null || typeof p !== "object") return { error: msg("the service returned no item for it") };
       const item = p as Record<string, unknown>;
       if (text(item.error).toUpperCase() === "S")
-        return { error: errorTexts(item.errores).join("; ") || t("the service said no") };
+        return { error: errorTexts(item.errores).join("; ") || msg("the service said no") };
       return product(item);
     });
   }
@@ -1101,16 +1101,16 @@ export class HttpService implements Service {
     if (!Array.isArray(raw) && Object.hasOwn(raw as object, "error")) {
       const answer = parseEnvelope(method, raw);
       if (answer.error !== "N")
-        throw new ServiceRefusedError(t("{method} failed", { method }), errorTexts(answer.errores));
+        throw new ServiceRefusedError(msg("{method} failed", { method }), errorTexts(answer.errores));
     }
     const found = recordList(raw, name);
     if (!found)
       throw new MalformedAnswerError(
         method,
-        t("it holds no list of records (its fields: {fields})", {
+        msg("it holds no list of records (its fields: {fields})", {
           fields: Object.keys(raw as Record<string, unknown>).join(", "),
         }),
-        t("the shape of this method's answer is undocumented; `facturar --verbose table {name}` shows what came", {
+        msg("the shape of this method's answer is undocumented; `facturar --verbose table {name}` shows what came", {
           name,
         }),
       );
@@ -1142,9 +1142,9 @@ export class HttpService implements Service {
       method,
       await this.client.read(method, { comprobante: { tipo, operacion: "V", punto_venta: puntoVenta } }),
     );
-    if (answer.error !== "N") throw new ServiceRefusedError(t("numeracion failed"), errorTexts(answer.errores));
+    if (answer.error !== "N") throw new ServiceRefusedError(msg("numeracion failed"), errorTexts(answer.errores));
     const numero = numberOrNull((answer.comprobante as Record<string, unknown> | undefined)?.numero);
-    if (numero === null) throw new MalformedAnswerError(method, t("it has no number"));
+    if (numero === null) throw new MalformedAnswerError(method, msg("it has no number"));
     return numero;
   }
 
@@ -1154,7 +1154,7 @@ export class HttpService implements Service {
       method,
       await this.client.read(method, { cuit: Number(cuit), ...(fecha ? { fecha } : {}) }),
     );
-    if (answer.error !== "N") throw new ServiceRefusedError(t("requiere_fec failed"), errorTexts(answer.errores));
+    if (answer.error !== "N") throw new ServiceRefusedError(msg("requiere_fec failed"), errorTexts(answer.errores));
     return {
       obligated: text(answer.esta_obligado).toUpperCase() === "S",
       from: numberOrNull(answer.importe_desde) ?? 0,
@@ -1167,7 +1167,7 @@ export class HttpService implements Service {
     const monto = numberOrNull(answer.monto);
     if (answer.error !== "N" || monto === null || monto <= 0) {
       throw new FacturarError(
-        t("topecf did not answer a ceiling: {answer}", {
+        msg("topecf did not answer a ceiling: {answer}", {
           answer: errorTexts(answer.errores).join("; ") || JSON.stringify(answer.monto),
         }),
         "rejected",
@@ -1181,12 +1181,12 @@ export class HttpService implements Service {
     const method = "tablas_referencia/cotizacion";
     const answer = parseEnvelope(method, await this.client.read(method, { moneda, ...(fecha ? { fecha } : {}) }));
     if (answer.error !== "N")
-      throw new ServiceRefusedError(t("no exchange rate for {moneda}", { moneda }), errorTexts(answer.errores));
+      throw new ServiceRefusedError(msg("no exchange rate for {moneda}", { moneda }), errorTexts(answer.errores));
     const rate = text(answer.cotizacion).replace(",", ".");
     if (!/^\d+(\.\d+)?$/.test(rate) || Number(rate) <= 0)
       throw new MalformedAnswerError(
         method,
-        t("cotizacion is {value}", { value: JSON.stringify(answer.cotizacion ?? null) }),
+        msg("cotizacion is {value}", { value: JSON.stringify(answer.cotizacion ?? null) }),
       );
     return rate;
   }
@@ -1249,7 +1249,7 @@ export class HttpService implements Service {
         const errors = errorTexts(answer.errores);
         if (isNotFound(errors)) return;
         throw new FacturarError(
-          t("consulta_avanzada failed: {errors}", { errors: errors.join("; ") }),
+          msg("consulta_avanzada failed: {errors}", { errors: errors.join("; ") }),
           "unavailable",
           "service.query-failed",
         );

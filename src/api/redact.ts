@@ -7,7 +7,8 @@
 
 import type { Credentials } from "../config/profile.js";
 import { CONTROL_CHARS } from "../control-chars.js";
-import { t } from "../i18n/index.js";
+import { WordedError } from "../errors.js";
+import { isMessage, msg, type Param, type Text, verbatim } from "../i18n/message.js";
 import { C1_CONTROL, repairMojibake } from "./mojibake.js";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -113,9 +114,9 @@ function cutTokenPieces(text: string, pieces: Set<string>): string {
  * printable.
  */
 /** Two keys of one object that are one once their control characters are taken out. */
-export class KeyCollision extends Error {
+export class KeyCollision extends WordedError {
   constructor(readonly key: string) {
-    super(t("the key {key} is given twice in one object", { key: JSON.stringify(key.slice(0, 40)) }));
+    super(msg("the key {key} is given twice in one object", { key: JSON.stringify(key.slice(0, 40)) }));
   }
 }
 
@@ -167,6 +168,21 @@ export function cleanAnswer(value: unknown, credentials: Credentials): unknown {
  */
 export function cleanText(text: string, credentials: Credentials): string {
   return cutTokenPieces(redact(printable(text), credentials), tokenPieces(credentials));
+}
+
+/** cleanText of a message's words that are not ours: its text parameters, nested ones, verbatim text. */
+export function cleanMessage(text: Text, credentials: Credentials): Text {
+  if (typeof text === "string") return cleanText(text, credentials);
+  if (text.verbatim) return verbatim(cleanText(text.template, credentials));
+  const params = text.params;
+  if (!params) return text;
+  const clean = (value: Param): Param =>
+    typeof value === "string"
+      ? cleanText(value, credentials)
+      : isMessage(value)
+        ? cleanMessage(value, credentials)
+        : value;
+  return { ...text, params: Object.fromEntries(Object.entries(params).map(([name, value]) => [name, clean(value)])) };
 }
 
 const SECRET_KEYS = new Set(["usertoken", "apikey", "apitoken"]);

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Service } from "../api/protocol.js";
 import { diskCause, isDiskError } from "../durable/disk.js";
-import { t } from "../i18n/index.js";
+import { msg, type Text } from "../i18n/message.js";
 import { DEFAULT_FINAL_CONSUMER_CEILING } from "../voucher/codes.js";
 import { argentinaToday, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
@@ -22,7 +22,7 @@ export interface CeilingAnswer {
   day: string;
   cached: boolean;
   /** Why today's answer could not be cached (the state folder is read-only, say). */
-  cacheProblem?: string;
+  cacheProblem?: Text;
 }
 
 function readCache(path: string): CacheFile {
@@ -59,7 +59,7 @@ export async function fetchCeiling(
       monto,
       day: today,
       cached: false,
-      cacheProblem: t("the ceiling is not kept for the day: {path} cannot be written ({cause})", {
+      cacheProblem: msg("the ceiling is not kept for the day: {path} cannot be written ({cause})", {
         path,
         cause: diskCause(error, path),
       }),
@@ -73,7 +73,7 @@ export async function currentCeiling(
   service: Service,
   dir: string,
   account: string,
-  warn: (line: string) => void,
+  warn: (line: Text) => void,
 ): Promise<Dec> {
   try {
     const answer = await fetchCeiling(service, dir, account);
@@ -81,7 +81,7 @@ export async function currentCeiling(
     return answer.monto;
   } catch (error) {
     warn(
-      t("could not get the current final-consumer ceiling ({message}); using {ceiling}", {
+      msg("could not get the current final-consumer ceiling ({message}); using {ceiling}", {
         message: (error as Error).message,
         ceiling: DEFAULT_FINAL_CONSUMER_CEILING,
       }),

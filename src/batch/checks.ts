@@ -6,7 +6,7 @@
  */
 
 import type { Service } from "../api/protocol.js";
-import { t } from "../i18n/index.js";
+import { concat, msg, type Text } from "../i18n/message.js";
 import { argentinaToday, clockFrom, dayNumber, formatDay } from "../voucher/dates.js";
 import { ceilingMessage } from "../voucher/rules.js";
 import { currentCeiling } from "./ceiling.js";
@@ -44,7 +44,7 @@ export async function overCeiling(
   plan: ReadPlan,
   service: Service,
   at: { stateDir: string; account: string; validate: boolean },
-  warn: (line: string) => void,
+  warn: (line: Text) => void,
 ): Promise<Refusal[]> {
   if (plan.unidentified.length === 0) return [];
   const ceiling = await currentCeiling(service, at.stateDir, at.account, warn);
@@ -63,7 +63,7 @@ export async function offRate(
   plan: ReadPlan,
   service: Service,
   env: NodeJS.ProcessEnv,
-  warn: (line: string) => void,
+  warn: (line: Text) => void,
 ): Promise<Refusal[]> {
   if (plan.foreign.length === 0) return [];
   const still = stillPlanned(plan);
@@ -90,36 +90,36 @@ export function outOfLaneOrder(plan: ReadPlan, journal: Journal): Refusal[] {
  */
 function conflictResult(v: PreparedVoucher, firstSource: string): VoucherResult {
   const result = headingResult("invalid", v);
-  const message = t("external_reference {ref} is also used by {source}, with other content", {
+  const message = msg("external_reference {ref} is also used by {source}, with other content", {
     ref: v.reference,
     source: firstSource,
   });
   // Placed as validation errors are: the voucher's own source first.
-  result.errors = [`${v.source}: ${message}`];
+  result.errors = [concat(v.source, ": ", message)];
   result.error_details = [
     { code: "reference.conflict", text: message, field: "comprobante.external_reference", place: v.source },
   ];
-  result.hint = t("give each voucher its own external_reference");
+  result.hint = msg("give each voucher its own external_reference");
   return result;
 }
 
 /** Invalid by a check made once the service could be asked: placed and coded as validation says it. */
-function checkedResult(v: VoucherHeading, code: string, field: string, place: string, message: string): VoucherResult {
+function checkedResult(v: VoucherHeading, code: string, field: string, place: Text, message: Text): VoucherResult {
   const result = headingResult("invalid", v);
-  result.errors = [`${place}: ${message} [${code}]`];
+  result.errors = [concat(place, ": ", message, ` [${code}]`)];
   result.error_details = [{ code, text: message, field, place }];
   return result;
 }
 
 /** A sale to an unidentified consumer at or above the service's live ceiling. */
-function ceilingResult(v: VoucherHeading, place: string, message: string): VoucherResult {
+function ceilingResult(v: VoucherHeading, place: Text, message: Text): VoucherResult {
   return checkedResult(v, "anonymous.ceiling", "cliente.documento_tipo", place, message);
 }
 
 /** A foreign-currency voucher whose cotizacion is outside 2-400 % of the authority's rate (tax-rules §4.9). */
-function rateResult(v: VoucherHeading, moneda: string, place: string, message: string): VoucherResult {
+function rateResult(v: VoucherHeading, moneda: string, place: Text, message: Text): VoucherResult {
   const result = checkedResult(v, "currency.rate-range", "comprobante.cotizacion", place, message);
-  result.hint = t(
+  result.hint = msg(
     "give the rate in pesos per unit; `facturar exchange-rate --currency {moneda}` shows the authority's",
     {
       moneda,
@@ -137,11 +137,13 @@ function beforeLane(journal: Journal, v: VoucherHeading): boolean {
 }
 
 function laneOrderResult(v: VoucherHeading, last: number | undefined): VoucherResult {
-  const message = t(
+  const message = msg(
     "dated {fecha}, before {last}, the date of the latest {tipo} issued at point of sale {pv}: the authority refuses a date earlier than its lane's last voucher",
     { fecha: v.fecha, last: formatDay(last ?? 0), tipo: v.tipo, pv: v.punto_venta ?? "" },
   );
   const result = checkedResult(v, "date.order", "comprobante.fecha", `${v.source} comprobante.fecha`, message);
-  result.hint = t("date it on or after {last}, or issue it from another point of sale", { last: formatDay(last ?? 0) });
+  result.hint = msg("date it on or after {last}, or issue it from another point of sale", {
+    last: formatDay(last ?? 0),
+  });
   return result;
 }

@@ -8,15 +8,15 @@ import { documentUrl, isPdf } from "../api/documents.js";
 import type { Service } from "../api/protocol.js";
 import { writeSafely } from "../durable/files.js";
 import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { msg, type Text } from "../i18n/message.js";
 
 /** The link said there is no such document (no ticket for the old PDF model): not a failure. */
 export class NoDocument extends Error {}
 
 /** A document link that gives no PDF: the service's doing, not a bug of ours (exit 6). */
 export class DocumentUnavailableError extends FacturarError {
-  constructor(message: string) {
-    super(message, "unavailable", "document.unavailable", t("run the same command again later"));
+  constructor(message: Text) {
+    super(message, "unavailable", "document.unavailable", msg("run the same command again later"));
   }
 }
 
@@ -59,14 +59,14 @@ export async function saveDocument(
       const said = serviceSays(response.body);
       throw new DocumentUnavailableError(
         said
-          ? t("the link answered HTTP {status}: {said}", { status: response.status, said })
-          : t("the link answered HTTP {status}", { status: response.status }),
+          ? msg("the link answered HTTP {status}: {said}", { status: response.status, said })
+          : msg("the link answered HTTP {status}", { status: response.status }),
       );
     }
-    if (!isPdf(response.body)) throw new DocumentUnavailableError(t("the link did not return a PDF"));
+    if (!isPdf(response.body)) throw new DocumentUnavailableError(msg("the link did not return a PDF"));
     return writeSafely(dir, name, response.body);
   }
-  throw new DocumentUnavailableError(t("no working link for the document"));
+  throw new DocumentUnavailableError(msg("no working link for the document"));
 }
 
 /**

@@ -7,8 +7,8 @@
 
 import { TransportError } from "../api/http.js";
 import type { Service } from "../api/protocol.js";
-import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { FacturarError, textOf } from "../errors.js";
+import { msg, type Text } from "../i18n/message.js";
 import { argentinaToday, dayNumber, formatDay } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import { inRateBand, rateBand } from "../voucher/exchange.js";
@@ -19,20 +19,20 @@ export interface ForeignVoucher<V> {
   cotizacion: string;
   fecha: string;
   /** Where its cotizacion is in the input. */
-  place: string;
+  place: Text;
 }
 
 export interface RateRefusal<V> {
   voucher: V;
   moneda: string;
-  place: string;
-  message: string;
+  place: Text;
+  message: Text;
 }
 
 export async function checkRates<V>(
   service: Service,
   vouchers: ForeignVoucher<V>[],
-  warn: (line: string) => void,
+  warn: (line: Text) => void,
   /** Today in Argentina (the test clock may move it). */
   today: number = argentinaToday(),
 ): Promise<RateRefusal<V>[]> {
@@ -43,11 +43,11 @@ export async function checkRates<V>(
     } catch (error) {
       if (!(error instanceof FacturarError || error instanceof TransportError)) throw error;
       warn(
-        t(
+        msg(
           "could not get the authority's exchange rate for {moneda} ({message}); the service will judge the cotizacion",
           {
             moneda,
-            message: error.message,
+            message: textOf(error),
           },
         ),
       );
@@ -72,7 +72,7 @@ export async function checkRates<V>(
       voucher: f.voucher,
       moneda: f.moneda,
       place: f.place,
-      message: t(
+      message: msg(
         "cotizacion {cotizacion} is not within 2 % to 400 % of the authority's rate for {moneda} of {fecha} ({rate}): it takes {min} to {max}",
         {
           cotizacion: cotizacion.toString(),

@@ -25,8 +25,8 @@ import {
   WebhookRequiredError,
 } from "../api/protocol.js";
 import { currentBoot } from "../durable/lock.js";
-import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { FacturarError, textOf } from "../errors.js";
+import { english, msg, type Text } from "../i18n/message.js";
 import { documentName } from "../voucher/codes.js";
 import type { Operacion, ServiceVoucher } from "../voucher/held.js";
 import type { Envelope } from "../voucher/schema.js";
@@ -161,14 +161,16 @@ export class ServiceStop extends Error {
  * user can look; the journal keeps the service's words as they came.
  */
 function inItsPlace(result: VoucherResult, source: string): VoucherResult {
+  // The service's words are strings; our own messages name no batch row.
+  const placed = (text: Text): Text => (typeof text === "string" ? placeBatchRow(text, source) : text);
   const details = result.error_details.map((d) => {
-    const text = placeBatchRow(d.text, source);
+    const text = placed(d.text);
     return text === d.text ? d : { ...d, text, place: source };
   });
-  const errors = result.errors.map((e) => placeBatchRow(e, source));
+  const errors = result.errors.map(placed);
   // A text the service gave without a code: its place is said in an error object of its own.
   for (const [i, e] of errors.entries())
-    if (e !== result.errors[i] && !details.some((d) => e.includes(d.text)))
+    if (e !== result.errors[i] && !details.some((d) => english(e).includes(english(d.text))))
       details.push({ code: TEXT_ERROR_CODE[result.status], text: e, field: null, place: source });
   return { ...result, errors, error_details: details };
 }
@@ -220,7 +222,7 @@ export class Issuer {
     private readonly service: Service,
     private readonly journal: Journal,
     private readonly settings: IssueSettings,
-    private readonly warn: (line: string) => void,
+    private readonly warn: (line: Text) => void,
   ) {
     this.sleep = settings.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.now = settings.now ?? monotonicMs;
@@ -369,7 +371,7 @@ export class Issuer {
         }
       } catch (error) {
         this.warn(
-          t("could not list the vouchers of {fecha} ({message}); asking about each voucher instead", {
+          msg("could not list the vouchers of {fecha} ({message}); asking about each voucher instead", {
             fecha,
             message: (error as Error).message,
           }),
@@ -401,7 +403,7 @@ export class Issuer {
     if ("result" in begun) return begun.result;
     if (this.journalFault) {
       // Journaled `sending` before the journal failed, and not sent: held, if it can still be written.
-      await this.abandon(begun, t("not sent: the journal cannot be written"));
+      await this.abandon(begun, msg("not sent: the journal cannot be written"));
       throw new ServiceStop(this.journalFault);
     }
     // Journaled ahead a while ago (the lane's previous voucher took long): the send time the
@@ -412,7 +414,7 @@ export class Issuer {
   }
 
   /** A begun voucher that will not be sent after all: the journal says so. */
-  async abandon(begun: Begun, why: string): Promise<void> {
+  async abandon(begun: Begun, why: Text): Promise<void> {
     if ("reference" in begun) await this.settle(begun.voucher, begun.reference, { kind: "held", why });
   }
 
@@ -516,7 +518,7 @@ export class Issuer {
       const issued = found.filter((v) => v.state === "issued");
       if (issued.length > 1)
         this.warn(
-          t("the service holds {n} issued vouchers under {ref} (sent twice before?); reporting the newest", {
+          msg("the service holds {n} issued vouchers under {ref} (sent twice before?); reporting the newest", {
             n: issued.length,
             ref: reference,
           }),
@@ -615,9 +617,9 @@ export class Issuer {
         return;
       }
       this.warn(
-        t("batch of {n}: {message}; asking the service about each voucher", {
+        msg("batch of {n}: {message}; asking the service about each voucher", {
           n: pending.length,
-          message: error.message,
+          message: textOf(error),
         }),
       );
       await this.settleLost(pending, since, results);
@@ -649,8 +651,8 @@ export class Issuer {
       }
       if (!item.ok && item.notProcessed) {
         const why = failed
-          ? t("not processed by the service: {ref}, earlier in its batch, failed", { ref: failed })
-          : t("not processed by the service: an earlier voucher of its batch failed");
+          ? msg("not processed by the service: {ref}, earlier in its batch, failed", { ref: failed })
+          : msg("not processed by the service: an earlier voucher of its batch failed");
         results[p.index] = await this.settle(p.voucher, p.reference, { kind: "held", why, notProcessed: true });
       } else {
         if (!item.ok) failed ??= p.reference;
@@ -710,7 +712,7 @@ export class Issuer {
     const result = inItsPlace(await refuse(bad), bad.voucher.source);
     results[bad.index] = result;
     this.warn(
-      t("batch of {n}: the service refused {ref}; asking it about the others before sending them again", {
+      msg("batch of {n}: the service refused {ref}; asking it about the others before sending them again", {
         n: pending.length,
         ref: bad.reference,
       }),
@@ -770,9 +772,9 @@ export class Issuer {
         return this.settle(voucher, reference, { kind: "bad-request", error });
       }
       this.warn(
-        t("{source}: {message}; asking the service whether {ref} was stored", {
+        msg("{source}: {message}; asking the service whether {ref} was stored", {
           source: voucher.source,
-          message: error.message,
+          message: textOf(error),
           ref: reference,
         }),
       );
@@ -787,7 +789,7 @@ export class Issuer {
       if (attempt >= 3) {
         // Asked each time, past the settle window: the service holds nothing under this
         // reference. Known not issued; the next run sends it again.
-        return this.settle(voucher, reference, { kind: "no-answer", attempts: attempt, message: error.message });
+        return this.settle(voucher, reference, { kind: "no-answer", attempts: attempt, message: textOf(error) });
       }
       return this.send(voucher, reference, attempt + 1);
     }
@@ -820,7 +822,7 @@ export class Issuer {
     }
     let issued: Issued = { ...answer, tipo: answer.comprobante_tipo, total: null };
     let links = { pdf: answer.pdf_url, ticket: answer.ticket_url };
-    const warnings: string[] = [];
+    const warnings: Text[] = [];
     if (answer.numero === null) {
       // Issued, but the answer gave no number: the service's own record has it.
       try {
@@ -834,7 +836,7 @@ export class Issuer {
       }
       if (issued.numero === null)
         warnings.push(
-          t(
+          msg(
             "issued, but the service gave no readable voucher number for {ref}: `facturar query --ref {ref}` tells it later",
             { ref: reference },
           ),
@@ -898,7 +900,7 @@ export class Issuer {
       this.settle(voucher, reference, {
         kind: "queued",
         by: "still",
-        warning: t("could not follow it: {message}", { message: cause.message }),
+        warning: msg("could not follow it: {message}", { message: textOf(cause) }),
       });
     // The service could not be asked about one: the others are not asked again (each would wait as long).
     if (this.followFault) return unfollowed(this.followFault);
@@ -923,7 +925,7 @@ export class Issuer {
           kind: "queued",
           by: "still",
           found,
-          warning: t("still queued after {seconds} s", { seconds: Math.round(this.settings.waitTimeoutMs / 1000) }),
+          warning: msg("still queued after {seconds} s", { seconds: Math.round(this.settings.waitTimeoutMs / 1000) }),
         });
       await this.sleep(this.settings.pollMs ?? 500);
     }
@@ -1002,7 +1004,7 @@ export class Issuer {
     const { comprobante_tipo: tipo, punto_venta: puntoVenta, numero } = result;
     let missing = false;
     if (numero === null || puntoVenta === null || !tipo) {
-      result.warnings = [...(result.warnings ?? []), t("PDF not saved: the answer gave no usable voucher number")];
+      result.warnings = [...(result.warnings ?? []), msg("PDF not saved: the answer gave no usable voucher number")];
       missing = true;
     } else {
       let fresh: Promise<{ pdf: string | null; ticket: string | null }> | undefined;
@@ -1022,8 +1024,8 @@ export class Issuer {
           result.warnings = [
             ...(result.warnings ?? []),
             kind === "pdf"
-              ? t("PDF not saved: {message}", { message: (error as Error).message })
-              : t("ticket not saved: {message}", { message: (error as Error).message }),
+              ? msg("PDF not saved: {message}", { message: (error as Error).message })
+              : msg("ticket not saved: {message}", { message: (error as Error).message }),
           ];
           return null;
         }
@@ -1038,7 +1040,7 @@ export class Issuer {
     }
     if (missing) {
       result.documents_missing = true;
-      result.hint ??= t("issued, but its documents were not saved: the next run fetches them");
+      result.hint ??= msg("issued, but its documents were not saved: the next run fetches them");
     }
     await this.record({
       ref: result.external_reference,

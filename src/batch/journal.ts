@@ -17,7 +17,7 @@ import { AppendLog, DurableWriteError } from "../durable/append-log.js";
 import { diskCause, isDiskError } from "../durable/disk.js";
 import { acquireLock, currentBoot, type HeldLock, LockBusyError, sameBoot } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { msg, type Text } from "../i18n/message.js";
 import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { dayNumber } from "../voucher/dates.js";
 import type { ServiceVoucher } from "../voucher/held.js";
@@ -57,7 +57,8 @@ export interface JournalEntry {
   /** Issued, but a document could not be saved: the next run fetches it into `out_dir`. */
   documents_missing?: boolean;
   out_dir?: string;
-  errors?: string[];
+  /** What went wrong: the service's words, or our messages as data (said by `facturar journal`). */
+  errors?: Text[];
   observations?: string[];
   /** E-mailed by the service when issued, to these addresses (absent: not e-mailed, or not said). */
   envio_x_mail_direcciones?: string[];
@@ -87,13 +88,13 @@ export function accountId(key: AccountKey): string {
 export class JournalUnwritableError extends FacturarError {
   constructor(path: string, cause: Error) {
     super(
-      t("the journal {path} cannot be used: {message}", {
+      msg("the journal {path} cannot be used: {message}", {
         path,
         message: isDiskError(cause) ? diskCause(cause, path) : cause.message,
       }),
       "unavailable",
       "journal.unwritable",
-      t(
+      msg(
         "free some space or fix the folder's permissions (XDG_STATE_HOME), then run again: what was sent is asked of the service",
       ),
     );
@@ -113,7 +114,7 @@ function fileSystemError(error: unknown): error is Error {
 export class JournalBusyError extends FacturarError {
   constructor(profile: string, pid: number) {
     super(
-      t(
+      msg(
         "another facturar run (process {pid}) is issuing on the journal of this account (profile {profile}); two runs on one journal would interleave",
         {
           pid,
@@ -122,7 +123,7 @@ export class JournalBusyError extends FacturarError {
       ),
       "usage",
       "journal.busy",
-      t("wait for it to finish; if that process is gone, run again (its lock is then taken over)"),
+      msg("wait for it to finish; if that process is gone, run again (its lock is then taken over)"),
     );
   }
 }

@@ -5,7 +5,8 @@
  */
 
 import type { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { textOf } from "../errors.js";
+import { type Message, msg, type Text } from "../i18n/message.js";
 import { voucherTypeInfo } from "../voucher/codes.js";
 import { dayNumber } from "../voucher/dates.js";
 import { type Begun, ServiceStop, type VoucherHeading } from "./issue.js";
@@ -32,7 +33,7 @@ export function lanes<V extends VoucherHeading>(vouchers: V[], mode: "instant" |
   return [...byLane.values()].map((lane) => lane.sort((a, b) => dayNumber(a.fecha) - dayNumber(b.fecha)));
 }
 
-export function heldResult(voucher: VoucherHeading, why: string): VoucherResult {
+export function heldResult(voucher: VoucherHeading, why: Text): VoucherResult {
   return { ...headingResult("held", voucher), vencimiento_pago: voucher.vencimiento, errors: [why] };
 }
 
@@ -45,7 +46,7 @@ interface LaneRunner<V extends VoucherHeading> {
   halted?: () => FacturarError | undefined;
   begin: (v: V) => Promise<Begun>;
   finish: (b: Begun) => Promise<VoucherResult>;
-  abandon: (b: Begun, why: string) => Promise<void>;
+  abandon: (b: Begun, why: Text) => Promise<void>;
   issueMany: (vs: V[]) => Promise<VoucherResult[]>;
   /** The documents still downloading for a result, if its lane went on without them. */
   takeDownload?: (reference: string) => Promise<VoucherResult> | undefined;
@@ -105,11 +106,11 @@ export async function runLanes<V extends VoucherHeading>(
     );
     if (downloading.size >= RESULTS_AWAITING_DOCUMENTS) await Promise.race(downloading);
   };
-  const stopWhy = (): string => {
+  const stopWhy = (): Message => {
     const reason = stoppedBy as FacturarError | undefined;
     return reason
-      ? t("not sent: the service stopped the run: {message}", { message: reason.message })
-      : t("not sent: interrupted");
+      ? msg("not sent: the service stopped the run: {message}", { message: textOf(reason) })
+      : msg("not sent: interrupted");
   };
   const worker = async () => {
     for (let lane = queue.shift(); lane; lane = queue.shift()) {

@@ -15,7 +15,7 @@
 
 import { refusalCauses, WEBHOOK_HINT } from "../api/protocol.js";
 import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { concat, english, joined, type Message, msg, type Text } from "../i18n/message.js";
 import { amount } from "../voucher/amount.js";
 import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
@@ -61,13 +61,13 @@ export type Outcome =
       kind: "issued";
       by: "answer" | "lookup" | "followed" | "found" | "superseded";
       issued: Issued;
-      warnings?: string[];
+      warnings?: Text[];
     }
   /** The journal holds it as issued by an earlier run: nothing asked, nothing sent. */
   | { kind: "journaled"; entry: JournalEntry }
   | { kind: "queued"; by: "answer"; vencimiento_pago: string | null }
   | { kind: "queued"; by: "lookup" | "found" | "requeued"; found: ServiceVoucher }
-  | { kind: "queued"; by: "still"; found?: ServiceVoucher; warning: string }
+  | { kind: "queued"; by: "still"; found?: ServiceVoucher; warning: Text }
   /** The service's queue holds it with an error. */
   | { kind: "queue-error"; by: "lookup" | "found"; found: ServiceVoucher }
   /** The service's answer refused this voucher. */
@@ -75,11 +75,11 @@ export type Outcome =
   /** The service refused the call as a bad request (HTTP 400…) for this voucher: nothing was done. */
   | { kind: "bad-request"; error: Error }
   /** Sent `attempts` times without an answer; asked each time past the settle window: not held. */
-  | { kind: "no-answer"; attempts: number; message: string }
+  | { kind: "no-answer"; attempts: number; message: Text }
   /** Sent, no answer, and the service could not be asked. */
   | { kind: "unknown"; cause: Error }
   /** Not sent (its lane broke, the run stopped); `notProcessed`: sent in a batch the service stopped before it. */
-  | { kind: "held"; why: string; notProcessed?: boolean }
+  | { kind: "held"; why: Text; notProcessed?: boolean }
   /** Followed in the queue, and gone from it. */
   | { kind: "deleted" };
 
@@ -120,7 +120,7 @@ export function settle(
       if (outcome.by === "lookup" || outcome.by === "found") result.reconciled = true;
       if (outcome.warnings?.length) result.warnings = [...(result.warnings ?? []), ...outcome.warnings];
       if (outcome.by === "found") {
-        result.hint = t("already issued (the service holds {ref}): not sent again", { ref: reference });
+        result.hint = msg("already issued (the service holds {ref}): not sent again", { ref: reference });
         conflictIfReused(result, voucher, journaled, outcome.issued);
       }
       // What was sent is the digest's to remember, not a file that says something else now.
@@ -143,7 +143,7 @@ export function settle(
       });
       if (entry.observations?.length) result.observations = entry.observations;
       finishNumber(result);
-      result.hint = t("already issued (journal): not sent again; --allow-duplicate issues another on purpose");
+      result.hint = msg("already issued (journal): not sent again; --allow-duplicate issues another on purpose");
       conflictIfReused(result, voucher, entry, undefined);
       return { result };
     }
@@ -165,11 +165,11 @@ export function settle(
       const result = withService(base(voucher, reference, "queued"), outcome.found);
       result.reconciled = true;
       if (outcome.by === "requeued") {
-        result.hint = t("re-queued {ref} (reenviar_encolado): it had failed in the queue", { ref: reference });
+        result.hint = msg("re-queued {ref} (reenviar_encolado): it had failed in the queue", { ref: reference });
         return { result, entry: { ref: reference, state: "queued", mode: "queued" } };
       }
       if (outcome.by === "found") {
-        result.hint = t("already in the service's queue under {ref}: not sent again", { ref: reference });
+        result.hint = msg("already in the service's queue under {ref}: not sent again", { ref: reference });
         // Another voucher waits under this reference: told, never followed as if it were this one.
         conflictIfReused(result, voucher, journaled, outcome.found);
       }
@@ -187,14 +187,18 @@ export function settle(
       if (outcome.by === "found" && conflictIfReused(result, voucher, journaled, found)) return { result, entry };
       result.errors = found.errors;
       result.error_details = [{ code: "queue-error", text: found.errors.join("; ") }];
-      result.hint = t(
+      result.hint = msg(
         "the service's queue holds {ref} with an error; once its cause is fixed, `facturar issue-queued --requeue` (or `facturar queue retry --ref {ref}`) puts it back in the queue; to send a corrected voucher instead, `facturar queue delete --ref {ref}` first",
         { ref: reference },
       );
       if (found.reasonMissing)
-        result.hint = `${t(
-          "the service's answer gives no reason, only its status; the reason went to the point of sale's webhook (event error, its msg), and the service's web panel shows the webhooks of the last 3 days",
-        )}. ${result.hint}`;
+        result.hint = concat(
+          msg(
+            "the service's answer gives no reason, only its status; the reason went to the point of sale's webhook (event error, its msg), and the service's web panel shows the webhooks of the last 3 days",
+          ),
+          ". ",
+          result.hint,
+        );
       return { result, entry };
     }
     case "refused": {
@@ -216,20 +220,20 @@ export function settle(
       const result = base(voucher, reference, "rejected");
       result.errors = [outcome.message];
       result.error_details = [{ code: NO_ANSWER, text: outcome.message }];
-      result.hint = t(
+      result.hint = msg(
         "sent {n} times without an answer, and the service holds nothing under {ref}: not issued; run again later",
         { n: outcome.attempts, ref: reference },
       );
       return { result, entry: { ref: reference, state: "rejected", mode, errors: [outcome.message] } };
     }
     case "unknown": {
-      const message = t("could not ask the service about {ref}: {message}", {
+      const message = msg("could not ask the service about {ref}: {message}", {
         ref: reference,
         message: outcome.cause.message,
       });
       const result = base(voucher, reference, "unknown");
       result.errors = [message];
-      result.hint = t(
+      result.hint = msg(
         "sent, but no answer came back and the service could not be asked; `facturar journal --reconcile` settles it later",
       );
       return { result, entry: { ref: reference, state: "unknown", mode, errors: [message] } };
@@ -242,20 +246,23 @@ export function settle(
     }
     case "deleted": {
       const result = base(voucher, reference, "rejected");
-      result.errors = [t("{ref} is no longer in the service's queue (deleted?)", { ref: reference })];
-      result.hint = t("run again to send it anew");
+      result.errors = [msg("{ref} is no longer in the service's queue (deleted?)", { ref: reference })];
+      result.hint = msg("run again to send it anew");
       return { result, entry: { ref: reference, state: "deleted", mode: "queued" } };
     }
   }
 }
 
 /** Why a voucher behind `ref` in its lane was not sent (see LaneBreak). */
-export function heldBehindWhy(ref: string, cause: LaneBreak): string {
+export function heldBehindWhy(ref: string, cause: LaneBreak): Message {
   return cause === "sequence"
-    ? t("not sent: {ref} failed in this lane with a numbering or date error, and this one would too", { ref })
-    : t("not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order", {
-        ref,
-      });
+    ? msg("not sent: {ref} failed in this lane with a numbering or date error, and this one would too", { ref })
+    : msg(
+        "not sent: {ref}, earlier in this lane, is not settled; sending this one first would break the lane's order",
+        {
+          ref,
+        },
+      );
 }
 
 /** Why the rest of a lane must wait behind this result, if it must (see LaneBreak). */
@@ -264,7 +271,7 @@ export function laneBreak(result: VoucherResult): LaneBreak | undefined {
   if (result.status !== "rejected") return undefined;
   if (result.error_details.some((d) => d.code === NO_ANSWER)) return "unsettled";
   const codes = result.error_details.map((d) => d.code);
-  return refusalCauses(result.errors, codes).has("sequence") ? "sequence" : undefined;
+  return refusalCauses(result.errors.map(english), codes).has("sequence") ? "sequence" : undefined;
 }
 
 /** `00679-00000012` once issued with a number. */
@@ -371,53 +378,56 @@ function conflictIfReused(
   const held = found ?? { tipo: journaled?.tipo, total: journaled?.total };
   const said = {
     ref: result.external_reference,
-    held: [held.tipo, result.comprobante_nro, held.total && Dec.tryParse(held.total) && amount(held.total)]
-      .filter(Boolean)
-      .join(" "),
+    held: joined(
+      [held.tipo, result.comprobante_nro, held.total && Dec.tryParse(held.total) && amount(held.total)].filter(
+        (part): part is string | Message => Boolean(part),
+      ),
+      " ",
+    ),
   };
   // What is left undone, in the words of what the voucher is.
   const message =
     voucher.operacion === "C"
-      ? t("{ref} was used before for another voucher ({held}); nothing sent: this purchase is not recorded", said)
+      ? msg("{ref} was used before for another voucher ({held}); nothing sent: this purchase is not recorded", said)
       : voucherTypeInfo(voucher.envelope.comprobante.tipo)?.kind === "invoice"
-        ? t("{ref} was used before for another voucher ({held}); nothing sent: this sale is not invoiced", said)
-        : t("{ref} was used before for another voucher ({held}); nothing sent: this voucher is not issued", said);
+        ? msg("{ref} was used before for another voucher ({held}); nothing sent: this sale is not invoiced", said)
+        : msg("{ref} was used before for another voucher ({held}); nothing sent: this voucher is not issued", said);
   result.status = "conflict";
   result.ok = false;
   result.content_changed = true;
   // Placed as validation errors are: the voucher's own source first.
-  result.errors = [`${voucher.source}: ${message}`];
+  result.errors = [concat(voucher.source, ": ", message)];
   result.error_details = [
     { code: "reference.reused", text: message, field: "comprobante.external_reference", place: voucher.source },
   ];
   // A purchase is the supplier's voucher: only its reference is ours to change.
   result.hint =
     voucher.operacion === "C"
-      ? t("give each voucher its own external_reference")
-      : t(
+      ? msg("give each voucher its own external_reference")
+      : msg(
           "give the new voucher its own external_reference; if it is the same sale corrected, issue a credit note for the old one first (`facturar credit-note --ref {ref}`)",
           { ref: result.external_reference },
         );
   return true;
 }
 
-function hintFor(result: VoucherResult, requiresFce: boolean): string | undefined {
+function hintFor(result: VoucherResult, requiresFce: boolean): Message | undefined {
   const causes = refusalCauses(
-    result.errors,
+    result.errors.map(english),
     result.error_details.map((d) => d.code),
     requiresFce,
   );
   if (causes.has("requires-fce"))
-    return t(
+    return msg(
       "this buyer must receive a MiPyME credit invoice: issue it as FACTURA DE CREDITO ELECTRONICA MiPyME (FCE)",
     );
   if (causes.has("vat-condition"))
-    return t(
+    return msg(
       "the customer's condicion_iva does not fit this voucher type (a registered taxpayer gets class A; consumers and exempt customers class B)",
     );
   if (causes.has("webhook-missing")) return WEBHOOK_HINT();
   if (causes.has("queue-blocked"))
-    return t("this point of sale has queued vouchers: use `facturar issue-queued` until they are processed");
-  if (causes.has("next-number")) return t("leave numero out: the service assigns the next number itself");
+    return msg("this point of sale has queued vouchers: use `facturar issue-queued` until they are processed");
+  if (causes.has("next-number")) return msg("leave numero out: the service assigns the next number itself");
   return undefined;
 }

@@ -5,7 +5,7 @@
  * vouchers to check against the service's live figures are set aside.
  */
 
-import { t, tn } from "../i18n/index.js";
+import { concat, msg, msgn, type Text } from "../i18n/message.js";
 import { checkSource, type PlacedFinding, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions, SourceVoucher } from "../input/source.js";
@@ -30,7 +30,7 @@ export interface ReadRequest {
   /** Issue the valid vouchers and report the invalid ones, instead of sending nothing. */
   skipInvalid?: boolean;
   env: NodeJS.ProcessEnv;
-  warn: (line: string) => void;
+  warn: (line: Text) => void;
 }
 
 function problem(f: PlacedFinding): Problem {
@@ -55,7 +55,7 @@ function invalidResult(check: VoucherCheck): VoucherResult {
     qr: null,
     pdf: null,
     ticket: null,
-    errors: check.errors.map((e) => `${e.place}: ${e.message} [${e.code}]`),
+    errors: check.errors.map((e) => concat(e.place, ": ", e.message, " [", e.code, "]")),
     error_details: check.errors.map((e) => ({ code: e.code, text: e.message, field: e.field, place: e.place })),
   };
   if (check.warnings.length > 0) result.warning_details = check.warnings.map(problem);
@@ -79,7 +79,7 @@ export interface ReadPlan {
   /** One reference, two contents as written: a conflict, unless filling in the point of sale makes them one. */
   suspects: { first: Planned; other: Planned }[];
   /** Sales to unidentified consumers, in pesos: checked again against the service's live ceiling. */
-  unidentified: { voucher: Planned; amount: Dec; place: string }[];
+  unidentified: { voucher: Planned; amount: Dec; place: Text }[];
   /** Vouchers in a foreign currency: their cotizacion is checked against the authority's rate. */
   foreign: ForeignVoucher<Planned>[];
   invalid: number;
@@ -158,7 +158,7 @@ export async function readPlan(
       const again = repeated.get(key);
       if (again === undefined) {
         repeated.set(key, { file: source.file, code: w.code, field: w.field, more: 0 });
-        req.warn(`${w.place}: ${w.message} [${w.code}]`);
+        req.warn(concat(w.place, ": ", w.message, " [", w.code, "]"));
       } else again.more++;
     }
     if (!envelope || (req.validate && !check.ok)) {
@@ -216,7 +216,7 @@ export async function readPlan(
   for (const { file, code, field, more } of repeated.values())
     if (more > 0)
       req.warn(
-        t("{file}: the same warning [{code}] on {field} for {n} more vouchers (each result lists its own)", {
+        msg("{file}: the same warning [{code}] on {field} for {n} more vouchers (each result lists its own)", {
           file,
           code,
           field,
@@ -320,7 +320,7 @@ export async function holdRefused(
   invalid: number,
   emit: (result: VoucherResult) => Promise<void>,
 ): Promise<number> {
-  const why = tn(
+  const why = msgn(
     invalid,
     "not sent: {n} voucher of this run is invalid; --skip-invalid sends the valid ones",
     "not sent: {n} vouchers of this run are invalid; --skip-invalid sends the valid ones",

@@ -1,4 +1,8 @@
-/** One voucher's outcome, as every renderer, the report and the journal command read it. */
+/**
+ * One voucher's outcome, as every renderer, the report and the journal command read it. Its words
+ * are messages (src/i18n/message.ts): the renderers say them in the reader's language.
+ */
+import { concat, english, type Message, type Text } from "../i18n/message.js";
 
 /**
  * `held`: not sent, because an earlier voucher of its lane broke the sequence or a stop was asked.
@@ -21,16 +25,16 @@ export type VoucherStatus =
 export interface Problem {
   code: string;
   field: string | null;
-  place: string | null;
-  message: string;
+  place: Text | null;
+  message: Text;
 }
 
 /** An error: `{code, text}` as the service's `error_details` come; a check's also says where. */
 export interface ErrorDetail {
   code: string;
-  text: string;
+  text: Text;
   field?: string | null;
-  place?: string | null;
+  place?: Text | null;
 }
 
 /** One voucher's outcome, with at least the fields design.md lists for JSON output. */
@@ -50,7 +54,7 @@ export interface VoucherResult {
   qr: string | null;
   pdf: string | null;
   ticket: string | null;
-  errors: string[];
+  errors: Text[];
   error_details: ErrorDetail[];
   /** Settled by asking the service (after a lost answer, or before sending), not by this run's own call. */
   reconciled?: boolean;
@@ -66,9 +70,9 @@ export interface VoucherResult {
   content_changed?: boolean;
   /** Issued, but its PDF or ticket could not be saved: the next run fetches it. */
   documents_missing?: boolean;
-  hint?: string;
-  /** What happened on the way (documents not saved, still queued…), as text. */
-  warnings?: string[];
+  hint?: Text;
+  /** What happened on the way (documents not saved, still queued…). */
+  warnings?: Text[];
   /** The checks' warnings (total filled in, cotizacion…), told on stderr as the voucher was read. */
   warning_details?: Problem[];
 }
@@ -100,8 +104,8 @@ export function blankResult(
 }
 
 /** `place: message [code]`, or `message [code]` where there is no place: one readable line. */
-export function problemText(p: { code: string; place?: string | null; message: string }): string {
-  return `${p.place ? `${p.place}: ` : ""}${p.message} [${p.code}]`;
+export function problemText(p: { code: string; place?: Text | null; message: Text }): Message {
+  return concat(p.place ? concat(p.place, ": ") : "", p.message, ` [${p.code}]`);
 }
 
 /** The code of an error told only as text: what kind of result it is. */
@@ -120,7 +124,7 @@ export const TEXT_ERROR_CODE: Record<VoucherStatus, string> = {
  * Every error of a result as an object, the shape of `validate --json`'s (and `text`, as
  * `error_details` always had): the details, then each error told only as text.
  */
-export function errorObjects(r: VoucherResult): (Problem & { text: string })[] {
+export function errorObjects(r: VoucherResult): (Problem & { text: Text })[] {
   const objects = r.error_details.map((d) => ({
     code: d.code,
     field: d.field ?? null,
@@ -129,7 +133,7 @@ export function errorObjects(r: VoucherResult): (Problem & { text: string })[] {
     text: d.text,
   }));
   for (const e of r.errors)
-    if (!r.error_details.some((d) => d.text !== "" && e.includes(d.text)))
+    if (!r.error_details.some((d) => d.text !== "" && english(e).includes(english(d.text))))
       objects.push({ code: TEXT_ERROR_CODE[r.status], field: null, place: null, message: e, text: e });
   return objects;
 }
@@ -143,6 +147,6 @@ export function warningObjects(r: VoucherResult): Problem[] {
 }
 
 /** Every warning as one readable line. */
-export function warningTexts(r: VoucherResult): string[] {
+export function warningTexts(r: VoucherResult): Text[] {
   return [...(r.warning_details ?? []).map(problemText), ...(r.warnings ?? [])];
 }

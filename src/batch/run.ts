@@ -10,7 +10,7 @@ import type { Connect } from "../api/connection.js";
 import { stateDir } from "../config/paths.js";
 import { loadProfile, type Profile, type ProfileRequest } from "../config/profile.js";
 import { type FacturarError, UsageError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { joined, msg, type Text } from "../i18n/message.js";
 import { conflicts, offRate, outOfLaneOrder, overCeiling, type Refusal } from "./checks.js";
 import { Issuer, type VoucherHeading } from "./issue.js";
 import { accountId, Journal, testJournalLimit } from "./journal.js";
@@ -55,7 +55,7 @@ export interface IssueRequest extends ReadRequest {
   /** From the profile to the service (session/connect.ts: a URL, or the embedded sandbox). */
   connect: Connect;
   cwd: string;
-  log?: (line: string) => void;
+  log?: (line: Text) => void;
   /** Asked before sending to a production profile; false stops without sending. */
   confirm?: (profile: Profile, vouchers: VoucherHeading[]) => Promise<boolean>;
 }
@@ -144,11 +144,11 @@ async function sendPlan(
     const noPoint = plan.planned.find((v) => v.punto_venta === undefined);
     if (noPoint)
       throw new UsageError(
-        t("{source}: no point of sale: the voucher names none and profile {profile} has no punto_venta", {
+        msg("{source}: no point of sale: the voucher names none and profile {profile} has no punto_venta", {
           source: noPoint.source,
           profile: profile.name,
         }),
-        t("set punto_venta in the profile (or FACTURAR_PUNTO_VENTA), or comprobante.punto_venta in the voucher"),
+        msg("set punto_venta in the profile (or FACTURAR_PUNTO_VENTA), or comprobante.punto_venta in the voucher"),
       );
     /**
      * The one way a voucher is refused before sending: each told with its own warnings and
@@ -242,13 +242,13 @@ async function sendPlan(
         for (const r of await issuer.fetchMissing(new Set(plan.planned.map((v) => v.reference))))
           req.warn(
             r.pdf
-              ? t("{ref}: the documents an earlier run could not save are saved now: {pdf}", {
+              ? msg("{ref}: the documents an earlier run could not save are saved now: {pdf}", {
                   ref: r.external_reference,
                   pdf: r.pdf,
                 })
-              : t("{ref}: its documents are still missing: {why}", {
+              : msg("{ref}: its documents are still missing: {why}", {
                   ref: r.external_reference,
-                  why: (r.warnings ?? []).join("; "),
+                  why: joined(r.warnings ?? [], "; "),
                 }),
           );
       if (ended.stoppedBy) summary.stoppedBy = ended.stoppedBy;
@@ -257,7 +257,7 @@ async function sendPlan(
       if (issuer.halted()) {
         const left = await issuer.flushUnwritten();
         if (left > 0)
-          req.warn(t("{n} outcomes are not in the journal; the next run asks the service about them", { n: left }));
+          req.warn(msg("{n} outcomes are not in the journal; the next run asks the service about them", { n: left }));
       }
     } finally {
       await journal.close();
@@ -277,6 +277,6 @@ function repeatOf(result: VoucherResult, repeat: VoucherHeading): VoucherResult 
     warnings: [...(result.warnings ?? [])],
   };
   delete told.documents_missing;
-  told.hint = t("the same voucher as {source} (same external_reference): sent once", { source: result.source });
+  told.hint = msg("the same voucher as {source} (same external_reference): sent once", { source: result.source });
   return told;
 }

@@ -12,7 +12,7 @@ import { type FileHandle, open, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { msg } from "../i18n/message.js";
 import type { Envelope } from "../voucher/schema.js";
 
 /** Vouchers kept as objects before the rest go to disk: a typical run never touches the disk. */
@@ -23,13 +23,13 @@ const WRITE_CHUNK = 1 << 20;
 export class SpillError extends FacturarError {
   constructor(dir: string, cause: Error) {
     super(
-      t("cannot keep this run's vouchers in {dir}: {message}", {
+      msg("cannot keep this run's vouchers in {dir}: {message}", {
         dir,
         message: (cause as NodeJS.ErrnoException).code ?? cause.message,
       }),
       "unavailable",
       "spill.unwritable",
-      t(
+      msg(
         "a run of many vouchers keeps them in a temporary file while it works: make room there or make it writable, or point TMPDIR elsewhere",
       ),
     );

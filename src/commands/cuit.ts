@@ -3,6 +3,7 @@
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { jsonText } from "../output/json.js";
 import { VAT_CONDITION_NAMES } from "../voucher/codes.js";
 import { cuitProblem, describeCuitProblem } from "../voucher/ids.js";
 import { withConnection } from "./online.js";
@@ -20,7 +21,7 @@ export async function cuitCommand(ctx: Context, value: string): Promise<Outcome>
   return withConnection(ctx, async (connection): Promise<Outcome> => {
     const record = await connection.service.registry(cuit);
     if (ctx.json) {
-      await ctx.out(JSON.stringify({ ok: true, ...record }));
+      await ctx.out(jsonText({ ok: true, ...record }));
       return "done";
     }
     const condition = record.condicion_iva

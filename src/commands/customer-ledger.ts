@@ -3,7 +3,8 @@
 import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { amount } from "../voucher/amount.js";
+import { amountText } from "../output/amounts.js";
+import { jsonText } from "../output/json.js";
 import type { CustomerLedgerOptions } from "./customer-ledger.command.js";
 import { withConnection } from "./online.js";
 
@@ -13,7 +14,7 @@ export async function customerLedgerCommand(ctx: Context, flags: CustomerLedgerO
     const rows = await connection.service.customerLedger(cuit);
     const saldo = rows.at(-1)?.saldo ?? "0.00";
     if (ctx.json) {
-      await ctx.out(JSON.stringify({ ok: true, cuit, saldo, resultados: rows }));
+      await ctx.out(jsonText({ ok: true, cuit, saldo, resultados: rows }));
       return "done";
     }
     const table = [
@@ -21,10 +22,10 @@ export async function customerLedgerCommand(ctx: Context, flags: CustomerLedgerO
       ...rows.map((r) => [
         r.fecha,
         r.concepto,
-        amount(r.debe),
-        amount(r.haber),
-        amount(r.resta_abonar_de_este_comprobante),
-        amount(r.saldo),
+        amountText(r.debe),
+        amountText(r.haber),
+        amountText(r.resta_abonar_de_este_comprobante),
+        amountText(r.saldo),
       ]),
     ];
     const widths = (table[0] as string[]).map((_, i) => Math.max(...table.map((row) => (row[i] ?? "").length)));
@@ -32,7 +33,7 @@ export async function customerLedgerCommand(ctx: Context, flags: CustomerLedgerO
       await ctx.out(
         row.map((cell, i) => (i >= 2 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join("  "),
       );
-    await ctx.out(t("balance: $ {amount}", { amount: amount(saldo) }));
+    await ctx.out(t("balance: $ {amount}", { amount: amountText(saldo) }));
     return "done";
   });
 }

@@ -3,6 +3,7 @@
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
+import type { Text } from "../i18n/message.js";
 import { voucherNumber } from "../voucher/codes.js";
 import type { DeletePurchaseOptions } from "./delete-purchase.command.js";
 import { noteInJournal, printAnswer, sentOnce, withConnection } from "./online.js";
@@ -15,7 +16,7 @@ export async function deletePurchaseCommand(ctx: Context, flags: DeletePurchaseO
   const printed = voucherNumber(puntoVenta, number.numero);
   return withConnection(ctx, async (connection, profile): Promise<Outcome> => {
     const lost = {
-      message: (message: string) =>
+      message: (message: Text) =>
         t("the answer to comprobante_eliminar was lost ({message}): the purchase may be deleted", { message }),
       code: "delete-purchase.unknown",
       hint: t("check with: facturar query --purchases --type {tipo} --number {number}", {

@@ -4,7 +4,8 @@ import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { readableNumber } from "../i18n/numbers.js";
-import { amount } from "../voucher/amount.js";
+import { amountText } from "../output/amounts.js";
+import { jsonText } from "../output/json.js";
 import { CURRENCIES } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import { rateBand } from "../voucher/exchange.js";
@@ -18,7 +19,7 @@ export async function exchangeRateCommand(ctx: Context, flags: ExchangeRateOptio
     const { min, max } = rateBand(Dec.parse(cotizacion));
     if (ctx.json) {
       await ctx.out(
-        JSON.stringify({
+        jsonText({
           ok: true,
           moneda,
           fecha: fecha ?? null,
@@ -46,8 +47,8 @@ export async function exchangeRateCommand(ctx: Context, flags: ExchangeRateOptio
         ctx.errColor.dim(
           t("a voucher in {moneda} takes a cotizacion from {min} to {max} (2 % to 400 % of it)", {
             moneda,
-            min: amount(min),
-            max: amount(max),
+            min: amountText(min),
+            max: amountText(max),
           }),
         ),
       );

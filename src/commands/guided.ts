@@ -13,12 +13,12 @@ import type { RegistryRecord } from "../api/protocol.js";
 import { accountId, readableReference } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
-import { UsageError } from "../errors.js";
-import { currentLang, t, tn } from "../i18n/index.js";
+import { textOf, UsageError } from "../errors.js";
+import { currentLang, say, t, tn } from "../i18n/index.js";
 import { readableRate } from "../i18n/numbers.js";
 import { commaNumber } from "../input/numbers.js";
 import type { SourceVoucher } from "../input/source.js";
-import { amount } from "../voucher/amount.js";
+import { amountText } from "../output/amounts.js";
 import {
   DEFAULT_FINAL_CONSUMER_CEILING,
   DOCUMENT_TYPES,
@@ -136,7 +136,8 @@ class Guide {
       });
     delete probe.comprobante.total;
     const check = validateEnvelope(probe, ruleOptions({ ceiling: "999999999999999", now: this.now }));
-    return check.findings.find((f) => blocking(f) && startsWith(f.path, path))?.message;
+    const found = check.findings.find((f) => blocking(f) && startsWith(f.path, path));
+    return found && say(found.message);
   }
 
   async type(): Promise<void> {
@@ -187,7 +188,7 @@ class Guide {
           if (!/^\d+$/.test(digits)) return t("digits only");
           if (documento_tipo === "CUIT" || documento_tipo === "CUIL") {
             const problem = cuitProblem(digits);
-            if (problem) return describeCuitProblem(problem, digits);
+            if (problem) return say(describeCuitProblem(problem, digits));
           }
           return (
             this.problemAt(["cliente", "documento_nro"], (d) => {
@@ -546,16 +547,16 @@ class Guide {
       const next = problems[0];
       if (!next && check.totals) {
         for (const f of check.findings.filter((x) => x.severity === "warning" && x.code !== "total.missing"))
-          this.ctx.err(`${this.ctx.errColor.yellow(t("warning:"))} ${f.message}`);
+          this.ctx.err(`${this.ctx.errColor.yellow(t("warning:"))} ${say(f.message)}`);
         this.draft.comprobante.total = check.totals.total.toFixed(2);
         return check;
       }
       const ask = next && round < MAX_ROUNDS ? this.route(next) : undefined;
       if (!ask) {
-        for (const e of problems) this.ctx.err(`${this.ctx.errColor.red(t("error:"))} ${e.message} [${e.code}]`);
+        for (const e of problems) this.ctx.err(`${this.ctx.errColor.red(t("error:"))} ${say(e.message)} [${e.code}]`);
         return undefined;
       }
-      this.ctx.err(`${this.ctx.errColor.red(t("error:"))} ${next?.message} [${next?.code}]`);
+      this.ctx.err(`${this.ctx.errColor.red(t("error:"))} ${say(next?.message ?? "")} [${next?.code}]`);
       await ask();
     }
   }
@@ -636,7 +637,7 @@ export async function askVoucher(
         fecha: String(found.fecha),
         name: String(found.raw.cliente?.razon_social ?? ""),
         document: `${found.raw.cliente?.documento_tipo ?? ""} ${found.raw.cliente?.documento_nro ?? ""}`,
-        total: amount(String(found.total)),
+        total: amountText(String(found.total)),
       }),
     );
     // A note is undone by the opposite note; an invoice takes either.
@@ -714,8 +715,8 @@ export async function askVoucher(
       },
     ),
   );
-  ctx.err(`  ${describeTotals(check.totals)}`);
-  ctx.err(`  ${t("total")} ${ctx.errColor.bold(amount(String(comprobante.total)))}`);
+  ctx.err(`  ${say(describeTotals(check.totals))}`);
+  ctx.err(`  ${t("total")} ${ctx.errColor.bold(amountText(String(comprobante.total)))}`);
   if (!(await p.confirm({ message: t("Issue it?"), default: true }))) return { envelope: {} };
   let saved: string | undefined;
   if (await p.confirm({ message: t("Save it as a JSON file for next time?"), default: false })) {
@@ -746,7 +747,7 @@ function registryLookup(ctx: Context): (cuit: string) => Promise<RegistryRecord 
           return await withConnection(ctx, (connection) => connection.service.registry(cuit));
         } catch (error) {
           if (ctx.verbose)
-            ctx.err(ctx.errColor.dim(t("registry lookup failed: {message}", { message: (error as Error).message })));
+            ctx.err(ctx.errColor.dim(t("registry lookup failed: {message}", { message: textOf(error) })));
           return undefined;
         }
       })();
@@ -763,7 +764,7 @@ async function liveCeiling(ctx: Context): Promise<Dec> {
   ]);
   return withConnection(ctx, (connection) =>
     currentCeiling(connection.service, stateDir(ctx.io.env), accountId(connection.account), (line) =>
-      ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${line}`),
+      ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${say(line)}`),
     ),
   );
 }

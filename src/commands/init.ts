@@ -3,6 +3,7 @@
  * hidden while typed); takes every answer as a flag, so scripts can run it with no terminal.
  * Writes the user's config file with mode 0600, then checks the profile with `status`.
  */
+
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { configDir } from "../config/paths.js";
@@ -10,6 +11,7 @@ import { checkBaseUrl, loadProfile, SANDBOX } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { jsonText } from "../output/json.js";
 import { connect } from "../session/connect.js";
 import type { InitOptions } from "./init.command.js";
 import { prompts } from "./prompts.js";
@@ -211,9 +213,7 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
     const answer = await connection.service.status();
     const ok = answer.answered;
     if (ctx.json)
-      await ctx.out(
-        JSON.stringify({ ok, profile: name, file: path, base_url: baseUrl, status: answer.facturacion ?? null }),
-      );
+      await ctx.out(jsonText({ ok, profile: name, file: path, base_url: baseUrl, status: answer.facturacion ?? null }));
     else
       await ctx.out(
         `${ok ? ctx.color.green("✔") : ctx.color.red("✖")} ${t("{name}: {service} answers, invoicing {state}", {
@@ -226,10 +226,15 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
     else if (ok) tellFirstVoucher(ctx, name, makeDefault, configFlag);
     return ok ? "done" : "unavailable";
   } catch (error) {
-    if (error instanceof FacturarError)
-      error.message = t("profile written, but the check failed: {message}", { message: error.message });
     // The profile is written: its next step holds whatever the check says today.
     if (production) tellResync(ctx, name, configFlag);
+    if (error instanceof FacturarError)
+      throw new FacturarError(
+        t("profile written, but the check failed: {message}", { message: error.text }),
+        error.outcome,
+        error.code,
+        error.hint,
+      );
     throw error;
   } finally {
     await connection.close();

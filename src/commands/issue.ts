@@ -8,18 +8,20 @@ import { type IssueSummary, issueFiles } from "../batch/run.js";
 import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { tryFolder, writeSafely } from "../durable/files.js";
-import { type Outcome, UsageError } from "../errors.js";
-import { currentLang, t, tn } from "../i18n/index.js";
+import { type Outcome, textOf, UsageError } from "../errors.js";
+import { currentLang, say, t, tn } from "../i18n/index.js";
+import type { Text } from "../i18n/message.js";
 import { inputDelimiter, inputSize } from "../input/read.js";
 import type { SourceVoucher } from "../input/source.js";
+import { amountText } from "../output/amounts.js";
 import { sheetFormat } from "../output/csv.js";
+import { jsonText } from "../output/json.js";
 import { Progress } from "../output/progress.js";
 import { Report } from "../output/report.js";
 import { checkQrIsNoInput, checkReportIsNoInput, checkWritableFolderTree } from "../output/targets.js";
 import { visible, visibleLines } from "../output/visible.js";
 import { resultHuman, resultJson } from "../output/voucher.js";
 import { connect } from "../session/connect.js";
-import { amount } from "../voucher/amount.js";
 import { Dec } from "../voucher/decimal.js";
 import type { IssueOptions } from "./issue.command.js";
 import type { IssueQueuedOptions } from "./issue-queued.command.js";
@@ -91,7 +93,7 @@ async function confirmProduction(ctx: Context, profile: Profile, vouchers: Vouch
     ),
   );
   ctx.err(
-    `  ${tn(vouchers.length, "point of sale {points}; {n} voucher; total {total}", "point of sale {points}; {n} vouchers; total {total}", { points, total: amount(total) })}`,
+    `  ${tn(vouchers.length, "point of sale {points}; {n} voucher; total {total}", "point of sale {points}; {n} vouchers; total {total}", { points, total: amountText(total) })}`,
   );
   const p = await prompts(ctx);
   return p.confirm({
@@ -187,8 +189,8 @@ export async function issueVouchers(
   const whySaid = new Set<string>();
   const toldOnce = (r: VoucherResult): VoucherResult => {
     if (r.status !== "held" || r.errors.length === 0 || r.error_details.length > 0) return r;
-    const again = r.errors.every((e) => whySaid.has(e));
-    for (const e of r.errors) whySaid.add(e);
+    const again = r.errors.every((e) => whySaid.has(say(e)));
+    for (const e of r.errors) whySaid.add(say(e));
     return again ? { ...r, errors: [] } : r;
   };
   /** Issued vouchers whose --qr file could not be written: done fiscally, not wholly (exit 7). */
@@ -235,7 +237,7 @@ export async function issueVouchers(
       connect,
       env: ctx.io.env,
       cwd,
-      ...(ctx.verbose ? { log: (line: string) => ctx.err(ctx.errColor.dim(line)) } : {}),
+      ...(ctx.verbose ? { log: (line: Text) => ctx.err(ctx.errColor.dim(say(line))) } : {}),
       warn: (line) => {
         if (!ctx.quiet) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${visibleLines(line)}`);
       },
@@ -249,15 +251,15 @@ export async function issueVouchers(
       if (flags.qr && flags.qr !== "terminal" && (result.status === "issued" || result.status === "skipped-duplicate"))
         await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) => {
           qrMissing++;
-          result.warnings = [...(result.warnings ?? []), t("QR not written: {message}", { message: error.message })];
+          result.warnings = [...(result.warnings ?? []), t("QR not written: {message}", { message: textOf(error) })];
         });
       if (report && !report.failure && !report.write(result))
         ctx.err(
-          `${ctx.errColor.yellow(t("warning:"))} ${t("the report {path} cannot take more rows ({message}); the run goes on", { path: report.path, message: (report.failure as Error | undefined)?.message ?? "" })}`,
+          `${ctx.errColor.yellow(t("warning:"))} ${t("the report {path} cannot take more rows ({message}); the run goes on", { path: report.path, message: report.failure === undefined ? "" : textOf(report.failure) })}`,
         );
       progress?.tick(result);
       if (ctx.json) {
-        await ctx.out(JSON.stringify(resultJson(result)));
+        await ctx.out(jsonText(resultJson(result)));
         // What went wrong is told on stderr as well, for the log a person reads (`2>>cron.log`).
         if (!result.ok) ctx.err(resultHuman(toldOnce(result), ctx.errColor, undefined).join("\n"));
       } else if (!ctx.quiet || !result.ok) {
@@ -266,8 +268,8 @@ export async function issueVouchers(
         // Paths relative to the working folder on a terminal; whole ones for a script reading them.
         // A hint said once is not said again for the next voucher (a run again of a 100-voucher
         // file: one "already issued" hint, not a hundred); JSON keeps it on every result.
-        const repeated = result.hint !== undefined && hintsSaid.has(result.hint);
-        if (result.hint !== undefined) hintsSaid.add(result.hint);
+        const repeated = result.hint !== undefined && hintsSaid.has(say(result.hint));
+        if (result.hint !== undefined) hintsSaid.add(say(result.hint));
         const shown = toldOnce(repeated ? { ...result, hint: undefined } : result);
         const text = resultHuman(shown, ctx.color, ctx.io.stdoutIsTTY ? cwd : undefined).join("\n");
         if (progress && ctx.io.stdoutIsTTY) await progress.above(() => ctx.out(text));
@@ -276,7 +278,7 @@ export async function issueVouchers(
       if (flags.qr === "terminal" && (result.status === "issued" || result.status === "skipped-duplicate"))
         await writeQr(ctx, flags.qr, result, files.length > 1 || results > 1).catch((error: Error) =>
           ctx.err(
-            `${ctx.errColor.yellow(t("warning:"))} ${t("QR of {ref} not written: {message}", { ref: visible(result.external_reference), message: visibleLines(error.message) })}`,
+            `${ctx.errColor.yellow(t("warning:"))} ${t("QR of {ref} not written: {message}", { ref: visible(result.external_reference), message: visibleLines(textOf(error)) })}`,
           ),
         );
     },
@@ -314,7 +316,7 @@ export async function issueVouchers(
     const e = summary.stoppedBy;
     // A message may quote a file's name or a reference: shown, not obeyed.
     ctx.err(
-      `${ctx.errColor.red(t("stopped:"))} ${visibleLines(e.message)}${e.hint ? `\n  ${t("hint:")} ${visibleLines(e.hint)}` : ""}`,
+      `${ctx.errColor.red(t("stopped:"))} ${visibleLines(textOf(e))}${e.hint ? `\n  ${t("hint:")} ${visibleLines(e.hint)}` : ""}`,
     );
   }
   if (summary.unfollowed) {
@@ -322,7 +324,7 @@ export async function issueVouchers(
       .map(shellWord)
       .join(" ");
     ctx.err(
-      `${ctx.errColor.red(t("not followed:"))} ${t("the vouchers are queued, but the service could not be asked how they ended: {message}", { message: summary.unfollowed.message })}\n  ${t("hint:")} ${t("`{command}` follows them later (nothing is queued twice)", { command })}`,
+      `${ctx.errColor.red(t("not followed:"))} ${t("the vouchers are queued, but the service could not be asked how they ended: {message}", { message: textOf(summary.unfollowed) })}\n  ${t("hint:")} ${t("`{command}` follows them later (nothing is queued twice)", { command })}`,
     );
   }
   // Stopped because stdout could not be written (a full disk): the run's results are lost to

@@ -7,7 +7,8 @@ import { stateDir } from "../config/paths.js";
 import { loadProfile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
-import { t, tn } from "../i18n/index.js";
+import { say, t, tn } from "../i18n/index.js";
+import { jsonText } from "../output/json.js";
 import { stateWord } from "../output/voucher.js";
 import { accountOf } from "../session/connect.js";
 import { voucherNumber } from "../voucher/codes.js";
@@ -150,7 +151,7 @@ export async function journalCommand(ctx: Context, files: string[], flags: Journ
         t("the service may hold it still: facturar query --ref {ref}", { ref }),
       );
     if (ctx.json) {
-      for (const e of entries) await ctx.out(JSON.stringify(entryJson(e)));
+      for (const e of entries) await ctx.out(jsonText(entryJson(e)));
     } else if (entries.length === 0) {
       ctx.err(
         files.length
@@ -199,7 +200,7 @@ export async function journalCommand(ctx: Context, files: string[], flags: Journ
         for (const error of e.state === "rejected" || e.state === "unknown" || e.state === "queue-error"
           ? (e.errors ?? [])
           : [])
-          await ctx.out(`          ${c.dim(error)}`);
+          await ctx.out(`          ${c.dim(say(error))}`);
         if (e.state === "issued")
           for (const observation of e.observations ?? [])
             await ctx.out(`          ${c.yellow(`${t("observed by the authority:")} ${observation}`)}`);

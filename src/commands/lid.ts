@@ -3,6 +3,7 @@
  * date range, written from the same reading as the book, and read back to be checked as the
  * portal checks them (src/voucher/libro-iva.ts).
  */
+
 import { randomBytes } from "node:crypto";
 import { constants, existsSync } from "node:fs";
 import { type FileHandle, link, lstat, open, readFile, rename, unlink } from "node:fs/promises";
@@ -11,8 +12,10 @@ import type { Service } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import { makeFolders } from "../durable/files.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
-import { currentLang, t, tn } from "../i18n/index.js";
-import { amount } from "../voucher/amount.js";
+import { currentLang, say, t, tn } from "../i18n/index.js";
+import { readableRate } from "../i18n/numbers.js";
+import { amountText } from "../output/amounts.js";
+import { jsonText } from "../output/json.js";
 import { voucherTypeInfo } from "../voucher/codes.js";
 import { Dec } from "../voucher/decimal.js";
 import type { Operacion } from "../voucher/held.js";
@@ -24,7 +27,6 @@ import {
   lidFileNames,
   lidRecords,
   RATE_CODES,
-  rateText,
 } from "../voucher/libro-iva.js";
 import { type BookLine, bookLine, compareLines, lineNumber } from "../voucher/vat-book.js";
 import { listDates } from "./query.js";
@@ -130,13 +132,13 @@ const REASONS = (r: LidRefusal): string => {
     case "class":
       return t("a class C voucher has no place in a registered taxpayer's sales book");
     case "rate":
-      return t("the VAT rate {rate} % has no code in the authority's table", { rate: rateText(r.rate ?? "?") });
+      return t("the VAT rate {rate} % has no code in the authority's table", { rate: readableRate(r.rate ?? "?") });
     case "size":
       return t("an amount has more than 13 digits of pesos");
     case "vat":
       return t(
         "for the {rate} % rate the tax must be {computed} ({rate} % of the net), not {said}: the portal refuses it",
-        { rate: rateText(r.rate ?? "?"), computed: r.computed?.toFixed(2) ?? "", said: r.said?.toFixed(2) ?? "" },
+        { rate: readableRate(r.rate ?? "?"), computed: r.computed?.toFixed(2) ?? "", said: r.said?.toFixed(2) ?? "" },
       );
     case "total":
       return t(
@@ -235,7 +237,7 @@ export async function writeLid(
   const order = [...rates.keys()].sort((x, y) => Dec.parse(y).cmp(Dec.parse(x)));
   if (ctx.json) {
     await ctx.out(
-      JSON.stringify({
+      jsonText({
         ok: refused.length === 0,
         libro: book,
         desde: range.from,
@@ -268,10 +270,10 @@ export async function writeLid(
     for (const rate of order) {
       const f = rates.get(rate) as { net: Dec; vat: Dec };
       await ctx.out(
-        `  ${t("VAT {rate} %", { rate: rate.replace(".", currentLang() === "es" ? "," : ".") }).padEnd(12)}  ${t("net")} ${amount(f.net).padStart(18)}  ${t("tax")} ${amount(f.vat).padStart(16)}`,
+        `  ${t("VAT {rate} %", { rate: rate.replace(".", currentLang() === "es" ? "," : ".") }).padEnd(12)}  ${t("net")} ${amountText(f.net).padStart(18)}  ${t("tax")} ${amountText(f.vat).padStart(16)}`,
       );
     }
-    await ctx.out(`  ${t("total").padEnd(12)}  ${amount(total).padStart(22)}`);
+    await ctx.out(`  ${t("total").padEnd(12)}  ${amountText(total).padStart(22)}`);
   }
   if (!ctx.quiet) {
     if (refused.length > 0)
@@ -314,8 +316,8 @@ export async function checkLidFiles(ctx: Context, dir: string, book: Book): Prom
     }
   };
   const problems = checkLid(book, names.cbte, await read(names.cbte), names.alicuotas, await read(names.alicuotas));
-  if (ctx.json) await ctx.out(JSON.stringify({ ok: problems.length === 0, libro: book, problemas: problems }));
-  else for (const p of problems) await ctx.out(`${p.file}${p.record > 0 ? `:${p.record}` : ""}: ${p.message}`);
+  if (ctx.json) await ctx.out(jsonText({ ok: problems.length === 0, libro: book, problemas: problems }));
+  else for (const p of problems) await ctx.out(`${p.file}${p.record > 0 ? `:${p.record}` : ""}: ${say(p.message)}`);
   if (!ctx.quiet)
     ctx.err(
       problems.length === 0

@@ -1,4 +1,5 @@
 /** What the online commands share: the profile, the connection, verbose logging, warnings. */
+
 import { unreachable } from "../api/client.js";
 import type { AccountKey, Connection } from "../api/connection.js";
 import { TransportError } from "../api/http.js";
@@ -7,7 +8,9 @@ import { stateDir } from "../config/paths.js";
 import { loadProfile, type Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { say, t } from "../i18n/index.js";
+import type { Text } from "../i18n/message.js";
+import { jsonText } from "../output/json.js";
 import { connect } from "../session/connect.js";
 
 export async function withConnection<T>(
@@ -19,11 +22,11 @@ export async function withConnection<T>(
     ...(ctx.configPath ? { config: ctx.configPath } : {}),
     env: ctx.io.env,
   });
-  for (const w of profile.warnings) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${w}`);
+  for (const w of profile.warnings) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${say(w)}`);
   const connection = await connect(profile, {
     env: ctx.io.env,
     notice: (line) => ctx.err(line),
-    ...(ctx.verbose ? { log: (line: string) => ctx.err(ctx.errColor.dim(line)) } : {}),
+    ...(ctx.verbose ? { log: (line: Text) => ctx.err(ctx.errColor.dim(say(line))) } : {}),
   });
   try {
     return await use(connection, profile);
@@ -34,14 +37,14 @@ export async function withConnection<T>(
 
 /** A method's answer: one JSON document, or lines for people. */
 export async function printAnswer(ctx: Context, json: Record<string, unknown>, human: string[]): Promise<void> {
-  if (ctx.json) await ctx.out(JSON.stringify(json));
+  if (ctx.json) await ctx.out(jsonText(json));
   else for (const line of human) await ctx.out(line);
 }
 
 /** What to tell when a call that changes something lost its answer. */
 export interface LostAnswer {
   /** The first line, given the network's message. */
-  message: (network: string) => string;
+  message: (network: Text) => string;
   code: string;
   /** Where to look before doing it again. */
   hint: string;
@@ -60,8 +63,8 @@ export async function sentOnce<T>(call: () => Promise<T>, lost: LostAnswer): Pro
     return await call();
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    if (!error.maybeDelivered) throw unreachable(error.message);
-    throw new FacturarError(lost.message(error.message), "unknown", lost.code, lost.hint);
+    if (!error.maybeDelivered) throw unreachable(error.text);
+    throw new FacturarError(lost.message(error.text), "unknown", lost.code, lost.hint);
   }
 }
 

@@ -14,7 +14,7 @@
 import type { Command } from "commander";
 import * as z from "zod";
 import { UsageError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { say, t } from "../i18n/index.js";
 import { FaultSpecError, parseFaults } from "../sandbox/faults.js";
 import { parseWebhooks, WebhookSpecError } from "../sandbox/webhooks.js";
 import { canonicalVoucherType, closestVoucherType, VAT_CONDITIONS, type VoucherType } from "../voucher/codes.js";
@@ -227,7 +227,7 @@ export function cuit() {
   return flag(t("a CUIT of 11 digits (dashes and dots are ignored)"), (text) => {
     const digits = text.replace(/[-\s.]/g, "");
     const problem = cuitProblem(digits);
-    return problem ? refuse(describeCuitProblem(problem, digits)) : digits;
+    return problem ? refuse(say(describeCuitProblem(problem, digits))) : digits;
   });
 }
 
@@ -328,7 +328,7 @@ export function faultSpec() {
       parseFaults([text]);
       return text;
     } catch (error) {
-      if (error instanceof FaultSpecError) return refuse(error.message);
+      if (error instanceof FaultSpecError) return refuse(say(error.text));
       throw error;
     }
   });

@@ -3,7 +3,7 @@
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { money, amount as shown } from "../voucher/amount.js";
+import { amountText, moneyText } from "../output/amounts.js";
 import { isNote, voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { printAnswer, sentOnce, withConnection } from "./online.js";
 import type { PayOptions } from "./pay.command.js";
@@ -51,7 +51,7 @@ export async function payCommand(ctx: Context, flags: PayOptions): Promise<Outco
         t("{tipo} {number}: payment of {amount} ({method}) recorded", {
           tipo: v.tipo,
           number,
-          amount: money(paid, moneda) === shown(paid) ? `$ ${shown(paid)}` : money(paid, moneda),
+          amount: moneyText(paid, moneda) === amountText(paid) ? `$ ${amountText(paid)}` : moneyText(paid, moneda),
           method,
         }),
       ],

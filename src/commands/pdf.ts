@@ -4,7 +4,7 @@ import { findSaleOrPurchase, type Links, preferred, type Service, ServiceRefused
 import { DocumentUnavailableError, saveDocument } from "../batch/documents.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { say, t } from "../i18n/index.js";
 import { documentName } from "../voucher/codes.js";
 import type { Operacion, ServiceVoucher } from "../voucher/held.js";
 import { noteInJournal, printAnswer, withConnection } from "./online.js";
@@ -102,7 +102,7 @@ async function linksOf(
     if (!held?.pdf_url) throw error;
     if (!ctx.quiet)
       ctx.err(
-        `${ctx.errColor.yellow(t("warning:"))} ${t("regenerar_pdf was refused ({reason}): saving the links the voucher's query gives", { reason: error.errors.join("; ") || error.message })}`,
+        `${ctx.errColor.yellow(t("warning:"))} ${t("regenerar_pdf was refused ({reason}): saving the links the voucher's query gives", { reason: error.errors.join("; ") || say(error.text) })}`,
       );
     return { pdf: held.pdf_url, ticket: held.ticket_url };
   }

@@ -3,7 +3,8 @@
 import type { Product } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { say, t } from "../i18n/index.js";
+import { jsonText } from "../output/json.js";
 import { unescapeText } from "../voucher/text.js";
 import { withConnection } from "./online.js";
 import type { ProductsOptions } from "./products.command.js";
@@ -34,7 +35,7 @@ export async function productsCommand(ctx: Context, flags: ProductsOptions): Pro
       const lista = flags.list;
       const found = await connection.service.productsByCode(codes.map((codigo) => ({ lista_precios: lista, codigo })));
       products = found.filter((p): p is Product => "codigo" in p);
-      missing = found.flatMap((p, i) => ("codigo" in p ? [] : [{ codigo: codes[i] as string, error: p.error }]));
+      missing = found.flatMap((p, i) => ("codigo" in p ? [] : [{ codigo: codes[i] as string, error: say(p.error) }]));
     } else if (codes.length > 0) {
       // No list named: the codes in every list (productos/consultar asks one list at a time).
       const all = await everything();
@@ -46,7 +47,7 @@ export async function productsCommand(ctx: Context, flags: ProductsOptions): Pro
       products = await everything();
     }
     if (ctx.json) {
-      await ctx.out(JSON.stringify({ ok: missing.length === 0, productos: products, missing }));
+      await ctx.out(jsonText({ ok: missing.length === 0, productos: products, missing }));
     } else {
       for (const p of products)
         await ctx.out(

@@ -4,6 +4,7 @@ import { findSaleOrPurchase, preferred } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { jsonText } from "../output/json.js";
 import { DOCUMENT_TYPE_CODES, VOUCHER_TYPES, voucherTypeInfo } from "../voucher/codes.js";
 import { toIsoDate } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
@@ -104,7 +105,7 @@ export async function qrCommand(ctx: Context, text: string | undefined, flags: {
     }
     const ok = checks.every((c) => c.ok);
     if (ctx.json) {
-      await ctx.out(JSON.stringify({ ok, qr: data, checks }));
+      await ctx.out(jsonText({ ok, qr: data, checks }));
     } else {
       const rows = Object.entries(data).map(([key, value]) => [qrLabel(key), qrValue(key, value), key]);
       const widths = [0, 1].map((i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));

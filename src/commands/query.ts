@@ -8,11 +8,12 @@ import { saveDocument } from "../batch/documents.js";
 import { Journal } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import type { Context } from "../context.js";
-import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { FacturarError, type Outcome, textOf, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
+import { moneyText } from "../output/amounts.js";
 import { csvRow, type SheetFormat, sheetFormat, sheetNumber, sheetStart } from "../output/csv.js";
+import { jsonText } from "../output/json.js";
 import { caeText, mailedLine, pagesLine, stateWord } from "../output/voucher.js";
-import { money } from "../voucher/amount.js";
 import { documentName, shortTypeName, voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { dayNumber, formatDay } from "../voucher/dates.js";
 import type { Operacion, ServiceVoucher } from "../voucher/held.js";
@@ -115,7 +116,7 @@ export async function queryCommand(ctx: Context, flags: QueryOptions): Promise<O
               async () => (await connection.service.freshLinks(tipo, puntoVenta, numero, v.operacion))[which],
             );
           } catch (error) {
-            const message = (error as Error).message;
+            const message = textOf(error);
             ctx.err(
               `${ctx.errColor.yellow(t("warning:"))} ${tipo} ${number}: ${which === "pdf" ? t("PDF not saved: {message}", { message }) : t("ticket not saved: {message}", { message })}`,
             );
@@ -129,7 +130,7 @@ export async function queryCommand(ctx: Context, flags: QueryOptions): Promise<O
         await ctx.out(csvRow(csvCells(v, number, pdf, sheet), sheet.delimiter));
       } else if (ctx.json) {
         await ctx.out(
-          JSON.stringify({
+          jsonText({
             // A voucher result, as issue's (schema/output.schema.json), then the service's record.
             ok: v.state !== "queue-error",
             status: v.state,
@@ -157,7 +158,7 @@ export async function queryCommand(ctx: Context, flags: QueryOptions): Promise<O
           v.fecha ?? "",
           // A table cell holds one line: the service's line breaks (`#@#`) read as spaces there.
           String((v.raw.cliente ?? v.raw.proveedor)?.razon_social ?? "").replace(/\s*\n\s*/g, " "),
-          v.total ? money(v.total, v.raw.comprobante.moneda) : "",
+          v.total ? moneyText(v.total, v.raw.comprobante.moneda) : "",
           stateWord(v.state),
           v.external_reference,
           pdf ?? "",
@@ -303,7 +304,7 @@ async function referenceNotes(
           `${who}: ${kind === "credit" ? t("credit notes:") : t("debit notes:")} ${made
             .map(
               (n) =>
-                `${n.external_reference} (${n.punto_venta !== null && n.numero !== null ? voucherNumber(n.punto_venta, n.numero) : t("(queued)")}, ${money(n.total ?? "", n.raw.comprobante.moneda)}, ${stateWord(n.state)})`,
+                `${n.external_reference} (${n.punto_venta !== null && n.numero !== null ? voucherNumber(n.punto_venta, n.numero) : t("(queued)")}, ${moneyText(n.total ?? "", n.raw.comprobante.moneda)}, ${stateWord(n.state)})`,
             )
             .join("; ")}`,
         );

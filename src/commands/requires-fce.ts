@@ -3,7 +3,7 @@
 import type { Context } from "../context.js";
 import type { Outcome } from "../errors.js";
 import { t } from "../i18n/index.js";
-import { amount } from "../voucher/amount.js";
+import { amountText } from "../output/amounts.js";
 import { printAnswer, withConnection } from "./online.js";
 import type { RequiresFceOptions } from "./requires-fce.command.js";
 
@@ -16,7 +16,7 @@ export async function requiresFceCommand(ctx: Context, flags: RequiresFceOptions
       obligated
         ? t("{cuit} must receive a MiPyME credit invoice (FCE) for amounts from $ {amount}", {
             cuit,
-            amount: amount(from),
+            amount: amountText(from),
           })
         : t("{cuit} does not require FCE: issue an ordinary invoice", { cuit }),
     ]);

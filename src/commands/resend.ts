@@ -24,7 +24,7 @@ export async function resendCommand(ctx: Context, flags: ResendOptions): Promise
         const pdf =
           "ref" in arg ? `facturar pdf --ref ${arg.ref}` : `facturar pdf --type "${v.tipo}" --number ${number}`;
         throw new FacturarError(
-          error.message,
+          error.text,
           error.outcome,
           error.code,
           t("to send it yourself, save its PDF with `{command}`", { command: pdf }),

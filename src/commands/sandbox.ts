@@ -5,6 +5,8 @@ import { sandboxDataDir } from "../config/paths.js";
 import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
+import { concat } from "../i18n/message.js";
+import { jsonText } from "../output/json.js";
 import { FaultSpecError, LIKE_PRODUCTION, parseFaults } from "../sandbox/faults.js";
 import { parseRates, RateSpecError } from "../sandbox/rates.js";
 import { startSandbox } from "../sandbox/server.js";
@@ -24,21 +26,21 @@ export async function sandboxCommand(ctx: Context, flags: SandboxOptions): Promi
       ...(flags.fault ?? []),
     ]);
   } catch (error) {
-    if (error instanceof FaultSpecError) throw new UsageError(error.message);
+    if (error instanceof FaultSpecError) throw new UsageError(error.text);
     throw error;
   }
   let rates: ReturnType<typeof parseRates>;
   try {
     rates = parseRates([ctx.io.env.FACTURAR_SANDBOX_RATES ?? ""]);
   } catch (error) {
-    if (error instanceof RateSpecError) throw new UsageError(`FACTURAR_SANDBOX_RATES: ${error.message}`);
+    if (error instanceof RateSpecError) throw new UsageError(concat("FACTURAR_SANDBOX_RATES: ", error.text));
     throw error;
   }
   let webhooks: ReturnType<typeof parseWebhooks>;
   try {
     webhooks = parseWebhooks([ctx.io.env.FACTURAR_SANDBOX_WEBHOOK ?? "", ...(flags.webhook ?? [])]);
   } catch (error) {
-    if (error instanceof WebhookSpecError) throw new UsageError(error.message);
+    if (error instanceof WebhookSpecError) throw new UsageError(error.text);
     throw error;
   }
   const dataDir = flags.dataDir ?? sandboxDataDir(ctx.io.env);
@@ -63,10 +65,10 @@ export async function sandboxCommand(ctx: Context, flags: SandboxOptions): Promi
         t("port {port} is already in use; pick another with --port, or --port 0 for a free one", { port }),
       );
     if (error instanceof SandboxInUseError)
-      throw new UsageError(error.message, t("stop it first, or pick another --data-dir"));
+      throw new UsageError(error.text, t("stop it first, or pick another --data-dir"));
     // The folder is the flag's value: a bad one is a usage error; the default one, a disk failure.
     if (error instanceof SandboxFolderError && flags.dataDir !== undefined)
-      throw new UsageError(error.message, t("give --data-dir a folder (it is created if missing), or leave it out"));
+      throw new UsageError(error.text, t("give --data-dir a folder (it is created if missing), or leave it out"));
     throw error;
   }
   const points = sandbox.pointsOfSale.map(({ punto_venta, usertoken, apikey, apitoken }) => ({
@@ -90,7 +92,7 @@ export async function sandboxCommand(ctx: Context, flags: SandboxOptions): Promi
     );
   }
   if (ctx.json) {
-    await ctx.out(JSON.stringify({ ok: true, base_url: sandbox.baseUrl, points_of_sale: points }));
+    await ctx.out(jsonText({ ok: true, base_url: sandbox.baseUrl, points_of_sale: points }));
   } else {
     const c = ctx.color;
     await ctx.out(

@@ -7,10 +7,12 @@ import { accountId } from "../batch/journal.js";
 import { stateDir } from "../config/paths.js";
 import type { Profile } from "../config/profile.js";
 import type { Context } from "../context.js";
-import { FacturarError, type Outcome } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { FacturarError, type Outcome, textOf } from "../errors.js";
+import { say, t } from "../i18n/index.js";
+import type { Text } from "../i18n/message.js";
 import { readableNumber } from "../i18n/numbers.js";
-import { amount } from "../voucher/amount.js";
+import { amountText } from "../output/amounts.js";
+import { jsonText } from "../output/json.js";
 import { withConnection } from "./online.js";
 
 export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean }): Promise<Outcome> {
@@ -21,10 +23,10 @@ export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean })
       accountId(connection.account),
       flags.refresh ?? false,
     );
-    if (answer.cacheProblem) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${answer.cacheProblem}`);
+    if (answer.cacheProblem) ctx.err(`${ctx.errColor.yellow(t("warning:"))} ${say(answer.cacheProblem)}`);
     if (ctx.json) {
       await ctx.out(
-        JSON.stringify({
+        jsonText({
           ok: true,
           monto: answer.monto.toNumber(),
           day: answer.day,
@@ -33,7 +35,7 @@ export async function ceilingCommand(ctx: Context, flags: { refresh?: boolean })
         }),
       );
     } else {
-      await ctx.out(t("Final-consumer identification ceiling: $ {amount}", { amount: amount(answer.monto) }));
+      await ctx.out(t("Final-consumer identification ceiling: $ {amount}", { amount: amountText(answer.monto) }));
       ctx.err(
         ctx.errColor.dim(
           `${t("sales to an unidentified consumer (OTRO / 0) must stay below it")}; ${answer.cached ? t("cached on {day}", { day: answer.day }) : t("asked the service now")}`,
@@ -57,17 +59,17 @@ function ownQuotaSpent(errors: string[]): boolean {
  */
 async function planUsage(
   service: Service,
-): Promise<{ usage: PlanUsage | null; refused: string[] | null; problem: string | null }> {
+): Promise<{ usage: PlanUsage | null; refused: string[] | null; problem: Text | null }> {
   try {
     return { usage: await service.usage(), refused: null, problem: null };
   } catch (error) {
     if (error instanceof ServiceRefusedError)
       // Quotas are per method (spec §8): consumo's own spent says nothing of issuing.
       return ownQuotaSpent(error.errors)
-        ? { usage: null, refused: null, problem: error.message }
-        : { usage: null, refused: error.errors, problem: error.message };
+        ? { usage: null, refused: null, problem: error.text }
+        : { usage: null, refused: error.errors, problem: error.text };
     if (!(error instanceof FacturarError || error instanceof TransportError)) throw error;
-    return { usage: null, refused: null, problem: error.message };
+    return { usage: null, refused: null, problem: textOf(error) };
   }
 }
 
@@ -113,7 +115,7 @@ export async function statusCommand(ctx: Context): Promise<Outcome> {
     const working = ok && !accountProblem;
     if (ctx.json) {
       await ctx.out(
-        JSON.stringify({
+        jsonText({
           ok: working,
           profile: profile.name,
           sandbox: connection.sandbox,

@@ -3,7 +3,8 @@
 import { MalformedAnswerError, type Service } from "../api/protocol.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
-import { t, tn } from "../i18n/index.js";
+import { say, t, tn } from "../i18n/index.js";
+import { jsonText } from "../output/json.js";
 import { EXPORT_TABLES } from "../voucher/export-codes.js";
 import { withConnection } from "./online.js";
 import { TABLE_NAMES } from "./table-names.js";
@@ -31,7 +32,7 @@ async function lookUp(service: Service, name: string): Promise<Shown> {
     const notAnswered =
       error instanceof MalformedAnswerError || (error instanceof FacturarError && error.code === "http.404");
     if (!reference || !notAnswered) throw error;
-    return { source: "reference", items: [...reference], serviceError: error.message };
+    return { source: "reference", items: [...reference], serviceError: say(error.text) };
   }
 }
 
@@ -50,7 +51,7 @@ export async function tableCommand(ctx: Context, value: string): Promise<Outcome
     const { items } = shown;
     if (ctx.json) {
       await ctx.out(
-        JSON.stringify(
+        jsonText(
           shown.source === "service"
             ? { ok: true, table: name, source: "service", items, records: shown.records }
             : { ok: true, table: name, source: "reference", items, records: items, service_error: shown.serviceError },

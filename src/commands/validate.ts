@@ -2,10 +2,11 @@
 
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
-import { t, tn } from "../i18n/index.js";
+import { say, t, tn } from "../i18n/index.js";
 import { checkSource } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions } from "../input/source.js";
+import { jsonText } from "../output/json.js";
 import { validationHuman, validationJson } from "../output/validation.js";
 import { visibleLines } from "../output/visible.js";
 import { clockFrom, dayNumber } from "../voucher/dates.js";
@@ -50,7 +51,7 @@ export async function validateCommand(ctx: Context, files: string[], flags: Vali
         warnings += check.warnings.length;
         if (check.ok) valid++;
         else invalid++;
-        if (ctx.json) await ctx.out(JSON.stringify(validationJson(check)));
+        if (ctx.json) await ctx.out(jsonText(validationJson(check)));
         else for (const line of validationHuman(check, ctx.color, ctx.quiet)) await ctx.out(line);
       }
     } catch (error) {
@@ -59,20 +60,20 @@ export async function validateCommand(ctx: Context, files: string[], flags: Vali
       // One unreadable file does not hide what the others hold.
       if (ctx.json) {
         await ctx.out(
-          JSON.stringify({
+          jsonText({
             ok: false,
             status: "unreadable",
             file,
             external_reference: null,
             comprobante_tipo: null,
-            errors: [error.message],
+            errors: [say(error.text)],
             error_details: [
               {
                 code: error.code,
                 field: null,
                 place: null,
-                message: error.message,
-                text: error.message,
+                message: say(error.text),
+                text: say(error.text),
                 ...(error.hint ? { hint: error.hint } : {}),
               },
             ],
@@ -81,7 +82,7 @@ export async function validateCommand(ctx: Context, files: string[], flags: Vali
       }
       // On stderr in every mode, for the log a person reads.
       ctx.err(
-        `${ctx.errColor.red(t("error:"))} ${visibleLines(error.message)}${error.hint ? `\n  ${t("hint:")} ${visibleLines(error.hint)}` : ""}`,
+        `${ctx.errColor.red(t("error:"))} ${visibleLines(error.text)}${error.hint ? `\n  ${t("hint:")} ${visibleLines(error.hint)}` : ""}`,
       );
     }
   }

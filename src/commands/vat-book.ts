@@ -4,8 +4,9 @@ import type { Context } from "../context.js";
 import { type Outcome, UsageError } from "../errors.js";
 import { currentLang, t, tn } from "../i18n/index.js";
 import { readableRate } from "../i18n/numbers.js";
+import { amountText, moneyText } from "../output/amounts.js";
 import { csvRow, sheetFormat, sheetNumber, sheetStart } from "../output/csv.js";
-import { amount, money } from "../voucher/amount.js";
+import { jsonText } from "../output/json.js";
 import { shortTypeName } from "../voucher/codes.js";
 import { dayNumber } from "../voucher/dates.js";
 import type { Dec } from "../voucher/decimal.js";
@@ -77,7 +78,7 @@ export async function vatBookCommand(ctx: Context, flags: VatBookOptions): Promi
         ...Object.fromEntries(BOOK_AMOUNTS.map((k) => [k, f.amounts[k].toFixed(2)])),
       });
       await ctx.out(
-        JSON.stringify({
+        jsonText({
           ok: true,
           libro: flags.purchases ? "compras" : "ventas",
           desde: from,
@@ -253,14 +254,14 @@ function humanTable(lines: BookLine[], totals: BookTotals): string[] {
     ...(conversion ? [t("conversion diff.")] : []),
   ];
   const figures = (f: BookFigures, rest: Dec) => [
-    ...rates.flatMap((r) => [amount(f.net.get(r) as Dec), amount(f.vat.get(r) as Dec)]),
-    ...amounts.map((k) => amount(f.amounts[k])),
-    ...(unexplained ? [amount(rest)] : []),
-    amount(f.amounts.total),
+    ...rates.flatMap((r) => [amountText(f.net.get(r) as Dec), amountText(f.vat.get(r) as Dec)]),
+    ...amounts.map((k) => amountText(f.amounts[k])),
+    ...(unexplained ? [amountText(rest)] : []),
+    amountText(f.amounts.total),
   ];
   // The rate as the reader writes decimals (1015,5 in Spanish), like the amounts beside it.
   const original = (l: BookLine) =>
-    l.moneda === "PES" ? "" : `${money(l.totalInCurrency, l.moneda)} × ${readableRate(l.cotizacion)}`;
+    l.moneda === "PES" ? "" : `${moneyText(l.totalInCurrency, l.moneda)} × ${readableRate(l.cotizacion)}`;
   const rows = lines.map((l) => [
     l.fecha,
     shortTypeName(l.tipo),
@@ -269,7 +270,7 @@ function humanTable(lines: BookLine[], totals: BookTotals): string[] {
     l.razon_social,
     ...(foreign ? [original(l)] : []),
     ...figures(l, l.unexplained),
-    ...(conversion ? [amount(l.conversion)] : []),
+    ...(conversion ? [amountText(l.conversion)] : []),
   ]);
   const total = [
     t("TOTAL"),
@@ -279,7 +280,7 @@ function humanTable(lines: BookLine[], totals: BookTotals): string[] {
     "",
     ...(foreign ? [""] : []),
     ...figures(totals, totals.unexplained),
-    ...(conversion ? [amount(totals.conversion)] : []),
+    ...(conversion ? [amountText(totals.conversion)] : []),
   ];
   const all = [head, ...rows, total];
   const firstAmount = foreign ? 6 : 5;

@@ -12,7 +12,7 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 
 import { defaultLoaders, getDefaultSearchPlaces, globalConfigSearchPlaces, type Loader } from "cosmiconfig";
 import * as z from "zod";
 import { FacturarError, UsageError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { type Message, msg, type Text } from "../i18n/message.js";
 import { configDir, homeOf } from "./paths.js";
 
 export const SANDBOX = "sandbox";
@@ -73,11 +73,11 @@ export interface Profile {
   /** The config found from the working folder that chose the profile or set its defaults, if any. */
   projectFile?: string;
   /** Problems worth a warning (a literal secret others can read). */
-  warnings: string[];
+  warnings: Text[];
 }
 
 class ConfigError extends FacturarError {
-  constructor(message: string, hint?: string) {
+  constructor(message: Text, hint?: Text) {
     super(message, "usage", "config.invalid", hint);
   }
 }
@@ -100,7 +100,7 @@ function resolveCredential(
     const value = env[spec.env];
     if (!value)
       throw new ConfigError(
-        t("credential {name} comes from the environment variable {variable}, which is not set", {
+        msg("credential {name} comes from the environment variable {variable}, which is not set", {
           name,
           variable: spec.env,
         }),
@@ -112,7 +112,7 @@ function resolveCredential(
     return readFileSync(path, "utf8").trim();
   } catch (error) {
     throw new ConfigError(
-      t("credential {name} comes from {path}, which cannot be read ({code})", {
+      msg("credential {name} comes from {path}, which cannot be read ({code})", {
         name,
         path,
         code: String((error as NodeJS.ErrnoException).code),
@@ -176,12 +176,12 @@ function guardedCode(loader: Loader): Loader {
     const why = untrusted(path);
     if (why?.folder)
       throw new ConfigError(
-        t("refusing to run {path}: others can write the folder {folder}", { path, folder: why.folder }),
+        msg("refusing to run {path}: others can write the folder {folder}", { path, folder: why.folder }),
       );
     if (why)
       throw new ConfigError(
-        t("refusing to run {path}: another user owns it or can write it", { path }),
-        t("a config that runs code must be yours alone (chmod go-w); or use a JSON config"),
+        msg("refusing to run {path}: another user owns it or can write it", { path }),
+        msg("a config that runs code must be yours alone (chmod go-w); or use a JSON config"),
       );
     return loader(path, content);
   };
@@ -201,12 +201,12 @@ function guardedData(loader: Loader): Loader {
     const why = untrusted(path);
     if (why?.folder)
       throw new ConfigError(
-        t("refusing to use {path}: others can write the folder {folder}", { path, folder: why.folder }),
+        msg("refusing to use {path}: others can write the folder {folder}", { path, folder: why.folder }),
       );
     if (why)
       throw new ConfigError(
-        t("refusing to use {path}: another user owns it or others can write it", { path }),
-        t("a config file must be yours (or root's) and writable by no one else: chmod go-w it"),
+        msg("refusing to use {path}: another user owns it or others can write it", { path }),
+        msg("a config file must be yours (or root's) and writable by no one else: chmod go-w it"),
       );
     return loaded;
   };
@@ -223,7 +223,7 @@ const loadCode: Loader = (path) => {
     loaded = createRequire(import.meta.url)(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ERR_REQUIRE_ASYNC_MODULE")
-      throw new ConfigError(t("{path} uses top-level await, which a configuration file cannot", { path }));
+      throw new ConfigError(msg("{path} uses top-level await, which a configuration file cannot", { path }));
     throw error;
   }
   return moduleDefault(loaded, path);
@@ -234,7 +234,7 @@ function moduleDefault(loaded: Record<string | symbol, unknown>, path: string): 
   const isModule = loaded?.[Symbol.toStringTag] === "Module" || (loaded?.__esModule === true && "default" in loaded);
   if (!isModule) return loaded;
   if (!("default" in loaded) || loaded.default === undefined)
-    throw new ConfigError(t("{path} has no default export: write export default { profiles: … }", { path }));
+    throw new ConfigError(msg("{path} has no default export: write export default { profiles: … }", { path }));
   return loaded.default;
 }
 
@@ -281,8 +281,8 @@ async function loadFile(path: string, code: "run" | { refuse: string }): Promise
   if (CODE_EXTENSIONS.has(extension)) {
     if (code !== "run")
       throw new ConfigError(
-        t("refusing to run {path}: a config found from the working folder is never run", { path }),
-        t("configs that run code are read only from {dir}, or when you name one with --config or FACTURAR_CONFIG", {
+        msg("refusing to run {path}: a config found from the working folder is never run", { path }),
+        msg("configs that run code are read only from {dir}, or when you name one with --config or FACTURAR_CONFIG", {
           dir: code.refuse,
         }),
       );
@@ -291,7 +291,9 @@ async function loadFile(path: string, code: "run" | { refuse: string }): Promise
   }
   const loader = DATA_LOADERS[extension || "noExt"];
   if (!loader)
-    throw new ConfigError(t("config file {path}: unknown format (use .json, .yaml, .js, .mjs, .cjs or .ts)", { path }));
+    throw new ConfigError(
+      msg("config file {path}: unknown format (use .json, .yaml, .js, .mjs, .cjs or .ts)", { path }),
+    );
   const content = readFileSync(path, "utf8");
   if (content.trim() === "") return undefined;
   let loaded: unknown;
@@ -309,7 +311,7 @@ async function loadFile(path: string, code: "run" | { refuse: string }): Promise
  * Where a config file fails to parse, never what it holds: the parsers quote the text around the
  * error, and a config (or a file linked in its place) may hold secrets that end up in a CI log.
  */
-function unreadable(path: string, content: string, error: Error): string {
+function unreadable(path: string, content: string, error: Error): Message {
   const message = error.message;
   const yaml = /\((\d+):(\d+)\)/.exec(message);
   const position = /position (\d+)/.exec(message);
@@ -320,8 +322,8 @@ function unreadable(path: string, content: string, error: Error): string {
     where = { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
   }
   return where
-    ? t("{path} cannot be read: not valid JSON or YAML at line {line}, column {column}", { path, ...where })
-    : t("{path} cannot be read: not valid JSON or YAML", { path });
+    ? msg("{path} cannot be read: not valid JSON or YAML at line {line}, column {column}", { path, ...where })
+    : msg("{path} cannot be read: not valid JSON or YAML", { path });
 }
 
 /**
@@ -344,14 +346,14 @@ async function findConfigs(
     const fromEnv = explicit === undefined ? setting(env, "FACTURAR_CONFIG") : undefined;
     if (fromEnv !== undefined && !isAbsolute(expandHome(fromEnv, env)))
       throw new ConfigError(
-        t("FACTURAR_CONFIG must be an absolute path, not {value}: it applies in every folder you stand in", {
+        msg("FACTURAR_CONFIG must be an absolute path, not {value}: it applies in every folder you stand in", {
           value: JSON.stringify(fromEnv),
         }),
       );
     const named = explicit ?? fromEnv;
     if (named) {
       const path = resolve(cwd, expandHome(named, env));
-      if (!isFile(path)) throw new ConfigError(t("config file {path} does not exist", { path: named }));
+      if (!isFile(path)) throw new ConfigError(msg("config file {path} does not exist", { path: named }));
       return { trusted: await loadFile(path, "run") };
     }
     const userDir = configDir(env);
@@ -372,7 +374,7 @@ async function findConfigs(
           // A link would read any file of the user's (~/.git-credentials) as the folder's config.
           if (lstatSync(path).isSymbolicLink() || realpathSync(path) !== join(realpathSync(dir), place))
             throw new ConfigError(
-              t("refusing {path}: a config found from the working folder may not be a link", { path }),
+              msg("refusing {path}: a config found from the working folder may not be a link", { path }),
             );
           const project = await loadFile(path, { refuse: userDir });
           if (project) return { trusted, project };
@@ -381,7 +383,7 @@ async function findConfigs(
     }
   } catch (error) {
     if (error instanceof FacturarError) throw error;
-    throw new ConfigError(t("cannot read the configuration: {message}", { message: (error as Error).message }));
+    throw new ConfigError(msg("cannot read the configuration: {message}", { message: (error as Error).message }));
   }
 }
 
@@ -414,11 +416,11 @@ function projectSettings(found: Found, trusted: z.output<typeof configSchema>, u
   }
   if (forbidden.size > 0)
     throw new ConfigError(
-      t("refusing {path}: a config found from the working folder may not set {keys}", {
+      msg("refusing {path}: a config found from the working folder may not set {keys}", {
         path: found.filepath,
         keys: [...forbidden].join(", "),
       }),
-      t(
+      msg(
         "credentials, base_url and the other settings come only from {dir}, --config, FACTURAR_CONFIG or the environment; a folder's config may set default_profile and pdf_dir",
         { dir: userDir },
       ),
@@ -428,11 +430,11 @@ function projectSettings(found: Found, trusted: z.output<typeof configSchema>, u
   for (const name of [project.default_profile, ...Object.keys(project.profiles)])
     if (name !== undefined && !defined(name))
       throw new ConfigError(
-        t("{path} sets profile {name}, which your configuration does not define", {
+        msg("{path} sets profile {name}, which your configuration does not define", {
           path: found.filepath,
           name: JSON.stringify(name),
         }),
-        t("define it in {dir} (facturar init does), or give --profile", { dir: userDir }),
+        msg("define it in {dir} (facturar init does), or give --profile", { dir: userDir }),
       );
   const folder = dirname(found.filepath);
   for (const profile of Object.values(project.profiles)) {
@@ -443,7 +445,7 @@ function projectSettings(found: Found, trusted: z.output<typeof configSchema>, u
       (pdfDir.startsWith("~") || isAbsolute(pdfDir) || isAbsolute(inside) || inside.startsWith(".."))
     )
       throw new ConfigError(
-        t("{path}: pdf_dir must be a folder inside {folder}, not {value}", {
+        msg("{path}: pdf_dir must be a folder inside {folder}, not {value}", {
           path: found.filepath,
           folder,
           value: JSON.stringify(pdfDir),
@@ -486,7 +488,7 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
   // a rehearsal in a downloaded folder into real vouchers.
   if (named === undefined && folderChoice !== undefined && name === folderChoice && profile?.production)
     throw new ConfigError(
-      t("{path} may not choose profile {name}, a production one: give --profile {bare} (or FACTURAR_PROFILE)", {
+      msg("{path} may not choose profile {name}, a production one: give --profile {bare} (or FACTURAR_PROFILE)", {
         path: (project as Found).filepath,
         name: JSON.stringify(name),
         bare: name,
@@ -496,15 +498,15 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
     const known = Object.keys(config.profiles);
     throw new ConfigError(
       found
-        ? t("no profile named {name} in {path}", { name: JSON.stringify(name), path: found.filepath })
-        : t("no profile named {name} (no configuration file found)", { name: JSON.stringify(name) }),
+        ? msg("no profile named {name} in {path}", { name: JSON.stringify(name), path: found.filepath })
+        : msg("no profile named {name} (no configuration file found)", { name: JSON.stringify(name) }),
       known.length > 0
-        ? t("profiles there: {names}", { names: known.join(", ") })
-        : t("create one with `facturar init`, or use the embedded sandbox (no profile)"),
+        ? msg("profiles there: {names}", { names: known.join(", ") })
+        : msg("create one with `facturar init`, or use the embedded sandbox (no profile)"),
     );
   }
   const baseDir = found ? dirname(found.filepath) : process.cwd();
-  const warnings: string[] = [];
+  const warnings: Text[] = [];
   const baseUrl = (setting(env, "FACTURAR_BASE_URL") ?? profile?.base_url ?? SANDBOX).replace(/\/+$/, "");
   const pick = (key: "usertoken" | "apikey" | "apitoken") =>
     setting(env, `FACTURAR_${key.toUpperCase()}`) ?? resolveCredential(key, profile?.[key], env, baseDir);
@@ -517,7 +519,7 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
       const mode = statSync(found.filepath).mode;
       if ((mode & 0o044) !== 0) {
         warnings.push(
-          t(
+          msg(
             '{path} holds literal credentials ({keys}) and other users can read it: chmod 600 it, or use {"env": NAME} / {"file": PATH}',
             { path: found.filepath, keys: literal.join(", ") },
           ),
@@ -530,7 +532,7 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
   const envPuntoVenta = setting(env, "FACTURAR_PUNTO_VENTA");
   if (envPuntoVenta !== undefined && !/^\d{1,5}$/.test(envPuntoVenta.trim()))
     throw new ConfigError(
-      t("FACTURAR_PUNTO_VENTA takes a point of sale from 1 to 99999, not {value}", {
+      msg("FACTURAR_PUNTO_VENTA takes a point of sale from 1 to 99999, not {value}", {
         value: JSON.stringify(envPuntoVenta),
       }),
     );
@@ -562,13 +564,13 @@ export async function loadProfile(req: ProfileRequest): Promise<Profile> {
     const apitoken = pick("apitoken");
     if (!usertoken || !apikey || !apitoken) {
       throw new FacturarError(
-        t("profile {name} has no {keys}", {
+        msg("profile {name} has no {keys}", {
           name,
           keys: [!usertoken && "usertoken", !apikey && "apikey", !apitoken && "apitoken"].filter(Boolean).join(", "),
         }),
         "denied",
         "config.credentials",
-        t("set them in the profile, or in FACTURAR_USERTOKEN, FACTURAR_APIKEY and FACTURAR_APITOKEN"),
+        msg("set them in the profile, or in FACTURAR_USERTOKEN, FACTURAR_APIKEY and FACTURAR_APITOKEN"),
       );
     }
     result.credentials = { usertoken, apikey, apitoken };
@@ -585,14 +587,14 @@ export function checkBaseUrl(baseUrl: string): URL {
     url = new URL(baseUrl);
   } catch {
     throw new UsageError(
-      t("base_url {url} is not a URL", { url: JSON.stringify(baseUrl) }),
-      t('use "sandbox" or https://<host>/app/api/v2'),
+      msg("base_url {url} is not a URL", { url: JSON.stringify(baseUrl) }),
+      msg('use "sandbox" or https://<host>/app/api/v2'),
     );
   }
   if (url.protocol === "https:") return url;
   if (url.protocol === "http:" && LOOPBACK_HOST.test(url.hostname)) return url;
   throw new UsageError(
-    t("refusing {url}: credentials travel in the body, so only https is allowed (plain http only to loopback)", {
+    msg("refusing {url}: credentials travel in the body, so only https is allowed (plain http only to loopback)", {
       url: `${url.protocol}//${url.host}`,
     }),
   );

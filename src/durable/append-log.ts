@@ -23,27 +23,26 @@
 
 import { type FileHandle, open, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { t } from "../i18n/index.js";
+import { WordedError } from "../errors.js";
+import { msg, type Text } from "../i18n/message.js";
 
 /** A durable write did not happen: the file holds nothing of it (or the log refuses to go on). */
-export class DurableWriteError extends Error {
+export class DurableWriteError extends WordedError {
   readonly path: string;
   readonly code?: string;
-  constructor(path: string, cause: string, code?: string, options?: { cause?: unknown }) {
-    super(t("cannot write {path}: {cause}", { path, cause }), options);
-    this.name = "DurableWriteError";
+  constructor(path: string, cause: Text, code?: string, options?: { cause?: unknown }) {
+    super(msg("cannot write {path}: {cause}", { path, cause }), options);
     this.path = path;
     if (code !== undefined) this.code = code;
   }
 }
 
 /** A line that is not a record, with good lines after it: not a torn write, so not dropped. */
-export class CorruptLogError extends Error {
+export class CorruptLogError extends WordedError {
   readonly path: string;
   readonly line: number;
   constructor(path: string, line: number) {
-    super(t("{path}: line {value} is corrupt", { path, value: line }));
-    this.name = "CorruptLogError";
+    super(msg("{path}: line {value} is corrupt", { path, value: line }));
     this.path = path;
     this.line = line;
   }
@@ -212,7 +211,7 @@ export class AppendLog {
   private async write(text: string, sync: boolean): Promise<number> {
     if (this.broken) throw this.broken;
     const handle = this.handle;
-    if (!handle) throw new DurableWriteError(this.path, t("the log is closed"));
+    if (!handle) throw new DurableWriteError(this.path, msg("the log is closed"));
     if (text.length === 0) return this.size;
     if (!text.endsWith("\n")) throw new TypeError(`AppendLog.append: the text must end with "\\n" (${this.path})`);
     const buffer = Buffer.from(text, "utf8");
@@ -228,7 +227,7 @@ export class AppendLog {
           const { text: cause, code } = errorText(error);
           throw new DurableWriteError(
             this.path,
-            t("{cause} ({written} of {total} bytes written)", { cause, written, total: buffer.length }),
+            msg("{cause} ({written} of {total} bytes written)", { cause, written, total: buffer.length }),
             code,
             { cause: error },
           );
@@ -236,7 +235,7 @@ export class AppendLog {
         if (!(n > 0)) {
           throw new DurableWriteError(
             this.path,
-            t("short write: {written} of {total} bytes written", { written, total: buffer.length }),
+            msg("short write: {written} of {total} bytes written", { written, total: buffer.length }),
           );
         }
         written += n;
@@ -247,7 +246,7 @@ export class AppendLog {
           await this.io.sync(handle);
         } catch (error) {
           const { text: cause, code } = errorText(error);
-          throw new DurableWriteError(this.path, t("fsync failed: {cause}", { cause }), code, { cause: error });
+          throw new DurableWriteError(this.path, msg("fsync failed: {cause}", { cause }), code, { cause: error });
         }
       }
     } catch (error) {

@@ -1,7 +1,7 @@
 /** Telling what is wrong with a path on this machine, in the file system's words. */
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { t } from "../i18n/index.js";
+import { concat, type Message, msg, type Text } from "../i18n/message.js";
 
 function code(error: unknown): string | undefined {
   const value = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -35,22 +35,22 @@ function diskCode(error: unknown, path: string): string {
 }
 
 /** `EROFS (a read-only file system)`: the code for a search, the words for a person. */
-export function diskCause(error: unknown, path: string): string {
+export function diskCause(error: unknown, path: string): Text {
   const found = diskCode(error, path);
-  const words: Record<string, string> = {
-    EROFS: t("a read-only file system"),
-    EACCES: t("permission denied"),
-    EPERM: t("permission denied"),
-    ENOTDIR: t("a file is where a folder should be"),
-    EEXIST: t("a file is where a folder should be"),
-    EISDIR: t("a folder is where a file should be"),
-    ENOSPC: t("no space left on the device"),
-    EDQUOT: t("the disk quota is used up"),
-    EFBIG: t("the file cannot grow (ulimit -f?)"),
-    ENOENT: t("a folder on the way does not exist"),
+  const words: Record<string, Message> = {
+    EROFS: msg("a read-only file system"),
+    EACCES: msg("permission denied"),
+    EPERM: msg("permission denied"),
+    ENOTDIR: msg("a file is where a folder should be"),
+    EEXIST: msg("a file is where a folder should be"),
+    EISDIR: msg("a folder is where a file should be"),
+    ENOSPC: msg("no space left on the device"),
+    EDQUOT: msg("the disk quota is used up"),
+    EFBIG: msg("the file cannot grow (ulimit -f?)"),
+    ENOENT: msg("a folder on the way does not exist"),
   };
   const text = words[found];
-  return text ? `${found}: ${text}` : found;
+  return text ? concat(`${found}: `, text) : found;
 }
 
 /** An error of the file system (an `E…` code), as opposed to a bug. */

@@ -7,10 +7,10 @@ import { constants } from "node:fs";
 import { lstat, mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { msg, type Text } from "../i18n/message.js";
 
 class UnsafePathError extends FacturarError {
-  constructor(message: string) {
+  constructor(message: Text) {
     super(message, "unavailable", "output.unsafe-path");
   }
 }
@@ -60,7 +60,7 @@ export async function tryFolder(folder: string): Promise<void> {
 /** Writes `data` to `dir/name` atomically; refuses names that leave `dir` and symlinks in the way. */
 export async function writeSafely(dir: string, name: string, data: Buffer): Promise<string> {
   if (name !== basename(name) || name.startsWith(".") || !/^[A-Za-z0-9_.-]+$/.test(name)) {
-    throw new UnsafePathError(t("refusing to write {name}: not a plain file name", { name: JSON.stringify(name) }));
+    throw new UnsafePathError(msg("refusing to write {name}: not a plain file name", { name: JSON.stringify(name) }));
   }
   const folder = resolve(dir);
   await makeFolders(folder);
@@ -68,9 +68,9 @@ export async function writeSafely(dir: string, name: string, data: Buffer): Prom
   try {
     const existing = await lstat(target);
     if (existing.isSymbolicLink())
-      throw new UnsafePathError(t("refusing to write {path}: it is a symbolic link", { path: target }));
+      throw new UnsafePathError(msg("refusing to write {path}: it is a symbolic link", { path: target }));
     if (!existing.isFile())
-      throw new UnsafePathError(t("refusing to write {path}: it is not a regular file", { path: target }));
+      throw new UnsafePathError(msg("refusing to write {path}: it is not a regular file", { path: target }));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }

@@ -29,7 +29,8 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync,
 import { createRequire } from "node:module";
 import { uptime } from "node:os";
 import { join } from "node:path";
-import { t } from "../i18n/index.js";
+import { WordedError } from "../errors.js";
+import { msg } from "../i18n/message.js";
 import { isAlive } from "../process.js";
 
 export interface LockOwner {
@@ -39,12 +40,11 @@ export interface LockOwner {
   [extra: string]: unknown;
 }
 
-export class LockBusyError extends Error {
+export class LockBusyError extends WordedError {
   readonly path: string;
   readonly holder: LockOwner;
   constructor(path: string, holder: LockOwner) {
-    super(t("{path} is locked by process {pid}", { path, pid: holder.pid }));
-    this.name = "LockBusyError";
+    super(msg("{path} is locked by process {pid}", { path, pid: holder.pid }));
     this.path = path;
     this.holder = holder;
   }
@@ -297,7 +297,7 @@ export function acquireLock(path: string, extra: Record<string, unknown> = {}): 
       mkdirSync(path, { recursive: true, mode: 0o700 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST")
-        throw new Error(t("cannot take the lock {path}: a file is where its folder should be", { path }));
+        throw new WordedError(msg("cannot take the lock {path}: a file is where its folder should be", { path }));
       throw error;
     }
     const seen = list(path);
@@ -317,7 +317,7 @@ export function acquireLock(path: string, extra: Record<string, unknown> = {}): 
     sweep(path, mine, after.names);
     return new Held(path, mine, identity);
   }
-  throw new Error(t("could not take the lock {path}: too many processes contend for it", { path }));
+  throw new WordedError(msg("could not take the lock {path}: too many processes contend for it", { path }));
 }
 
 /** The live holder of the lock at `path` with its extra fields, or undefined. */

@@ -806,6 +806,7 @@ export const ES: Readonly<Record<string, string>> = {
   "an FCE invoice sent today must be due on or after today ({today}); {vencimiento} has passed":
     "una factura FCE enviada hoy debe vencer hoy ({today}) o después; {vencimiento} ya pasó",
   'FCE notes carry id 22 (annulment): "S" or "N"': 'las notas FCE llevan el id 22 (anulación): "S" o "N"',
+  'id 22 (annulment) is "S" or "N", not {value}': 'el id 22 (anulación) es "S" o "N", no {value}',
   "id {id} belongs to FCE invoices, not to notes": "el id {id} corresponde a facturas FCE, no a notas",
   "a CBU alias has 6 to 20 letters, digits, dots or dashes":
     "un alias de CBU tiene de 6 a 20 letras, dígitos, puntos o guiones",
@@ -900,6 +901,10 @@ export const ES: Readonly<Record<string, string>> = {
   "expected one of {value}": "se esperaba uno de {value}",
   "the document number": "el número de documento",
   "payment condition": "condición de pago",
+  province: "provincia",
+  language: "idioma",
+  'expected "S" or "N"': 'se esperaba "S" o "N"',
+  'expected "V" (sale) or "C" (purchase)': 'se esperaba "V" (venta) o "C" (compra)',
   "VAT rate must be one of {value} (-1 exempt, -2 non-taxed); got {value2}":
     "la alícuota de IVA debe ser una de {value} (-1 exento, -2 no gravado); se recibió {value2}",
   "unit of measure": "unidad de medida",

@@ -1,24 +1,32 @@
 /**
- * English and Spanish. Messages are written in English in the code, wrapped in `t()`, and the
+ * English and Spanish, for the renderers. Messages are written in English in the code, and the
  * English text is the key of the Spanish catalog (gettext's way: a message missing from the
- * catalog still reads, in English). `{name}` marks a parameter. The language is chosen once per
+ * catalog still reads, in English). `{name}` marks a parameter. The core builds its messages as
+ * data (`msg()` of ./message.ts) and never imports this module (ARCHITECTURE.md): only the
+ * renderers, which `t()` their own words and `say()` the core's. The language is chosen once per
  * run by src/cli.ts: `--lang`, else LC_ALL, LC_MESSAGES, LANG.
  */
-export type Lang = "en" | "es";
+import { type Lang, msg, msgn, type Params, render, type Text, type ZodWords } from "./message.js";
 
-/** What a message takes: what a template literal would print. */
-type Param = string | number | bigint | null | undefined;
+export type { Lang } from "./message.js";
 
 let catalog: Readonly<Record<string, string>> | undefined;
+let zodWords: ZodWords | undefined;
 let current: Lang = "en";
 
-const PARAM = /\{(\w+)\}/g;
-
 /** The message in the current language, with its `{parameters}` filled in. */
-export function t(text: string, params?: Readonly<Record<string, Param>>): string {
-  const template = catalog?.[text] ?? text;
-  if (!params) return template;
-  return template.replace(PARAM, (whole, name: string) => (name in params ? String(params[name]) : whole));
+export function t(text: string, params?: Params): string {
+  return render(msg(text, params), current, catalog);
+}
+
+/** `t` of the singular or the plural message, with `{n}` the count grouped in thousands. */
+export function tn(count: number, one: string, other: string, params?: Params): string {
+  return render(msgn(count, one, other, params), current, catalog);
+}
+
+/** What the core said (a message, or words already), in the reader's language. */
+export function say(text: Text): string {
+  return render(text, current, catalog, zodWords);
 }
 
 export function currentLang(): Lang {
@@ -47,22 +55,5 @@ export function langFromEnv(env: NodeJS.ProcessEnv): Lang {
 export async function useLang(lang: Lang): Promise<void> {
   current = lang;
   catalog = lang === "es" ? (await import("./es.js")).ES : undefined;
-}
-
-/** `t` of the singular or the plural message, with `{n}` the count. */
-export function tn(count: number, one: string, other: string, params?: Readonly<Record<string, Param>>): string {
-  return t(count === 1 ? one : other, { n: groupedCount(count), ...params });
-}
-
-/** How each language writes numbers: es-AR `1.234,5`, English `1,234.5`. */
-export const SEPARATORS = { es: { group: ".", decimal: "," }, en: { group: ",", decimal: "." } } as const;
-
-/** Whole digits grouped in thousands as `lang` writes them (`1234567` → es `1.234.567`). */
-export function groupThousands(digits: string, lang: Lang = current): string {
-  return digits.replace(/\B(?=(\d{3})+$)/g, SEPARATORS[lang].group);
-}
-
-/** A count grouped in thousands as the reader writes it: es `1.500`, en `1,500`. */
-function groupedCount(count: number): string {
-  return Number.isInteger(count) ? groupThousands(String(count)) : String(count);
+  zodWords = lang === "es" ? (await import("./zod-es.js")).zodWordsEs : undefined;
 }

@@ -1,4 +1,5 @@
 /** Validates a voucher as read from a file, placing every finding in that file. */
+import type { Text } from "../i18n/message.js";
 import { formatPath } from "../voucher/path.js";
 import type { Finding, RuleOptions } from "../voucher/rules.js";
 import { type ValidationResult, validateEnvelope } from "../voucher/validate.js";
@@ -8,7 +9,7 @@ export interface PlacedFinding extends Finding {
   /** `comprobante.detalle[3].producto.alicuota` */
   field: string;
   /** `a.csv:row 12, column comprobante.detalle.producto.alicuota` */
-  place: string;
+  place: Text;
 }
 
 export interface VoucherCheck {

@@ -9,11 +9,12 @@
  * Parsing in a worker thread was tried and not kept: faster only with a core to spare (bench/README.md).
  */
 import { CsvError, type Parser, parse } from "csv-parse";
-import { t } from "../i18n/index.js";
+import { WordedError } from "../errors.js";
+import { msg, type Text } from "../i18n/message.js";
 
-export class CsvSyntaxError extends Error {
+export class CsvSyntaxError extends WordedError {
   constructor(
-    message: string,
+    message: Text,
     /** Physical line where the record with the problem starts (1-based). */
     readonly line: number,
   ) {
@@ -100,15 +101,15 @@ export class CsvRecordReader {
     const cell = Number(error.column ?? 0) + 1;
     switch (error.code) {
       case "CSV_QUOTE_NOT_CLOSED":
-        return new CsvSyntaxError(t("a quoted cell is never closed"), this.line);
+        return new CsvSyntaxError(msg("a quoted cell is never closed"), this.line);
       case "INVALID_OPENING_QUOTE":
         return new CsvSyntaxError(
-          t("a quote inside an unquoted cell (cell {cell}); quote the whole cell", { cell }),
+          msg("a quote inside an unquoted cell (cell {cell}); quote the whole cell", { cell }),
           this.line,
         );
       case "CSV_INVALID_CLOSING_QUOTE":
         return new CsvSyntaxError(
-          t("text after a closing quote (cell {cell}); quote the whole cell", { cell }),
+          msg("text after a closing quote (cell {cell}); quote the whole cell", { cell }),
           this.line,
         );
       default:

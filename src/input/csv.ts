@@ -4,8 +4,8 @@
  * soon as its rows end, so a file of any size validates in bounded memory.
  */
 
-import { InputError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { InputError, textOf } from "../errors.js";
+import { concat, msg, type Text } from "../i18n/message.js";
 import { Dec } from "../voucher/decimal.js";
 import type { Finding, Path } from "../voucher/rules.js";
 import {
@@ -18,7 +18,7 @@ import {
   TAGS_COLUMN,
 } from "./columns.js";
 import { commaNumber } from "./numbers.js";
-import { cellPlace, rowRange, type SourceVoucher } from "./source.js";
+import { cellPlace, rowLabel, rowRange, type SourceVoucher } from "./source.js";
 
 interface Column {
   name: string;
@@ -52,19 +52,23 @@ function compileHeader(file: string, header: string[]): Column[] {
   return header.map((rawName, i) => {
     const name = rawName.trim();
     const place = cellPlace(file, 1, String(i + 1));
-    if (name === "") throw new InputError(`${place}: ${t("empty column name in the header")}`, place);
-    if (seen.has(name)) throw new InputError(`${place}: ${t("column {name} appears twice", { name })}`, place);
+    if (name === "") throw new InputError(concat(place, ": ", msg("empty column name in the header")), place);
+    if (seen.has(name)) throw new InputError(concat(place, ": ", msg("column {name} appears twice", { name })), place);
     seen.add(name);
     const spec: ColumnSpec | undefined = catalogue.get(columnPattern(name));
     if (!spec) {
       const suggestion = suggestColumn(name);
       const hint =
         name.startsWith(ITEM_PREFIX) && /\.\d+\./.test(name)
-          ? t("item columns take no index: each row is one item")
+          ? msg("item columns take no index: each row is one item")
           : suggestion
-            ? t("did you mean {column}?", { column: suggestion })
-            : t("columns are dotted paths such as comprobante.detalle.producto.descripcion (see `facturar schema`)");
-      throw new InputError(`${place}: ${t("unknown column {name}", { name: JSON.stringify(name) })}`, place, hint);
+            ? msg("did you mean {column}?", { column: suggestion })
+            : msg("columns are dotted paths such as comprobante.detalle.producto.descripcion (see `facturar schema`)");
+      throw new InputError(
+        concat(place, ": ", msg("unknown column {name}", { name: JSON.stringify(name) })),
+        place,
+        hint,
+      );
     }
     const segments = name.split(".").map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     const item = name.startsWith(ITEM_PREFIX);
@@ -155,7 +159,7 @@ class VoucherBuilder {
             code: "csv.ambiguous-number",
             path: column.item ? ["comprobante", "detalle", this.items.length, ...column.segments] : column.segments,
             at: cellPlace(this.file, row, column.name),
-            message: t(
+            message: msg(
               "{cell} is ambiguous in a file with decimal commas: a dot separates thousands there (7.000 is seven thousand, 7,00 is seven); write it so, or pass --decimal point if this file uses decimal points",
               { cell: JSON.stringify(cell) },
             ),
@@ -175,7 +179,7 @@ class VoucherBuilder {
             code: "csv.conflict",
             path: column.segments,
             at: cellPlace(this.file, row, column.name),
-            message: t(
+            message: msg(
               "{cell} differs from {first} given on row {row} for the same voucher: voucher cells on later rows must be empty or equal",
               { cell: JSON.stringify(cell), first: JSON.stringify(first.value), row: first.row },
             ),
@@ -198,7 +202,7 @@ class VoucherBuilder {
     envelope.comprobante = comprobante;
     if (this.items.length > 0) comprobante.detalle = this.items;
     const rows = this.rows;
-    const label = `${this.file}:${rowRange(rows, false)}`;
+    const label = `${this.file}:${rowLabel(rows)}`;
     return {
       file: this.file,
       index: this.index,
@@ -211,12 +215,12 @@ class VoucherBuilder {
     };
   }
 
-  private place(path: Path): string {
+  private place(path: Path): Text {
     if (path[0] === "comprobante" && path[1] === "detalle" && typeof path[2] === "number") {
       const row = this.itemRows[path[2]];
       const rest = path.slice(3).filter((s) => typeof s === "string");
       const column = rest.length > 0 ? `${ITEM_PREFIX}${rest.join(".")}` : undefined;
-      return row === undefined ? `${this.file}:${rowRange(this.rows)}` : cellPlace(this.file, row, column);
+      return row === undefined ? concat(`${this.file}:`, rowRange(this.rows)) : cellPlace(this.file, row, column);
     }
     const name = path.join(".");
     const exact = this.cells.get(name);
@@ -224,7 +228,11 @@ class VoucherBuilder {
     for (const [cellName, cell] of this.cells) {
       if (name !== "" && cellName.startsWith(`${name}.`)) return cellPlace(this.file, cell.row, cellName);
     }
-    return `${this.file}:${rowRange(this.rows)}${name ? `, ${t("column {column}", { column: name })}` : ""}`;
+    return concat(
+      `${this.file}:`,
+      rowRange(this.rows),
+      name ? concat(", ", msg("column {column}", { column: name })) : "",
+    );
   }
 }
 
@@ -259,7 +267,7 @@ export async function* readCsvVouchers(
     firstChunk += next.value;
     if (/[\r\n]/.test(firstChunk)) break;
   }
-  if (firstChunk.trim() === "") throw new InputError(`${file}: ${t("the file is empty")}`, file);
+  if (firstChunk.trim() === "") throw new InputError(concat(file, ": ", msg("the file is empty")), file);
   const delimiter = opts.delimiter ?? detectDelimiter(firstChunk.split(/\r?\n/, 1)[0] ?? "");
   const decimalComma = opts.decimalComma ?? delimiter === ";";
 
@@ -290,7 +298,14 @@ export async function* readCsvVouchers(
       if (earlier !== undefined) {
         const place = cellPlace(file, row, REFERENCE_COLUMN);
         throw new InputError(
-          `${place}: ${t("reference {reference} already formed a voucher at row {row}; keep each voucher's rows together", { reference, row: earlier })}`,
+          concat(
+            place,
+            `: `,
+            msg("reference {reference} already formed a voucher at row {row}; keep each voucher's rows together", {
+              reference,
+              row: earlier,
+            }),
+          ),
           place,
         );
       }
@@ -308,9 +323,16 @@ export async function* readCsvVouchers(
     if (columns && record.every((cell) => cell.trim() === "")) return;
     if (columns && record.length !== columns.length) {
       failure = new InputError(
-        `${cellPlace(file, row)}: ${t("not valid CSV: this row has {cells} cells, the header {columns}", { cells: record.length, columns: columns.length })}`,
+        concat(
+          cellPlace(file, row),
+          ": ",
+          msg("not valid CSV: this row has {cells} cells, the header {columns}", {
+            cells: record.length,
+            columns: columns.length,
+          }),
+        ),
         cellPlace(file, row),
-        t("a cell holding the delimiter must be quoted"),
+        msg("a cell holding the delimiter must be quoted"),
       );
       return;
     }
@@ -336,12 +358,12 @@ export async function* readCsvVouchers(
   } catch (error) {
     if (error instanceof CsvSyntaxError) {
       const place = cellPlace(file, error.line);
-      throw new InputError(`${place}: ${t("not valid CSV: {message}", { message: error.message })}`, place);
+      throw new InputError(concat(place, ": ", msg("not valid CSV: {message}", { message: textOf(error) })), place);
     }
     throw error;
   }
   yield* ready.splice(0);
-  if (!columns) throw new InputError(`${file}: ${t("the file has no header row")}`, file);
+  if (!columns) throw new InputError(concat(file, ": ", msg("the file has no header row")), file);
   if (current) yield (current as VoucherBuilder).build();
-  if (count === 0) throw new InputError(`${file}: ${t("the file has a header but no voucher rows")}`, file);
+  if (count === 0) throw new InputError(concat(file, ": ", msg("the file has a header but no voucher rows")), file);
 }

@@ -1,7 +1,7 @@
 /** JSON voucher files: one envelope, or an array of them. */
 
 import { InputError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { concat, msg } from "../i18n/message.js";
 import { formatPath } from "../voucher/path.js";
 import type { SourceVoucher } from "./source.js";
 
@@ -43,23 +43,26 @@ export function parseJsonVouchers(file: string, text: string): SourceVoucher[] {
     const at = /position (\d+)/.exec(message);
     const place = at ? `${file}:${lineColumn(text, Number(at[1]))}` : file;
     throw new InputError(
-      `${place}: ${t("not valid JSON ({message})", { message: message.replace(/^JSON\.parse: /, "") })}`,
+      concat(place, ": ", msg("not valid JSON ({message})", { message: message.replace(/^JSON\.parse: /, "") })),
       place,
     );
   }
   const isArray = Array.isArray(data);
   const items = isArray ? (data as unknown[]) : [data];
-  if (isArray && items.length === 0) throw new InputError(`${file}: ${t("the array holds no voucher")}`, file);
+  if (isArray && items.length === 0) throw new InputError(concat(file, ": ", msg("the array holds no voucher")), file);
   return items.map((raw, index) => {
     const label = isArray ? `${file}[${index}]` : file;
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-      throw new InputError(`${label}: ${t('expected a voucher object with "comprobante" and "cliente"')}`, label);
+      throw new InputError(
+        concat(label, ": ", msg('expected a voucher object with "comprobante" and "cliente"')),
+        label,
+      );
     }
     const deep = tooDeep(raw);
     if (deep) {
       const place = `${label} ${formatPath(deep.slice(0, 6))}`;
       throw new InputError(
-        `${place}…: ${t("nested more than {depth} levels deep; no voucher field is", { depth: MAX_DEPTH })}`,
+        concat(place, "…: ", msg("nested more than {depth} levels deep; no voucher field is", { depth: MAX_DEPTH })),
         place,
       );
     }

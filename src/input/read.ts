@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TextDecoder } from "node:util";
 import { InputError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { concat, msg } from "../i18n/message.js";
 import { detectDelimiter, readCsvVouchers } from "./csv.js";
 import { parseJsonVouchers } from "./json.js";
 import type { ReadOptions, SourceVoucher } from "./source.js";
@@ -60,9 +60,9 @@ function encodingOf(file: string, head: Uint8Array, asked: "utf8" | "latin1"): E
   const encoding = withBom(head, asked);
   if (encoding === asked && bomlessUtf16(head)) {
     throw new InputError(
-      `${file}: ${t("the file looks like UTF-16 without a byte order mark")}`,
+      concat(file, ": ", msg("the file looks like UTF-16 without a byte order mark")),
       file,
-      t('save it as UTF-8, or as UTF-16 with a byte order mark (what spreadsheets call "Unicode text")'),
+      msg('save it as UTF-8, or as UTF-16 with a byte order mark (what spreadsheets call "Unicode text")'),
     );
   }
   return encoding;
@@ -80,9 +80,13 @@ const MAX_WHOLE_FILE = 400 * 1024 * 1024;
 
 function tooLarge(file: string, size: number): InputError {
   return new InputError(
-    `${file}: ${t("the file is {mb} MB: too large to read as one JSON document", { mb: Math.round(size / 1024 / 1024) })}`,
+    concat(
+      file,
+      `: `,
+      msg("the file is {mb} MB: too large to read as one JSON document", { mb: Math.round(size / 1024 / 1024) }),
+    ),
     file,
-    t("split it into several files, or export the vouchers as CSV, which is read as it streams"),
+    msg("split it into several files, or export the vouchers as CSV, which is read as it streams"),
   );
 }
 
@@ -93,11 +97,13 @@ type Bytes = () => AsyncIterable<Uint8Array>;
 async function notUtf8(file: string, bytes: Bytes, at: number, csv: boolean, mixed: boolean): Promise<InputError> {
   const place = await placeOfByte(file, bytes(), at, csv);
   return new InputError(
-    `${place}: ${mixed ? t("not valid UTF-8, though the rest of the file is UTF-8") : t("not valid UTF-8")}`,
+    concat(place, ": ", mixed ? msg("not valid UTF-8, though the rest of the file is UTF-8") : msg("not valid UTF-8")),
     file,
     mixed
-      ? t("fix that character, or save the file again as UTF-8")
-      : t("if it was saved as Windows-1252 (Excel's CSV in Spanish), pass --encoding latin1, or leave --encoding out"),
+      ? msg("fix that character, or save the file again as UTF-8")
+      : msg(
+          "if it was saved as Windows-1252 (Excel's CSV in Spanish), pass --encoding latin1, or leave --encoding out",
+        ),
   );
 }
 
@@ -107,7 +113,7 @@ function readAsWindows1252(file: string) {
     severity: "warning" as const,
     code: "input.encoding",
     path: [],
-    message: t(
+    message: msg(
       "not valid UTF-8 and no byte order mark: read as Windows-1252 (what Excel saves as CSV in Spanish); --encoding utf8 refuses it instead",
     ),
     at: file,
@@ -154,7 +160,7 @@ async function decodeAll(
   try {
     return { text: decoder(encoding).decode(bytes), fallback };
   } catch {
-    throw new InputError(`${file}: ${t("the file starts as UTF-16 but is not valid UTF-16")}`, file);
+    throw new InputError(concat(file, ": ", msg("the file starts as UTF-16 but is not valid UTF-16")), file);
   }
 }
 
@@ -188,10 +194,10 @@ async function* decodeStream(file: string, stream: AsyncIterable<Buffer>, encodi
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ERR_ENCODING_INVALID_ENCODED_DATA") {
       // UTF-8 was scanned before it was read: only a file changed meanwhile fails here.
-      if (encoding === "utf8") throw new InputError(`${file}: ${t("the file is not valid UTF-8")}`, file);
-      throw new InputError(`${file}: ${t("the file starts as UTF-16 but is not valid UTF-16")}`, file);
+      if (encoding === "utf8") throw new InputError(concat(file, ": ", msg("the file is not valid UTF-8")), file);
+      throw new InputError(concat(file, ": ", msg("the file starts as UTF-16 but is not valid UTF-16")), file);
     }
-    if (code) throw new InputError(`${file}: ${t("cannot be read ({code})", { code })}`, file);
+    if (code) throw new InputError(concat(file, ": ", msg("cannot be read ({code})", { code })), file);
     throw error;
   }
 }
@@ -213,7 +219,7 @@ async function head(file: string): Promise<Uint8Array> {
   } catch (error) {
     // A CSV file is looked at before it streams: what stops that is told as any unreadable file is.
     const { code, message } = error as NodeJS.ErrnoException;
-    throw new InputError(`${file}: ${t("cannot be read ({code})", { code: code ?? message })}`, file);
+    throw new InputError(concat(file, ": ", msg("cannot be read ({code})", { code: code ?? message })), file);
   }
 }
 
@@ -241,9 +247,9 @@ async function spoolStdin(
     const code = (error as NodeJS.ErrnoException).code;
     if (!code) return error;
     return new InputError(
-      `${label}: ${t("cannot be written to a temporary file in {dir} ({code})", { dir: tmpdir(), code })}`,
+      concat(label, ": ", msg("cannot be written to a temporary file in {dir} ({code})", { dir: tmpdir(), code })),
       label,
-      t("free some space there, or point TMPDIR at a folder with room"),
+      msg("free some space there, or point TMPDIR at a folder with room"),
     );
   };
   let handle: FileHandle;
@@ -290,9 +296,13 @@ function kindFromHead(label: string, head: Uint8Array, asked: "utf8" | "latin1")
 
 function tooLargeStdin(label: string, max: number): InputError {
   return new InputError(
-    `${label}: ${t("more than {mb} MB of JSON: too large to read as one JSON document", { mb: Math.round(max / 1024 / 1024) })}`,
+    concat(
+      label,
+      `: `,
+      msg("more than {mb} MB of JSON: too large to read as one JSON document", { mb: Math.round(max / 1024 / 1024) }),
+    ),
     label,
-    t("split it into several files, or export the vouchers as CSV, which is read as it streams"),
+    msg("split it into several files, or export the vouchers as CSV, which is read as it streams"),
   );
 }
 
@@ -328,7 +338,7 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
       opts.maxJsonBytes ?? MAX_WHOLE_FILE,
     );
     try {
-      if (spool.kind === undefined) throw new InputError(`${label}: ${t("no input")}`, label);
+      if (spool.kind === undefined) throw new InputError(concat(label, ": ", msg("no input")), label);
       if (spool.kind === "json") {
         const { text, fallback } = await decodeAll(label, await spooled(spool), asked, () => false);
         yield* toldFirst(label, fallback, parseJsonVouchers(label, text));
@@ -353,7 +363,10 @@ export async function* readVouchers(file: string, opts: ReadOptions = {}): Async
   if (kind === "json" && size > MAX_WHOLE_FILE) throw tooLarge(file, size);
   if (kind === "json" || kind === undefined) {
     const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-      throw new InputError(`${file}: ${t("cannot be read ({code})", { code: error.code ?? error.message })}`, file);
+      throw new InputError(
+        concat(file, ": ", msg("cannot be read ({code})", { code: error.code ?? error.message })),
+        file,
+      );
     });
     const known = kind;
     const { text, fallback } = await decodeAll(file, bytes, asked, (start) => (known ?? sniff(start)) === "csv");
@@ -401,13 +414,19 @@ async function peek(file: string): Promise<string | undefined> {
 export async function inputSize(file: string): Promise<number> {
   try {
     const info = await stat(file);
-    if (info.isDirectory()) throw new InputError(`${file}: ${t("is a folder, not a voucher file")}`, file);
+    if (info.isDirectory()) throw new InputError(concat(file, ": ", msg("is a folder, not a voucher file")), file);
     return info.size;
   } catch (error) {
     if (error instanceof InputError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(
-      `${file}: ${code === "ENOENT" ? t("no such file") : t("cannot be read ({code})", { code: code ?? (error as Error).message })}`,
+      concat(
+        file,
+        `: `,
+        code === "ENOENT"
+          ? msg("no such file")
+          : msg("cannot be read ({code})", { code: code ?? (error as Error).message }),
+      ),
       file,
     );
   }

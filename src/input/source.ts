@@ -1,5 +1,5 @@
 /** What every input reader yields: a raw voucher and a way to name any place in it. */
-import { t } from "../i18n/index.js";
+import { concat, english, type Message, msg, type Text } from "../i18n/message.js";
 import type { Finding, Path } from "../voucher/rules.js";
 
 export interface SourceVoucher {
@@ -23,7 +23,7 @@ export interface SourceVoucher {
   /** Input rows for CSV vouchers (reports quote them). */
   rows?: number[];
   /** Names a field's place in the input: `a.csv:row 12, column comprobante.total`. */
-  place(path: Path): string;
+  place(path: Path): Text;
 }
 
 export interface ReadOptions {
@@ -39,18 +39,19 @@ export interface ReadOptions {
   maxJsonBytes?: number;
 }
 
-/**
- * `row 12` or `rows 2-5`. In messages, in the user's language; as a voucher's `source` label
- * (JSON results, the journal, the report, which scripts read) always in English.
- */
-export function rowRange(rows: number[], localized = true): string {
+/** `row 12` or `rows 2-5`, for messages: said in the reader's language. */
+export function rowRange(rows: number[]): Message {
   const first = String(rows[0]);
   const last = String(rows[rows.length - 1]);
-  if (!localized) return first === last ? `row ${first}` : `rows ${first}-${last}`;
-  return first === last ? t("row {row}", { row: first }) : t("rows {first}-{last}", { first, last });
+  return first === last ? msg("row {row}", { row: first }) : msg("rows {first}-{last}", { first, last });
 }
 
-/** `a.csv:row 12, column comprobante.total`, in the user's language. */
-export function cellPlace(file: string, row: number, column?: string): string {
-  return `${file}:${t("row {row}", { row })}${column ? `, ${t("column {column}", { column })}` : ""}`;
+/** `row 12` or `rows 2-5` as a voucher's `source` label (JSON results, the journal, the report, which scripts read): English always. */
+export function rowLabel(rows: number[]): string {
+  return english(rowRange(rows));
+}
+
+/** `a.csv:row 12, column comprobante.total`, said in the reader's language. */
+export function cellPlace(file: string, row: number, column?: string): Message {
+  return concat(`${file}:`, msg("row {row}", { row }), column ? concat(", ", msg("column {column}", { column })) : "");
 }

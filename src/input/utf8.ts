@@ -4,7 +4,7 @@
  * valid UTF-8 letters beside invalid bytes is neither, and is told with the place of the first one.
  */
 import { isAscii, isUtf8 } from "node:buffer";
-import { t } from "../i18n/index.js";
+import { concat, type Message, msg } from "../i18n/message.js";
 import { detectDelimiter } from "./csv.js";
 import { cellPlace } from "./source.js";
 
@@ -105,7 +105,7 @@ export async function placeOfByte(
   chunks: AsyncIterable<Uint8Array>,
   at: number,
   csv: boolean,
-): Promise<string> {
+): Promise<Message> {
   let line = 1;
   let seen = 0;
   let header: Buffer | undefined;
@@ -124,7 +124,7 @@ export async function placeOfByte(
     if (seen >= at) break;
   }
   const before = Buffer.concat(current).toString("latin1");
-  if (!csv) return `${file}:${t("line {line}, column {column}", { line, column: before.length + 1 })}`;
+  if (!csv) return concat(`${file}:`, msg("line {line}, column {column}", { line, column: before.length + 1 }));
   const head = (header ?? Buffer.concat(current))
     .toString("latin1")
     .replace(/^\xEF\xBB\xBF/, "")

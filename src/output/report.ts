@@ -6,7 +6,7 @@
 import { appendFileSync, closeSync, fsyncSync, openSync, writeFileSync } from "node:fs";
 import { errorObjects, problemText, type VoucherResult, warningTexts } from "../batch/result.js";
 import { UsageError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { say, t } from "../i18n/index.js";
 import { Dec } from "../voucher/decimal.js";
 import { csvRow } from "./csv.js";
 
@@ -42,8 +42,8 @@ function joined(lines: string[]): string {
 }
 
 function value(result: VoucherResult, column: Column, format: ReportFormat): string | null {
-  if (column === "errors") return joined(errorObjects(result).map(problemText));
-  if (column === "warnings") return joined(warningTexts(result));
+  if (column === "errors") return joined(errorObjects(result).map((p) => say(problemText(p))));
+  if (column === "warnings") return joined(warningTexts(result).map(say));
   if (column === "observations") return joined(result.observations ?? []);
   if (column === "total") {
     const total = result.total === null ? undefined : Dec.tryParse(result.total);

@@ -2,10 +2,10 @@
 
 import type { ChalkInstance } from "chalk";
 import { problemText } from "../batch/result.js";
-import { t, tn } from "../i18n/index.js";
+import { say, t, tn } from "../i18n/index.js";
 import type { PlacedFinding, VoucherCheck } from "../input/check.js";
-import { amount } from "../voucher/amount.js";
 import { describeTotals, totalsToJson } from "../voucher/totals.js";
+import { amountText } from "./amounts.js";
 import { visible } from "./visible.js";
 
 /** A finding as issue's `error_details` carry one: `text` beside `message`. */
@@ -48,9 +48,9 @@ export function validationHuman(check: VoucherCheck, color: ChalkInstance, quiet
     .join("  ");
   if (check.ok) {
     if (quiet) return lines;
-    const total = check.result.totals ? `  ${t("total")} ${amount(check.result.totals.total)}` : "";
+    const total = check.result.totals ? `  ${t("total")} ${amountText(check.result.totals.total)}` : "";
     lines.push(`${color.green("✔")} ${head}${total}`);
-    if (check.result.totals) lines.push(color.dim(`    ${describeTotals(check.result.totals)}`));
+    if (check.result.totals) lines.push(color.dim(`    ${say(describeTotals(check.result.totals))}`));
   } else {
     const n = check.errors.length;
     lines.push(`${color.red("✖")} ${head}  ${color.red(tn(n, "{n} error", "{n} errors"))}`);

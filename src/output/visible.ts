@@ -7,6 +7,8 @@
  * this: JSON escapes them itself.
  */
 import { CONTROL_CHARS, CONTROL_RANGES } from "../control-chars.js";
+import { say } from "../i18n/index.js";
+import type { Text } from "../i18n/message.js";
 
 /** The class and line feeds: one line's piece. */
 const UNSEEN = new RegExp(`[\\n${CONTROL_RANGES}]`, "g");
@@ -17,12 +19,12 @@ function written(c: string): string {
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
-/** One line's piece: line breaks are written out too (a reference must not start a new line). */
-export function visible(text: string): string {
-  return text.replace(UNSEEN, written);
+/** One line's piece: line breaks are written out too (a reference must not start a new line). A message is said first. */
+export function visible(text: Text): string {
+  return say(text).replace(UNSEEN, written);
 }
 
 /** A message of one or more lines: its line breaks stay. */
-export function visibleLines(text: string): string {
-  return text.replace(UNSEEN_BUT_LINE_BREAKS, written);
+export function visibleLines(text: Text): string {
+  return say(text).replace(UNSEEN_BUT_LINE_BREAKS, written);
 }

@@ -3,8 +3,8 @@
 import { resolve } from "node:path";
 import type { ChalkInstance } from "chalk";
 import { errorObjects, type VoucherResult, warningObjects, warningTexts } from "../batch/result.js";
-import { t } from "../i18n/index.js";
-import { amount } from "../voucher/amount.js";
+import { say, t } from "../i18n/index.js";
+import { amountText } from "./amounts.js";
 import { visible, visibleLines } from "./visible.js";
 
 const MARK: Record<VoucherResult["status"], string> = {
@@ -90,7 +90,7 @@ export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd?: string
   const detail = (text: string) => lines.push(`    ${text}`);
   if (r.status === "issued" || r.status === "skipped-duplicate") {
     detail(
-      `${caeText(r.cae, r.vencimiento_cae)}${r.total ? `   ${t("total")} ${amount(r.total)}` : ""}${r.vencimiento_pago ? `   ${t("due {date}", { date: r.vencimiento_pago })}` : ""}`,
+      `${caeText(r.cae, r.vencimiento_cae)}${r.total ? `   ${t("total")} ${amountText(r.total)}` : ""}${r.vencimiento_pago ? `   ${t("due {date}", { date: r.vencimiento_pago })}` : ""}`,
     );
     if (r.pdf)
       detail(
@@ -106,7 +106,7 @@ export function resultHuman(r: VoucherResult, color: ChalkInstance, cwd?: string
   for (const o of r.observations ?? []) detail(color.yellow(`${t("observed by the authority:")} ${visibleLines(o)}`));
   for (const e of r.errors) detail(color.red(visibleLines(e)));
   for (const d of r.error_details)
-    if (!r.errors.some((e) => e.includes(d.text))) detail(color.red(`${d.code}: ${visibleLines(d.text)}`));
+    if (!r.errors.some((e) => say(e).includes(say(d.text)))) detail(color.red(`${d.code}: ${visibleLines(d.text)}`));
   if (r.status === "rejected" && r.error_details.length > 0)
     detail(color.dim(`${t("codes:")} ${r.error_details.map((d) => d.code).join(", ")}`));
   for (const w of r.warnings ?? []) detail(color.yellow(`${t("warning:")} ${visibleLines(w)}`));

@@ -5,7 +5,7 @@
  */
 import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
-import { readableRate } from "../i18n/numbers.js";
+import { rateIn } from "../i18n/message.js";
 import { VAT_CONDITION_NAMES, type VatCondition, voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { printsSmallTaxpayerLegend, SMALL_TAXPAYER_LEGEND, withoutSmallTaxpayerLegend } from "../voucher/legends.js";
 import type { Totals } from "../voucher/totals.js";
@@ -312,7 +312,7 @@ export async function renderVoucherPdf(view: DocumentView): Promise<Buffer> {
   if (t && showsVat) {
     if (!t.discount.isZero()) rows.push(["Bonificación", `-${money(t.discount.toFixed(2))}`]);
     // The document is Spanish: rates as es-AR writes them (10,5 %).
-    const rate = (r: { rate: string }) => `${readableRate(r.rate, "es")} %`;
+    const rate = (r: { rate: string }) => `${rateIn("es", r.rate)} %`;
     for (const r of t.rates) rows.push([`Neto gravado ${rate(r)}`, money(r.net.toFixed(2))]);
     for (const r of t.rates) rows.push([`IVA ${rate(r)}`, money(r.vat.toFixed(2))]);
     if (!t.exempt.isZero()) rows.push(["Importe exento", money(t.exempt.toFixed(2))]);

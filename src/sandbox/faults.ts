@@ -3,7 +3,8 @@
  * network and the service misbehave. Syntax: `NAME=VALUE` pairs, comma separated (the
  * `FACTURAR_SANDBOX_FAULTS` variable) or one per `--fault` flag.
  */
-import { t } from "../i18n/index.js";
+import { WordedError } from "../errors.js";
+import { msg } from "../i18n/message.js";
 
 export interface Faults {
   /** Milliseconds added before every answer. */
@@ -108,7 +109,7 @@ const SWITCHES = {
   "webhook-required": "webhookRequired",
 } as const;
 
-export class FaultSpecError extends Error {}
+export class FaultSpecError extends WordedError {}
 
 /** Parses `latency=50,error5xx=0.05,maintenance`; throws FaultSpecError naming the bad part. */
 export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
@@ -120,7 +121,7 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
     if (switched) {
       if (value !== undefined && !["1", "true", "on", "0", "false", "off"].includes(value)) {
         throw new FaultSpecError(
-          t("fault {name} takes no value (or on/off), got {value}", { name, value: JSON.stringify(value) }),
+          msg("fault {name} takes no value (or on/off), got {value}", { name, value: JSON.stringify(value) }),
         );
       }
       faults[switched] = value === undefined || ["1", "true", "on"].includes(value);
@@ -130,7 +131,7 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
       const size = Number(value);
       if (value === undefined || !Number.isInteger(size) || size < 1) {
         throw new FaultSpecError(
-          t("{name} takes a whole number from 1, e.g. {name}=2; got {part}", { name, part: JSON.stringify(part) }),
+          msg("{name} takes a whole number from 1, e.g. {name}=2; got {part}", { name, part: JSON.stringify(part) }),
         );
       }
       faults.pageSize = size;
@@ -140,7 +141,7 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
       const ms = Number(value);
       if (value === undefined || !Number.isInteger(ms) || ms < 0) {
         throw new FaultSpecError(
-          t("{name} takes whole milliseconds, e.g. {name}=200; got {part}", { name, part: JSON.stringify(part) }),
+          msg("{name} takes whole milliseconds, e.g. {name}=200; got {part}", { name, part: JSON.stringify(part) }),
         );
       }
       if (name === "latency") faults.latency = ms;
@@ -151,12 +152,12 @@ export function parseFaults(specs: string[], base: Faults = NO_FAULTS): Faults {
     const key = Object.hasOwn(RATES, name) ? RATES[name as keyof typeof RATES] : undefined;
     if (!key)
       throw new FaultSpecError(
-        t("unknown fault {name}; known: {value}", { name: JSON.stringify(name), value: FAULT_NAMES.join(", ") }),
+        msg("unknown fault {name}; known: {value}", { name: JSON.stringify(name), value: FAULT_NAMES.join(", ") }),
       );
     const rate = Number(value);
     if (value === undefined || !Number.isFinite(rate) || rate < 0 || rate > 1) {
       throw new FaultSpecError(
-        t("{name} takes a rate from 0 to 1, e.g. {name}=0.05; got {part}", { name, part: JSON.stringify(part) }),
+        msg("{name} takes a rate from 0 to 1, e.g. {name}=0.05; got {part}", { name, part: JSON.stringify(part) }),
       );
     }
     faults[key] = rate;

@@ -3,7 +3,8 @@
  * fixed per currency, whatever the day, so tests and examples are deterministic. Set others with
  * `CODE=RATE` pairs, comma separated (`FACTURAR_SANDBOX_RATES="DOL=1200,060=1300"`).
  */
-import { t } from "../i18n/index.js";
+import { WordedError } from "../errors.js";
+import { msg } from "../i18n/message.js";
 import { Dec } from "../voucher/decimal.js";
 
 /** Pesos per unit; the currency codes of the service's table (api-v2.md §10). */
@@ -24,7 +25,7 @@ export const DEFAULT_RATES: Readonly<Record<string, string>> = {
   "064": "140.00",
 };
 
-export class RateSpecError extends Error {}
+export class RateSpecError extends WordedError {}
 
 /** Parses `DOL=1200,060=1300.5` over `base`; throws RateSpecError naming the bad part. */
 export function parseRates(specs: string[], base: Readonly<Record<string, string>> = DEFAULT_RATES) {
@@ -35,7 +36,7 @@ export function parseRates(specs: string[], base: Readonly<Record<string, string
     const rate = value === undefined ? undefined : Dec.tryParse(value);
     if (!code || !/^[A-Z0-9]{3}$/.test(code) || code === "PES" || !rate || rate.sign() <= 0 || rest.length > 0)
       throw new RateSpecError(
-        t("exchange rate {part}: write CODE=RATE, a currency code and pesos per unit (DOL=1050.50)", {
+        msg("exchange rate {part}: write CODE=RATE, a currency code and pesos per unit (DOL=1050.50)", {
           part: JSON.stringify(part),
         }),
       );

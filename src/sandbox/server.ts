@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { msg } from "../i18n/message.js";
 import { documentName } from "../voucher/codes.js";
 import { argentinaToday } from "../voucher/dates.js";
 import { type Faults, NO_FAULTS, sandboxSettleWindow } from "./faults.js";
@@ -104,13 +104,13 @@ function checkRenderer(): void {
       require.resolve(name);
     } catch (error) {
       throw new FacturarError(
-        t("the sandbox cannot draw documents: {name} cannot be loaded ({message})", {
+        msg("the sandbox cannot draw documents: {name} cannot be loaded ({message})", {
           name,
           message: (error as NodeJS.ErrnoException).code ?? (error as Error).message,
         }),
         "unavailable",
         "sandbox.renderer",
-        t('install facturar again (README "Install"): its dependencies are incomplete'),
+        msg('install facturar again (README "Install"): its dependencies are incomplete'),
       );
     }
   }

@@ -19,8 +19,8 @@ import { join } from "node:path";
 import { AppendLog, DurableWriteError } from "../durable/append-log.js";
 import { diskCause, isDiskError } from "../durable/disk.js";
 import { acquireLock, type HeldLock, LockBusyError, readLockHolder } from "../durable/lock.js";
-import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { FacturarError, WordedError } from "../errors.js";
+import { msg, type Text } from "../i18n/message.js";
 import { dayNumber } from "../voucher/dates.js";
 import { cuitCheckDigit } from "../voucher/ids.js";
 import type { Json } from "./reply.js";
@@ -352,7 +352,7 @@ export class Store {
       this.pending = [];
       try {
         if (this.failure) throw this.failure;
-        if (!this.log) throw new DurableWriteError(join(this.dataDir, LOG), t("the sandbox store is closed"));
+        if (!this.log) throw new DurableWriteError(join(this.dataDir, LOG), msg("the sandbox store is closed"));
         // One write and one fsync for the whole group.
         await this.log.append(`${batch.map((p) => p.line).join("\n")}\n`, { sync: true });
         for (const p of batch) p.resolve();
@@ -543,23 +543,23 @@ export interface LockHolder {
 export class SandboxFolderError extends FacturarError {
   constructor(
     readonly dataDir: string,
-    cause: string,
+    cause: Text,
   ) {
     super(
-      t("the sandbox data folder {dataDir} cannot be used: {message}", { dataDir, message: cause }),
+      msg("the sandbox data folder {dataDir} cannot be used: {message}", { dataDir, message: cause }),
       "unavailable",
       "sandbox.unwritable",
-      t("fix the folder (its permissions, free space), or point XDG_DATA_HOME elsewhere"),
+      msg("fix the folder (its permissions, free space), or point XDG_DATA_HOME elsewhere"),
     );
   }
 }
 
-export class SandboxInUseError extends Error {
+export class SandboxInUseError extends WordedError {
   constructor(
     readonly dataDir: string,
     readonly holder: LockHolder,
   ) {
-    super(t("the sandbox data folder {dataDir} is in use by process {pid}", { dataDir, pid: holder.pid }));
+    super(msg("the sandbox data folder {dataDir} is in use by process {pid}", { dataDir, pid: holder.pid }));
   }
 }
 

@@ -6,7 +6,8 @@
  * Syntax: `URL` (every point of sale) or `PV=URL`, comma separated (`FACTURAR_SANDBOX_WEBHOOK`),
  * or one per `--webhook` flag.
  */
-import { t } from "../i18n/index.js";
+import { WordedError } from "../errors.js";
+import { msg } from "../i18n/message.js";
 
 export interface Webhooks {
   /** The URL of every point of sale not named on its own. */
@@ -16,7 +17,7 @@ export interface Webhooks {
 
 export const NO_WEBHOOKS: Webhooks = { byPointOfSale: {} };
 
-export class WebhookSpecError extends Error {}
+export class WebhookSpecError extends WordedError {}
 
 /** The panel's field: up to 255 characters, `https://www.dominio.com/script-nombre`. */
 const MAX_LENGTH = 255;
@@ -31,9 +32,12 @@ export function parseWebhooks(specs: string[]): Webhooks {
     const url = (named ? (named[2] as string) : part).trim();
     if (!isWebhookUrl(url))
       throw new WebhookSpecError(
-        t("webhook {part}: write an http:// or https:// URL of up to 255 characters, or PV=URL for one point of sale", {
-          part: JSON.stringify(part),
-        }),
+        msg(
+          "webhook {part}: write an http:// or https:// URL of up to 255 characters, or PV=URL for one point of sale",
+          {
+            part: JSON.stringify(part),
+          },
+        ),
       );
     if (named) byPointOfSale[Number(named[1])] = url;
     else all = url;

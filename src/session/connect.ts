@@ -11,8 +11,8 @@ import type { AccountKey, Connection, ConnectOptions } from "../api/connection.j
 import { HttpService } from "../api/protocol.js";
 import { sandboxDataDir } from "../config/paths.js";
 import { type Credentials, checkBaseUrl, isLoopback, type Profile, SANDBOX } from "../config/profile.js";
-import { FacturarError, UsageError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { FacturarError, textOf, UsageError } from "../errors.js";
+import { msg } from "../i18n/message.js";
 import { FaultSpecError, parseFaults, sandboxSettleWindow } from "../sandbox/faults.js";
 import { VERSION } from "../version.js";
 import { clockFrom } from "../voucher/dates.js";
@@ -25,7 +25,7 @@ function timeoutFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
   if (!raw) return undefined;
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new UsageError(t("{name} takes seconds, not {value}", { name, value: JSON.stringify(raw) }));
+    throw new UsageError(msg("{name} takes seconds, not {value}", { name, value: JSON.stringify(raw) }));
   return seconds * 1000;
 }
 
@@ -108,7 +108,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     checkBaseUrl(profile.baseUrl);
     if (!profile.credentials)
       throw new FacturarError(
-        t("profile {name} has no credentials", { name: profile.name }),
+        msg("profile {name} has no credentials", { name: profile.name }),
         "denied",
         "config.credentials",
       );
@@ -138,11 +138,11 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     const pv = points.find((p) => p.punto_venta === wanted);
     if (!pv) {
       throw new UsageError(
-        t("the sandbox has no point of sale {wanted}; it has {points}", {
+        msg("the sandbox has no point of sale {wanted}; it has {points}", {
           wanted: String(wanted),
           points: points.map((p) => p.punto_venta).join(", "),
         }),
-        t("remove punto_venta from the sandbox profile, or use one of those"),
+        msg("remove punto_venta from the sandbox profile, or use one of those"),
       );
     }
     return pv;
@@ -152,7 +152,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
   const closeHosted = async (sandbox: Awaited<ReturnType<typeof host>>) => {
     await waitForGuests(dataDir, (pids) =>
       opts.notice?.(
-        t("waiting for process {pids}, which uses this sandbox, to finish", {
+        msg("waiting for process {pids}, which uses this sandbox, to finish", {
           pids: pids.join(", "),
         }),
       ),
@@ -162,12 +162,12 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
   try {
     const sandbox = await host();
     const pv = choose(sandbox.pointsOfSale);
-    opts.log?.(t("embedded sandbox at {url} (data in {dir})", { url: sandbox.baseUrl, dir: dataDir }));
+    opts.log?.(msg("embedded sandbox at {url} (data in {dir})", { url: sandbox.baseUrl, dir: dataDir }));
     // It runs in this process: when it cannot store (a full disk, `ulimit -f`), its user is told
     // why, with the path, rather than only the HTTP 503 it answers from then on.
     sandbox.store.onFailure = (failure) =>
       (opts.notice ?? opts.log)?.(
-        t("the embedded sandbox stopped: {message}; it answers 503 until it is started again", {
+        msg("the embedded sandbox stopped: {message}; it answers 503 until it is started again", {
           message: failure.message,
         }),
       );
@@ -187,12 +187,14 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
     const account = readAccount(dataDir);
     if (!error.holder.base_url || !account) {
       throw new UsageError(
-        t("{message}, which is not serving it yet", { message: error.message }),
-        t("try again in a moment"),
+        msg("{message}, which is not serving it yet", { message: textOf(error) }),
+        msg("try again in a moment"),
       );
     }
     const pv = choose(account.points_of_sale);
-    opts.log?.(t("using the sandbox of process {pid} at {url}", { pid: error.holder.pid, url: error.holder.base_url }));
+    opts.log?.(
+      msg("using the sandbox of process {pid} at {url}", { pid: error.holder.pid, url: error.holder.base_url }),
+    );
     // The holder's spacing, as its settle window: its faults are the ones that answer.
     let leave = registerGuest(dataDir);
     let hosted: Awaited<ReturnType<typeof host>> | undefined;
@@ -213,7 +215,7 @@ export async function connect(profile: Profile, opts: ConnectOptions): Promise<C
       leave();
       leave = () => {};
       opts.notice?.(
-        t("the sandbox's host (process {pid}) has ended: this process serves the sandbox now", { pid: holder.pid }),
+        msg("the sandbox's host (process {pid}) has ended: this process serves the sandbox now", { pid: holder.pid }),
       );
       return hosted.baseUrl;
     };

@@ -1,7 +1,7 @@
 /** Calendar days as whole numbers, so that date rules are plain arithmetic. */
 
 import { UsageError } from "../errors.js";
-import { t } from "../i18n/index.js";
+import { msg } from "../i18n/message.js";
 
 const MS_PER_DAY = 86_400_000;
 /** Argentina has no daylight saving: UTC−3 all year. */
@@ -62,7 +62,7 @@ export function clockFrom(env: Record<string, string | undefined>): () => Date {
   const day = m ? Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1])) / MS_PER_DAY : Number.NaN;
   if (!m || formatDay(day) !== wanted)
     throw new UsageError(
-      t("{variable} takes a date dd/mm/yyyy, not {value}", { variable: TEST_CLOCK, value: JSON.stringify(wanted) }),
+      msg("{variable} takes a date dd/mm/yyyy, not {value}", { variable: TEST_CLOCK, value: JSON.stringify(wanted) }),
     );
   const shift = (day - argentinaToday()) * MS_PER_DAY;
   return () => new Date(Date.now() + shift);

@@ -1,5 +1,5 @@
 /** Check digits of the identifiers a voucher carries: CUIT/CUIL (tax-rules.md §3) and CBU. */
-import { t } from "../i18n/index.js";
+import { type Message, msg } from "../i18n/message.js";
 
 const CUIT_WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
 /** Prefixes the authority issues (tax-rules.md §3.3). */
@@ -33,22 +33,22 @@ export function isValidCuit(value: string): boolean {
   return cuitProblem(value) === undefined;
 }
 
-export function describeCuitProblem(problem: CuitProblem, value: string): string {
+export function describeCuitProblem(problem: CuitProblem, value: string): Message {
   switch (problem) {
     case "length":
-      return t("a CUIT has 11 digits; got {value}", { value: JSON.stringify(value) });
+      return msg("a CUIT has 11 digits; got {value}", { value: JSON.stringify(value) });
     case "prefix":
-      return t("CUIT {value} starts with {prefix}, which the authority does not issue", {
+      return msg("CUIT {value} starts with {prefix}, which the authority does not issue", {
         value,
         prefix: value.slice(0, 2),
       });
     case "check-digit": {
       const expected = cuitCheckDigit(value);
       return expected === 10
-        ? t("CUIT {value} cannot be valid: no check digit fits its first ten digits", { value })
+        ? msg("CUIT {value} cannot be valid: no check digit fits its first ten digits", { value })
         : // Not which digit would pass: a wrong digit anywhere gives this, and "fixing" the last
           // one would name another taxpayer.
-          t(
+          msg(
             "CUIT {value} is not valid: its check digit does not match the rest; check the whole number against the customer's papers",
             { value },
           );
@@ -69,15 +69,15 @@ function blockDigit(digits: string, weights: number[]): number {
  * CBU: 22 digits in two blocks. Block one (bank, branch) ends in a check digit over its first 7
  * digits; block two (account) ends in one over its first 13.
  */
-export function cbuProblem(value: string): string | undefined {
-  if (!/^\d{22}$/.test(value)) return t("a CBU has 22 digits; got {value}", { value: JSON.stringify(value) });
+export function cbuProblem(value: string): Message | undefined {
+  if (!/^\d{22}$/.test(value)) return msg("a CBU has 22 digits; got {value}", { value: JSON.stringify(value) });
   const block1 = value.slice(0, 8);
   const block2 = value.slice(8);
   if (blockDigit(block1, CBU_BLOCK1_WEIGHTS) !== Number(block1[7])) {
-    return t("CBU {value} has a wrong check digit in its first block (bank and branch)", { value });
+    return msg("CBU {value} has a wrong check digit in its first block (bank and branch)", { value });
   }
   if (blockDigit(block2, CBU_BLOCK2_WEIGHTS) !== Number(block2[13])) {
-    return t("CBU {value} has a wrong check digit in its second block (account)", { value });
+    return msg("CBU {value} has a wrong check digit in its second block (account)", { value });
   }
   return undefined;
 }

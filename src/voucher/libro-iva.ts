@@ -10,8 +10,7 @@
  * tax is that rate of its net, to the cent. A line that fails either (its own figures do not add
  * up, typically VAT rounded line by line) is not written and not "fixed": it is reported.
  */
-import { t, tn } from "../i18n/index.js";
-import { readableRate } from "../i18n/numbers.js";
+import { type Message, msg, msgn, rateFigure } from "../i18n/message.js";
 import { CURRENCIES, DOCUMENT_TYPE_CODES, type DocumentType, VOUCHER_TYPES, voucherTypeInfo } from "./codes.js";
 import { dayNumber, formatDay } from "./dates.js";
 import { Dec } from "./decimal.js";
@@ -382,7 +381,7 @@ export interface LidProblem {
   file: string;
   /** 1-based record number, 0 for the file as a whole. */
   record: number;
-  message: string;
+  message: Message;
 }
 
 /** Where each design has text, not numbers (1-based position, width). */
@@ -409,33 +408,28 @@ const VOUCHER_CODES = new Set(
 const DOCUMENT_CODES = new Set(Object.values(DOCUMENT_TYPE_CODES));
 
 /** A record's fields checked against their tables: date, voucher, document and currency codes, operation code, name. */
-function fieldProblems(book: Book, r: string): string[] {
+function fieldProblems(book: Book, r: string): Message[] {
   const at = (from: number, width: number) => r.slice(from - 1, from - 1 + width);
-  const problems: string[] = [];
+  const problems: Message[] = [];
   const date = at(1, 8);
   const calendar = `${date.slice(6, 8)}/${date.slice(4, 6)}/${date.slice(0, 4)}`;
   if (!/^\d{2}\/\d{2}\/\d{4}$/.test(calendar) || formatDay(dayNumber(calendar)) !== calendar)
-    problems.push(t("the date {value} is not a day of the calendar (AAAAMMDD)", { value: date }));
+    problems.push(msg("the date {value} is not a day of the calendar (AAAAMMDD)", { value: date }));
   if (!VOUCHER_CODES.has(Number(at(9, 3))))
-    problems.push(t("{value} is not a voucher type of the authority's table", { value: at(9, 3) }));
+    problems.push(msg("{value} is not a voucher type of the authority's table", { value: at(9, 3) }));
   const document = book === "ventas" ? at(57, 2) : at(53, 2);
   if (!DOCUMENT_CODES.has(Number(document)))
-    problems.push(t("{value} is not a document type of the authority's table", { value: document }));
+    problems.push(msg("{value} is not a document type of the authority's table", { value: document }));
   const currency = book === "ventas" ? at(229, 3) : at(225, 3);
   if (!(currency in CURRENCIES))
-    problems.push(t("{value} is not a currency of the authority's table", { value: currency }));
+    problems.push(msg("{value} is not a currency of the authority's table", { value: currency }));
   const op = book === "ventas" ? at(243, 1) : at(239, 1);
   if (!" XENZC".includes(op))
-    problems.push(t("{value} is not an operation code (X, E, N, Z, C or a space)", { value: JSON.stringify(op) }));
+    problems.push(msg("{value} is not an operation code (X, E, N, Z, C or a space)", { value: JSON.stringify(op) }));
   const name = book === "ventas" ? at(79, 30) : at(75, 30);
   if ([...name].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f))
-    problems.push(t("the name holds control characters"));
+    problems.push(msg("the name holds control characters"));
   return problems;
-}
-
-/** A rate as the reader writes decimals: 10,5 in Spanish. */
-export function rateText(rate: string): string {
-  return readableRate(rate);
 }
 
 const amountAt = (r: string, from: number) =>
@@ -458,17 +452,17 @@ export function checkLid(
   const records = (name: string, data: Buffer, length: number): string[] => {
     const text = data.toString("latin1");
     if (text.length > 0 && !text.endsWith("\r\n"))
-      problems.push({ file: name, record: 0, message: t("the last record does not end in CRLF") });
+      problems.push({ file: name, record: 0, message: msg("the last record does not end in CRLF") });
     const list = text.split("\r\n");
     if (list.at(-1) === "") list.pop();
     list.forEach((r, i) => {
       if (r.includes("\n"))
-        problems.push({ file: name, record: i + 1, message: t("a line ends in LF alone, not CRLF") });
+        problems.push({ file: name, record: i + 1, message: msg("a line ends in LF alone, not CRLF") });
       else if (r.length !== length)
         problems.push({
           file: name,
           record: i + 1,
-          message: t("{n} characters, not {length}", { n: r.length, length }),
+          message: msg("{n} characters, not {length}", { n: r.length, length }),
         });
     });
     return list;
@@ -485,7 +479,7 @@ export function checkLid(
         problems.push({
           file: name,
           record: i + 1,
-          message: t("position {position} holds {value} where the design has a number", {
+          message: msg("position {position} holds {value} where the design has a number", {
             position: p + 1,
             value: JSON.stringify(r.charAt(p)),
           }),
@@ -512,7 +506,7 @@ export function checkLid(
       problems.push({
         file: cbteName,
         record: i + 1,
-        message: tn(
+        message: msgn(
           count,
           "announces {count} rate record, {n} follow in {file}",
           "announces {count} rate records, {n} follow in {file}",
@@ -531,7 +525,7 @@ export function checkLid(
       problems.push({
         file: cbteName,
         record: i + 1,
-        message: t("with only the 0 % rate the operation code is X, E, N, Z or C, not {op}", {
+        message: msg("with only the 0 % rate the operation code is X, E, N, Z or C, not {op}", {
           op: JSON.stringify(op),
         }),
       });
@@ -546,7 +540,7 @@ export function checkLid(
         problems.push({
           file: alicuotasName,
           record: rates.indexOf(a) + 1,
-          message: t("unknown rate code {code}", { code }),
+          message: msg("unknown rate code {code}", { code }),
         });
       else {
         const due = net.mul(Dec.parse(rate)).shift(2).roundHalfEven(2);
@@ -554,8 +548,8 @@ export function checkLid(
           problems.push({
             file: alicuotasName,
             record: rates.indexOf(a) + 1,
-            message: t("for the {rate} % rate the tax must be {rate} % of the net ({due}), not {tax}", {
-              rate: rateText(rate),
+            message: msg("for the {rate} % rate the tax must be {rate} % of the net ({due}), not {tax}", {
+              rate: rateFigure(rate),
               due: due.toFixed(2),
               tax: tax.toFixed(2),
             }),
@@ -573,7 +567,7 @@ export function checkLid(
       problems.push({
         file: cbteName,
         record: i + 1,
-        message: t("the total ({total}) is not the sum of the other amounts ({parts})", {
+        message: msg("the total ({total}) is not the sum of the other amounts ({parts})", {
           total: total.toFixed(2),
           parts: parts.toFixed(2),
         }),
@@ -583,7 +577,7 @@ export function checkLid(
     problems.push({
       file: alicuotasName,
       record: next + 1,
-      message: t("a rate record of no voucher (or out of order)"),
+      message: msg("a rate record of no voucher (or out of order)"),
     });
   return problems;
 }

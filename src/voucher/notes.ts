@@ -6,8 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { FacturarError } from "../errors.js";
-import { t } from "../i18n/index.js";
-import { readableRate } from "../i18n/numbers.js";
+import { msg, rateIn, type Text } from "../i18n/message.js";
 import { amount as readableAmount } from "./amount.js";
 import {
   FCE_DATA,
@@ -76,14 +75,14 @@ export interface BuiltNote {
 
 /** The part asked for does not fit the voucher (an item it lacks, more than it was worth). */
 export class NotePartError extends FacturarError {
-  constructor(message: string, hint?: string) {
+  constructor(message: Text, hint?: Text) {
     super(message, "invalid", "notes.part", hint);
   }
 }
 
 /** The voucher cannot be adjusted by a note built from it. */
 export class NoteSourceError extends FacturarError {
-  constructor(message: string, hint?: string) {
+  constructor(message: Text, hint?: Text) {
     super(message, "invalid", "notes.source", hint);
   }
 }
@@ -111,24 +110,24 @@ function positive(value: unknown): string | undefined {
 export function noteType(tipo: string, kind: NoteKind = "credit"): string {
   const info = voucherTypeInfo(tipo);
   if (!info?.class || !["invoice", "debit", "credit"].includes(info.kind))
-    throw new NoteSourceError(t("{tipo} is not a voucher a credit or debit note adjusts", { tipo: tipo || "?" }));
+    throw new NoteSourceError(msg("{tipo} is not a voucher a credit or debit note adjusts", { tipo: tipo || "?" }));
   if (info.class === "E")
     throw new NoteSourceError(
-      t("export notes (class E) from a voucher are not built yet: their association goes in fex"),
+      msg("export notes (class E) from a voucher are not built yet: their association goes in fex"),
     );
   // An FCE note adjusts exactly one FCE invoice (tax-rules §2.1).
   if (info.fce && info.kind !== "invoice")
-    throw new NoteSourceError(t("an FCE note adjusts an FCE invoice, not {tipo}", { tipo }));
+    throw new NoteSourceError(msg("an FCE note adjusts an FCE invoice, not {tipo}", { tipo }));
   // A note is undone by the opposite note: a credit note of a credit note credits the invoice twice.
   if (info.kind === kind)
     throw new NoteSourceError(
       kind === "credit"
-        ? t("{tipo} is a credit note: a debit note undoes it, not another credit note", { tipo })
-        : t("{tipo} is a debit note: a credit note undoes it, not another debit note", { tipo }),
+        ? msg("{tipo} is a credit note: a debit note undoes it, not another credit note", { tipo })
+        : msg("{tipo} is a debit note: a credit note undoes it, not another debit note", { tipo }),
     );
   const wanted = (i: VoucherTypeInfo) => i.class === info.class && i.kind === kind && i.fce === info.fce;
   const name = VOUCHER_TYPE_NAMES.find((n) => wanted(voucherTypeInfo(n) as VoucherTypeInfo));
-  if (!name) throw new NoteSourceError(t("{tipo} is not a voucher a credit or debit note adjusts", { tipo }));
+  if (!name) throw new NoteSourceError(msg("{tipo} is not a voucher a credit or debit note adjusts", { tipo }));
   return name;
 }
 
@@ -177,7 +176,9 @@ function issuerCuit(c: Json, given: string | undefined): string {
   const cuit = qr?.cuit ? String(qr.cuit) : given?.replace(/[-\s.]/g, "");
   if (!cuit)
     throw new NoteSourceError(
-      t("the service's answer does not say the issuer's CUIT (its QR is missing), which the note's association needs"),
+      msg(
+        "the service's answer does not say the issuer's CUIT (its QR is missing), which the note's association needs",
+      ),
     );
   return cuit;
 }
@@ -195,7 +196,7 @@ export function noteFromVoucher(answer: { cliente?: unknown; comprobante?: unkno
   const fecha = text(c.fecha);
   if (!info || !(punto_venta > 0) || !(numero > 0) || !/^\d\d\/\d\d\/\d{4}$/.test(fecha))
     throw new NoteSourceError(
-      t("{tipo} has no number or date yet (is it still queued?): a note names an issued voucher", { tipo }),
+      msg("{tipo} has no number or date yet (is it still queued?): a note names an issued voucher", { tipo }),
     );
   const source: NoteSource = {
     tipo,
@@ -212,7 +213,7 @@ export function noteFromVoucher(answer: { cliente?: unknown; comprobante?: unkno
   // Told, it is the user's word: one the class does not take is refused, never swapped for another.
   if (opts.condicionIva && !allowed.includes(opts.condicionIva))
     throw new NoteSourceError(
-      t("a class {class} voucher goes to a customer whose VAT condition is {allowed}, not {condition}", {
+      msg("a class {class} voucher goes to a customer whose VAT condition is {allowed}, not {condition}", {
         class: info.class ?? "?",
         allowed: allowed.join(", "),
         condition: opts.condicionIva,
@@ -231,7 +232,7 @@ export function noteFromVoucher(answer: { cliente?: unknown; comprobante?: unkno
   if (opts.mail) {
     if (!cliente.email)
       throw new NoteSourceError(
-        t("{tipo} {numero} has no e-mail address at the service: its note cannot be e-mailed", {
+        msg("{tipo} {numero} has no e-mail address at the service: its note cannot be e-mailed", {
           tipo,
           numero: `${String(punto_venta).padStart(5, "0")}-${String(numero).padStart(8, "0")}`,
         }),
@@ -310,7 +311,7 @@ function partOf(envelope: BuiltNote["envelope"], source: NoteSource, kind: NoteK
     const outside = part.items.filter((n) => !Number.isInteger(n) || n < 1 || n > whole.length);
     if (outside.length > 0)
       throw new NotePartError(
-        t("{tipo} {numero} has items 1 to {count}, not {items}", {
+        msg("{tipo} {numero} has items 1 to {count}, not {items}", {
           tipo: source.tipo,
           numero: printedNumber(source),
           count: whole.length,
@@ -321,21 +322,21 @@ function partOf(envelope: BuiltNote["envelope"], source: NoteSource, kind: NoteK
     // carry is the issuer's decision, not a guess of this builder.
     if (c.bonificacion !== undefined || c.tributos !== undefined)
       throw new NotePartError(
-        t(
+        msg(
           "{tipo} {numero} has a discount or perceptions over all its items: a note of some items cannot say its share",
           {
             tipo: source.tipo,
             numero: printedNumber(source),
           },
         ),
-        t("give the amount to adjust instead (--amount)"),
+        msg("give the amount to adjust instead (--amount)"),
       );
     c.detalle = [...new Set(part.items)].sort((a, b) => a - b).map((n) => whole[n - 1]);
   } else {
     const wanted = Dec.tryParse(part.amount);
     if (!wanted || wanted.sign() <= 0 || wanted.roundHalfEven(2).cmp(wanted) !== 0)
       throw new NotePartError(
-        t("the amount must be positive, in cents at most, not {amount}", { amount: part.amount }),
+        msg("the amount must be positive, in cents at most, not {amount}", { amount: part.amount }),
       );
     const groups = rateGroups(envelope, source);
     // What a note of an amount can credit: the voucher's items with their VAT. Its perceptions
@@ -355,16 +356,16 @@ function partOf(envelope: BuiltNote["envelope"], source: NoteSource, kind: NoteK
       };
       throw new NotePartError(
         voucherTotal.cmp(creditable) > 0
-          ? t(
+          ? msg(
               "a credit note of {amount} is more than {tipo} {numero} can credit: {creditable} of items and VAT; the other {other} of its total {total} are perceptions or internal taxes, which a note of an amount does not adjust",
               figures,
             )
-          : t(
+          : msg(
               "a credit note of {amount} is more than {tipo} {numero} was worth ({creditable}), before what its earlier notes credited",
               figures,
             ),
         voucherTotal.cmp(creditable) > 0
-          ? t("a whole note (no --amount) adjusts its perceptions too; or issue the note from a JSON file")
+          ? msg("a whole note (no --amount) adjusts its perceptions too; or issue the note from a JSON file")
           : undefined,
       );
     }
@@ -385,7 +386,7 @@ type RateGroup = { rate: string; gross: Dec; taxed: boolean };
 function rateGroups(envelope: BuiltNote["envelope"], source: NoteSource): RateGroup[] {
   const totals = totalsOf(envelope);
   const detalle = envelope.comprobante.detalle as { producto: { alicuota: string } }[];
-  if (!totals) throw new NoteSourceError(t("the items of {tipo} cannot be read back", { tipo: source.tipo }));
+  if (!totals) throw new NoteSourceError(msg("the items of {tipo} cannot be read back", { tipo: source.tipo }));
   return totals.vatApplies
     ? [
         ...totals.rates.map((r) => ({ rate: r.rate, gross: r.net.add(r.vat), taxed: true })),
@@ -426,7 +427,7 @@ function amountLines(groups: RateGroup[], source: NoteSource, amount: Dec): Json
   });
   if (lines.length === 0)
     throw new NotePartError(
-      t("{amount} is too small to make a note line at the voucher's VAT rates", { amount: amount.toFixed(2) }),
+      msg("{amount} is too small to make a note line at the voucher's VAT rates", { amount: amount.toFixed(2) }),
     );
   return lines.map(({ group, price }) => ({
     cantidad: "1",
@@ -446,7 +447,7 @@ function vatAt(net: Dec, rate: string): Dec {
 /** A line's rate in its description; no `%`, which the service takes as an escape. */
 function rateLabel(rate: string): string {
   // The voucher is Spanish, whatever the reader's language: 10,5 as es-AR writes it.
-  return rate === VAT_EXEMPT ? "exento" : rate === VAT_NON_TAXED ? "no gravado" : `IVA ${readableRate(rate, "es")}`;
+  return rate === VAT_EXEMPT ? "exento" : rate === VAT_NON_TAXED ? "no gravado" : `IVA ${rateIn("es", rate)}`;
 }
 
 /** The net that, with its VAT at `rate` rounded as the authority does, adds up to `gross`. */
@@ -479,13 +480,13 @@ function noteTotal(envelope: BuiltNote["envelope"], source: NoteSource): string 
   const totals = computeTotals(parsed.data.comprobante);
   if (source.total !== null && totals.total.sub(Dec.parse(source.total)).abs().cmp(totals.tolerance) > 0)
     throw new NoteSourceError(
-      t("the items of {tipo} {numero} add up to {amount}, but the service says its total is {total}", {
+      msg("the items of {tipo} {numero} add up to {amount}, but the service says its total is {total}", {
         tipo: source.tipo,
         numero: source.numero,
         amount: totals.total.toFixed(2),
         total: source.total,
       }),
-      t("issue the note from a JSON file with the items it adjusts"),
+      msg("issue the note from a JSON file with the items it adjusts"),
     );
   return totals.total.toFixed(2);
 }

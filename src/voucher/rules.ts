@@ -3,7 +3,7 @@
  * machine (tax-rules.md §4 and §7, spec part 2, reference §5). Each finding names the JSON path
  * of the field at fault, so that a CSV reader can turn it into a row and a column.
  */
-import { t } from "../i18n/index.js";
+import { concat, type Message, msg, type Text } from "../i18n/message.js";
 import { amount } from "./amount.js";
 import {
   CURRENCIES,
@@ -38,9 +38,9 @@ export interface Finding {
   /** Stable rule code, e.g. `items.max`; documented in samples/invalid/README.md. */
   code: string;
   path: Path;
-  message: string;
+  message: Text;
   /** Where the reader saw it, when that says more than the path (a CSV cell on a later row). */
-  at?: string;
+  at?: Text;
 }
 
 export interface RuleOptions {
@@ -91,10 +91,10 @@ const DAYS = { goods: 5, services: 10, fceBack: 5, fceAhead: 1, export: 5 } as c
 
 class Findings {
   readonly list: Finding[] = [];
-  error(code: string, path: Path, message: string): void {
+  error(code: string, path: Path, message: Text): void {
     this.list.push({ severity: "error", code, path, message });
   }
-  warn(code: string, path: Path, message: string): void {
+  warn(code: string, path: Path, message: Text): void {
     this.list.push({ severity: "warning", code, path, message });
   }
 }
@@ -134,15 +134,15 @@ export function checkRules(env: Envelope, totals: Totals, opts: RuleOptions): Fi
 function checkParties(f: Findings, env: Envelope): void {
   const op = env.comprobante.operacion;
   if (env.cliente && env.proveedor) {
-    f.error("party.both", ["proveedor"], t("send either `cliente` (a sale) or `proveedor` (a purchase), not both"));
+    f.error("party.both", ["proveedor"], msg("send either `cliente` (a sale) or `proveedor` (a purchase), not both"));
   }
   if (op === "V" && !env.cliente) {
     f.error(
       "party.missing",
       ["cliente"],
       env.proveedor
-        ? t('a sale (operacion "V") needs `cliente`; `proveedor` is for purchases (operacion "C")')
-        : t('a sale (operacion "V") needs a `cliente` block'),
+        ? msg('a sale (operacion "V") needs `cliente`; `proveedor` is for purchases (operacion "C")')
+        : msg('a sale (operacion "V") needs a `cliente` block'),
     );
   }
   // A purchase is the supplier's voucher: its number is the supplier's, and the service refuses a
@@ -151,7 +151,7 @@ function checkParties(f: Findings, env: Envelope): void {
     f.error(
       "purchase.numero",
       [...C, "numero"],
-      t('a purchase (operacion "C") needs `numero`: the voucher number the supplier printed on it'),
+      msg('a purchase (operacion "C") needs `numero`: the voucher number the supplier printed on it'),
     );
   }
   if (op === "C" && !env.proveedor) {
@@ -159,8 +159,8 @@ function checkParties(f: Findings, env: Envelope): void {
       "party.missing",
       ["proveedor"],
       env.cliente
-        ? t('a purchase (operacion "C") needs `proveedor`; `cliente` is for sales (operacion "V")')
-        : t('a purchase (operacion "C") needs a `proveedor` block'),
+        ? msg('a purchase (operacion "C") needs `proveedor`; `cliente` is for sales (operacion "V")')
+        : msg('a purchase (operacion "C") needs a `proveedor` block'),
     );
   }
 }
@@ -171,7 +171,7 @@ function checkLimits(f: Findings, env: Envelope): void {
     f.error(
       "items.max",
       [...C, "detalle"],
-      t("a voucher takes at most {items} items; this one has {length}: split it", {
+      msg("a voucher takes at most {items} items; this one has {length}: split it", {
         items: LIMITS.items,
         length: c.detalle.length,
       }),
@@ -182,7 +182,7 @@ function checkLimits(f: Findings, env: Envelope): void {
     f.error(
       "tags.max",
       [...C, "tags"],
-      t("at most {tags} tags per voucher; got {length}", { tags: LIMITS.tags, length: tags.length }),
+      msg("at most {tags} tags per voucher; got {length}", { tags: LIMITS.tags, length: tags.length }),
     );
   }
   tags.forEach((tag, i) => {
@@ -190,7 +190,7 @@ function checkLimits(f: Findings, env: Envelope): void {
       f.error(
         "tags.format",
         [...C, "tags", i],
-        t('a tag is 1 to {tagLength} letters, digits, spaces, "_" or "-"; got {value}', {
+        msg('a tag is 1 to {tagLength} letters, digits, spaces, "_" or "-"; got {value}', {
           tagLength: LIMITS.tagLength,
           value: JSON.stringify(tag.slice(0, 40)),
         }),
@@ -202,7 +202,7 @@ function checkLimits(f: Findings, env: Envelope): void {
     f.error(
       "associations.max",
       [...C, "comprobantes_asociados"],
-      t("at most {associations} associated vouchers; got {length}", {
+      msg("at most {associations} associated vouchers; got {length}", {
         associations: LIMITS.associations,
         length: associations.length,
       }),
@@ -213,7 +213,7 @@ function checkLimits(f: Findings, env: Envelope): void {
     f.error(
       "tributos.max",
       [...C, "tributos"],
-      t("at most {tributos} tributos per voucher; got {length}", {
+      msg("at most {tributos} tributos per voucher; got {length}", {
         tributos: LIMITS.tributos,
         length: tributos.length,
       }),
@@ -222,7 +222,7 @@ function checkLimits(f: Findings, env: Envelope): void {
     f.warn(
       "tributos.max",
       [...C, "tributos"],
-      t("{length} tributos: part of the service's documentation allows only {tributosSafe}", {
+      msg("{length} tributos: part of the service's documentation allows only {tributosSafe}", {
         length: tributos.length,
         tributosSafe: LIMITS.tributosSafe,
       }),
@@ -233,7 +233,7 @@ function checkLimits(f: Findings, env: Envelope): void {
       f.warn(
         "text.max",
         [...C, "detalle", i, "leyenda"],
-        t("{length} characters: part of the service's documentation allows only {max} in an item legend", {
+        msg("{length} characters: part of the service's documentation allows only {max} in an item legend", {
           length: d.leyenda.length,
           max: LIMITS.legendSafe,
         }),
@@ -247,7 +247,7 @@ function checkLimits(f: Findings, env: Envelope): void {
     f.error(
       "external_reference.format",
       [...C, "external_reference"],
-      t('external_reference is 1 to {externalReference} letters, digits, "_" or "-"; got {value}', {
+      msg('external_reference is 1 to {externalReference} letters, digits, "_" or "-"; got {value}', {
         externalReference: LIMITS.externalReference,
         value: JSON.stringify(ref.slice(0, 60)),
       }),
@@ -259,7 +259,7 @@ function checkLimits(f: Findings, env: Envelope): void {
     f.error(
       "external_reference.numeric",
       [...C, "external_reference"],
-      t(
+      msg(
         "external_reference {value} looks like a number the service may give back changed ({back}), and the voucher could not be found by it again: start it with a letter, as F-{value}",
         { value: ref, back: String(Number(ref)) },
       ),
@@ -269,29 +269,29 @@ function checkLimits(f: Findings, env: Envelope): void {
     f.error(
       "nogravados.deprecated",
       [...C, "nogravados"],
-      t("nogravados must be 0: send non-taxed amounts as items with alicuota -2"),
+      msg("nogravados must be 0: send non-taxed amounts as items with alicuota -2"),
     );
   }
   if (c.percepciones_iva !== undefined && !Dec.parse(c.percepciones_iva).isZero()) {
     f.warn(
       "percepciones_iva.deprecated",
       [...C, "percepciones_iva"],
-      t("percepciones_iva is not added to the total: send VAT perceptions in `tributos` (tipo 6)"),
+      msg("percepciones_iva is not added to the total: send VAT perceptions in `tributos` (tipo 6)"),
     );
   }
 }
 
-function requiredDocument(info: VoucherTypeInfo, condition: VatCondition): string | undefined {
-  if (info.fce) return t("FCE vouchers go to a CUIT");
+function requiredDocument(info: VoucherTypeInfo, condition: VatCondition): Message | undefined {
+  if (info.fce) return msg("FCE vouchers go to a CUIT");
   switch (info.class) {
     case "A":
     case "M":
-      return t("class {class} vouchers go to a CUIT", { class: info.class });
+      return msg("class {class} vouchers go to a CUIT", { class: info.class });
     case "B":
-      return condition === "E" ? t("class B vouchers to an exempt customer go to a CUIT") : undefined;
+      return condition === "E" ? msg("class B vouchers to an exempt customer go to a CUIT") : undefined;
     case "C":
       return condition === "RI" || condition === "M" || condition === "E"
-        ? t("class C vouchers to a registered, small or exempt taxpayer go to a CUIT")
+        ? msg("class C vouchers to a registered, small or exempt taxpayer go to a CUIT")
         : undefined;
     default:
       return undefined;
@@ -317,8 +317,8 @@ export function anonymousAmount(totals: Totals, cotizacion: string): Dec {
 }
 
 /** Why a sale to an unidentified consumer is refused; `issue` says it again after asking the live ceiling. */
-export function ceilingMessage(sale: Dec, ceiling: Dec): string {
-  return t(
+export function ceilingMessage(sale: Dec, ceiling: Dec): Message {
+  return msg(
     "a sale of {amount} pesos reaches the ceiling for unidentified consumers ({amount2}): identify the customer by DNI, CUIT, CUIL or passport",
     { amount: amount(sale), amount2: amount(ceiling) },
   );
@@ -341,7 +341,14 @@ function checkDocument(
       f.error(
         "vat-condition.class",
         conditionPath,
-        `${t("a class {class} voucher cannot go to a customer with VAT condition {condition}; allowed: {allowed}", { class: info.class, condition, allowed: allowed.join(", ") })}${info.class === "B" && condition === "RI" ? ` ${t("(a registered taxpayer gets class A)")}` : ""}`,
+        concat(
+          msg("a class {class} voucher cannot go to a customer with VAT condition {condition}; allowed: {allowed}", {
+            class: info.class,
+            condition,
+            allowed: allowed.join(", "),
+          }),
+          info.class === "B" && condition === "RI" ? concat(" ", msg("(a registered taxpayer gets class A)")) : "",
+        ),
       );
     }
     const needsCuit = requiredDocument(info, condition);
@@ -349,7 +356,7 @@ function checkDocument(
       f.error(
         "document.class",
         [key, "documento_tipo"],
-        t("{rule}, not {document}", { rule: needsCuit, document: party.documento_tipo }),
+        msg("{rule}, not {document}", { rule: needsCuit, document: party.documento_tipo }),
       );
     }
   }
@@ -359,7 +366,7 @@ function checkDocument(
     f.error(
       "supplier.document",
       [key, "documento_tipo"],
-      t(
+      msg(
         "a supplier that issues class {class} vouchers is registered with the authority under a CUIT: documento_tipo CUIT, not {document}",
         { class: info.class, document: party.documento_tipo },
       ),
@@ -370,14 +377,14 @@ function checkDocument(
       f.error(
         "anonymous.document",
         [key, "documento_nro"],
-        t('an unidentified final consumer is sent as documento_tipo "OTRO" with documento_nro "0"'),
+        msg('an unidentified final consumer is sent as documento_tipo "OTRO" with documento_nro "0"'),
       );
     }
     if (key === "cliente" && condition !== "CF") {
       f.error(
         "anonymous.condition",
         conditionPath,
-        t("an unidentified customer (OTRO) must be a final consumer (CF), not {condition}", { condition }),
+        msg("an unidentified customer (OTRO) must be a final consumer (CF), not {condition}", { condition }),
       );
     }
     const amount = anonymousAmount(totals, cotizacion);
@@ -388,7 +395,7 @@ function checkDocument(
     f.error(
       "payment-condition.other",
       [key, "condicion_pago_otra"],
-      t('condicion_pago {PAYMENT_CONDITION_OTHER} ("Otra") needs condicion_pago_otra describing it', {
+      msg('condicion_pago {PAYMENT_CONDITION_OTHER} ("Otra") needs condicion_pago_otra describing it', {
         PAYMENT_CONDITION_OTHER,
       }),
     );
@@ -399,14 +406,14 @@ function checkDocument(
       f.error(
         "email.max",
         [key, "email"],
-        t("at most {emails} e-mail addresses; got {length}", { emails: LIMITS.emails, length: addresses.length }),
+        msg("at most {emails} e-mail addresses; got {length}", { emails: LIMITS.emails, length: addresses.length }),
       );
     } else if (party.email.length > LIMITS.emailLength) {
       // The service takes 255 characters for all the addresses together (api-v2 §5.3).
       f.error(
         "email.max",
         [key, "email"],
-        t("the e-mail addresses take at most {max} characters together; these take {length}", {
+        msg("the e-mail addresses take at most {max} characters together; these take {length}", {
           max: LIMITS.emailLength,
           length: party.email.length,
         }),
@@ -417,14 +424,14 @@ function checkDocument(
       f.warn(
         "email.format",
         [key, "email"],
-        t("{bad} does not look like an e-mail address", { bad: JSON.stringify(bad) }),
+        msg("{bad} does not look like an e-mail address", { bad: JSON.stringify(bad) }),
       );
   }
 }
 
-function checkCuit(f: Findings, value: string, path: Path, what: string, prefixes?: string[]): boolean {
+function checkCuit(f: Findings, value: string, path: Path, what: Message, prefixes?: string[]): boolean {
   const problem = cuitProblem(value, prefixes);
-  if (problem) f.error("cuit.check", path, `${what}: ${describeCuitProblem(problem, value)}`);
+  if (problem) f.error("cuit.check", path, concat(what, ": ", describeCuitProblem(problem, value)));
   return problem === undefined;
 }
 
@@ -437,22 +444,22 @@ function checkIdentifiers(f: Findings, party: Party, key: "cliente" | "proveedor
         f,
         party.documento_nro,
         path,
-        key === "cliente" ? t("the customer's CUIT") : t("the supplier's CUIT"),
+        key === "cliente" ? msg("the customer's CUIT") : msg("the supplier's CUIT"),
       ) &&
       opts.issuerCuit === party.documento_nro
     ) {
-      f.error("cuit.self", path, t("the receiver's CUIT is the issuer's own: a voucher cannot be issued to oneself"));
+      f.error("cuit.self", path, msg("the receiver's CUIT is the issuer's own: a voucher cannot be issued to oneself"));
     }
   } else if (type === "CUIL") {
     checkCuit(
       f,
       party.documento_nro,
       path,
-      key === "cliente" ? t("the customer's CUIL") : t("the supplier's CUIL"),
+      key === "cliente" ? msg("the customer's CUIL") : msg("the supplier's CUIL"),
       CUIL_PREFIXES,
     );
   } else if (type === "DNI" && !/^\d{7,8}$/.test(party.documento_nro)) {
-    f.warn("document.dni", path, t("a DNI has 7 or 8 digits; got {value}", { value: party.documento_nro }));
+    f.warn("document.dni", path, msg("a DNI has 7 or 8 digits; got {value}", { value: party.documento_nro }));
   }
 }
 
@@ -463,41 +470,41 @@ function checkClassRestrictions(f: Findings, env: Envelope, info: VoucherTypeInf
       if (d.producto.alicuota !== "0") {
         const what =
           d.producto.alicuota === VAT_EXEMPT
-            ? t("exempt items")
+            ? msg("exempt items")
             : d.producto.alicuota === VAT_NON_TAXED
-              ? t("non-taxed items")
-              : t("VAT");
+              ? msg("non-taxed items")
+              : msg("VAT");
         f.error(
           "class-c.vat",
           [...C, "detalle", i, "producto", "alicuota"],
-          t("class C vouchers carry no {what}: send alicuota 0 and the final price", { what }),
+          msg("class C vouchers carry no {what}: send alicuota 0 and the final price", { what }),
         );
       }
     });
     if (c.exentos !== undefined && !Dec.parse(c.exentos).isZero()) {
-      f.error("class-c.exempt", [...C, "exentos"], t("class C vouchers carry no exempt amount"));
+      f.error("class-c.exempt", [...C, "exentos"], msg("class C vouchers carry no exempt amount"));
     }
     (c.tributos ?? []).forEach((_, i) => {
-      f.error("class-c.perceptions", [...C, "tributos", i], t("class C vouchers carry no perceptions"));
+      f.error("class-c.perceptions", [...C, "tributos", i], msg("class C vouchers carry no perceptions"));
     });
   }
   if (info.class === "E") {
-    if (!c.fex) f.error("class-e.fex", [...C, "fex"], t("export vouchers (class E) need the `fex` block"));
+    if (!c.fex) f.error("class-e.fex", [...C, "fex"], msg("export vouchers (class E) need the `fex` block"));
     c.detalle.forEach((d, i) => {
       if (d.producto.alicuota !== "0" && d.producto.alicuota !== VAT_EXEMPT) {
         f.error(
           "class-e.vat",
           [...C, "detalle", i, "producto", "alicuota"],
           d.producto.alicuota === VAT_NON_TAXED
-            ? t("export vouchers carry no non-taxed items")
-            : t("export vouchers carry no VAT: send alicuota 0"),
+            ? msg("export vouchers carry no non-taxed items")
+            : msg("export vouchers carry no VAT: send alicuota 0"),
         );
       }
       if (d.bonificacion_porcentaje !== undefined && !Dec.parse(d.bonificacion_porcentaje).isZero()) {
         f.error(
           "class-e.discount",
           [...C, "detalle", i, "bonificacion_porcentaje"],
-          t("export vouchers carry no discounts"),
+          msg("export vouchers carry no discounts"),
         );
       }
       if (
@@ -507,23 +514,23 @@ function checkClassRestrictions(f: Findings, env: Envelope, info: VoucherTypeInf
         f.error(
           "class-e.internal-taxes",
           [...C, "detalle", i, "producto", "impuestos_internos_alicuota"],
-          t("export vouchers carry no internal taxes"),
+          msg("export vouchers carry no internal taxes"),
         );
       }
     });
     if (!totals.discount.isZero())
-      f.error("class-e.discount", [...C, "bonificacion"], t("export vouchers carry no discounts"));
+      f.error("class-e.discount", [...C, "bonificacion"], msg("export vouchers carry no discounts"));
     if (c.impuestos_internos !== undefined && !Dec.parse(c.impuestos_internos).isZero()) {
-      f.error("class-e.internal-taxes", [...C, "impuestos_internos"], t("export vouchers carry no internal taxes"));
+      f.error("class-e.internal-taxes", [...C, "impuestos_internos"], msg("export vouchers carry no internal taxes"));
     }
     (c.tributos ?? []).forEach((_, i) => {
-      f.error("class-e.taxes", [...C, "tributos", i], t("export vouchers carry no taxes or perceptions"));
+      f.error("class-e.taxes", [...C, "tributos", i], msg("export vouchers carry no taxes or perceptions"));
     });
     if (c.comprobantes_asociados_periodo) {
       f.error(
         "class-e.period",
         [...C, "comprobantes_asociados_periodo"],
-        t("export notes name the vouchers they adjust in fex.comprobantes_asociados, not a period"),
+        msg("export notes name the vouchers they adjust in fex.comprobantes_asociados, not a period"),
       );
     }
     const name = env.cliente?.razon_social;
@@ -531,7 +538,7 @@ function checkClassRestrictions(f: Findings, env: Envelope, info: VoucherTypeInf
       f.error(
         "text.max",
         ["cliente", "razon_social"],
-        t("an export voucher's customer name takes at most {max} characters at the authority; it has {length}", {
+        msg("an export voucher's customer name takes at most {max} characters at the authority; it has {length}", {
           max: LIMITS.exportCustomerName,
           length: name.length,
         }),
@@ -539,7 +546,7 @@ function checkClassRestrictions(f: Findings, env: Envelope, info: VoucherTypeInf
     }
     checkExportBlock(f, env, info);
   } else if (c.fex) {
-    f.error("fex.not-export", [...C, "fex"], t("the `fex` block belongs to export vouchers (class E) only"));
+    f.error("fex.not-export", [...C, "fex"], msg("the `fex` block belongs to export vouchers (class E) only"));
   }
 }
 
@@ -549,40 +556,41 @@ function checkExportBlock(f: Findings, env: Envelope, info: VoucherTypeInfo): vo
   const path = [...C, "fex"];
   const goods = fex.tipo_exportacion === 1;
   if (fex.tipo_exportacion === 3) {
-    f.error("fex.type", [...path, "tipo_exportacion"], t("tipo_exportacion is 1 (goods), 2 (services) or 4 (other)"));
+    f.error("fex.type", [...path, "tipo_exportacion"], msg("tipo_exportacion is 1 (goods), 2 (services) or 4 (other)"));
   }
   if (goods) {
     if (!fex.permisos_tiene) {
       f.error(
         "fex.permits",
         [...path, "permisos_tiene"],
-        t('goods exports say whether they have permits: permisos_tiene "S" or "N"'),
+        msg('goods exports say whether they have permits: permisos_tiene "S" or "N"'),
       );
     }
     if (fex.permisos_tiene === "S" && !fex.permisos?.length) {
-      f.error("fex.permits", [...path, "permisos"], t('permisos_tiene is "S" but no permisos are listed'));
+      f.error("fex.permits", [...path, "permisos"], msg('permisos_tiene is "S" but no permisos are listed'));
     }
     if (fex.permisos_tiene === "N" && fex.permisos?.length) {
-      f.error("fex.permits", [...path, "permisos"], t('permisos are listed but permisos_tiene is "N"'));
+      f.error("fex.permits", [...path, "permisos"], msg('permisos are listed but permisos_tiene is "N"'));
     }
     if (!fex.incoterms_tipo_id)
-      f.warn("fex.incoterms", [...path, "incoterms_tipo_id"], t("goods exports usually state the incoterm"));
+      f.warn("fex.incoterms", [...path, "incoterms_tipo_id"], msg("goods exports usually state the incoterm"));
   } else {
     if (fex.permisos?.length)
-      f.error("fex.permits", [...path, "permisos"], t("customs permits are for goods exports only"));
+      f.error("fex.permits", [...path, "permisos"], msg("customs permits are for goods exports only"));
     if (fex.incoterms_nro)
-      f.error("fex.incoterms", [...path, "incoterms_nro"], t("incoterms are for goods exports only"));
+      f.error("fex.incoterms", [...path, "incoterms_nro"], msg("incoterms are for goods exports only"));
     if (!fex.fecha_pago && !isNote(info)) {
-      f.error("fex.payment-date", [...path, "fecha_pago"], t("service and other exports need fecha_pago"));
+      f.error("fex.payment-date", [...path, "fecha_pago"], msg("service and other exports need fecha_pago"));
     }
   }
   // The vendor asks it of invoices only; the authority refuses it on notes (WSFEX 1673).
   if (fex.fecha_pago && isNote(info)) {
-    f.error("fex.payment-date", [...path, "fecha_pago"], t("export notes carry no fecha_pago: it is for invoices"));
+    f.error("fex.payment-date", [...path, "fecha_pago"], msg("export notes carry no fecha_pago: it is for invoices"));
   }
-  if (fex.cliente_pais_cuit) checkCuit(f, fex.cliente_pais_cuit, [...path, "cliente_pais_cuit"], t("the country CUIT"));
+  if (fex.cliente_pais_cuit)
+    checkCuit(f, fex.cliente_pais_cuit, [...path, "cliente_pais_cuit"], msg("the country CUIT"));
   if (!fex.pais_comprobante_id)
-    f.error("fex.country", [...path, "pais_comprobante_id"], t("export vouchers name the destination country"));
+    f.error("fex.country", [...path, "pais_comprobante_id"], msg("export vouchers name the destination country"));
   if (fex.pais_comprobante_id === SPECIAL_CUSTOMS_TERRITORY) checkTerritory(f, env);
 }
 
@@ -600,7 +608,7 @@ function checkTerritory(f: Findings, env: Envelope): void {
     f.error(
       "fex.territory",
       ["cliente", "documento_tipo"],
-      t(
+      msg(
         "an export to the special customs territory (pais_comprobante_id {country}) names the customer by its CUIT: documento_tipo CUIT, not {document}",
         { country, document: party.documento_tipo },
       ),
@@ -611,7 +619,7 @@ function checkTerritory(f: Findings, env: Envelope): void {
     f.error(
       "fex.territory",
       ["cliente", operation ? "condicion_iva_operacion" : "condicion_iva"],
-      t(
+      msg(
         "a customer in the special customs territory (pais_comprobante_id {country}) is no customer abroad: send its real VAT condition (RI, M, E…), not CDEX",
         { country },
       ),
@@ -623,7 +631,7 @@ function checkTerritory(f: Findings, env: Envelope): void {
     f.error(
       "fex.territory",
       cuitPath,
-      t(
+      msg(
         "an export to the special customs territory (pais_comprobante_id {country}) carries the customer's CUIT in fex.cliente_pais_cuit too: {cuit}",
         { country, cuit: party.documento_nro },
       ),
@@ -632,7 +640,7 @@ function checkTerritory(f: Findings, env: Envelope): void {
     f.error(
       "fex.territory",
       cuitPath,
-      t(
+      msg(
         "fex.cliente_pais_cuit {value} is not the customer's CUIT {cuit}: an export to the special customs territory (pais_comprobante_id {country}) names the customer in both",
         { value: fex.cliente_pais_cuit, cuit: party.documento_nro, country },
       ),
@@ -654,7 +662,7 @@ function checkLegends(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
   f.error(
     "legend.small-taxpayer",
     [...C, "leyenda_gral"],
-    t(
+    msg(
       "leyenda_gral holds the small-taxpayer legend (Ley 27.618), which the service prints on a class {class} voucher to a monotributo customer; remove it: the service adds it",
       { class: info.class ?? "A" },
     ),
@@ -673,7 +681,7 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
   const rgPath = [...C, "rg_especiales"];
   if (!info.fce) {
     if (rg?.regimen === FCE_REGIME) {
-      f.error("fce.not-fce", [...rgPath, "regimen"], t("the FCE regime belongs to FCE MiPyME vouchers only"));
+      f.error("fce.not-fce", [...rgPath, "regimen"], msg("the FCE regime belongs to FCE MiPyME vouchers only"));
     }
     return;
   }
@@ -685,13 +693,13 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
       f.error(
         "fce.due-date",
         [...C, "vencimiento"],
-        t("an FCE invoice is due on or after its date ({fecha})", { fecha: c.fecha }),
+        msg("an FCE invoice is due on or after its date ({fecha})", { fecha: c.fecha }),
       );
     } else if (dayNumber(c.vencimiento) < opts.today) {
       f.error(
         "fce.due-date",
         [...C, "vencimiento"],
-        t("an FCE invoice sent today must be due on or after today ({today}); {vencimiento} has passed", {
+        msg("an FCE invoice sent today must be due on or after today ({today}); {vencimiento} has passed", {
           today: formatDay(opts.today),
           vencimiento: c.vencimiento,
         }),
@@ -703,7 +711,7 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
     f.error(
       "fce.regime",
       rgPath,
-      t(
+      msg(
         'FCE vouchers carry rg_especiales with regimen "{FCE_REGIME}" and its data (CBU 2101 and 27 on invoices, 22 on notes)',
         { FCE_REGIME },
       ),
@@ -714,7 +722,7 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
   const at = (id: number) => [...rgPath, "datos", data.get(id)?.index ?? 0, "valor"];
   if (info.kind === "invoice") {
     const cbu = data.get(FCE_DATA.CBU);
-    if (!cbu) f.error("fce.cbu", [...rgPath, "datos"], t("FCE invoices carry the issuer's CBU (id 2101)"));
+    if (!cbu) f.error("fce.cbu", [...rgPath, "datos"], msg("FCE invoices carry the issuer's CBU (id 2101)"));
     else {
       const problem = cbuProblem(cbu.value);
       if (problem) f.error("fce.cbu", at(FCE_DATA.CBU), problem);
@@ -724,34 +732,35 @@ function checkFce(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: RuleO
       f.error(
         "fce.transfer",
         [...rgPath, "datos"],
-        t('FCE invoices carry the transfer option (id 27): "SCA" or "ADC"'),
+        msg('FCE invoices carry the transfer option (id 27): "SCA" or "ADC"'),
       );
     else if (transfer.value !== "SCA" && transfer.value !== "ADC") {
       f.error(
         "fce.transfer",
         at(FCE_DATA.TRANSFER),
-        t('the transfer option (id 27) is "SCA" or "ADC", not {value}', { value: JSON.stringify(transfer.value) }),
+        msg('the transfer option (id 27) is "SCA" or "ADC", not {value}', { value: JSON.stringify(transfer.value) }),
       );
     }
     if (data.has(FCE_DATA.ANNULMENT))
-      f.error("fce.annulment", at(FCE_DATA.ANNULMENT), t("id 22 (annulment) belongs to FCE notes, not invoices"));
+      f.error("fce.annulment", at(FCE_DATA.ANNULMENT), msg("id 22 (annulment) belongs to FCE notes, not invoices"));
   } else {
     const annulment = data.get(FCE_DATA.ANNULMENT);
-    if (!annulment) f.error("fce.annulment", [...rgPath, "datos"], t('FCE notes carry id 22 (annulment): "S" or "N"'));
+    if (!annulment)
+      f.error("fce.annulment", [...rgPath, "datos"], msg('FCE notes carry id 22 (annulment): "S" or "N"'));
     else if (annulment.value !== "S" && annulment.value !== "N") {
       f.error(
         "fce.annulment",
         at(FCE_DATA.ANNULMENT),
-        `id 22 (annulment) is "S" or "N", not ${JSON.stringify(annulment.value)}`,
+        msg('id 22 (annulment) is "S" or "N", not {value}', { value: JSON.stringify(annulment.value) }),
       );
     }
     for (const id of [FCE_DATA.CBU, FCE_DATA.ALIAS, FCE_DATA.TRANSFER]) {
-      if (data.has(id)) f.error("fce.note-data", at(id), t("id {id} belongs to FCE invoices, not to notes", { id }));
+      if (data.has(id)) f.error("fce.note-data", at(id), msg("id {id} belongs to FCE invoices, not to notes", { id }));
     }
   }
   const alias = data.get(FCE_DATA.ALIAS);
   if (alias && !/^[A-Za-z0-9.-]{6,20}$/.test(alias.value)) {
-    f.error("fce.alias", at(FCE_DATA.ALIAS), t("a CBU alias has 6 to 20 letters, digits, dots or dashes"));
+    f.error("fce.alias", at(FCE_DATA.ALIAS), msg("a CBU alias has 6 to 20 letters, digits, dots or dashes"));
   }
 }
 
@@ -767,7 +776,7 @@ function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): v
     f.error(
       "notes.association",
       [...C, "comprobantes_asociados"],
-      t(
+      msg(
         "credit and debit notes name the vouchers they adjust (comprobantes_asociados) or a period (comprobantes_asociados_periodo)",
       ),
     );
@@ -775,12 +784,12 @@ function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): v
   list.forEach((a, i) => {
     const path = [...C, "comprobantes_asociados", i];
     const target = voucherTypeInfo(a.tipo_comprobante);
-    checkCuit(f, a.cuit, [...path, "cuit"], t("the associated voucher's issuer CUIT"));
+    checkCuit(f, a.cuit, [...path, "cuit"], msg("the associated voucher's issuer CUIT"));
     if (dayNumber(a.comprobante_fecha) > fecha) {
       f.error(
         "associations.date",
         [...path, "comprobante_fecha"],
-        t("an associated voucher ({comprobante_fecha}) cannot be dated after this voucher ({fecha})", {
+        msg("an associated voucher ({comprobante_fecha}) cannot be dated after this voucher ({fecha})", {
           comprobante_fecha: a.comprobante_fecha,
           fecha: c.fecha,
         }),
@@ -792,7 +801,7 @@ function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): v
       f.warn(
         "associations.age",
         [...path, "comprobante_fecha"],
-        t(
+        msg(
           "{tipo_comprobante} {numero} is dated {comprobante_fecha}, {days} days before this note ({fecha}): the authority refuses notes to vouchers older than about {max} days",
           {
             tipo_comprobante: a.tipo_comprobante,
@@ -812,24 +821,28 @@ function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): v
       f.error(
         "associations.class",
         [...path, "tipo_comprobante"],
-        t("a class {class} note adjusts class {class} vouchers, not {tipo_comprobante}", {
+        msg("a class {class} note adjusts class {class} vouchers, not {tipo_comprobante}", {
           class: info.class,
           tipo_comprobante: a.tipo_comprobante,
         }),
       );
     }
     if (info.fce && !(target.fce && target.kind === "invoice")) {
-      f.error("associations.fce", [...path, "tipo_comprobante"], t("an FCE note adjusts an FCE invoice of its class"));
+      f.error(
+        "associations.fce",
+        [...path, "tipo_comprobante"],
+        msg("an FCE note adjusts an FCE invoice of its class"),
+      );
     }
   });
   if (info.fce && isNote(info) && list.length > 1) {
-    f.error("associations.fce", [...C, "comprobantes_asociados"], t("an FCE note adjusts exactly one FCE invoice"));
+    f.error("associations.fce", [...C, "comprobantes_asociados"], msg("an FCE note adjusts exactly one FCE invoice"));
   }
   if (info.fce && isNote(info) && list.length === 0 && c.comprobantes_asociados_periodo) {
     f.error(
       "associations.fce",
       [...C, "comprobantes_asociados"],
-      t("an FCE note names the one FCE invoice it adjusts, not a period"),
+      msg("an FCE note names the one FCE invoice it adjusts, not a period"),
     );
   }
   const period = c.comprobantes_asociados_periodo;
@@ -839,7 +852,7 @@ function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): v
       f.error(
         "period.order",
         [...path, "fecha_hasta"],
-        t("the period ends ({fecha_hasta}) before it starts ({fecha_desde})", {
+        msg("the period ends ({fecha_hasta}) before it starts ({fecha_desde})", {
           fecha_hasta: period.fecha_hasta,
           fecha_desde: period.fecha_desde,
         }),
@@ -849,7 +862,7 @@ function checkAssociations(f: Findings, env: Envelope, info: VoucherTypeInfo): v
       f.error(
         "associations.date",
         [...path, "fecha_hasta"],
-        t("the associated period cannot end after this voucher's date ({fecha})", { fecha: c.fecha }),
+        msg("the associated period cannot end after this voucher's date ({fecha})", { fecha: c.fecha }),
       );
     }
   }
@@ -868,10 +881,10 @@ function checkExportAssociations(f: Findings, env: Envelope, info: VoucherTypeIn
       "class-e.associations",
       [...C, "comprobantes_asociados"],
       isNote(info)
-        ? t(
+        ? msg(
             "export notes name the vouchers they adjust in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit), not in comprobante.comprobantes_asociados",
           )
-        : t("an export invoice adjusts no voucher: associated vouchers belong to export notes, in fex"),
+        : msg("an export invoice adjusts no voucher: associated vouchers belong to export notes, in fex"),
     );
   }
   const fex = c.fex;
@@ -879,7 +892,7 @@ function checkExportAssociations(f: Findings, env: Envelope, info: VoucherTypeIn
   const list = fex.comprobantes_asociados ?? [];
   if (!isNote(info)) {
     if (fex.comprobantes_asociados)
-      f.error("fex.associations", path, t("fex.comprobantes_asociados belongs to export credit and debit notes"));
+      f.error("fex.associations", path, msg("fex.comprobantes_asociados belongs to export credit and debit notes"));
     return;
   }
   // Listed at the top level or as a period, they are reported there already.
@@ -888,7 +901,7 @@ function checkExportAssociations(f: Findings, env: Envelope, info: VoucherTypeIn
     f.error(
       "notes.association",
       path,
-      t(
+      msg(
         "an export note names the invoice it adjusts in fex.comprobantes_asociados (tipo_comprobante, punto_venta, numero, cuit)",
       ),
     );
@@ -897,16 +910,16 @@ function checkExportAssociations(f: Findings, env: Envelope, info: VoucherTypeIn
     f.error(
       "associations.max",
       path,
-      t("an export note adjusts one voucher: the authority refuses more; got {length}", { length: list.length }),
+      msg("an export note adjusts one voucher: the authority refuses more; got {length}", { length: list.length }),
     );
   }
   list.forEach((a, i) => {
-    checkCuit(f, a.cuit, [...path, i, "cuit"], t("the associated voucher's issuer CUIT"));
+    checkCuit(f, a.cuit, [...path, i, "cuit"], msg("the associated voucher's issuer CUIT"));
     if (voucherTypeInfo(a.tipo_comprobante)?.class !== "E") {
       f.error(
         "associations.class",
         [...path, i, "tipo_comprobante"],
-        t("a class {class} note adjusts class {class} vouchers, not {tipo_comprobante}", {
+        msg("a class {class} note adjusts class {class} vouchers, not {tipo_comprobante}", {
           class: "E",
           tipo_comprobante: a.tipo_comprobante,
         }),
@@ -923,7 +936,7 @@ function checkCurrency(f: Findings, env: Envelope): void {
       f.error(
         "currency.same-currency",
         [...C, "datos_informativos", "paga_misma_moneda"],
-        t('paga_misma_moneda "S" is for vouchers in a foreign currency'),
+        msg('paga_misma_moneda "S" is for vouchers in a foreign currency'),
       );
     }
     return;
@@ -932,29 +945,29 @@ function checkCurrency(f: Findings, env: Envelope): void {
     f.warn(
       "currency.unknown",
       [...C, "moneda"],
-      t("currency {moneda} is not in the tool's table; check the code", { moneda: c.moneda }),
+      msg("currency {moneda} is not in the tool's table; check the code", { moneda: c.moneda }),
     );
   }
   if (c.cotizacion === undefined) {
     f.error(
       "currency.rate",
       path,
-      t("a voucher in {moneda} needs its exchange rate (cotizacion)", { moneda: c.moneda }),
+      msg("a voucher in {moneda} needs its exchange rate (cotizacion)", { moneda: c.moneda }),
     );
   } else if (Dec.parse(c.cotizacion).eq(Dec.ONE)) {
     // A dollar is worth far more than 2-400 % of one peso (the authority's band, tax-rules §4.9).
     if (c.moneda === "DOL")
-      f.error("currency.rate", path, t("cotizacion 1 for dollars: give the exchange rate in pesos per dollar"));
+      f.error("currency.rate", path, msg("cotizacion 1 for dollars: give the exchange rate in pesos per dollar"));
     else
       f.warn(
         "currency.rate",
         path,
-        t("cotizacion 1 for {moneda}: is the exchange rate missing?", { moneda: c.moneda }),
+        msg("cotizacion 1 for {moneda}: is the exchange rate missing?", { moneda: c.moneda }),
       );
   }
   const cotizacion = c.cotizacion ? Dec.parse(c.cotizacion) : undefined;
   if (cotizacion && cotizacion.significantScale() > 3) {
-    f.warn("currency.rate", path, t("the service handles cotizacion with 3 decimals; more may be rounded"));
+    f.warn("currency.rate", path, msg("the service handles cotizacion with 3 decimals; more may be rounded"));
   }
 }
 
@@ -968,7 +981,7 @@ function checkNegativeLines(f: Findings, env: Envelope, info: VoucherTypeInfo, t
   if (first < 0) return;
   const path = [...C, "detalle", first, "producto", "precio_unitario_sin_iva"];
   if (info.class === "E") {
-    f.error("class-e.discount", path, t("export vouchers carry no discounts, nor negative prices"));
+    f.error("class-e.discount", path, msg("export vouchers carry no discounts, nor negative prices"));
     return;
   }
   const negative = [...totals.rates.flatMap((r) => [r.net, r.vat]), totals.exempt, totals.nonTaxed, totals.total].some(
@@ -978,7 +991,7 @@ function checkNegativeLines(f: Findings, env: Envelope, info: VoucherTypeInfo, t
     f.error(
       "negative.totals",
       path,
-      t("a negative-price line is a discount on the others: here it leaves a negative base, VAT or total"),
+      msg("a negative-price line is a discount on the others: here it leaves a negative base, VAT or total"),
     );
 }
 
@@ -988,7 +1001,7 @@ function checkDiscount(f: Findings, totals: Totals): void {
     f.error(
       "discount.exceeds",
       [...C, "bonificacion"],
-      t("bonificacion {discount} is more than the items it discounts add up to ({subtotal})", {
+      msg("bonificacion {discount} is more than the items it discounts add up to ({subtotal})", {
         discount: totals.discount.toFixed(2),
         subtotal: amount(totals.subtotal),
       }),
@@ -1005,7 +1018,7 @@ function checkPayments(f: Findings, env: Envelope, totals: Totals): void {
     f.error(
       "payments.sum",
       path,
-      t("pagos.total {amount} differs from the sum of formas_pago {amount2}", {
+      msg("pagos.total {amount} differs from the sum of formas_pago {amount2}", {
         amount: amount(declared),
         amount2: sum.toFixed(2),
       }),
@@ -1016,7 +1029,7 @@ function checkPayments(f: Findings, env: Envelope, totals: Totals): void {
     f.error(
       "payments.exceed",
       path,
-      t("payments ({amount}) exceed the voucher total ({amount2})", {
+      msg("payments ({amount}) exceed the voucher total ({amount2})", {
         amount: amount(declared),
         amount2: voucherTotal.toFixed(2),
       }),
@@ -1032,13 +1045,13 @@ function checkPeriods(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
     f.error(
       "period.incomplete",
       [...C, from === undefined ? "periodo_facturado_desde" : "periodo_facturado_hasta"],
-      t("the billed period needs both periodo_facturado_desde and periodo_facturado_hasta"),
+      msg("the billed period needs both periodo_facturado_desde and periodo_facturado_hasta"),
     );
   } else if (from && to && dayNumber(from) > dayNumber(to)) {
     f.error(
       "period.order",
       [...C, "periodo_facturado_hasta"],
-      t("the billed period ends ({to}) before it starts ({from})", { to, from }),
+      msg("the billed period ends ({to}) before it starts ({from})", { to, from }),
     );
   }
   // An FCE invoice's due date has its own, stricter rule (fce.due-date).
@@ -1046,7 +1059,7 @@ function checkPeriods(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
     f.error(
       "due-date.order",
       [...C, "vencimiento"],
-      t("the payment due date ({vencimiento}) is before the voucher date ({fecha})", {
+      msg("the payment due date ({vencimiento}) is before the voucher date ({fecha})", {
         vencimiento: c.vencimiento,
         fecha: c.fecha,
       }),
@@ -1057,19 +1070,19 @@ function checkPeriods(f: Findings, env: Envelope, info: VoucherTypeInfo): void {
       f.error(
         "subscription.incomplete",
         [...C, "abono_frecuencia"],
-        t("a subscription (abono S) needs abono_frecuencia in months"),
+        msg("a subscription (abono S) needs abono_frecuencia in months"),
       );
     if (!c.abono_hasta)
       f.error(
         "subscription.incomplete",
         [...C, "abono_hasta"],
-        t("a subscription (abono S) needs abono_hasta (mm/yyyy)"),
+        msg("a subscription (abono S) needs abono_hasta (mm/yyyy)"),
       );
     else if (monthNumber(c.abono_hasta) < monthNumber(c.fecha)) {
       f.error(
         "period.order",
         [...C, "abono_hasta"],
-        t("the subscription ends ({abono_hasta}) before the voucher's month", { abono_hasta: c.abono_hasta }),
+        msg("the subscription ends ({abono_hasta}) before the voucher's month", { abono_hasta: c.abono_hasta }),
       );
     }
   }
@@ -1085,7 +1098,7 @@ function checkTributos(f: Findings, env: Envelope, info: VoucherTypeInfo, totals
       f.error(
         "tributo.type",
         [...path, "tipo"],
-        t("unknown tributo type {tipo}; expected 1 (national), 6 (VAT) or 7 (IIBB)", { tipo: tributo.tipo }),
+        msg("unknown tributo type {tipo}; expected 1 (national), 6 (VAT) or 7 (IIBB)", { tipo: tributo.tipo }),
       );
       return;
     }
@@ -1094,13 +1107,13 @@ function checkTributos(f: Findings, env: Envelope, info: VoucherTypeInfo, totals
       f.error(
         "tributo.regime",
         [...path, "regimen"],
-        t("unknown tributo regime {regimen}", { regimen: tributo.regimen }),
+        msg("unknown tributo regime {regimen}", { regimen: tributo.regimen }),
       );
     else if (regime.tipo !== tributo.tipo) {
       f.error(
         "tributo.regime",
         [...path, "regimen"],
-        t("regime {regimen} ({name}) belongs to tributo type {tipo}, not {tipo2} ({value})", {
+        msg("regime {regimen} ({name}) belongs to tributo type {tipo}, not {tipo2} ({value})", {
           regimen: tributo.regimen,
           name: regime.name,
           tipo: regime.tipo,
@@ -1114,7 +1127,7 @@ function checkTributos(f: Findings, env: Envelope, info: VoucherTypeInfo, totals
       f.warn(
         "tributo.amount",
         [...path, "total"],
-        t("{base_imponible} × {alicuota}% is {amount}, but total says {total}", {
+        msg("{base_imponible} × {alicuota}% is {amount}, but total says {total}", {
           base_imponible: tributo.base_imponible,
           alicuota: tributo.alicuota,
           amount: amount(expected),
@@ -1149,7 +1162,7 @@ function checkRg5329(
     f.error(
       "tributo.rg5329",
       [...path, "regimen"],
-      t(
+      msg(
         "an RG 5329 VAT perception is charged only to a registered buyer (RI) on a class A or M voucher; this one goes to {buyer} on a class {class} voucher",
         { buyer: buyer ?? "?", class: info.class ?? "?" },
       ),
@@ -1166,7 +1179,7 @@ function checkRg5329(
     f.warn(
       "tributo.rg5329",
       path,
-      t(
+      msg(
         "an RG 5329 perception is 3 % of the net taxed at 21 % ({net21}) and 1.5 % of the net at 10.5 % ({net105}): {alicuota} % on {base} does not fit",
         {
           net21: amount(netAt("21")),
@@ -1187,7 +1200,7 @@ function checkSpecialRegimes(f: Findings, env: Envelope, info: VoucherTypeInfo):
     f.warn(
       "rg_especiales.regime",
       [...path, "regimen"],
-      t("regime {regimen} is not in the tool's table; the authority will judge it", {
+      msg("regime {regimen} is not in the tool's table; the authority will judge it", {
         regimen: JSON.stringify(rg.regimen),
       }),
     );
@@ -1197,7 +1210,7 @@ function checkSpecialRegimes(f: Findings, env: Envelope, info: VoucherTypeInfo):
       f.error(
         "rg_especiales.id",
         [...path, "datos", i, "id"],
-        t("regime {regimen} takes ids {value}, not {id}", { regimen: rg.regimen, value: ids.join(", "), id: d.id }),
+        msg("regime {regimen} takes ids {value}, not {id}", { regimen: rg.regimen, value: ids.join(", "), id: d.id }),
       );
     }
   });
@@ -1208,7 +1221,7 @@ function checkSpecialRegimes(f: Findings, env: Envelope, info: VoucherTypeInfo):
         f.error(
           "fce.not-fce",
           [...path, "datos", i, "id"],
-          t("id {id} is FCE data; this is not an FCE voucher", { id: d.id }),
+          msg("id {id} is FCE data; this is not an FCE voucher", { id: d.id }),
         );
     });
   }
@@ -1226,7 +1239,7 @@ function checkDates(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: Rul
       f.error(
         "date.window",
         path,
-        t(
+        msg(
           "an FCE voucher is dated from {fceBack} days back to {fceAhead} ahead of today ({today}); the authority refuses {fecha}",
           { fceBack: DAYS.fceBack, fceAhead: DAYS.fceAhead, ...hint },
         ),
@@ -1240,7 +1253,7 @@ function checkDates(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: Rul
       f.error(
         "date.window",
         path,
-        t("export vouchers are dated within {span} days of today ({today}); the authority refuses {fecha}", {
+        msg("export vouchers are dated within {span} days of today ({today}); the authority refuses {fecha}", {
           span: DAYS.export,
           ...hint,
         }),
@@ -1256,11 +1269,11 @@ function checkDates(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: Rul
       "date.window",
       path,
       services
-        ? t(
+        ? msg(
             "vouchers for services are dated within {span} days of today ({today}); the authority refuses {fecha}",
             params,
           )
-        : t(
+        : msg(
             "vouchers for goods are dated within {span} days of today ({today}); the authority refuses {fecha}",
             params,
           ),
@@ -1269,7 +1282,7 @@ function checkDates(f: Findings, env: Envelope, info: VoucherTypeInfo, opts: Rul
     f.error(
       "date.window",
       path,
-      t(
+      msg(
         "a goods voucher dated ahead ({fecha}) must stay in the current month ({today}); the authority refuses it",
         hint,
       ),
@@ -1289,7 +1302,7 @@ function checkTotal(f: Findings, env: Envelope, totals: Totals): void {
     f.warn(
       "total.drift",
       [...C, "total"],
-      t(
+      msg(
         "total {amount} differs from the computed {amount2} by {amount3}: the authority tolerates it, but the printed items will not add up",
         {
           amount: amount(Dec.parse(declared)),
@@ -1303,7 +1316,7 @@ function checkTotal(f: Findings, env: Envelope, totals: Totals): void {
     f.error(
       "total.mismatch",
       [...C, "total"],
-      t("total {amount} does not match the computed {amount2} ({totals}); the authority tolerates {amount3}", {
+      msg("total {amount} does not match the computed {amount2} ({totals}); the authority tolerates {amount3}", {
         amount: amount(Dec.parse(declared)),
         amount2: amount(totals.total),
         totals: describeTotals(totals),

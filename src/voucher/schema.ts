@@ -8,8 +8,7 @@
  */
 
 import * as z from "zod";
-import { es } from "zod/locales";
-import { currentLang, t } from "../i18n/index.js";
+import { type Message, msg, verbatim } from "../i18n/message.js";
 import {
   canonicalVoucherType,
   closestVoucherType,
@@ -24,12 +23,46 @@ import {
   type VoucherType,
 } from "./codes.js";
 
-// zod's own messages (a wrong JSON type, a missing block) in the user's language too. The one
-// locale by name: `z.locales.es` would keep all of zod's locales in the bundle (scripts/bundle.mjs).
-if (currentLang() === "es") z.config(es());
+/** Marks our message inside the string zod carries (see `words` and `issueWords`). */
+const WORDS = "\u0000facturar-words:";
+
+/** Our message where zod takes a string: issueWords reads it back as the message it was. */
+function words(message: Message): string {
+  return WORDS + JSON.stringify(message);
+}
+
+/**
+ * What a zod issue says, as a message: ours as we wrote it; zod's own (a wrong JSON type, a
+ * missing block) with the issue's data, so that a renderer can say it in the reader's language
+ * (src/i18n/index.ts asks zod's locale), and in zod's English otherwise.
+ */
+export function issueWords(issue: z.core.$ZodIssue, input?: unknown): Message {
+  if (issue.message.startsWith(WORDS)) return JSON.parse(issue.message.slice(WORDS.length)) as Message;
+  // zod's issues keep no input (`reportInput`): the caller gives the value at the issue's path.
+  const { path: _path, ...data } = issue;
+  return { ...verbatim(issue.message), zod: { ...data, input: sampleOf(input) } };
+}
+
+/** A value of the same kind as `input`, for zod's locale to name the kind (the value itself is not kept). */
+function sampleOf(input: unknown): unknown {
+  if (input === null || input === undefined) return input;
+  if (Array.isArray(input)) return [];
+  switch (typeof input) {
+    case "object":
+      return {};
+    case "string":
+      return "";
+    case "number":
+      return Number.isNaN(input) ? Number.NaN : 0;
+    case "boolean":
+      return false;
+    default:
+      return null;
+  }
+}
 
 const NUMBER_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
-const NUMBER_MESSAGE = t("expected a number such as 1234.56 (a decimal point, no thousands separators)");
+const NUMBER_MESSAGE = msg("expected a number such as 1234.56 (a decimal point, no thousands separators)");
 
 interface DecimalOptions {
   /** Most decimals the service takes for this field. */
@@ -113,7 +146,7 @@ function decimalParts(value: number | string): DecimalParts | undefined {
   };
 }
 
-type Converted<T> = { value: T } | { error: string };
+type Converted<T> = { value: T } | { error: Message };
 
 /**
  * One zod node per scalar field: type check, normalisation and limits in a single step. A union
@@ -126,7 +159,7 @@ function scalar<T>(jsonSchema: Record<string, unknown>, convert: (value: unknown
     .transform((input, ctx) => {
       const result = convert(input);
       if ("error" in result) {
-        ctx.issues.push({ code: "custom", message: result.error, input });
+        ctx.issues.push({ code: "custom", message: words(result.error), input });
         return z.NEVER;
       }
       return result.value;
@@ -152,28 +185,28 @@ function decimal(opts: DecimalOptions) {
       !plain &&
       (typeof value === "number" ? !Number.isFinite(value) : typeof value !== "string" || !NUMBER_TEXT.test(value))
     ) {
-      return { error: typeof value === "number" ? t("expected a finite number") : NUMBER_MESSAGE };
+      return { error: typeof value === "number" ? msg("expected a finite number") : NUMBER_MESSAGE };
     }
     const parts = plain ?? decimalParts(value as number | string);
-    if (!parts) return { error: t("expected a plain decimal number, not exponent notation") };
+    if (!parts) return { error: msg("expected a plain decimal number, not exponent notation") };
     const { canonical, integerLength, decimals } = parts;
     if (decimals > opts.decimals)
       return {
-        error: t("at most {decimals} decimals allowed, got {canonical}", { decimals: opts.decimals, canonical }),
+        error: msg("at most {decimals} decimals allowed, got {canonical}", { decimals: opts.decimals, canonical }),
       };
     if (integerLength > integerDigits)
-      return { error: t("at most {integerDigits} digits before the decimal point", { integerDigits }) };
+      return { error: msg("at most {integerDigits} digits before the decimal point", { integerDigits }) };
     // Bounds are round numbers and values have at most 19 significant digits: a double compares them exactly.
     const n = Number(canonical);
     if (min !== undefined && (n < min || (opts.exclusiveMin && n === min))) {
       return {
         error: opts.exclusiveMin
-          ? t("must be greater than {min}, got {canonical}", { min: opts.min, canonical })
-          : t("must be at least {min}, got {canonical}", { min: opts.min, canonical }),
+          ? msg("must be greater than {min}, got {canonical}", { min: opts.min, canonical })
+          : msg("must be at least {min}, got {canonical}", { min: opts.min, canonical }),
       };
     }
     if (max !== undefined && n > max)
-      return { error: t("must be at most {max}, got {canonical}", { max: opts.max, canonical }) };
+      return { error: msg("must be at most {max}, got {canonical}", { max: opts.max, canonical }) };
     return { value: canonical };
   });
 }
@@ -187,17 +220,17 @@ function wholeNumber(value: unknown): number | undefined {
 }
 
 /** A whole number field within bounds. */
-function integer(min: number, max: number, what = t("a whole number")) {
+function integer(min: number, max: number, what: Message = msg("a whole number")) {
   return scalar<number>(INTEGER_SCHEMA, (value) => {
     const n = wholeNumber(value);
-    if (n === undefined) return { error: t("expected {what}", { what }) };
-    if (n < min || n > max) return { error: t("must be between {min} and {max}, got {n}", { min, max, n }) };
+    if (n === undefined) return { error: msg("expected {what}", { what }) };
+    if (n < min || n > max) return { error: msg("must be between {min} and {max}, got {n}", { min, max, n }) };
     return { value: n };
   });
 }
 
 /** A code from a table, sent as a number or as text. */
-function code(table: Record<number, string>, what: string) {
+function code(table: Record<number, string>, what: Message) {
   const codes = Object.keys(table).map(Number);
   const schema = {
     anyOf: [
@@ -207,14 +240,14 @@ function code(table: Record<number, string>, what: string) {
   };
   return scalar<number>(schema, (value) => {
     const n = wholeNumber(value);
-    if (n === undefined) return { error: t("expected a {what} code", { what }) };
-    if (!(n in table)) return { error: t("unknown {what} code {code}", { what, code: n }) };
+    if (n === undefined) return { error: msg("expected a {what} code", { what }) };
+    if (!(n in table)) return { error: msg("unknown {what} code {code}", { what, code: n }) };
     return { value: n };
   });
 }
 
 /** Digits only (documents, CUITs); numbers are accepted for convenience. */
-function digits(maxLength: number, what: string) {
+function digits(maxLength: number, what: Message) {
   const pattern = `^\\d{1,${maxLength}}$`;
   return scalar<string>(
     {
@@ -225,11 +258,11 @@ function digits(maxLength: number, what: string) {
     },
     (value) => {
       if (typeof value !== "string" && typeof value !== "number")
-        return { error: t("expected {what} (digits only)", { what }) };
+        return { error: msg("expected {what} (digits only)", { what }) };
       const text = typeof value === "number" ? String(value) : value.trim();
       if (!/^\d+$/.test(text) || text.length > maxLength) {
         return {
-          error: t("{what} must be 1 to {maxLength} digits, with no dashes or dots; got {text}", {
+          error: msg("{what} must be 1 to {maxLength} digits, with no dashes or dots; got {text}", {
             what,
             maxLength,
             text: JSON.stringify(text),
@@ -247,7 +280,7 @@ const validDates = new Map<string, string>();
 /** dd/mm/yyyy that exists in the calendar; d/m/yyyy is accepted and padded. */
 export function date() {
   return scalar<string>({ type: "string", pattern: DATE.source, description: "dd/mm/yyyy" }, (value) => {
-    if (typeof value !== "string") return { error: t("expected a date dd/mm/yyyy") };
+    if (typeof value !== "string") return { error: msg("expected a date dd/mm/yyyy") };
     const known = validDates.get(value);
     if (known) return { value: known };
     const m = DATE.exec(value);
@@ -258,8 +291,8 @@ export function date() {
     if (!m || probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) {
       return {
         error: m
-          ? t("{trim} is not a date in the calendar", { trim: value.trim() })
-          : t("expected a date dd/mm/yyyy, got {value}", { value: JSON.stringify(value) }),
+          ? msg("{trim} is not a date in the calendar", { trim: value.trim() })
+          : msg("expected a date dd/mm/yyyy, got {value}", { value: JSON.stringify(value) }),
       };
     }
     const normalised = `${String(day).padStart(2, "0")}/${String(month).padStart(2, "0")}/${year}`;
@@ -278,7 +311,7 @@ const monthYear = () =>
     if (!m || month < 1 || month > 12) {
       ctx.issues.push({
         code: "custom",
-        message: t("expected mm/yyyy, got {value}", { value: JSON.stringify(value) }),
+        message: words(msg("expected mm/yyyy, got {value}", { value: JSON.stringify(value) })),
         input: value,
       });
       return z.NEVER;
@@ -291,7 +324,7 @@ const flag = () =>
   scalar<"S" | "N">({ anyOf: [{ type: "boolean" }, { type: "string", enum: ["S", "N", "s", "n"] }] }, (value) => {
     if (value === true || value === "S" || value === "s") return { value: "S" };
     if (value === false || value === "N" || value === "n") return { value: "N" };
-    return { error: 'expected "S" or "N"' };
+    return { error: msg('expected "S" or "N"') };
   });
 
 /** Control characters but tab and line breaks: printed on the voucher, they are never meant. */
@@ -331,12 +364,12 @@ export const TEXT_MAX = {
 const text = (max: number, min = 1) =>
   z
     .string()
-    .min(min, min > 1 ? t("must have at least {min} characters", { min }) : t("must not be empty"))
-    .max(max, t("must have at most {max} characters", { max }))
-    .refine((value) => !CONTROL_CHARACTER.test(value), t("must not contain control characters (NUL, escape…)"))
+    .min(min, words(min > 1 ? msg("must have at least {min} characters", { min }) : msg("must not be empty")))
+    .max(max, words(msg("must have at most {max} characters", { max })))
+    .refine((value) => !CONTROL_CHARACTER.test(value), words(msg("must not contain control characters (NUL, escape…)")))
     .refine(
       (value) => !DIRECTION_CONTROL.test(value),
-      t("must not contain Unicode direction controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)"),
+      words(msg("must not contain Unicode direction controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)")),
     );
 
 /**
@@ -349,7 +382,7 @@ const codeText = (max: number) =>
     .transform((v, ctx) => {
       if (typeof v !== "number") return v;
       if (Number.isSafeInteger(v) && v >= 0) return String(v);
-      ctx.issues.push({ code: "custom", message: t("a code is text, or a whole number"), input: v });
+      ctx.issues.push({ code: "custom", message: words(msg("a code is text, or a whole number")), input: v });
       return z.NEVER;
     })
     .pipe(text(max))
@@ -361,25 +394,25 @@ const codeText = (max: number) =>
     });
 
 const documentType = z
-  .string({ error: t("expected one of {value}", { value: DOCUMENT_TYPES.join(", ") }) })
+  .string({ error: words(msg("expected one of {value}", { value: DOCUMENT_TYPES.join(", ") })) })
   .transform((v) => v.trim().toUpperCase())
-  .pipe(z.enum(DOCUMENT_TYPES, { error: t("expected one of {value}", { value: DOCUMENT_TYPES.join(", ") }) }));
+  .pipe(z.enum(DOCUMENT_TYPES, { error: words(msg("expected one of {value}", { value: DOCUMENT_TYPES.join(", ") })) }));
 
 const vatCondition = z.enum(VAT_CONDITIONS, {
-  error: t("expected one of {value}", { value: VAT_CONDITIONS.join(", ") }),
+  error: words(msg("expected one of {value}", { value: VAT_CONDITIONS.join(", ") })),
 });
 
 const partyFields = {
   documento_tipo: documentType,
-  documento_nro: digits(20, t("the document number")),
+  documento_nro: digits(20, msg("the document number")),
   razon_social: text(TEXT_MAX["cliente.razon_social"]).optional(),
   nombre_fantasia: text(255).optional(),
   email: text(255 * 15).optional(),
   domicilio: text(255).optional(),
-  provincia: code(PROVINCES, "province").optional(),
+  provincia: code(PROVINCES, msg("province")).optional(),
   codigo: text(TEXT_MAX["cliente.codigo"]).optional(),
   envia_por_mail: flag().optional(),
-  condicion_pago: code(PAYMENT_CONDITIONS, t("payment condition")).optional(),
+  condicion_pago: code(PAYMENT_CONDITIONS, msg("payment condition")).optional(),
   condicion_pago_otra: text(TEXT_MAX["cliente.condicion_pago_otra"]).optional(),
   condicion_iva: vatCondition,
   condicion_iva_operacion: vatCondition.optional(),
@@ -401,7 +434,7 @@ const zeroIsNone = <T extends z.ZodType>(schema: T) => z.union([z.literal(0), sc
 
 export const proveedorSchema = z.strictObject({
   ...partyFields,
-  condicion_pago: zeroIsNone(code(PAYMENT_CONDITIONS, t("payment condition"))),
+  condicion_pago: zeroIsNone(code(PAYMENT_CONDITIONS, msg("payment condition"))),
   condicion_pago_otra: zeroIsNone(text(TEXT_MAX["cliente.condicion_pago_otra"])),
 });
 
@@ -418,7 +451,7 @@ const vatRate = scalar<(typeof VAT_RATES)[number]>(
     const canonical = numeric ? decimalParts(value as number | string)?.canonical : undefined;
     if (!canonical || !(VAT_RATES as readonly string[]).includes(canonical)) {
       return {
-        error: t("VAT rate must be one of {value} (-1 exempt, -2 non-taxed); got {value2}", {
+        error: msg("VAT rate must be one of {value} (-1 exempt, -2 non-taxed); got {value2}", {
           value: VAT_RATES.join(", "),
           value2: JSON.stringify(value),
         }),
@@ -437,7 +470,7 @@ export const productoSchema = z.strictObject({
   precio_unitario_sin_iva: decimal({ decimals: 3 }),
   alicuota: vatRate,
   impuestos_internos_alicuota: decimal({ decimals: 2, min: "0", max: "100" }).optional(),
-  unidad_medida: code(UNITS, t("unit of measure")).optional(),
+  unidad_medida: code(UNITS, msg("unit of measure")).optional(),
   actualiza_precio: flag().optional(),
   rg5329: flag().optional(),
   precio_total: amount().optional(),
@@ -454,8 +487,8 @@ export const detalleSchema = z.strictObject({
 });
 
 export const tributoSchema = z.strictObject({
-  tipo: integer(1, 99, t("a tributo type code")),
-  regimen: integer(1, 99, t("a tributo regime code")),
+  tipo: integer(1, 99, msg("a tributo type code")),
+  regimen: integer(1, 99, msg("a tributo regime code")),
   base_imponible: amount(),
   alicuota: decimal({ decimals: 2, min: "0", max: "100", integerDigits: 3 }),
   total: amount(),
@@ -465,7 +498,7 @@ export const rgEspecialesSchema = z.strictObject({
   regimen: text(255),
   datos: z.array(
     z.strictObject({
-      id: integer(1, 99999, t("a regime data id")),
+      id: integer(1, 99999, msg("a regime data id")),
       valor: z.union([z.string(), z.number()]).transform(String),
     }),
   ),
@@ -474,7 +507,7 @@ export const rgEspecialesSchema = z.strictObject({
 export const pagosSchema = z.strictObject({
   formas_pago: z
     .array(z.strictObject({ descripcion: text(255), importe: amount() }))
-    .min(1, t("list at least one payment")),
+    .min(1, words(msg("list at least one payment"))),
   total: amount(),
 });
 
@@ -485,11 +518,11 @@ const voucherTypeName = scalar<VoucherType>({ type: "string", enum: VOUCHER_TYPE
   const near = typeof value === "string" ? closestVoucherType(value) : undefined;
   return {
     error: near
-      ? t("unknown voucher type {input}; did you mean {tipo}?", {
+      ? msg("unknown voucher type {input}; did you mean {tipo}?", {
           input: JSON.stringify(value),
           tipo: JSON.stringify(near),
         })
-      : t('unknown voucher type {input}; expected a name such as "FACTURA B" (see `facturar schema`)', {
+      : msg('unknown voucher type {input}; expected a name such as "FACTURA B" (see `facturar schema`)', {
           input: JSON.stringify(value),
         }),
   };
@@ -497,10 +530,10 @@ const voucherTypeName = scalar<VoucherType>({ type: "string", enum: VOUCHER_TYPE
 
 export const asociadoSchema = z.strictObject({
   tipo_comprobante: voucherTypeName,
-  punto_venta: integer(1, 99999, t("a point of sale number")),
-  numero: integer(1, 99_999_999, t("a voucher number")),
+  punto_venta: integer(1, 99999, msg("a point of sale number")),
+  numero: integer(1, 99_999_999, msg("a voucher number")),
   comprobante_fecha: date(),
-  cuit: digits(11, t("the issuer's CUIT")),
+  cuit: digits(11, msg("the issuer's CUIT")),
 });
 
 /**
@@ -509,27 +542,27 @@ export const asociadoSchema = z.strictObject({
  */
 export const fexAsociadoSchema = z.strictObject({
   tipo_comprobante: voucherTypeName,
-  punto_venta: integer(1, 99999, t("a point of sale number")),
-  numero: integer(1, 99_999_999, t("a voucher number")),
-  cuit: digits(11, t("the issuer's CUIT")),
+  punto_venta: integer(1, 99999, msg("a point of sale number")),
+  numero: integer(1, 99_999_999, msg("a voucher number")),
+  cuit: digits(11, msg("the issuer's CUIT")),
 });
 
 const periodoSchema = z.strictObject({ fecha_desde: date(), fecha_hasta: date() });
 
 const fexSchema = z.strictObject({
-  tipo_exportacion: integer(1, 4, t("an export type (1 goods, 2 services, 4 other)")),
+  tipo_exportacion: integer(1, 4, msg("an export type (1 goods, 2 services, 4 other)")),
   permisos_tiene: flag().optional(),
   fecha_pago: date().optional(),
-  pais_comprobante_id: integer(1, 9999, t("a country id")).optional(),
+  pais_comprobante_id: integer(1, 9999, msg("a country id")).optional(),
   forma_pago_leyenda: text(TEXT_MAX["comprobante.fex.forma_pago_leyenda"]).optional(),
-  cliente_pais_cuit: digits(11, t("the country CUIT")).optional(),
+  cliente_pais_cuit: digits(11, msg("the country CUIT")).optional(),
   incoterms_tipo_id: text(TEXT_MAX["comprobante.fex.incoterms_tipo_id"]).optional(),
   incoterms_nro: text(TEXT_MAX["comprobante.fex.incoterms_nro"]).optional(),
   permisos: z
     .array(
       z.strictObject({
         codigo_despacho: text(TEXT_MAX["comprobante.fex.permisos.codigo_despacho"]),
-        pais_destino_id: integer(1, 9999, t("a country id")),
+        pais_destino_id: integer(1, 9999, msg("a country id")),
       }),
     )
     .optional(),
@@ -538,18 +571,18 @@ const fexSchema = z.strictObject({
 
 export const comprobanteSchema = z.strictObject({
   tipo: voucherTypeName,
-  operacion: z.enum(["V", "C"], { error: 'expected "V" (sale) or "C" (purchase)' }).default("V"),
+  operacion: z.enum(["V", "C"], { error: words(msg('expected "V" (sale) or "C" (purchase)')) }).default("V"),
   // Left out: today in Argentina, and a due date from it (src/voucher/validate.ts fillDates).
   fecha: date().optional(),
   vencimiento: date().optional(),
-  punto_venta: integer(1, 99999, t("a point of sale number")).optional(),
-  numero: integer(0, 99_999_999, t("a voucher number of at most 8 digits")).optional(),
+  punto_venta: integer(1, 99999, msg("a point of sale number")).optional(),
+  numero: integer(0, 99_999_999, msg("a voucher number of at most 8 digits")).optional(),
   moneda: z
     .string()
-    .regex(/^[A-Z0-9]{3}$/, t("expected a 3-character currency code such as PES, DOL or 060"))
+    .regex(/^[A-Z0-9]{3}$/, words(msg("expected a 3-character currency code such as PES, DOL or 060")))
     .default("PES"),
   cotizacion: decimal({ decimals: 6, min: "0", exclusiveMin: true, integerDigits: 4 }).optional(),
-  idioma: code(LANGUAGES, "language").default(1),
+  idioma: code(LANGUAGES, msg("language")).default(1),
   periodo_facturado_desde: date().optional(),
   periodo_facturado_hasta: date().optional(),
   rubro: text(255),
@@ -558,10 +591,10 @@ export const comprobanteSchema = z.strictObject({
   tags: z.array(z.string()).optional(),
   datos_informativos: z.strictObject({ paga_misma_moneda: flag() }).optional(),
   abono: flag().optional(),
-  abono_frecuencia: integer(1, 120, t("a frequency in months")).optional(),
+  abono_frecuencia: integer(1, 120, msg("a frequency in months")).optional(),
   abono_hasta: monthYear().optional(),
   abono_actualiza_precios: flag().optional(),
-  detalle: z.array(detalleSchema).min(1, t("a voucher needs at least one item")),
+  detalle: z.array(detalleSchema).min(1, words(msg("a voucher needs at least one item"))),
   bonificacion: amount().optional(),
   leyenda_gral: text(TEXT_MAX["comprobante.leyenda_gral"]).optional(),
   comentario: text(TEXT_MAX["comprobante.comentario"]).optional(),

@@ -4,8 +4,7 @@
  * VAT per rate on the summed base, and total = taxed net + VAT + exempt + non-taxed +
  * internal taxes + tributos.
  */
-import { t } from "../i18n/index.js";
-import { readableRate } from "../i18n/numbers.js";
+import { concat, joined, type Message, msg, rateFigure } from "../i18n/message.js";
 import { amount } from "./amount.js";
 import { VAT_EXEMPT, VAT_NON_TAXED, type VoucherClass, voucherTypeInfo } from "./codes.js";
 import { Dec } from "./decimal.js";
@@ -171,11 +170,11 @@ export function totalsToJson(t: Totals) {
 }
 
 /** The totals in a line, amounts as the reader writes them (es `1.234,56`). */
-export function describeTotals(totals: Totals): string {
-  const parts: string[] = [];
+export function describeTotals(totals: Totals): Message {
+  const parts: Message[] = [];
   if (!totals.discount.isZero())
     parts.push(
-      t("subtotal {subtotal} − discount {discount}", {
+      msg("subtotal {subtotal} − discount {discount}", {
         subtotal: amount(totals.subtotal),
         discount: amount(totals.discount),
       }),
@@ -183,18 +182,18 @@ export function describeTotals(totals: Totals): string {
   for (const r of totals.rates) {
     parts.push(
       totals.vatApplies
-        ? t("net {rate}% {net} + VAT {vat}", {
-            rate: readableRate(r.rate),
+        ? msg("net {rate}% {net} + VAT {vat}", {
+            rate: rateFigure(r.rate),
             net: amount(r.net),
             vat: amount(r.vat),
           })
-        : t("net {net}", { net: amount(r.net) }),
+        : msg("net {net}", { net: amount(r.net) }),
     );
   }
-  if (!totals.exempt.isZero()) parts.push(t("exempt {amount}", { amount: amount(totals.exempt) }));
-  if (!totals.nonTaxed.isZero()) parts.push(t("non-taxed {amount}", { amount: amount(totals.nonTaxed) }));
+  if (!totals.exempt.isZero()) parts.push(msg("exempt {amount}", { amount: amount(totals.exempt) }));
+  if (!totals.nonTaxed.isZero()) parts.push(msg("non-taxed {amount}", { amount: amount(totals.nonTaxed) }));
   if (!totals.internalTaxes.isZero())
-    parts.push(t("internal taxes {amount}", { amount: amount(totals.internalTaxes) }));
-  if (!totals.tributos.isZero()) parts.push(t("tributos {amount}", { amount: amount(totals.tributos) }));
-  return `${parts.join(", ")} = ${amount(totals.total)}`;
+    parts.push(msg("internal taxes {amount}", { amount: amount(totals.internalTaxes) }));
+  if (!totals.tributos.isZero()) parts.push(msg("tributos {amount}", { amount: amount(totals.tributos) }));
+  return concat(joined(parts, ", "), " = ", amount(totals.total));
 }

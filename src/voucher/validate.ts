@@ -4,13 +4,13 @@
  */
 
 import * as z from "zod";
-import { t } from "../i18n/index.js";
+import { type Message, msg } from "../i18n/message.js";
 import { DEFAULT_FINAL_CONSUMER_CEILING, isNote, PAYMENT_CONDITIONS, voucherTypeInfo } from "./codes.js";
 import { addDays, argentinaToday, formatDay } from "./dates.js";
 import { Dec } from "./decimal.js";
 import { readableFindings } from "./readable.js";
 import { checkRules, type Finding, type Path, type RuleOptions } from "./rules.js";
-import { type Envelope, envelopeSchema, type ParsedEnvelope } from "./schema.js";
+import { type Envelope, envelopeSchema, issueWords, type ParsedEnvelope } from "./schema.js";
 import { computeTotals, type Totals } from "./totals.js";
 
 export interface ValidationResult {
@@ -145,7 +145,7 @@ function dropUnsent(raw: unknown): { value: unknown; findings: Finding[]; place:
           severity: "warning",
           code: "tributo.zero",
           path: ["comprobante", "tributos", i],
-          message: t("a tributo of 0 is not sent: the authority refuses it (10024)"),
+          message: msg("a tributo of 0 is not sent: the authority refuses it (10024)"),
         });
       return zero;
     });
@@ -167,7 +167,7 @@ function dropUnsent(raw: unknown): { value: unknown; findings: Finding[]; place:
           severity: "warning",
           code: "rg_especiales.empty",
           path: ["comprobante", "rg_especiales", "datos", i, "valor"],
-          message: t("opcional {id} has no value: dropped, as the service drops it", {
+          message: msg("opcional {id} has no value: dropped, as the service drops it", {
             id: String((d as { id?: unknown }).id ?? "?"),
           }),
         });
@@ -211,7 +211,7 @@ function judge(parsed: ParsedEnvelope, options: RuleOptions): { findings: Findin
       severity: "warning",
       code: "currency.rate",
       path: ["comprobante", "cotizacion"],
-      message: t("a voucher in pesos goes with cotizacion 1, as the authority requires; {cotizacion} is not sent", {
+      message: msg("a voucher in pesos goes with cotizacion 1, as the authority requires; {cotizacion} is not sent", {
         cotizacion: String(given),
       }),
     });
@@ -221,7 +221,7 @@ function judge(parsed: ParsedEnvelope, options: RuleOptions): { findings: Findin
       severity: "warning",
       code: "total.missing",
       path: ["comprobante", "total"],
-      message: t("no total given: filled in with the computed {total}", { total: c.total }),
+      message: msg("no total given: filled in with the computed {total}", { total: c.total }),
     });
   }
   return { findings, totals };
@@ -273,13 +273,13 @@ function fillDates(envelope: ParsedEnvelope, today: number): Finding[] {
   const c = envelope.comprobante;
   const findings: Finding[] = [];
   const filled: string[] = [];
-  const tell = (field: string, message: string) => {
+  const tell = (field: string, message: Message) => {
     filled.push(field);
     findings.push({ severity: "warning", code: "date.default", path: ["comprobante", field], message });
   };
   if (c.fecha === undefined) {
     c.fecha = formatDay(today);
-    tell("fecha", t("no fecha given: dated today in Argentina, {fecha}", { fecha: c.fecha }));
+    tell("fecha", msg("no fecha given: dated today in Argentina, {fecha}", { fecha: c.fecha }));
   }
   const fecha = c.fecha;
   if (c.vencimiento === undefined) {
@@ -289,10 +289,13 @@ function fillDates(envelope: ParsedEnvelope, today: number): Finding[] {
     tell(
       "vencimiento",
       due.why === "condition"
-        ? t("no vencimiento given: due {days} days after its date, as its sale condition says, {vencimiento}", figures)
+        ? msg(
+            "no vencimiento given: due {days} days after its date, as its sale condition says, {vencimiento}",
+            figures,
+          )
         : due.why === "fce"
-          ? t("no vencimiento given: an FCE invoice is due {days} days after its date, {vencimiento}", figures)
-          : t("no vencimiento given: due on the voucher's date, {vencimiento}", figures),
+          ? msg("no vencimiento given: an FCE invoice is due {days} days after its date, {vencimiento}", figures)
+          : msg("no vencimiento given: due on the voucher's date, {vencimiento}", figures),
     );
   }
   const billsPeriod = c.abono === "S" || c.fex?.tipo_exportacion === 2 || c.fex?.tipo_exportacion === 4;
@@ -302,7 +305,7 @@ function fillDates(envelope: ParsedEnvelope, today: number): Finding[] {
     filled.push("periodo_facturado_desde");
     tell(
       "periodo_facturado_hasta",
-      t("no billed period given: the month up to the voucher's date, {desde} to {hasta}", {
+      msg("no billed period given: the month up to the voucher's date, {desde} to {hasta}", {
         desde: c.periodo_facturado_desde,
         hasta: c.periodo_facturado_hasta,
       }),
@@ -331,7 +334,7 @@ function zodFindings(issues: z.core.$ZodIssue[], input: unknown): Finding[] {
           severity: "error",
           code: "schema.unknown-field",
           path: [...path, key],
-          message: t("unknown field {key}; check its spelling (see `facturar schema`)", { key: JSON.stringify(key) }),
+          message: msg("unknown field {key}; check its spelling (see `facturar schema`)", { key: JSON.stringify(key) }),
         });
       }
       continue;
@@ -361,7 +364,7 @@ function zodFindings(issues: z.core.$ZodIssue[], input: unknown): Finding[] {
         severity: "error",
         code: "text.max",
         path,
-        message: t("must have at most {max} characters; it has {length}", {
+        message: msg("must have at most {max} characters; it has {length}", {
           max: Number(issue.maximum),
           length: value.length,
         }),
@@ -373,7 +376,7 @@ function zodFindings(issues: z.core.$ZodIssue[], input: unknown): Finding[] {
       severity: "error",
       code: missing ? "schema.required" : "schema.invalid",
       path,
-      message: missing ? t("required field is missing") : issue.message,
+      message: missing ? msg("required field is missing") : issueWords(issue, value),
     });
   }
   return findings;

@@ -5,6 +5,7 @@
  * behind the client), so that a retry, or a 5xx on an issuing call, is caught here and not only by
  * the end-to-end runs.
  */
+
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +25,7 @@ import {
 import { type HttpOptions, type HttpResponse, TransportError } from "../../src/api/http.js";
 import { HttpService } from "../../src/api/protocol.js";
 import { FacturarError } from "../../src/errors.js";
+import { english, type Text } from "../../src/i18n/message.js";
 import { failure } from "../helpers.js";
 import { run, voucher, type World, world } from "../inprocess.js";
 
@@ -121,7 +123,7 @@ function scripted(steps: Step[], options: Partial<ClientOptions> = {}) {
     retries: 3,
     backoffMs: 100,
     sleep: async (ms) => void sleeps.push(ms),
-    log: (line) => log.push(line),
+    log: (line) => log.push(english(line)),
     transport: async (url: URL, opts: HttpOptions): Promise<HttpResponse> => {
       attempts.push(url.pathname.replace("/app/api/v2/", ""));
       opts.onSent?.();
@@ -794,7 +796,7 @@ describe("a service that moved (relocate)", () => {
       credentials: CREDENTIALS,
       userAgent: "test",
       retries: 0,
-      ...(logging ? { log: (line: string) => void log.push(line) } : {}),
+      ...(logging ? { log: (line: Text) => void log.push(english(line)) } : {}),
       relocate,
       transport: async (url) => {
         handed.push(url.href);
@@ -910,7 +912,7 @@ describe("downloads over loopback: what is sent, logged and retried", () => {
         retries: 2,
         backoffMs: 1,
         sleep: async () => {},
-        log: (line) => log.push(line),
+        log: (line) => log.push(english(line)),
       });
       const response = await client.download(new URL(`${at}/documentos/1.pdf?x=1`));
       expect(response.status).toBe(200);

@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
 import type { HttpOptions, HttpResponse } from "../../src/api/http.js";
+import { english } from "../../src/i18n/message.js";
 
 const closing: (() => void)[] = [];
 afterEach(() => {
@@ -40,7 +41,8 @@ async function rig(margin: number, answers: Record<string, HttpResponse[]> = {})
     minIntervalMs: 400,
     spacingMarginMs: margin,
     retries: 1,
-    log: (line) => {
+    log: (said) => {
+      const line = english(said);
       if (line.startsWith("GET ")) events.push(`download ${line.split("/").pop()}`);
     },
     transport: async (url: URL, opts: HttpOptions): Promise<HttpResponse> => {

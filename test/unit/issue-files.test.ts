@@ -13,10 +13,11 @@ import { type IssueRequest, type IssueSummary, issueFiles } from "../../src/batc
 import { stateDir } from "../../src/config/paths.js";
 import { loadProfile } from "../../src/config/profile.js";
 import { UsageError } from "../../src/errors.js";
+import { english } from "../../src/i18n/message.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { accountOf, connect } from "../../src/session/connect.js";
 import { clockFrom } from "../../src/voucher/dates.js";
-import { baseVoucher, freshUser, item, journalFiles, type Raw, ROOT, TODAY } from "../helpers.js";
+import { asRead, baseVoucher, freshUser, item, journalFiles, type Raw, ROOT, TODAY } from "../helpers.js";
 
 /** A user of their own (home, XDG folders, working folder) on TODAY; the embedded sandbox runs in this process. */
 function user() {
@@ -62,18 +63,18 @@ async function issue(
       connect,
       env: u.env,
       cwd: u.cwd,
-      warn: (line) => warnings.push(line),
-      log: (line) => log.push(line),
+      warn: (line) => warnings.push(english(line)),
+      log: (line) => log.push(english(line)),
       onStart: (n) => {
         total = n;
       },
       ...req,
     },
     async (r) => {
-      results.push(r);
+      results.push(asRead(r));
     },
   );
-  return { summary, results, warnings, log, ...(total !== undefined ? { total } : {}) };
+  return { summary: asRead(summary), results, warnings, log, ...(total !== undefined ? { total } : {}) };
 }
 
 /** The user's environment, with the embedded sandbox as production: the authority's checks applied. */
@@ -694,7 +695,8 @@ describe("issueFiles: a service at a URL", () => {
           ...req,
           rateMs: undefined,
           batchSize: 1,
-          log: (line) => {
+          log: (said) => {
+            const line = english(said);
             if (/\/facturacion\/nuevo /.test(line)) sent.push(performance.now());
           },
         },
@@ -725,7 +727,8 @@ describe("issueFiles: a service at a URL", () => {
     const out = await issue(u, [[raw("RATE-1"), raw("RATE-2")]], {
       batchSize: 1,
       rateMs: 150,
-      log: (line) => {
+      log: (said) => {
+        const line = english(said);
         if (/\/facturacion\/nuevo /.test(line)) sent.push(performance.now());
       },
     });
@@ -823,7 +826,8 @@ describe("issueFiles: an answer lost, and the service then out of reach", () => 
       const out = await issue(u, [[raw("UNK-1")]], {
         ...req,
         // From the send on, every connection drops before the service reads it.
-        log: (line) => {
+        log: (said) => {
+          const line = english(said);
           if (/\/facturacion\/nuevo /.test(line)) sandbox.faults.dropBefore = 1;
         },
       });

@@ -4,6 +4,7 @@
  * saves. Milliseconds a test: the service's answers are scripted where the sandbox would need
  * minutes or a broken authority to give them.
  */
+
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,8 +27,10 @@ import { Journal, JournalUnwritableError } from "../../src/batch/journal.js";
 import { laneBreak, NO_ANSWER } from "../../src/batch/outcome.js";
 import { blankResult, type VoucherResult } from "../../src/batch/result.js";
 import { FacturarError } from "../../src/errors.js";
+import { english } from "../../src/i18n/message.js";
 import type { ServiceVoucher } from "../../src/voucher/held.js";
 import type { Envelope } from "../../src/voucher/schema.js";
+import { reading } from "../helpers.js";
 import { lost, run, SETTINGS, voucher, type World, world } from "../inprocess.js";
 
 let w: World;
@@ -79,8 +82,10 @@ async function rig(
 ): Promise<Rig> {
   const journal = await Journal.open(join(target.dir, "state"), target.account, { lock: false, profile: "test" });
   const warnings: string[] = [];
-  const issuer = new Issuer(target.service, wrap(journal), { ...SETTINGS, ...settings }, (l) => warnings.push(l));
-  return { issuer, journal, warnings, close: () => journal.close() };
+  const issuer = new Issuer(target.service, wrap(journal), { ...SETTINGS, ...settings }, (l) =>
+    warnings.push(english(l)),
+  );
+  return { issuer: reading(issuer), journal: reading(journal), warnings, close: () => journal.close() };
 }
 
 /** The journal's entry for a reference, as a later run reads it. */

@@ -6,6 +6,7 @@ import { Journal } from "../../src/batch/journal.js";
 import { heldResult, lanes, RESULTS_AWAITING_DOCUMENTS, runLanes } from "../../src/batch/lanes.js";
 import { blankResult, type VoucherResult } from "../../src/batch/result.js";
 import { FacturarError } from "../../src/errors.js";
+import { english, type Text } from "../../src/i18n/message.js";
 import { SETTINGS, voucher, world } from "../inprocess.js";
 
 /** Until `done()` holds, looked at every few ms for at most `ms` (then the test's expectations tell what did not happen). */
@@ -166,10 +167,10 @@ function scripted(outcomes: Record<string, Outcome> = {}, opts: { stopAfterTold?
         if (o.kind === "bug") throw new Error(`bug at ${v.reference}`);
         return resultOf(v, o);
       }),
-    abandon: async (b: Begun, why: string) => {
+    abandon: async (b: Begun, why: Text) => {
       const ref = (b.voucher as VoucherHeading).reference;
       log.push(`abandon ${ref}`);
-      abandoned.push({ ref, why });
+      abandoned.push({ ref, why: english(why) });
     },
     issueMany: (vs: VoucherHeading[]) =>
       sending(() => {
@@ -192,7 +193,11 @@ function scripted(outcomes: Record<string, Outcome> = {}, opts: { stopAfterTold?
     abandoned,
     most: () => most,
     status: () => Object.fromEntries(told.map((r) => [r.external_reference, r.status])),
-    why: (ref: string) => told.find((r) => r.external_reference === ref)?.errors.join(" "),
+    why: (ref: string) =>
+      told
+        .find((r) => r.external_reference === ref)
+        ?.errors.map(english)
+        .join(" "),
   };
 }
 

@@ -17,6 +17,7 @@ import {
 } from "../../src/batch/outcome.js";
 import { FacturarError } from "../../src/errors.js";
 import type { ServiceVoucher } from "../../src/voucher/held.js";
+import { asRead } from "../helpers.js";
 import { voucher } from "../inprocess.js";
 
 const V = voucher("OUT-1");
@@ -56,7 +57,7 @@ function settled(outcome: Outcome, journaled?: Partial<JournalEntry>, v: Prepare
   const entry = journaled
     ? ({ ref: "OUT-1", state: "sending", at: "", mode: "instant", ...journaled } as JournalEntry)
     : undefined;
-  return settle(v, "OUT-1", outcome, { mode: "instant", journaled: entry });
+  return asRead(settle(v, "OUT-1", outcome, { mode: "instant", journaled: entry }));
 }
 
 describe("settle: each outcome's journal entry, result and lane break", () => {

@@ -6,6 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type * as z from "zod";
+import { say } from "../../src/i18n/index.js";
 import { Dec } from "../../src/voucher/decimal.js";
 import { voucherJsonSchema } from "../../src/voucher/json-schema.js";
 import {
@@ -16,6 +17,7 @@ import {
   detalleSchema,
   envelopeSchema,
   fexAsociadoSchema,
+  issueWords,
   pagosSchema,
   productoSchema,
   proveedorSchema,
@@ -25,14 +27,15 @@ import {
 
 function taken(schema: z.ZodType, value: unknown): unknown {
   const r = schema.safeParse(value);
-  if (!r.success) throw new Error(`refused ${JSON.stringify(value)}: ${r.error.issues[0]?.message}`);
+  if (!r.success)
+    throw new Error(`refused ${JSON.stringify(value)}: ${r.error.issues.map((i) => say(issueWords(i))).join("; ")}`);
   return r.data;
 }
 
 function refusal(schema: z.ZodType, value: unknown): string {
   const r = schema.safeParse(value);
   if (r.success) throw new Error(`took ${JSON.stringify(value)} as ${JSON.stringify(r.data)}`);
-  return r.error.issues.map((i) => i.message).join("; ");
+  return r.error.issues.map((i) => say(issueWords(i))).join("; ");
 }
 
 const price = productoSchema.shape.precio_unitario_sin_iva;

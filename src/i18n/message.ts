@@ -1,0 +1,165 @@
+/**
+ * Words as data. The core says what happened with `msg()`: the English template (the key of the
+ * Spanish catalog) and its parameters, amounts and rates as numbers. It never picks a language:
+ * the renderers (src/commands, src/output, src/cli.ts) put a message into the reader's words
+ * with `say()` of ./index.ts, so the core's results and errors read the same under any LANG.
+ */
+export type Lang = "en" | "es";
+
+/** A number people read: an amount (two decimals, grouped in thousands), a VAT rate, a count. */
+export interface Figure {
+  readonly figure: "amount" | "rate" | "count";
+  /** Plain decimal text as the service writes it: `-1234.5`. */
+  readonly plain: string;
+}
+
+/** What a message takes: text, a number, a nested message, a figure for the reader's notation. */
+export type Param = string | number | bigint | null | undefined | Message | Figure;
+export type Params = Readonly<Record<string, Param>>;
+
+export interface Message {
+  /** The English template, `{name}` marking a parameter; the key of the Spanish catalog. */
+  readonly template: string;
+  readonly params?: Params;
+  /** The plural template, and the count that chooses (`{n}` in both). */
+  readonly plural?: { readonly other: string; readonly count: number };
+  /** Someone else's words (the service's), shown as they are: no catalog, no parameters. */
+  readonly verbatim?: true;
+  /** zod's own issue (its data, no input value): a renderer with zod's locale says it in the reader's language. */
+  readonly zod?: Readonly<Record<string, unknown>>;
+}
+
+/** Says a zod issue in a language (zod's locale); undefined where it has no words for it. */
+export type ZodWords = (issue: Readonly<Record<string, unknown>>) => string | undefined;
+
+/** What a renderer can say: one of our messages, or text that is already words. */
+export type Text = string | Message;
+
+export function msg(template: string, params?: Params): Message {
+  return params ? { template, params } : { template };
+}
+
+/** The singular or the plural message by `count`, with `{n}` the count grouped in thousands. */
+export function msgn(count: number, one: string, other: string, params?: Params): Message {
+  return {
+    template: one,
+    params: { n: { figure: "count", plain: String(count) }, ...params },
+    plural: { other, count },
+  };
+}
+
+/** Words that are not ours (the service's, a library's): shown as they are in every language. */
+export function verbatim(text: string): Message {
+  return { template: text, verbatim: true };
+}
+
+export function isMessage(value: unknown): value is Message {
+  return typeof value === "object" && value !== null && typeof (value as Message).template === "string";
+}
+
+function isFigure(value: unknown): value is Figure {
+  return typeof value === "object" && value !== null && typeof (value as Figure).figure === "string";
+}
+
+/** An amount for a message: rendered with two decimals, grouped as the reader writes numbers. */
+export function amountFigure(plain: string): Figure {
+  return { figure: "amount", plain };
+}
+
+/** A VAT rate for a message (`10.5`): es `10,5`, en `10.5`. */
+export function rateFigure(rate: string | number): Figure {
+  return { figure: "rate", plain: String(rate) };
+}
+
+/** How each language writes numbers: es-AR `1.234,5`, English `1,234.5`. */
+export const SEPARATORS = { es: { group: ".", decimal: "," }, en: { group: ",", decimal: "." } } as const;
+
+/** Whole digits grouped in thousands as `lang` writes them (`1234567` → es `1.234.567`). */
+export function groupThousands(digits: string, lang: Lang): string {
+  return digits.replace(/\B(?=(\d{3})+$)/g, SEPARATORS[lang].group);
+}
+
+const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/** A plain decimal (`-1234.5`, `1500`) grouped in thousands; anything else as it is. */
+export function numberIn(lang: Lang, plain: string | number): string {
+  const text = String(plain);
+  const parts = PLAIN.exec(text);
+  if (!parts) return text;
+  const [, sign, whole = "", fraction] = parts;
+  const grouped = groupThousands(whole, lang);
+  return `${sign}${grouped}${fraction === undefined ? "" : `${SEPARATORS[lang].decimal}${fraction}`}`;
+}
+
+/** A VAT rate (`10.5`, `21`) as the reader writes it, without grouping: es `10,5`, en `10.5`. */
+export function rateIn(lang: Lang, rate: string | number): string {
+  const text = String(rate);
+  return PLAIN.test(text) ? text.replace(".", SEPARATORS[lang].decimal) : text;
+}
+
+function figureIn(lang: Lang, f: Figure): string {
+  if (f.figure === "rate") return rateIn(lang, f.plain);
+  if (f.figure === "count") return PLAIN.test(f.plain) && !f.plain.includes(".") ? numberIn(lang, f.plain) : f.plain;
+  return numberIn(lang, f.plain);
+}
+
+const PARAM = /\{(\w+)\}/g;
+
+/**
+ * A message in `lang`, its templates looked up in `catalog` (English when it has none), its
+ * parameters filled in and rendered the same way. Plain text is returned as it is.
+ */
+export function render(
+  text: Text,
+  lang: Lang,
+  catalog?: Readonly<Record<string, string>>,
+  zodWords?: ZodWords,
+): string {
+  if (typeof text === "string") return text;
+  if (text.zod && zodWords) return zodWords(text.zod) ?? text.template;
+  if (text.verbatim) return text.template;
+  const english = text.plural && text.plural.count !== 1 ? text.plural.other : text.template;
+  const template = catalog?.[english] ?? english;
+  const params = text.params;
+  if (!params) return template;
+  return template.replace(PARAM, (whole, name: string) => {
+    if (!(name in params)) return whole;
+    const value = params[name];
+    if (isFigure(value)) return figureIn(lang, value);
+    if (isMessage(value)) return render(value, lang, catalog, zodWords);
+    return String(value);
+  });
+}
+
+/** The English words of a message: what an Error's `message` and a log carry. */
+export function english(text: Text): string {
+  return render(text, "en");
+}
+
+/** Pieces said one after another (`{0}{1}…`): a message, then the service's words, say. */
+export function concat(...parts: Param[]): Message {
+  return { template: parts.map((_, i) => `{${i}}`).join(""), params: Object.fromEntries(parts.map((p, i) => [i, p])) };
+}
+
+/** Pieces with `separator` between them (`a, b, c`). */
+export function joined(parts: readonly Param[], separator: string): Message {
+  return concat(...parts.flatMap((part, i) => (i === 0 ? [part] : [separator, part])));
+}
+
+/**
+ * `value` with every message in it said by `say` (English with `english`): what a JSON renderer
+ * writes, and what a test compares. Plain objects and arrays are walked; anything else is kept.
+ */
+export function sayingAll<T>(value: T, say: (text: Text) => string): T {
+  const walk = (v: unknown): unknown => {
+    if (isMessage(v)) return say(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v === "object" && v !== null) {
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return v;
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    }
+    return v;
+  };
+  return walk(value) as T;
+}

@@ -1,0 +1,14 @@
+/**
+ * zod's own messages (a wrong JSON type, a missing block) in Spanish: loaded with the Spanish
+ * catalog. The one locale by name: `z.locales.es` would keep all of zod's locales in the bundle
+ * (scripts/bundle.mjs).
+ */
+import { es } from "zod/locales";
+import type { ZodWords } from "./message.js";
+
+const locale = es();
+
+export const zodWordsEs: ZodWords = (issue) => {
+  const said = locale.localeError(issue as unknown as Parameters<typeof locale.localeError>[0]);
+  return typeof said === "string" ? said : said?.message;
+};

@@ -83,8 +83,6 @@ export interface ReadPlan {
   /** Vouchers in a foreign currency: their cotizacion is checked against the authority's rate. */
   foreign: ForeignVoucher<Planned>[];
   invalid: number;
-  /** Vouchers that passed their checks (sent only if none is invalid, or with --skip-invalid). */
-  valid: number;
   /**
    * Every voucher that passed its checks, in input order, repeats and suspects too: a run refused
    * before sending tells each of them (heldByRefusal). After the first invalid one (without
@@ -114,7 +112,6 @@ export async function readPlan(
     unidentified: [],
     foreign: [],
     invalid: 0,
-    valid: 0,
     valids: [],
     notes,
   };
@@ -166,7 +163,6 @@ export async function readPlan(
       await emit(invalidResult(check));
       return;
     }
-    plan.valid++;
     // Once one is invalid nothing is sent, unless the invalid ones are skipped: only its heading
     // is kept, for its result (not sent), and its envelope is not.
     const kept = plan.invalid === 0 || req.skipInvalid === true;

@@ -25,7 +25,7 @@ import { dayNumber, formatDay } from "../voucher/dates.js";
 import { EXPORT_TABLES } from "../voucher/export-codes.js";
 import { isValidCuit } from "../voucher/ids.js";
 import type { Faults } from "./faults.js";
-import { fail, type Json, type Reply } from "./reply.js";
+import { fail, type Json, ok, type Reply } from "./reply.js";
 import { type PointOfSale, type Store, type StoredVoucher, VOUCHERS } from "./store.js";
 
 /** What these methods need of the sandbox (service.ts): its store, its day and faults, a voucher found. */
@@ -364,7 +364,7 @@ export function cuentaCorriente(service: AccountHost, body: Json): Reply {
       saldo: saldo / 100,
     };
   });
-  return { status: 200, body: { error: "N", errores: [""], rta: "OK", resultados } };
+  return ok({ resultados });
 }
 
 // --- products (productos/listar, productos/consultar) ---

@@ -10,7 +10,7 @@ import { envelopeSchema } from "../voucher/schema.js";
 import { computeTotals, itemNet, type Totals } from "../voucher/totals.js";
 import { type AccountHost, ledgerStatus } from "./account.js";
 import type { Faults } from "./faults.js";
-import { fail, type Json, NO_ERRORS, type Reply } from "./reply.js";
+import { fail, type Json, ok, type Reply } from "./reply.js";
 import { type PointOfSale, type Store, type StoredVoucher, shownPointOfSale, stripKind } from "./store.js";
 import { isDate } from "./validation.js";
 
@@ -152,7 +152,7 @@ function latestLinks(host: QueryHost, v: StoredVoucher): { pdf: string; ticket: 
 export function consulta(host: QueryHost, body: Json, pv: PointOfSale): Reply {
   const v = host.findVoucher(body?.comprobante, pv);
   if (!v) return fail(["No se encontro el comprobante solicitado."]);
-  return { status: 200, body: { error: "N", errores: NO_ERRORS, rta: "OK", ...queryItem(host, v) } };
+  return ok(queryItem(host, v));
 }
 
 export function consultaAvanzada(host: QueryHost, body: Json, pv: PointOfSale): Reply {
@@ -200,8 +200,7 @@ export function consultaAvanzada(host: QueryHost, body: Json, pv: PointOfSale): 
     if (!voucherTypeInfo(c.tipo) || !Number.isInteger(from) || !Number.isInteger(to)) {
       return fail(["La busqueda TN necesita tipo, numero_desde y numero_hasta."]);
     }
-    if (Number(c.punto_venta) !== pv.punto_venta)
-      return { status: 200, body: { rta: "OK", error: "N", total: 0, errores: [], comprobantes: [] } };
+    if (Number(c.punto_venta) !== pv.punto_venta) return ok({ total: 0, comprobantes: [] }, []);
     const found: StoredVoucher[] = [];
     for (let n = Math.min(to, from + 100_000); n >= from; n--) {
       const v = host.store.findByNumber(pv.punto_venta, c.tipo, n);
@@ -215,7 +214,7 @@ export function consultaAvanzada(host: QueryHost, body: Json, pv: PointOfSale): 
   const all = [...(candidates ?? host.store.newestFirst(pv.punto_venta, filter))];
   const size = host.options.faults.pageSize > 0 ? Math.min(limit, host.options.faults.pageSize) : limit;
   const items = all.slice(page * size, page * size + size).map((v) => queryItem(host, v));
-  return { status: 200, body: { rta: "OK", error: "N", total: all.length, errores: [], comprobantes: items } };
+  return ok({ total: all.length, comprobantes: items }, []);
 }
 
 export function numeracion(host: QueryHost, body: Json, pv: PointOfSale): Reply {
@@ -223,20 +222,14 @@ export function numeracion(host: QueryHost, body: Json, pv: PointOfSale): Reply 
   if (!c || !voucherTypeInfo(c.tipo)) return fail(["Debe enviar un tipo de comprobante valido."]);
   if (Number(c.punto_venta) !== pv.punto_venta)
     return fail(["El punto de venta no corresponde a las credenciales enviadas."]);
-  return {
-    status: 200,
-    body: {
-      error: "N",
-      errores: NO_ERRORS,
-      rta: "OK",
-      comprobante: {
-        tipo: c.tipo,
-        operacion: c.operacion ?? "V",
-        punto_venta: pv.punto_venta,
-        numero: host.store.nextNumber(pv.punto_venta, c.tipo),
-      },
+  return ok({
+    comprobante: {
+      tipo: c.tipo,
+      operacion: c.operacion ?? "V",
+      punto_venta: pv.punto_venta,
+      numero: host.store.nextNumber(pv.punto_venta, c.tipo),
     },
-  };
+  });
 }
 
 /** The sum of a voucher's tributos of one type (6 IVA, 7 IIBB), as `consulta` reports it. */

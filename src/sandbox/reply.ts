@@ -8,6 +8,14 @@ export interface Reply {
   body: Record<string, unknown>;
 }
 
+/**
+ * The service's success: `error: "N"`, `rta: "OK"` and the method's fields. `errores` is `[""]`
+ * for most methods and `[]` for some (reference §6.3): each says it as the real service does.
+ */
+export function ok(fields: Record<string, unknown>, errores: string[] = NO_ERRORS): Reply {
+  return { status: 200, body: { error: "N", errores, rta: "OK", ...fields } };
+}
+
 /** The service's refusal: `error: "S"` and its `errores`, with HTTP 200 as the service answers. */
 export function fail(errores: string[], extra: Record<string, unknown> = {}): Reply {
   return { status: 200, body: { error: "S", errores, rta: "", ...extra } };

@@ -45,7 +45,7 @@ import type { Faults } from "./faults.js";
 import { consulta, consultaAvanzada, numeracion } from "./queries.js";
 import { cambiarFechaEncolado, eliminarEncolado, processQueue, reenviarEncolado } from "./queue.js";
 import { DEFAULT_RATES } from "./rates.js";
-import { fail, type Json, NO_ERRORS, type Reply } from "./reply.js";
+import { fail, type Json, NO_ERRORS, ok, type Reply } from "./reply.js";
 import { type PointOfSale, type Store, type StoredVoucher, shownPointOfSale, stripKind, VOUCHERS } from "./store.js";
 import { isDate, pad, serviceProblems } from "./validation.js";
 import { NO_WEBHOOKS, type Webhooks, webhookOf } from "./webhooks.js";
@@ -855,17 +855,11 @@ export class SandboxService {
         },
       };
     }
-    return {
-      status: 200,
-      body: {
-        error: "N",
-        errores: NO_ERRORS,
-        rta: "OK",
-        facturacion: "OK",
-        prox_mantenimientos_programados: [],
-        novedades: "Entorno de desarrollo local de facturar.",
-      },
-    };
+    return ok({
+      facturacion: "OK",
+      prox_mantenimientos_programados: [],
+      novedades: "Entorno de desarrollo local de facturar.",
+    });
   }
 
   // --- the queue worker (queue.ts) ---

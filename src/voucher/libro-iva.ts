@@ -243,9 +243,17 @@ export function lidRecords(lines: readonly BookLine[], book: Book): LidRecords {
       out.refused.push({ line, reason: "operation" });
       continue;
     }
-    const count = String(records.length);
-    const pesos = "PES";
-    const one = lidRate(Dec.ONE);
+    // Both designs agree from the IIBB perceptions to the operation code: pesos, a rate of 1
+    // (the amounts are converted already), the number of rate records.
+    const agreed = [
+      lidAmount(a(line, "percepciones_iibb")),
+      lidAmount(a(line, "percepciones_municipales")),
+      lidAmount(a(line, "impuestos_internos")),
+      "PES",
+      lidRate(Dec.ONE),
+      String(records.length),
+      op,
+    ];
     if (book === "ventas") {
       out.cbte.push(
         [
@@ -264,13 +272,7 @@ export function lidRecords(lines: readonly BookLine[], book: Book): LidRecords {
           // VAT is a national tax: its perceptions go with the other national ones (the sales
           // design has no field of their own for them).
           lidAmount(a(line, "percepciones_nacionales").add(a(line, "percepciones_iva"))),
-          lidAmount(a(line, "percepciones_iibb")),
-          lidAmount(a(line, "percepciones_municipales")),
-          lidAmount(a(line, "impuestos_internos")),
-          pesos,
-          one,
-          count,
-          op,
+          ...agreed,
           lidAmount(a(line, "otros_tributos")),
           "00000000",
         ].join(""),
@@ -296,13 +298,7 @@ export function lidRecords(lines: readonly BookLine[], book: Book): LidRecords {
           lidAmount(a(line, "exentos")),
           lidAmount(a(line, "percepciones_iva").add(a(line, "percepciones_no_categorizados"))),
           lidAmount(a(line, "percepciones_nacionales")),
-          lidAmount(a(line, "percepciones_iibb")),
-          lidAmount(a(line, "percepciones_municipales")),
-          lidAmount(a(line, "impuestos_internos")),
-          pesos,
-          one,
-          count,
-          op,
+          ...agreed,
           lidAmount(credit),
           lidAmount(a(line, "otros_tributos")),
           "0".repeat(11),

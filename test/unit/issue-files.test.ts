@@ -6,7 +6,9 @@
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AccountKey } from "../../src/api/connection.js";
+import type { AccountKey, Connect } from "../../src/api/connection.js";
+import { TransportError } from "../../src/api/http.js";
+import type { Service } from "../../src/api/protocol.js";
 import { Journal, JournalBusyError } from "../../src/batch/journal.js";
 import type { VoucherResult } from "../../src/batch/result.js";
 import { type IssueRequest, type IssueSummary, issueFiles } from "../../src/batch/run.js";
@@ -871,5 +873,74 @@ describe("issueFiles: the profile", () => {
       expect.stringMatching(/holds literal credentials \(usertoken\) and other users can read it/),
     );
     expect(out.summary.issued).toBe(1);
+  });
+});
+
+describe("issueFiles: what the mutation run of 27/11 found untested", () => {
+  /** `connect`, with some of the service's methods replaced; the rest answer as the sandbox does. */
+  function scripted(parts: (real: Service) => Partial<Record<keyof Service, unknown>>): Connect {
+    return async (profile, opts) => {
+      const connection = await connect(profile, opts);
+      const service = Object.assign(Object.create(connection.service), parts(connection.service)) as Service;
+      return { ...connection, service, close: () => connection.close() };
+    };
+  }
+
+  it("a reference issued before, given again with other content: told a conflict, counted so, nothing sent", async () => {
+    const u = user();
+    await issue(u, [[raw("K-1")]]);
+    const out = await issue(u, [[raw("K-1", (r) => (r.cliente.razon_social = "Otra"))]]);
+    expect(by(out.results)).toEqual([["K-1", "conflict"]]);
+    expect(out.summary).toEqual({ ...NONE, conflicts: 1 });
+    expect(calls(out.log)).not.toContain("facturacion/nuevo");
+  });
+
+  it("--wait that cannot ask the service how a queued voucher ended: the run says why", async () => {
+    const u = user();
+    let queued = false;
+    const out = await issue(u, [[raw("UF-1", (r) => (r.comprobante.numero = 0))]], {
+      mode: "queued",
+      wait: true,
+      waitTimeoutMs: 60_000,
+      connect: scripted((real) => ({
+        issue: async (mode: "queued", body: Record<string, unknown>) => {
+          const answer = await real.issue(mode, body);
+          queued = true;
+          return answer;
+        },
+        findByReference: async (ref: string, operacion?: "V" | "C") => {
+          if (queued) throw new TransportError("cannot connect", "refused", false);
+          return real.findByReference(ref, operacion);
+        },
+      })),
+    });
+    expect(by(out.results)).toEqual([["UF-1", "queued"]]);
+    expect(out.summary.unfollowed?.message).toMatch(/cannot connect/);
+  });
+
+  it("a voucher's documents download beside its lane: the next voucher is sent before they land", async () => {
+    const u = user();
+    let secondSent = () => {};
+    const sent = new Promise<void>((done) => (secondSent = done));
+    const out = await issue(u, [[raw("DL-1"), raw("DL-2")]], {
+      savePdf: true,
+      batchSize: 1,
+      connect: scripted((real) => ({
+        issue: async (mode: "instant", body: Record<string, unknown>) => {
+          if ((body.comprobante as { external_reference: string }).external_reference === "DL-2") secondSent();
+          return real.issue(mode, body);
+        },
+        // Each document waits for the lane's next voucher to be sent: a lane that waited for them would never end.
+        download: async (url: URL) => {
+          await sent;
+          return real.download(url);
+        },
+      })),
+    });
+    expect(by(out.results)).toEqual([
+      ["DL-1", "issued"],
+      ["DL-2", "issued"],
+    ]);
+    expect(out.results.map((r) => r.pdf === null)).toEqual([false, false]);
   });
 });

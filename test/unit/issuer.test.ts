@@ -12,7 +12,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AccessDeniedError } from "../../src/api/client.js";
 import type { HttpResponse } from "../../src/api/http.js";
 import { TransportError } from "../../src/api/http.js";
-import { AuthorityDownError, type HttpService, type IssueAnswer, type Service } from "../../src/api/protocol.js";
+import {
+  AuthorityDownError,
+  type HttpService,
+  type IssueAnswer,
+  type Service,
+  WebhookRequiredError,
+} from "../../src/api/protocol.js";
 import { saveDocument } from "../../src/batch/documents.js";
 import {
   type Begun,
@@ -2657,5 +2663,320 @@ describe("survivors of the mutation run, each a behaviour", () => {
       "the link answered HTTP 410",
     );
     expect(asked).toEqual(["http://sandbox.invalid/app/api/v2/a.pdf"]);
+  });
+});
+
+describe("survivors of the mutation run of 27/11, each a behaviour", () => {
+  /** A download held until released, and a promise that tells when the first one was asked for. */
+  function gatedDocuments(target: World) {
+    let release = () => {};
+    const gate = new Promise<void>((done) => (release = done));
+    let asked = () => {};
+    const firstAsked = new Promise<void>((done) => (asked = done));
+    script(target, {
+      download: async (_url: URL) => {
+        asked();
+        await gate;
+        return ok(PDF);
+      },
+    });
+    return { release, firstAsked };
+  }
+
+  it("a refusal told by its batch row is told by its place in the user's file; the journal keeps the service's words", async () => {
+    w = await world();
+    const rowText = "El comprobante enviado en la fila 1 (comenzando en 0) tiene un CUIT invalido";
+    const codeless = "Fila 1 (comenzando en 0): el domicilio falta";
+    let refused = false;
+    const real = script(w, {
+      issueBatch: async (mode: "instant", bodies: Record<string, unknown>[]) => {
+        if (refused) return real.issueBatch(mode, bodies);
+        refused = true;
+        const refusal: IssueAnswer = {
+          ok: false,
+          errors: [rowText, codeless, "Error 10000: sin fila", "Observacion sin codigo"],
+          details: [
+            { code: "TFC-1", text: rowText },
+            { code: "TFC-2", text: "Error 10000: sin fila" },
+          ],
+          requiresFce: false,
+        };
+        const other: IssueAnswer = { ok: false, errors: ["no mirado"], details: [], requiresFce: false };
+        return { items: [other, refusal], refusedRow: 1 };
+      },
+    });
+    const r = await rig(w);
+    const results = await r.issuer.issueBatch([voucher("FR-1"), voucher("FR-2")]);
+    await r.close();
+    expect(results.map((x) => x.status)).toEqual(["issued", "rejected"]);
+    const placedRow = "El comprobante enviado en FR-2.json tiene un CUIT invalido";
+    const placedCodeless = "FR-2.json: el domicilio falta";
+    expect(results[1]?.errors).toEqual([placedRow, placedCodeless, "Error 10000: sin fila", "Observacion sin codigo"]);
+    // Each text that named the row is said once, with its place; those that named none are left as they came.
+    expect(results[1]?.error_details).toEqual([
+      { code: "TFC-1", text: placedRow, place: "FR-2.json" },
+      { code: "TFC-2", text: "Error 10000: sin fila" },
+      { code: "service.rejected", text: placedCodeless, field: null, place: "FR-2.json" },
+    ]);
+    expect(r.warnings).toContain(
+      "batch of 2: the service refused FR-2; asking it about the others before sending them again",
+    );
+    expect((await entryOf(w, "FR-2"))?.errors).toEqual([
+      rowText,
+      codeless,
+      "Error 10000: sin fila",
+      "Observacion sin codigo",
+    ]);
+  });
+
+  it("an issued voucher is journaled with its documents missing until they are saved", async () => {
+    w = await world();
+    const { release, firstAsked } = gatedDocuments(w);
+    const dir = outDir();
+    const r = await rig(w, { savePdf: true, outDir: dir });
+    const issuing = r.issuer.issue(voucher("DM-1"));
+    await firstAsked;
+    // A run that died here would leave them for the next run to fetch (fetchMissing).
+    expect(r.journal.get("DM-1")).toMatchObject({ state: "issued", documents_missing: true, out_dir: dir });
+    expect(r.journal.withMissingDocuments().map((e) => e.ref)).toEqual(["DM-1"]);
+    release();
+    const result = await issuing;
+    await r.close();
+    expect(result.pdf).not.toBeNull();
+    expect(await entryOf(w, "DM-1")).toMatchObject({ state: "issued", documents_missing: false, out_dir: dir });
+  });
+
+  it("found at the service without its documents on disk: journaled missing them until they are saved", async () => {
+    w = await world();
+    await run(w, [voucher("DM-2")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const { release, firstAsked } = gatedDocuments(w);
+    const dir = outDir();
+    const r = await rig(w, { savePdf: true, outDir: dir });
+    const issuing = r.issuer.issue(voucher("DM-2"));
+    await firstAsked;
+    expect(r.journal.get("DM-2")).toMatchObject({ state: "issued", documents_missing: true, out_dir: dir });
+    release();
+    expect((await issuing).status).toBe("skipped-duplicate");
+    await r.close();
+    expect((await entryOf(w, "DM-2"))?.documents_missing).toBe(false);
+  });
+
+  it("followed out of the queue until issued: journaled missing its documents until they are saved", async () => {
+    w = await world();
+    const { release, firstAsked } = gatedDocuments(w);
+    const dir = outDir();
+    const r = await rig(w, {
+      mode: "queued",
+      wait: true,
+      waitTimeoutMs: 60_000,
+      savePdf: true,
+      outDir: dir,
+      sleep: async () => {
+        await w.sandbox.processQueue();
+      },
+    });
+    const issuing = r.issuer.issue(queuedVoucher("DM-3"));
+    await firstAsked;
+    expect(r.journal.get("DM-3")).toMatchObject({ state: "issued", documents_missing: true, out_dir: dir });
+    release();
+    expect((await issuing).status).toBe("issued");
+    await r.close();
+    expect((await entryOf(w, "DM-3"))?.documents_missing).toBe(false);
+  });
+
+  it("without --pdf, or for a voucher not issued, the journal awaits no documents", async () => {
+    w = await world();
+    const r = await rig(w);
+    await r.issuer.issue(voucher("DM-4"));
+    await r.close();
+    expect(await entryOf(w, "DM-4")).toMatchObject({ state: "issued" });
+    expect((await entryOf(w, "DM-4"))?.documents_missing).toBeUndefined();
+  });
+
+  it("--allow-duplicate --pdf: the voucher already at the service is not journaled as awaiting documents", async () => {
+    w = await world();
+    await run(w, [voucher("DM-5")]);
+    rmSync(join(w.dir, "state"), { recursive: true });
+    documents(w);
+    const r = await rig(w, { savePdf: true, outDir: outDir(), allowDuplicate: true });
+    const result = await r.issuer.issue(voucher("DM-5"));
+    expect(result.external_reference).toBe("DM-5-R2");
+    expect(r.journal.withMissingDocuments()).toEqual([]);
+    await r.close();
+    expect(await entryOf(w, "DM-5")).toMatchObject({ state: "issued" });
+    expect((await entryOf(w, "DM-5"))?.documents_missing).toBeUndefined();
+  });
+
+  it("the `sending` entry carries this boot, so that the next run can count the settle window from it", async () => {
+    w = await world();
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo") throw new TypeError("the process dies here");
+      return call();
+    };
+    const r = await rig(w, { boot: "boot-of-the-test" });
+    await expect(r.issuer.issue(voucher("BT-1"))).rejects.toThrow();
+    await r.close();
+    expect((await entryOf(w, "BT-1"))?.boot).toBe("boot-of-the-test");
+  });
+
+  it("sent long ago on this boot by a run that died: asked about once, not waited for again", async () => {
+    w = await world();
+    const journal = await Journal.open(join(w.dir, "state"), w.account, { lock: false, profile: "test" });
+    await journal.record({
+      ref: "LW-1",
+      state: "sending",
+      mode: "instant",
+      sent_at: "2026-11-20T00:00:00Z",
+      sent_mono: 400_000,
+      boot: "this-boot",
+    });
+    await journal.close();
+    let now = 1_000_000;
+    let lookups = 0;
+    const real = script(w, {
+      findByReference: async (ref: string) => {
+        lookups++;
+        return real.findByReference(ref);
+      },
+    });
+    const r = await rig(w, {
+      boot: "this-boot",
+      now: () => now,
+      settleWindowMs: 60_000,
+      sleep: async (ms) => {
+        now += ms;
+      },
+    });
+    const result = await r.issuer.issue(voucher("LW-1"));
+    await r.close();
+    expect(result.status).toBe("issued");
+    // Ten minutes after its send, the window has passed: one question, then the send.
+    expect(lookups).toBe(1);
+  });
+
+  it("issued without a number, and the service holds nothing under it yet: reported issued, with a warning", async () => {
+    w = await world();
+    let sent = false;
+    const real = script(w, {
+      issue: async (mode: "instant", body: Record<string, unknown>): Promise<IssueAnswer> => {
+        const answer = await real.issue(mode, body);
+        sent = true;
+        return answer.ok ? { ...answer, numero: null } : answer;
+      },
+      findByReference: async (ref: string) => (sent ? [] : real.findByReference(ref)),
+    });
+    const r = await rig(w);
+    const result = await r.issuer.issue(voucher("NN-3"));
+    await r.close();
+    expect(result).toMatchObject({ status: "issued", numero: null });
+    expect(result.warnings).toEqual([
+      "issued, but the service gave no readable voucher number for NN-3: `facturar query --ref NN-3` tells it later",
+    ]);
+  });
+
+  it("--wait: queued under the reference with other figures is a conflict, not followed", async () => {
+    w = await world();
+    await run(w, [queuedVoucher("QC-1")], { mode: "queued" });
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const changed = voucher("QC-1", (raw) => {
+      raw.comprobante.numero = 0;
+      raw.comprobante.detalle[0].producto.precio_unitario_sin_iva = 200;
+      raw.comprobante.total = 242;
+    });
+    let lookups = 0;
+    const real = script(w, {
+      findByReference: async (ref: string) => {
+        lookups++;
+        return real.findByReference(ref);
+      },
+    });
+    const r = await rig(w, { mode: "queued", wait: true, waitTimeoutMs: 60_000 });
+    const result = await r.issuer.issue(changed);
+    await r.close();
+    expect(result).toMatchObject({ status: "conflict", ok: false, content_changed: true });
+    expect(lookups).toBe(1);
+  });
+
+  it("--requeue does not put back a failed queued voucher with other figures: that would issue the other one", async () => {
+    w = await world();
+    await run(w, [queuedVoucher("QC-2")], { mode: "queued" });
+    w.sandbox.options.faults.queueError = 1;
+    await w.sandbox.processQueue();
+    rmSync(join(w.dir, "state"), { recursive: true });
+    const changed = voucher("QC-2", (raw) => {
+      raw.comprobante.numero = 0;
+      raw.comprobante.detalle[0].producto.precio_unitario_sin_iva = 200;
+      raw.comprobante.total = 242;
+    });
+    const r = await rig(w, { mode: "queued", requeue: true });
+    const result = await r.issuer.issue(changed);
+    await r.close();
+    expect(result).toMatchObject({ status: "conflict", ok: false, content_changed: true });
+    expect(w.calls.get("facturacion/reenviar_encolado")).toBeUndefined();
+  });
+
+  it("the authority down at an item: an item after it that the answer names issued is issued", async () => {
+    w = await world();
+    const down = new AuthorityDownError(["AFIP No devolvio el CAE asociado."]);
+    const real = script(w, {
+      issueBatch: async (_mode: "instant", bodies: Record<string, unknown>[]) => {
+        const first = await real.issue("instant", bodies[0] as Record<string, unknown>);
+        const third = await real.issue("instant", bodies[2] as Record<string, unknown>);
+        const refused: IssueAnswer = {
+          ok: false,
+          errors: ["caido"],
+          details: [],
+          requiresFce: false,
+          unavailable: down,
+        };
+        return { items: [first, refused, third] };
+      },
+    });
+    const r = await rig(w);
+    const stop = await r.issuer
+      .issueBatch(["AD-1", "AD-2", "AD-3"].map((ref) => voucher(ref)))
+      .catch((e: unknown) => e);
+    await r.close();
+    expect(stop).toBeInstanceOf(ServiceStop);
+    expect((stop as ServiceStop).settled?.map((x) => x?.status)).toEqual(["issued", undefined, "issued"]);
+    const states = [];
+    for (const ref of ["AD-1", "AD-2", "AD-3"]) states.push((await entryOf(w, ref))?.state);
+    expect(states).toEqual(["issued", "held", "issued"]);
+  });
+
+  it("sent by a run that died, the file changed since with the same type and total: a conflict, by its digest", async () => {
+    w = await world();
+    // The earlier run sent DG-9 and died before the answer: the journal says `sending`, with its digest.
+    w.step = async (method, _body, call) => {
+      if (method !== "facturacion/nuevo") return call();
+      await call();
+      throw new TypeError("the process dies here");
+    };
+    const first = await rig(w);
+    await expect(first.issuer.issue(voucher("DG-9"))).rejects.toThrow();
+    await first.close();
+    w.step = (_m, _b, call) => call();
+    const r = await rig(w, { settleWindowMs: 0 });
+    const result = await r.issuer.issue(voucher("DG-9", (raw) => (raw.cliente.razon_social = "Otra")));
+    await r.close();
+    expect(result).toMatchObject({ status: "conflict", ok: false, content_changed: true });
+  });
+
+  it("reporting a journal-settled voucher, or abandoning it, writes nothing to the journal", async () => {
+    w = await world();
+    await run(w, [voucher("NW-1")]);
+    const r = await rig(w);
+    const file = r.journal.path;
+    const before = readFileSync(file, "utf8");
+    const begun = await r.issuer.begin(voucher("NW-1"));
+    await r.issuer.abandon(begun, "stopped");
+    expect(await r.issuer.finish(begun)).toMatchObject({ status: "skipped-duplicate" });
+    await r.close();
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+
+  it("a point of sale that takes no queued vouchers stops the run: every other would be refused alike", () => {
+    expect(isServiceFailure(new WebhookRequiredError(["El punto de venta no tiene webhook"]))).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import { loadProfile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
 import { say, t, tn } from "../i18n/index.js";
+import { msg } from "../i18n/message.js";
 import { jsonText } from "../output/json.js";
 import { stateWord } from "../output/voucher.js";
 import { accountOf } from "../session/connect.js";
@@ -127,7 +128,8 @@ export async function journalCommand(ctx: Context, files: string[], flags: Journ
               ref: entry.ref,
               state: "held",
               mode: entry.mode,
-              errors: [t("not at the service")],
+              // Data, said in the language of whoever reads the journal later.
+              errors: [msg("not at the service")],
             });
             ctx.err(
               t("{ref}: the service has no voucher under it; the next issue run will send it", { ref: entry.ref }),

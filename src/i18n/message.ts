@@ -163,3 +163,70 @@ export function sayingAll<T>(value: T, say: (text: Text) => string): T {
   };
   return walk(value) as T;
 }
+
+/** The most a message read back from a file may nest, and say (in characters of its English). */
+const STORED_DEPTH = 32;
+const STORED_SIZE = 100_000;
+const FIGURES = new Set<unknown>(["amount", "rate", "count"]);
+
+function plainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * How many characters `value`, a message read back from JSON, says at most (its English, each
+ * parameter counted where it is used); undefined when it is not one of ours as msg() builds them.
+ * Linear in its size: each parameter is measured once, however often its template names it.
+ */
+function storedSize(value: unknown, depth: number): number | undefined {
+  if (depth > STORED_DEPTH || !plainObject(value) || typeof value.template !== "string") return undefined;
+  const { template, params, plural, verbatim: theirs, zod } = value;
+  if (theirs !== undefined && theirs !== true) return undefined;
+  if (zod !== undefined && !(plainObject(zod) && typeof zod.code === "string")) return undefined;
+  if (
+    plural !== undefined &&
+    !(plainObject(plural) && typeof plural.other === "string" && Number.isFinite(plural.count))
+  )
+    return undefined;
+  const templates = [template, ...(plainObject(plural) ? [plural.other as string] : [])];
+  let size = Math.max(...templates.map((x) => x.length));
+  if (params === undefined || theirs) return size;
+  if (!plainObject(params)) return undefined;
+  for (const [name, param] of Object.entries(params)) {
+    let each: number | undefined;
+    if (param === null || ["string", "number", "boolean"].includes(typeof param)) each = String(param).length;
+    else if (plainObject(param) && "figure" in param)
+      each = FIGURES.has(param.figure) && typeof param.plain === "string" ? 2 * param.plain.length : undefined;
+    else each = storedSize(param, depth + 1);
+    if (each === undefined) return undefined;
+    const uses = Math.max(...templates.map((x) => x.split(`{${name}}`).length - 1));
+    size += uses * each;
+    if (size > STORED_SIZE) return undefined;
+  }
+  return size;
+}
+
+/**
+ * Text read back from a file we wrote (the journal's `errors`): words as they are, a message as
+ * msg() built it. Anything else (a line edited by hand, another program's data, a message too
+ * deep or too long to say) is quoted as the file holds it, cut short: never a crash, never
+ * "[object Object]".
+ */
+export function storedText(value: unknown): Text {
+  if (typeof value === "string") return value;
+  if (storedSize(value, 0) !== undefined) return value as Message;
+  let quoted: string;
+  try {
+    quoted = JSON.stringify(value) ?? String(value);
+  } catch {
+    return msg("(not shown: nested too deeply)");
+  }
+  return verbatim(quoted.length > 200 ? `${quoted.slice(0, 199)}…` : quoted);
+}
+
+/** A list of texts read back from a file: one that is not a list is one text. */
+export function storedTexts(value: unknown): Text[] {
+  return (Array.isArray(value) ? value : [value]).map(storedText);
+}

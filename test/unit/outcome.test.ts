@@ -364,7 +364,7 @@ describe("settle: what each outcome says", () => {
 
   it("keeps a bad request's and a failed lookup's words as messages, for the reader's language (#27)", () => {
     const text = msg("the connection broke while the answer arrived");
-    const raw = (outcome: Outcome) => settle(V, "OUT-1", outcome, { mode: "instant" });
+    const raw = (outcome: Outcome) => settle(V, "OUT-1", outcome, { mode: "instant", journaled: undefined });
     const bad = raw({ kind: "bad-request", error: new FacturarError(text, "rejected", "http.400") });
     const unknown = raw({ kind: "unknown", cause: new TransportError(text, "dropped", true) });
     for (const { result, entry } of [bad, unknown]) {

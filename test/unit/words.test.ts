@@ -3,6 +3,8 @@
  * language; the renderers say them in the reader's. What a message renders to, and that the
  * core's results are the same data whatever the language.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FacturarError, textOf } from "../../src/errors.js";
 import { say, useLang } from "../../src/i18n/index.js";
@@ -21,7 +23,7 @@ import {
 import { dayNumber } from "../../src/voucher/dates.js";
 import { Dec } from "../../src/voucher/decimal.js";
 import { validateEnvelope } from "../../src/voucher/validate.js";
-import { baseVoucher, TODAY } from "../helpers.js";
+import { baseVoucher, ROOT, TODAY } from "../helpers.js";
 
 afterEach(() => useLang("en"));
 
@@ -73,6 +75,26 @@ describe("a message", () => {
     const said = sayingAll(value, english);
     expect(said).toEqual({ errors: ["row 1"], code: "x", at: when, n: 3 });
     expect(said.at).toBe(when);
+  });
+});
+
+describe("amounts in the core's messages", () => {
+  it("are figures, said in the reader's notation like the other amounts of the same sentence", async () => {
+    const file = (name: string) => JSON.parse(readFileSync(join(ROOT, "samples", "invalid", name), "utf8"));
+    const said = (name: string, code: string) =>
+      coreFindings(file(name))
+        .filter((f) => f.code === code)
+        .map((f) => say(f.message));
+    await useLang("es");
+    expect(said("discount-exceeds.json", "discount.exceeds")).toEqual([
+      "la bonificacion 10.000.000,00 supera la suma de los ítems que descuenta (110.300,00)",
+    ]);
+    expect(said("payments-sum.json", "payments.sum")).toEqual([
+      "pagos.total 310.000,00 difiere de la suma de formas_pago 300.000,00",
+    ]);
+    expect(said("payments-exceed.json", "payments.exceed")).toEqual([
+      "los pagos (500.000,00) superan el total del comprobante (461.222,24)",
+    ]);
   });
 });
 

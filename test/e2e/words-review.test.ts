@@ -7,9 +7,11 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { currentBoot } from "../../src/durable/lock.js";
-import { freshUser, journalFiles, ndjson, ROOT, runCli } from "../helpers.js";
+import { freshUser, inTerminal, journalFiles, ndjson, ROOT, runCli } from "../helpers.js";
 
 const SPANISH = { LANG: "es_AR.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
+const ENTER = "\r";
+const DOWN = "\u001b[B";
 
 /** A fresh user whose sandbox journal exists (one voucher issued), and a way to add lines to it. */
 async function userWithJournal(prefix: string) {
@@ -62,5 +64,18 @@ describe("the core's words where the reader reads them", () => {
     expect(ndjson(read.stdout)[0]).toMatchObject({ status: "held", errors: ["not at the service"] });
     const spanish = await u.run(["--json", "journal", "--ref", "LOST-1"], SPANISH);
     expect(ndjson(spanish.stdout)[0]).toMatchObject({ errors: ["no está en el servicio"] });
+  });
+
+  it("says why init refuses a base URL, as it is typed, in Spanish under a Spanish locale", async () => {
+    const u = freshUser("facturar-words-init-");
+    const env = { ...process.env, ...u.env, ...SPANISH, CI: "" };
+    const screen = await inTerminal(["init", "--name", "remoto", "--no-check"], { cwd: u.cwd, env }, [
+      [/¿Qué servicio\?/, `${DOWN}${ENTER}`],
+      [/URL base de la API/, `http://example.com${ENTER}`],
+      // The refusal, in whichever language it comes: then the user gives up.
+      [/se rechaza http|refusing http/, "\u0003"],
+    ]);
+    expect(screen).toMatch(/se rechaza http:\/\/example\.com: las credenciales viajan en el cuerpo/);
+    expect(screen).not.toMatch(/refusing http/);
   });
 });

@@ -94,3 +94,28 @@ describe("a journal edited by hand", () => {
     }
   }, 60_000);
 });
+
+describe("a journal line holding control characters", () => {
+  it("shows them written out, as every other place quoting a file does: the terminal obeys none", async () => {
+    const u = await userWithJournal("facturar-words-escapes-");
+    const esc = "\u001b]0;pwned\u0007\u001b[2J";
+    u.append(
+      JSON.stringify({
+        ref: `R-${esc}`,
+        state: "rejected",
+        mode: "instant",
+        source: `a${esc}.json`,
+        errors: [`bad ${esc}`, { template: "file {file}", params: { file: esc } }],
+        at: "2026-11-20T10:00:00.000Z",
+      }),
+    );
+    const human = await u.run(["journal"]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).not.toContain("\u001b");
+    expect(human.stdout).not.toContain("\u0007");
+    expect(human.stdout).toContain("R-\\x1b]0;pwned\\x07\\x1b[2J");
+    expect(human.stdout).toContain("a\\x1b]0;pwned");
+    expect(human.stdout).toContain("bad \\x1b]0;pwned");
+    expect(human.stdout).toContain("file \\x1b]0;pwned");
+  });
+});

@@ -35,22 +35,40 @@ export type ZodWords = (issue: Readonly<Record<string, unknown>>) => string | un
 /** What a renderer can say: one of our messages, or text that is already words. */
 export type Text = string | Message;
 
+/**
+ * The messages this process made (msg() and its kin) or read back from its own files: the only
+ * objects a JSON renderer says. Data from elsewhere (a service's answer passed on as it came) may
+ * hold an object shaped like a message, and stays data.
+ */
+const OURS = new WeakSet<object>();
+
+/** Marks `message` as ours: for a message built by spreading another, or parsed from our own file. */
+export function ours<T extends Message>(message: T): T {
+  OURS.add(message);
+  return message;
+}
+
+/** A message facturar made or read back from its own file (see `ours`), not merely one's shape. */
+export function isOurs(value: unknown): value is Message {
+  return isMessage(value) && OURS.has(value);
+}
+
 export function msg(template: string, params?: Params): Message {
-  return params ? { template, params } : { template };
+  return ours(params ? { template, params } : { template });
 }
 
 /** The singular or the plural message by `count`, with `{n}` the count grouped in thousands. */
 export function msgn(count: number, one: string, other: string, params?: Params): Message {
-  return {
+  return ours({
     template: one,
     params: { n: { figure: "count", plain: String(count) }, ...params },
     plural: { other, count },
-  };
+  });
 }
 
 /** Words that are not ours (the service's, a library's): shown as they are in every language. */
 export function verbatim(text: string): Message {
-  return { template: text, verbatim: true };
+  return ours({ template: text, verbatim: true });
 }
 
 export function isMessage(value: unknown): value is Message {
@@ -138,7 +156,10 @@ export function english(text: Text): string {
 
 /** Pieces said one after another (`{0}{1}…`): a message, then the service's words, say. */
 export function concat(...parts: Param[]): Message {
-  return { template: parts.map((_, i) => `{${i}}`).join(""), params: Object.fromEntries(parts.map((p, i) => [i, p])) };
+  return ours({
+    template: parts.map((_, i) => `{${i}}`).join(""),
+    params: Object.fromEntries(parts.map((p, i) => [i, p])),
+  });
 }
 
 /** Pieces with `separator` between them (`a, b, c`). */
@@ -166,7 +187,7 @@ export function sayingAll<T>(value: T, say: (text: Text) => string): T {
 
 /** The most a message read back from a file may nest, and say (in characters of its English). */
 const STORED_DEPTH = 32;
-const STORED_SIZE = 100_000;
+const STORED_SIZE = 1_000_000;
 const FIGURES = new Set<unknown>(["amount", "rate", "count"]);
 
 function plainObject(value: unknown): value is Record<string, unknown> {
@@ -216,7 +237,7 @@ function storedSize(value: unknown, depth: number): number | undefined {
  */
 export function storedText(value: unknown): Text {
   if (typeof value === "string") return value;
-  if (storedSize(value, 0) !== undefined) return value as Message;
+  if (storedSize(value, 0) !== undefined) return ours(value as Message);
   let quoted: string;
   try {
     quoted = JSON.stringify(value) ?? String(value);
@@ -229,4 +250,18 @@ export function storedText(value: unknown): Text {
 /** A list of texts read back from a file: one that is not a list is one text. */
 export function storedTexts(value: unknown): Text[] {
   return (Array.isArray(value) ? value : [value]).map(storedText);
+}
+
+/**
+ * A value we wrote to a file of our own and read back (a spilled voucher's warnings): each
+ * message in it is ours again (storedText), everything else as it was.
+ */
+export function revived<T>(value: T): T {
+  const walk = (v: unknown): unknown => {
+    if (isMessage(v)) return storedText(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (plainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
 }

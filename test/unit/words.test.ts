@@ -6,6 +6,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { type Planned, type ReadPlan, withNotes } from "../../src/batch/plan.js";
+import { blankResult, type Problem } from "../../src/batch/result.js";
+import { EnvelopeStore } from "../../src/batch/spill.js";
 import { FacturarError, textOf } from "../../src/errors.js";
 import { say, useLang } from "../../src/i18n/index.js";
 import {
@@ -20,6 +23,7 @@ import {
   sayingAll,
   verbatim,
 } from "../../src/i18n/message.js";
+import { jsonText } from "../../src/output/json.js";
 import { dayNumber } from "../../src/voucher/dates.js";
 import { Dec } from "../../src/voucher/decimal.js";
 import { validateEnvelope } from "../../src/voucher/validate.js";
@@ -75,6 +79,35 @@ describe("a message", () => {
     const said = sayingAll(value, english);
     expect(said).toEqual({ errors: ["row 1"], code: "x", at: when, n: 3 });
     expect(said.at).toBe(when);
+  });
+});
+
+describe("messages kept on disk by a run", () => {
+  it("are said again once read back: a spilled voucher's warnings come out as words under --json", async () => {
+    // No voucher kept in memory: the first one's warnings go to the spill file.
+    const notes = new EnvelopeStore<Problem[]>(0);
+    const warning: Problem = {
+      code: "total.missing",
+      field: null,
+      place: msg("row {row}", { row: 4 }),
+      message: msg("not at the service"),
+    };
+    const slot = await notes.add([warning]);
+    await notes.seal();
+    const result = blankResult("invalid", {
+      source: "a.csv",
+      reference: "R-1",
+      tipo: null,
+      punto_venta: null,
+      total: null,
+    });
+    await withNotes({ notes } as unknown as ReadPlan, result, { notes: slot } as unknown as Planned);
+    await notes.close();
+    await useLang("es");
+    // Compared as text: the words a script reads, not objects that merely say them.
+    expect(jsonText(result.warning_details)).toBe(
+      '[{"code":"total.missing","field":null,"place":"fila 4","message":"no está en el servicio"}]',
+    );
   });
 });
 

@@ -82,6 +82,17 @@ describe("a message", () => {
   });
 });
 
+describe("the tests' own comparison (test/setup-words.ts)", () => {
+  it("takes a message facturar made for its words, and an object parsed from output for an object", () => {
+    expect(msg("not at the service")).toEqual("not at the service");
+    expect([msg("not at the service")]).toEqual(["not at the service"]);
+    // What a CLI printing a message unsaid would put on stdout: a script reading it gets no words.
+    const printed = JSON.parse(JSON.stringify({ errors: [msg("not at the service")] }));
+    expect(printed).not.toEqual({ errors: ["not at the service"] });
+    expect(printed.errors).not.toContain("not at the service");
+  });
+});
+
 describe("messages kept on disk by a run", () => {
   it("are said again once read back: a spilled voucher's warnings come out as words under --json", async () => {
     // No voucher kept in memory: the first one's warnings go to the spill file.

@@ -265,3 +265,31 @@ export function revived<T>(value: T): T {
   };
   return walk(value) as T;
 }
+
+/** A value of the same kind as `input`, for zod's locale to name the kind (the value itself is not kept). */
+function sampleOf(input: unknown): unknown {
+  if (input === null || input === undefined) return input;
+  if (Array.isArray(input)) return [];
+  switch (typeof input) {
+    case "object":
+      return {};
+    case "string":
+      return "";
+    case "number":
+      return Number.isNaN(input) ? Number.NaN : 0;
+    case "boolean":
+      return false;
+    default:
+      return null;
+  }
+}
+
+/**
+ * zod's own issue (a wrong JSON type, an unknown key) as a message: zod's English, and its data
+ * for a renderer with zod's locale to say it in the reader's language. `input` is the value at
+ * the issue's path (zod keeps none); only its kind is kept.
+ */
+export function zodIssue(issue: { readonly message: string; readonly path?: unknown }, input?: unknown): Message {
+  const { path: _path, ...data } = issue as Record<string, unknown>;
+  return ours({ ...verbatim(issue.message), zod: { ...data, input: sampleOf(input) } });
+}

@@ -7,7 +7,7 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { currentBoot } from "../../src/durable/lock.js";
-import { freshUser, inTerminal, journalFiles, ndjson, ROOT, runCli } from "../helpers.js";
+import { freshUser, inTerminal, journalFiles, ndjson, ROOT, runCli, userConfig } from "../helpers.js";
 
 const SPANISH = { LANG: "es_AR.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
 const ENTER = "\r";
@@ -77,5 +77,19 @@ describe("the core's words where the reader reads them", () => {
     ]);
     expect(screen).toMatch(/se rechaza http:\/\/example\.com: las credenciales viajan en el cuerpo/);
     expect(screen).not.toMatch(/refusing http/);
+  });
+
+  it("says what is wrong in the configuration file in the reader's language, zod's own words included", async () => {
+    const u = freshUser("facturar-words-config-");
+    userConfig(u.env, { default_profile: "x", profiles: { x: { base_url: 5 } } });
+    const spanish = await runCli(["status"], { cwd: u.cwd, env: { ...u.env, ...SPANISH } });
+    expect(spanish.code).toBe(2);
+    expect(spanish.stderr).toMatch(
+      /config\.json: profiles\.x\.base_url: Entrada inválida: se esperaba texto, recibido número/,
+    );
+    const english = await runCli(["status"], { cwd: u.cwd, env: u.env });
+    expect(english.stderr).toMatch(
+      /config\.json: profiles\.x\.base_url: Invalid input: expected string, received number/,
+    );
   });
 });

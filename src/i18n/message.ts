@@ -141,7 +141,7 @@ export function render(
   const params = text.params;
   if (!params) return template;
   return template.replace(PARAM, (whole, name: string) => {
-    if (!(name in params)) return whole;
+    if (!Object.hasOwn(params, name)) return whole;
     const value = params[name];
     if (isFigure(value)) return figureIn(lang, value);
     if (isMessage(value)) return render(value, lang, catalog, zodWords);

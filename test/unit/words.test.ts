@@ -21,6 +21,7 @@ import {
   rateFigure,
   render,
   sayingAll,
+  storedText,
   verbatim,
 } from "../../src/i18n/message.js";
 import { jsonText } from "../../src/output/json.js";
@@ -46,6 +47,13 @@ describe("a message", () => {
     await useLang("es");
     expect(say(m)).toBe("el total (1.234.567,5) no es la suma de los demás importes (1.234.567,49)");
     expect(say(msg("VAT {rate} %", { rate: rateFigure("10.5") }))).toBe("IVA 10,5 %");
+  });
+
+  it("fills only the parameters it was given: a name an object inherits is left as it is", () => {
+    // A journal line edited by hand could say this; our own templates never name a missing one.
+    expect(render(storedText({ template: "a {constructor} {toString} {b}", params: { b: 1 } }), "en")).toBe(
+      "a {constructor} {toString} 1",
+    );
   });
 
   it("chooses its plural by the count, grouped as the reader groups thousands", async () => {

@@ -26,7 +26,7 @@ import {
 } from "../api/protocol.js";
 import { currentBoot } from "../durable/lock.js";
 import { FacturarError, textOf, WordedError } from "../errors.js";
-import { english, msg, type Text } from "../i18n/message.js";
+import { english, type Message, msg, type Text } from "../i18n/message.js";
 import { documentName } from "../voucher/codes.js";
 import type { Operacion, ServiceVoucher } from "../voucher/held.js";
 import type { Envelope } from "../voucher/schema.js";
@@ -1021,19 +1021,20 @@ export class Issuer {
         } catch (error) {
           if (error instanceof NoDocument) return null;
           missing = true;
-          result.warnings = [
-            ...(result.warnings ?? []),
+          failed[kind] =
             kind === "pdf"
               ? msg("PDF not saved: {message}", { message: (error as Error).message })
-              : msg("ticket not saved: {message}", { message: (error as Error).message }),
-          ];
+              : msg("ticket not saved: {message}", { message: (error as Error).message });
           return null;
         }
       };
+      // Both are saved at once; what went wrong is told PDF first, whichever failed first.
+      const failed: { pdf?: Message; ticket?: Message } = {};
       const [pdf, ticket] = await Promise.all([
         save("pdf", pdfUrl),
         ticketUrl || refetch ? save("ticket", ticketUrl) : Promise.resolve(result.ticket ?? null),
       ]);
+      for (const why of [failed.pdf, failed.ticket]) if (why) result.warnings = [...(result.warnings ?? []), why];
       result.pdf = pdf;
       result.ticket = ticket;
       if (!pdf) missing = true;

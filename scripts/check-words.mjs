@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Words are said, never stringified: a message of the core (src/i18n/message.ts) put into a
- * template literal, a `+`, an array's `join` or `String()` would print "[object Object]". The type checker knows which
+ * template literal, a `+`, an array's `join`, `String()`, or handed to a function that takes
+ * anything and prints it (chalk's colours, console's methods) would print "[object Object]". The type checker knows which
  * expressions are messages; TypeScript itself allows objects there (and in `join`, `String()`),
  * so this script asks it.
  * Exit 1 names each file, line and expression.
@@ -34,6 +35,13 @@ function mayBeObject(type) {
   return (type.flags & ts.TypeFlags.Object) !== 0 && !checker.isArrayType(type);
 }
 
+/** A type that is (or may be) one of our messages: an object with a string `template`. */
+function isMessage(type) {
+  if (type.isUnion()) return type.types.some(isMessage);
+  const template = (type.flags & ts.TypeFlags.Object) !== 0 ? type.getProperty("template") : undefined;
+  return template !== undefined && (checker.getTypeOfSymbol(template).flags & ts.TypeFlags.StringLike) !== 0;
+}
+
 const found = [];
 for (const file of program.getSourceFiles()) {
   if (file.isDeclarationFile || !file.fileName.startsWith(join(root, "src"))) continue;
@@ -53,6 +61,21 @@ for (const file of program.getSourceFiles()) {
       }
       if (ts.isIdentifier(callee) && callee.text === "String" && node.arguments[0]) {
         if (mayBeObject(checker.getTypeAtLocation(node.arguments[0]))) report(node);
+      }
+      // chalk's `c.dim(message)`, `console.error(message)`: a rest parameter of any or unknown
+      // takes the message, and stringifies it. TypeScript allows it; a message there is named.
+      const signature = checker.getResolvedSignature(node);
+      const params = signature?.getDeclaration()?.parameters;
+      const rest = params?.at(-1);
+      if (rest?.dotDotDotToken) {
+        const element = checker.getTypeAtLocation(rest);
+        const taken = checker.isArrayType(element) ? checker.getTypeArguments(element)[0] : element;
+        if (taken && taken.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown))
+          for (const arg of node.arguments.slice(params.length - 1))
+            if (isMessage(checker.getTypeAtLocation(arg))) {
+              report(node);
+              break;
+            }
       }
     }
     if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {

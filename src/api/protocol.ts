@@ -386,7 +386,7 @@ function lostIfUnreadable<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof MalformedAnswerError) throw new TransportError(error.message, "dropped", true);
+    if (error instanceof MalformedAnswerError) throw new TransportError(error.text, "dropped", true);
     throw error;
   }
 }
@@ -1221,7 +1221,7 @@ export class HttpService implements Service {
       answer = await this.client.request(method, body, { write: true });
       return parseEnvelope(method, answer);
     } catch (error) {
-      if (error instanceof MalformedAnswerError) throw new TransportError(error.message, "dropped", true);
+      if (error instanceof MalformedAnswerError) throw new TransportError(error.text, "dropped", true);
       throw error;
     }
   }

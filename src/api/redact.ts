@@ -8,7 +8,7 @@
 import type { Credentials } from "../config/profile.js";
 import { CONTROL_CHARS } from "../control-chars.js";
 import { WordedError } from "../errors.js";
-import { isMessage, msg, type Param, type Text, verbatim } from "../i18n/message.js";
+import { isMessage, msg, ours, type Param, type Text, verbatim } from "../i18n/message.js";
 import { C1_CONTROL, repairMojibake } from "./mojibake.js";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -182,7 +182,10 @@ export function cleanMessage(text: Text, credentials: Credentials): Text {
       : isMessage(value)
         ? cleanMessage(value, credentials)
         : value;
-  return { ...text, params: Object.fromEntries(Object.entries(params).map(([name, value]) => [name, clean(value)])) };
+  return ours({
+    ...text,
+    params: Object.fromEntries(Object.entries(params).map(([name, value]) => [name, clean(value)])),
+  });
 }
 
 const SECRET_KEYS = new Set(["usertoken", "apikey", "apitoken"]);

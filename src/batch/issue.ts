@@ -25,8 +25,8 @@ import {
   WebhookRequiredError,
 } from "../api/protocol.js";
 import { currentBoot } from "../durable/lock.js";
-import { FacturarError, textOf } from "../errors.js";
-import { english, msg, type Text } from "../i18n/message.js";
+import { FacturarError, textOf, WordedError } from "../errors.js";
+import { english, type Message, msg, type Text } from "../i18n/message.js";
 import { documentName } from "../voucher/codes.js";
 import type { Operacion, ServiceVoucher } from "../voucher/held.js";
 import type { Envelope } from "../voucher/schema.js";
@@ -191,9 +191,9 @@ export function isServiceFailure(error: unknown): error is FacturarError {
 }
 
 /** Could not ask the service about a reference (after retries). */
-class LookupFailed extends Error {
+class LookupFailed extends WordedError {
   constructor(override readonly cause: Error) {
-    super(cause.message);
+    super(textOf(cause));
   }
 }
 
@@ -799,7 +799,7 @@ export class Issuer {
   /** The service refused to work at all, before doing anything: these were not sent (held). */
   private async notSent(items: { voucher: PreparedVoucher; reference: string }[], error: Error): Promise<void> {
     await this.settleAll(
-      items.map(({ voucher, reference }) => [voucher, reference, { kind: "held", why: error.message }]),
+      items.map(({ voucher, reference }) => [voucher, reference, { kind: "held", why: textOf(error) }]),
     );
   }
 
@@ -1021,19 +1021,20 @@ export class Issuer {
         } catch (error) {
           if (error instanceof NoDocument) return null;
           missing = true;
-          result.warnings = [
-            ...(result.warnings ?? []),
+          failed[kind] =
             kind === "pdf"
               ? msg("PDF not saved: {message}", { message: (error as Error).message })
-              : msg("ticket not saved: {message}", { message: (error as Error).message }),
-          ];
+              : msg("ticket not saved: {message}", { message: (error as Error).message });
           return null;
         }
       };
+      // Both are saved at once; what went wrong is told PDF first, whichever failed first.
+      const failed: { pdf?: Message; ticket?: Message } = {};
       const [pdf, ticket] = await Promise.all([
         save("pdf", pdfUrl),
         ticketUrl || refetch ? save("ticket", ticketUrl) : Promise.resolve(result.ticket ?? null),
       ]);
+      for (const why of [failed.pdf, failed.ticket]) if (why) result.warnings = [...(result.warnings ?? []), why];
       result.pdf = pdf;
       result.ticket = ticket;
       if (!pdf) missing = true;
@@ -1071,5 +1072,5 @@ export class Issuer {
 
 function asFacturarError(error: Error): FacturarError {
   if (error instanceof FacturarError) return error;
-  return new FacturarError(error.message, "unavailable", "service.unavailable");
+  return new FacturarError(textOf(error), "unavailable", "service.unavailable");
 }

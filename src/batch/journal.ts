@@ -17,7 +17,7 @@ import { AppendLog, DurableWriteError } from "../durable/append-log.js";
 import { diskCause, isDiskError } from "../durable/disk.js";
 import { acquireLock, currentBoot, type HeldLock, LockBusyError, sameBoot } from "../durable/lock.js";
 import { FacturarError } from "../errors.js";
-import { msg, type Text } from "../i18n/message.js";
+import { msg, storedTexts, type Text } from "../i18n/message.js";
 import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
 import { dayNumber } from "../voucher/dates.js";
 import type { ServiceVoucher } from "../voucher/held.js";
@@ -196,7 +196,11 @@ function accountHeader(key: AccountKey, profile: string) {
 function parseRecord(line: string): (Partial<JournalEntry> & { t?: string }) | undefined {
   try {
     const value = JSON.parse(line);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+    // Said later by `facturar journal` and carried into results: only words and messages as we
+    // write them; a line edited by hand is quoted, never said as a message.
+    if ("errors" in value) value.errors = storedTexts(value.errors);
+    return value;
   } catch {
     return undefined;
   }

@@ -14,7 +14,7 @@
  */
 
 import { refusalCauses, WEBHOOK_HINT } from "../api/protocol.js";
-import { FacturarError } from "../errors.js";
+import { FacturarError, textOf } from "../errors.js";
 import { concat, english, joined, type Message, msg, type Text } from "../i18n/message.js";
 import { amount } from "../voucher/amount.js";
 import { voucherNumber, voucherTypeInfo } from "../voucher/codes.js";
@@ -211,10 +211,10 @@ export function settle(
     case "bad-request": {
       const { error } = outcome;
       const result = base(voucher, reference, "rejected");
-      result.errors = [error.message];
-      result.error_details = [{ code: error instanceof FacturarError ? error.code : "error", text: error.message }];
+      result.errors = [textOf(error)];
+      result.error_details = [{ code: error instanceof FacturarError ? error.code : "error", text: textOf(error) }];
       if (error instanceof FacturarError && error.hint) result.hint = error.hint;
-      return { result, entry: { ref: reference, state: "rejected", mode, errors: [error.message] } };
+      return { result, entry: { ref: reference, state: "rejected", mode, errors: [textOf(error)] } };
     }
     case "no-answer": {
       const result = base(voucher, reference, "rejected");
@@ -229,7 +229,7 @@ export function settle(
     case "unknown": {
       const message = msg("could not ask the service about {ref}: {message}", {
         ref: reference,
-        message: outcome.cause.message,
+        message: textOf(outcome.cause),
       });
       const result = base(voucher, reference, "unknown");
       result.errors = [message];

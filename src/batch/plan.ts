@@ -5,7 +5,7 @@
  * vouchers to check against the service's live figures are set aside.
  */
 
-import { concat, msg, msgn, type Text } from "../i18n/message.js";
+import { concat, msg, msgn, revived, type Text } from "../i18n/message.js";
 import { checkSource, type PlacedFinding, type VoucherCheck } from "../input/check.js";
 import { readVouchers } from "../input/read.js";
 import type { ReadOptions, SourceVoucher } from "../input/source.js";
@@ -273,7 +273,8 @@ export function stillPlanned(plan: ReadPlan): Set<Planned> {
 
 /** A voucher's result with its own warnings (a repeat's are its own, not the first's). */
 export async function withNotes(plan: ReadPlan, result: VoucherResult, v: Planned): Promise<VoucherResult> {
-  if (v.notes >= 0) result.warning_details = await plan.notes.get(v.notes);
+  // Past the first few thousand they were kept on disk as JSON: their messages are ours again.
+  if (v.notes >= 0) result.warning_details = revived(await plan.notes.get(v.notes));
   else delete result.warning_details;
   return result;
 }

@@ -9,9 +9,10 @@ import { dirname, join, resolve } from "node:path";
 import { configDir } from "../config/paths.js";
 import { checkBaseUrl, loadProfile, SANDBOX } from "../config/profile.js";
 import type { Context } from "../context.js";
-import { FacturarError, type Outcome, UsageError } from "../errors.js";
+import { FacturarError, type Outcome, textOf, UsageError } from "../errors.js";
 import { t } from "../i18n/index.js";
 import { jsonText } from "../output/json.js";
+import { visible } from "../output/visible.js";
 import { connect } from "../session/connect.js";
 import type { InitOptions } from "./init.command.js";
 import { prompts } from "./prompts.js";
@@ -102,7 +103,8 @@ export async function initCommand(ctx: Context, flags: InitFlags): Promise<Outco
                   checkBaseUrl(v);
                   return true;
                 } catch (error) {
-                  return (error as Error).message;
+                  // Its words in the reader's language (its `message` is the English, for logs).
+                  return visible(textOf(error));
                 }
               },
             });

@@ -7,8 +7,10 @@ import { stateDir } from "../config/paths.js";
 import { loadProfile } from "../config/profile.js";
 import type { Context } from "../context.js";
 import { FacturarError, type Outcome, UsageError } from "../errors.js";
-import { say, t, tn } from "../i18n/index.js";
+import { t, tn } from "../i18n/index.js";
+import { msg } from "../i18n/message.js";
 import { jsonText } from "../output/json.js";
+import { visible } from "../output/visible.js";
 import { stateWord } from "../output/voucher.js";
 import { accountOf } from "../session/connect.js";
 import { voucherNumber } from "../voucher/codes.js";
@@ -127,7 +129,8 @@ export async function journalCommand(ctx: Context, files: string[], flags: Journ
               ref: entry.ref,
               state: "held",
               mode: entry.mode,
-              errors: [t("not at the service")],
+              // Data, said in the language of whoever reads the journal later.
+              errors: [msg("not at the service")],
             });
             ctx.err(
               t("{ref}: the service has no voucher under it; the next issue run will send it", { ref: entry.ref }),
@@ -178,12 +181,13 @@ export async function journalCommand(ctx: Context, files: string[], flags: Journ
       ) as Record<JournalEntry["state"], string>;
       const head = [t("state"), t("reference"), t("type"), t("number"), t("time (Argentina)"), t("source")];
       const cells = (e: JournalEntry) => [
+        // What the journal quotes (references, file names, words) is shown, never obeyed.
         states[e.state],
-        e.ref,
-        e.tipo ?? "",
+        visible(e.ref),
+        visible(e.tipo ?? ""),
         number(e),
         argentinaTime(e.at),
-        e.source ?? "",
+        visible(e.source ?? ""),
       ];
       const widths = head.map((h, i) => Math.max(h.length, ...entries.map((e) => (cells(e)[i] ?? "").length)));
       const line = (row: string[], state?: JournalEntry["state"]) =>
@@ -200,10 +204,10 @@ export async function journalCommand(ctx: Context, files: string[], flags: Journ
         for (const error of e.state === "rejected" || e.state === "unknown" || e.state === "queue-error"
           ? (e.errors ?? [])
           : [])
-          await ctx.out(`          ${c.dim(say(error))}`);
+          await ctx.out(`          ${c.dim(visible(error))}`);
         if (e.state === "issued")
           for (const observation of e.observations ?? [])
-            await ctx.out(`          ${c.yellow(`${t("observed by the authority:")} ${observation}`)}`);
+            await ctx.out(`          ${c.yellow(`${t("observed by the authority:")} ${visible(observation)}`)}`);
         if (e.state === "issued" && e.documents_missing)
           await ctx.out(`          ${c.yellow(t("documents not saved yet: the next issue run fetches them"))}`);
       }

@@ -12,7 +12,7 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 
 import { defaultLoaders, getDefaultSearchPlaces, globalConfigSearchPlaces, type Loader } from "cosmiconfig";
 import * as z from "zod";
 import { FacturarError, UsageError } from "../errors.js";
-import { type Message, msg, type Text } from "../i18n/message.js";
+import { concat, type Message, msg, type Text, zodIssue } from "../i18n/message.js";
 import { configDir, homeOf } from "./paths.js";
 
 export const SANDBOX = "sandbox";
@@ -392,7 +392,14 @@ function parseConfig(found: Found): z.output<typeof configSchema> {
   const parsed = configSchema.safeParse(found.config, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ConfigError(`${found.filepath}: ${issue?.path.join(".") || "(top)"}: ${issue?.message}`);
+    // zod's words with its data, said in the reader's language (as the vouchers' issues are).
+    const at = issue?.path.join(".") || "(top)";
+    const input = issue?.path.reduce<unknown>(
+      (value, key) =>
+        value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined,
+      found.config,
+    );
+    throw new ConfigError(concat(`${found.filepath}: ${at}: `, issue ? zodIssue(issue, input) : ""));
   }
   return parsed.data;
 }

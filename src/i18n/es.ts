@@ -999,6 +999,7 @@ export const ES: Readonly<Record<string, string>> = {
     "{ref}: enviado hace {seconds} s y todavía no está en el servicio; puede estar guardándolo: consultá más tarde",
   "{ref}: no longer in the service's queue; the next issue run will send it":
     "{ref}: ya no está en la cola del servicio; la próxima emisión lo envía",
+  "(not shown: nested too deeply)": "(no se muestra: anidado demasiado hondo)",
   "not at the service": "no está en el servicio",
   "queue error": "error en cola",
   deleted: "eliminado",

@@ -35,22 +35,40 @@ export type ZodWords = (issue: Readonly<Record<string, unknown>>) => string | un
 /** What a renderer can say: one of our messages, or text that is already words. */
 export type Text = string | Message;
 
+/**
+ * The messages this process made (msg() and its kin) or read back from its own files: the only
+ * objects a JSON renderer says. Data from elsewhere (a service's answer passed on as it came) may
+ * hold an object shaped like a message, and stays data.
+ */
+const OURS = new WeakSet<object>();
+
+/** Marks `message` as ours: for a message built by spreading another, or parsed from our own file. */
+export function ours<T extends Message>(message: T): T {
+  OURS.add(message);
+  return message;
+}
+
+/** A message facturar made or read back from its own file (see `ours`), not merely one's shape. */
+export function isOurs(value: unknown): value is Message {
+  return isMessage(value) && OURS.has(value);
+}
+
 export function msg(template: string, params?: Params): Message {
-  return params ? { template, params } : { template };
+  return ours(params ? { template, params } : { template });
 }
 
 /** The singular or the plural message by `count`, with `{n}` the count grouped in thousands. */
 export function msgn(count: number, one: string, other: string, params?: Params): Message {
-  return {
+  return ours({
     template: one,
     params: { n: { figure: "count", plain: String(count) }, ...params },
     plural: { other, count },
-  };
+  });
 }
 
 /** Words that are not ours (the service's, a library's): shown as they are in every language. */
 export function verbatim(text: string): Message {
-  return { template: text, verbatim: true };
+  return ours({ template: text, verbatim: true });
 }
 
 export function isMessage(value: unknown): value is Message {
@@ -123,7 +141,7 @@ export function render(
   const params = text.params;
   if (!params) return template;
   return template.replace(PARAM, (whole, name: string) => {
-    if (!(name in params)) return whole;
+    if (!Object.hasOwn(params, name)) return whole;
     const value = params[name];
     if (isFigure(value)) return figureIn(lang, value);
     if (isMessage(value)) return render(value, lang, catalog, zodWords);
@@ -138,7 +156,10 @@ export function english(text: Text): string {
 
 /** Pieces said one after another (`{0}{1}…`): a message, then the service's words, say. */
 export function concat(...parts: Param[]): Message {
-  return { template: parts.map((_, i) => `{${i}}`).join(""), params: Object.fromEntries(parts.map((p, i) => [i, p])) };
+  return ours({
+    template: parts.map((_, i) => `{${i}}`).join(""),
+    params: Object.fromEntries(parts.map((p, i) => [i, p])),
+  });
 }
 
 /** Pieces with `separator` between them (`a, b, c`). */
@@ -162,4 +183,113 @@ export function sayingAll<T>(value: T, say: (text: Text) => string): T {
     return v;
   };
   return walk(value) as T;
+}
+
+/** The most a message read back from a file may nest, and say (in characters of its English). */
+const STORED_DEPTH = 32;
+const STORED_SIZE = 1_000_000;
+const FIGURES = new Set<unknown>(["amount", "rate", "count"]);
+
+function plainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * How many characters `value`, a message read back from JSON, says at most (its English, each
+ * parameter counted where it is used); undefined when it is not one of ours as msg() builds them.
+ * Linear in its size: each parameter is measured once, however often its template names it.
+ */
+function storedSize(value: unknown, depth: number): number | undefined {
+  if (depth > STORED_DEPTH || !plainObject(value) || typeof value.template !== "string") return undefined;
+  const { template, params, plural, verbatim: theirs, zod } = value;
+  if (theirs !== undefined && theirs !== true) return undefined;
+  if (zod !== undefined && !(plainObject(zod) && typeof zod.code === "string")) return undefined;
+  if (
+    plural !== undefined &&
+    !(plainObject(plural) && typeof plural.other === "string" && Number.isFinite(plural.count))
+  )
+    return undefined;
+  const templates = [template, ...(plainObject(plural) ? [plural.other as string] : [])];
+  let size = Math.max(...templates.map((x) => x.length));
+  if (params === undefined || theirs) return size;
+  if (!plainObject(params)) return undefined;
+  for (const [name, param] of Object.entries(params)) {
+    let each: number | undefined;
+    if (param === null || ["string", "number", "boolean"].includes(typeof param)) each = String(param).length;
+    else if (plainObject(param) && "figure" in param)
+      each = FIGURES.has(param.figure) && typeof param.plain === "string" ? 2 * param.plain.length : undefined;
+    else each = storedSize(param, depth + 1);
+    if (each === undefined) return undefined;
+    const uses = Math.max(...templates.map((x) => x.split(`{${name}}`).length - 1));
+    size += uses * each;
+    if (size > STORED_SIZE) return undefined;
+  }
+  return size;
+}
+
+/**
+ * Text read back from a file we wrote (the journal's `errors`): words as they are, a message as
+ * msg() built it. Anything else (a line edited by hand, another program's data, a message too
+ * deep or too long to say) is quoted as the file holds it, cut short: never a crash, never
+ * "[object Object]".
+ */
+export function storedText(value: unknown): Text {
+  if (typeof value === "string") return value;
+  if (storedSize(value, 0) !== undefined) return ours(value as Message);
+  let quoted: string;
+  try {
+    quoted = JSON.stringify(value) ?? String(value);
+  } catch {
+    return msg("(not shown: nested too deeply)");
+  }
+  return verbatim(quoted.length > 200 ? `${quoted.slice(0, 199)}…` : quoted);
+}
+
+/** A list of texts read back from a file: one that is not a list is one text. */
+export function storedTexts(value: unknown): Text[] {
+  return (Array.isArray(value) ? value : [value]).map(storedText);
+}
+
+/**
+ * A value we wrote to a file of our own and read back (a spilled voucher's warnings): each
+ * message in it is ours again (storedText), everything else as it was.
+ */
+export function revived<T>(value: T): T {
+  const walk = (v: unknown): unknown => {
+    if (isMessage(v)) return storedText(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (plainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/** A value of the same kind as `input`, for zod's locale to name the kind (the value itself is not kept). */
+function sampleOf(input: unknown): unknown {
+  if (input === null || input === undefined) return input;
+  if (Array.isArray(input)) return [];
+  switch (typeof input) {
+    case "object":
+      return {};
+    case "string":
+      return "";
+    case "number":
+      return Number.isNaN(input) ? Number.NaN : 0;
+    case "boolean":
+      return false;
+    default:
+      return null;
+  }
+}
+
+/**
+ * zod's own issue (a wrong JSON type, an unknown key) as a message: zod's English, and its data
+ * for a renderer with zod's locale to say it in the reader's language. `input` is the value at
+ * the issue's path (zod keeps none); only its kind is kept.
+ */
+export function zodIssue(issue: { readonly message: string; readonly path?: unknown }, input?: unknown): Message {
+  const { path: _path, ...data } = issue as Record<string, unknown>;
+  return ours({ ...verbatim(issue.message), zod: { ...data, input: sampleOf(input) } });
 }

@@ -9,6 +9,11 @@ import type { ZodWords } from "./message.js";
 const locale = es();
 
 export const zodWordsEs: ZodWords = (issue) => {
-  const said = locale.localeError(issue as unknown as Parameters<typeof locale.localeError>[0]);
-  return typeof said === "string" ? said : said?.message;
+  // An issue read back from a file (the journal) may not be one zod made: then its English.
+  try {
+    const said = locale.localeError(issue as unknown as Parameters<typeof locale.localeError>[0]);
+    return typeof said === "string" ? said : said?.message;
+  } catch {
+    return undefined;
+  }
 };

@@ -11,8 +11,8 @@ import type { AccountKey, Connection, ConnectOptions } from "../api/connection.j
 import { HttpService } from "../api/protocol.js";
 import { sandboxDataDir } from "../config/paths.js";
 import { type Credentials, checkBaseUrl, isLoopback, type Profile, SANDBOX } from "../config/profile.js";
-import { FacturarError, textOf, UsageError } from "../errors.js";
-import { msg } from "../i18n/message.js";
+import { FacturarError, textOf, UsageError, type WordedError } from "../errors.js";
+import { concat, msg, type Text } from "../i18n/message.js";
 import { FaultSpecError, parseFaults, sandboxSettleWindow } from "../sandbox/faults.js";
 import { VERSION } from "../version.js";
 import { clockFrom } from "../voucher/dates.js";
@@ -71,12 +71,13 @@ function sandboxSetting<T>(
   env: NodeJS.ProcessEnv,
   name: string,
   parse: (specs: string[]) => T,
-  SpecError: new (message: string) => Error,
+  SpecError: new (text: Text) => WordedError,
 ): T {
   try {
     return parse([env[name] ?? ""]);
   } catch (error) {
-    if (error instanceof SpecError) throw new UsageError(`${name}: ${error.message}`);
+    // Its words, said in the reader's language (its `message` is the English, for logs).
+    if (error instanceof SpecError) throw new UsageError(concat(`${name}: `, error.text));
     throw error;
   }
 }

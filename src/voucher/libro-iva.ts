@@ -11,6 +11,7 @@
  * up, typically VAT rounded line by line) is not written and not "fixed": it is reported.
  */
 import { type Message, msg, msgn, rateFigure } from "../i18n/message.js";
+import { amount } from "./amount.js";
 import { CURRENCIES, DOCUMENT_TYPE_CODES, type DocumentType, VOUCHER_TYPES, voucherTypeInfo } from "./codes.js";
 import { dayNumber, formatDay } from "./dates.js";
 import { Dec } from "./decimal.js";
@@ -546,8 +547,8 @@ export function checkLid(
             record: rates.indexOf(a) + 1,
             message: msg("for the {rate} % rate the tax must be {rate} % of the net ({due}), not {tax}", {
               rate: rateFigure(rate),
-              due: due.toFixed(2),
-              tax: tax.toFixed(2),
+              due: amount(due),
+              tax: amount(tax),
             }),
           });
       }
@@ -564,8 +565,8 @@ export function checkLid(
         file: cbteName,
         record: i + 1,
         message: msg("the total ({total}) is not the sum of the other amounts ({parts})", {
-          total: total.toFixed(2),
-          parts: parts.toFixed(2),
+          total: amount(total),
+          parts: amount(parts),
         }),
       });
   });

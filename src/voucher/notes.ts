@@ -427,7 +427,7 @@ function amountLines(groups: RateGroup[], source: NoteSource, amount: Dec): Json
   });
   if (lines.length === 0)
     throw new NotePartError(
-      msg("{amount} is too small to make a note line at the voucher's VAT rates", { amount: amount.toFixed(2) }),
+      msg("{amount} is too small to make a note line at the voucher's VAT rates", { amount: readableAmount(amount) }),
     );
   return lines.map(({ group, price }) => ({
     cantidad: "1",
@@ -483,8 +483,8 @@ function noteTotal(envelope: BuiltNote["envelope"], source: NoteSource): string 
       msg("the items of {tipo} {numero} add up to {amount}, but the service says its total is {total}", {
         tipo: source.tipo,
         numero: source.numero,
-        amount: totals.total.toFixed(2),
-        total: source.total,
+        amount: readableAmount(totals.total),
+        total: readableAmount(source.total),
       }),
       msg("issue the note from a JSON file with the items it adjusts"),
     );

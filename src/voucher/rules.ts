@@ -1002,7 +1002,7 @@ function checkDiscount(f: Findings, totals: Totals): void {
       "discount.exceeds",
       [...C, "bonificacion"],
       msg("bonificacion {discount} is more than the items it discounts add up to ({subtotal})", {
-        discount: totals.discount.toFixed(2),
+        discount: amount(totals.discount),
         subtotal: amount(totals.subtotal),
       }),
     );
@@ -1020,7 +1020,7 @@ function checkPayments(f: Findings, env: Envelope, totals: Totals): void {
       path,
       msg("pagos.total {amount} differs from the sum of formas_pago {amount2}", {
         amount: amount(declared),
-        amount2: sum.toFixed(2),
+        amount2: amount(sum),
       }),
     );
   }
@@ -1031,7 +1031,7 @@ function checkPayments(f: Findings, env: Envelope, totals: Totals): void {
       path,
       msg("payments ({amount}) exceed the voucher total ({amount2})", {
         amount: amount(declared),
-        amount2: voucherTotal.toFixed(2),
+        amount2: amount(voucherTotal),
       }),
     );
   }

@@ -8,7 +8,7 @@
  */
 
 import * as z from "zod";
-import { type Message, msg, verbatim } from "../i18n/message.js";
+import { type Message, msg, revived, zodIssue } from "../i18n/message.js";
 import {
   canonicalVoucherType,
   closestVoucherType,
@@ -37,28 +37,9 @@ function words(message: Message): string {
  * (src/i18n/index.ts asks zod's locale), and in zod's English otherwise.
  */
 export function issueWords(issue: z.core.$ZodIssue, input?: unknown): Message {
-  if (issue.message.startsWith(WORDS)) return JSON.parse(issue.message.slice(WORDS.length)) as Message;
+  if (issue.message.startsWith(WORDS)) return revived(JSON.parse(issue.message.slice(WORDS.length)) as Message);
   // zod's issues keep no input (`reportInput`): the caller gives the value at the issue's path.
-  const { path: _path, ...data } = issue;
-  return { ...verbatim(issue.message), zod: { ...data, input: sampleOf(input) } };
-}
-
-/** A value of the same kind as `input`, for zod's locale to name the kind (the value itself is not kept). */
-function sampleOf(input: unknown): unknown {
-  if (input === null || input === undefined) return input;
-  if (Array.isArray(input)) return [];
-  switch (typeof input) {
-    case "object":
-      return {};
-    case "string":
-      return "";
-    case "number":
-      return Number.isNaN(input) ? Number.NaN : 0;
-    case "boolean":
-      return false;
-    default:
-      return null;
-  }
+  return zodIssue(issue, input);
 }
 
 const NUMBER_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;

@@ -33,7 +33,8 @@ import { Journal, JournalUnwritableError } from "../../src/batch/journal.js";
 import { laneBreak, NO_ANSWER } from "../../src/batch/outcome.js";
 import { blankResult, type VoucherResult } from "../../src/batch/result.js";
 import { FacturarError } from "../../src/errors.js";
-import { english } from "../../src/i18n/message.js";
+import { say, useLang } from "../../src/i18n/index.js";
+import { english, msg } from "../../src/i18n/message.js";
 import type { ServiceVoucher } from "../../src/voucher/held.js";
 import type { Envelope } from "../../src/voucher/schema.js";
 import { reading } from "../helpers.js";
@@ -457,6 +458,45 @@ describe("a voucher the service refuses", () => {
     expect(stop).toBeInstanceOf(ServiceStop);
     expect((stop as ServiceStop).reason).toBeInstanceOf(AccessDeniedError);
     expect(await entryOf(w, "AD-1")).toMatchObject({ state: "held", errors: ["HTTP 403: credentials"] });
+  });
+
+  it("keeps the service's stop and the failed lookup as messages, said later in the reader's language (#27)", async () => {
+    w = await world();
+    script(w, {
+      issue: async () => {
+        throw new AccessDeniedError(msg("access denied (HTTP {status})", { status: 403 }));
+      },
+    });
+    let r = await rig(w);
+    await r.issuer.issue(voucher("AD-ES")).catch((e: unknown) => e);
+    await r.close();
+    const denied = await entryOf(w, "AD-ES");
+    await w.close();
+    // Unknown: the lookup after a lost answer fails.
+    w = await world();
+    let sent = false;
+    w.step = async (method, _body, call) => {
+      if (method === "facturacion/nuevo") {
+        sent = true;
+        throw lost();
+      }
+      if (sent) throw new TransportError(msg("the connection broke while the answer arrived"), "dropped", true);
+      return call();
+    };
+    r = await rig(w);
+    expect((await r.issuer.issue(voucher("UNK-ES"))).status).toBe("unknown");
+    await r.close();
+    // As a later `facturar journal` reads them (the results here are said in English already).
+    const unknown = await entryOf(w, "UNK-ES");
+    await useLang("es");
+    try {
+      expect(say(denied?.errors?.[0] ?? "")).toContain("acceso denegado (HTTP 403)");
+      expect(say(unknown?.errors?.[0] ?? "")).toBe(
+        "no se pudo consultar al servicio por UNK-ES: la conexión se cortó mientras llegaba la respuesta (después de reintentar)",
+      );
+    } finally {
+      await useLang("en");
+    }
   });
 
   it("a bug (not the service's word) is thrown as it is, and the journal keeps `sending`", async () => {

@@ -308,7 +308,7 @@ describe("reading files edited by hand", () => {
     const again = checkLid("ventas", "CBTE", lidFile(cbte), "ALICUOTAS", lidFile(rates));
     expect(again.map((p) => [p.file, p.record, p.message])).toEqual([
       ["ALICUOTAS", 1, "for the 21 % rate the tax must be 21 % of the net (210.00), not 210.01"],
-      ["CBTE", 1, "the total (2504.00) is not the sum of the other amounts (2504.01)"],
+      ["CBTE", 1, "the total (2,504.00) is not the sum of the other amounts (2,504.01)"],
       ["CBTE", 2, "announces 2 rate records, 1 follow in ALICUOTAS"],
     ]);
     const lf = Buffer.from(records.cbte.map((r) => `${r}\n`).join(""), "latin1");

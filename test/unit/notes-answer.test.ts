@@ -5,6 +5,8 @@
 import { describe, expect, it } from "vitest";
 import type { Service } from "../../src/api/protocol.js";
 import { issuedVoucher } from "../../src/commands/from-ref.js";
+import { ES } from "../../src/i18n/es.js";
+import { render } from "../../src/i18n/message.js";
 import type { ServiceVoucher } from "../../src/voucher/held.js";
 import { NotePartError, NoteSourceError, noteFromVoucher, noteType } from "../../src/voucher/notes.js";
 import { qrUrl } from "../../src/voucher/qr.js";
@@ -445,6 +447,10 @@ describe("a note from an answer it cannot fully read", () => {
     const off = thrown(() => note({ total: "121.02" }));
     expect(off?.message).toBe("the items of FACTURA A 12 add up to 121.00, but the service says its total is 121.02");
     expect(off?.hint).toBe("issue the note from a JSON file with the items it adjusts");
+    // Amounts, in the reader's notation.
+    expect(render((off as NoteSourceError).text, "es", ES)).toBe(
+      "los ítems de FACTURA A 12 suman 121,00, pero el servicio dice que su total es 121,02",
+    );
   });
 
   it("keeps a field the answer lacks empty, for validation to name; no items or tributes where it sends no list", () => {

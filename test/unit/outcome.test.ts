@@ -4,6 +4,7 @@
  */
 
 import { describe, expect, it } from "vitest";
+import { TransportError } from "../../src/api/http.js";
 import type { PreparedVoucher } from "../../src/batch/issue.js";
 import type { JournalEntry } from "../../src/batch/journal.js";
 import {
@@ -16,6 +17,7 @@ import {
   settle,
 } from "../../src/batch/outcome.js";
 import { FacturarError } from "../../src/errors.js";
+import { isMessage, msg } from "../../src/i18n/message.js";
 import type { ServiceVoucher } from "../../src/voucher/held.js";
 import { asRead } from "../helpers.js";
 import { voucher } from "../inprocess.js";
@@ -358,6 +360,18 @@ describe("settle: what each outcome says", () => {
     });
     expect(result.error_details).toEqual([{ code: "http.400", text: "fila 2" }]);
     expect(result.hint).toBe("fix row 2");
+  });
+
+  it("keeps a bad request's and a failed lookup's words as messages, for the reader's language (#27)", () => {
+    const text = msg("the connection broke while the answer arrived");
+    const raw = (outcome: Outcome) => settle(V, "OUT-1", outcome, { mode: "instant", journaled: undefined });
+    const bad = raw({ kind: "bad-request", error: new FacturarError(text, "rejected", "http.400") });
+    const unknown = raw({ kind: "unknown", cause: new TransportError(text, "dropped", true) });
+    for (const { result, entry } of [bad, unknown]) {
+      expect(isMessage(result.errors[0])).toBe(true);
+      expect(isMessage(entry?.errors?.[0])).toBe(true);
+    }
+    expect(isMessage(bad.result.error_details[0]?.text)).toBe(true);
   });
 
   it("no answer after three sends: not issued, coded, and the next run sends it again", () => {

@@ -22,6 +22,7 @@ import {
   WebhookRequiredError,
 } from "../../src/api/protocol.js";
 import { FacturarError } from "../../src/errors.js";
+import { isMessage } from "../../src/i18n/message.js";
 import type { ServiceVoucher } from "../../src/voucher/held.js";
 import { failure } from "../helpers.js";
 
@@ -519,7 +520,11 @@ describe("issue: nuevo and nuevo_encola", () => {
     const error = await failure(fake({ error: "x" }).service.issue("queued", VOUCHER));
     expect(error.message).toBe('the service\'s answer to facturacion/nuevo_encola cannot be read: error is "x"');
     const none = await failure(fake({ rta: "OK" }).service.issue("queued", VOUCHER));
-    expect(none.message).toBe("the service's answer to facturacion/nuevo_encola cannot be read: it has no error field");
+    expect(none.message).toBe("the service's answer to facturacion/nuevo_encola cannot be read: it has no error field"); // Its words stay a message, for the reader's language (#27); `message` is their English.
+    const batch = await failure(
+      fake({ error: "N" }).service.issueBatch("instant", [VOUCHER, { comprobante: { external_reference: "R-2" } }]),
+    );
+    for (const lost of [error, none, batch]) expect(isMessage((lost as TransportError).text)).toBe(true);
   });
 
   it("PARCIAL to one voucher says nothing sure of it (documented for queue deletions only): a lost answer", async () => {

@@ -3,7 +3,12 @@
  * language; the renderers say them in the reader's. What a message renders to, and that the
  * core's results are the same data whatever the language.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { type Planned, type ReadPlan, withNotes } from "../../src/batch/plan.js";
+import { blankResult, type Problem } from "../../src/batch/result.js";
+import { EnvelopeStore } from "../../src/batch/spill.js";
 import { FacturarError, textOf } from "../../src/errors.js";
 import { say, useLang } from "../../src/i18n/index.js";
 import {
@@ -16,12 +21,14 @@ import {
   rateFigure,
   render,
   sayingAll,
+  storedText,
   verbatim,
 } from "../../src/i18n/message.js";
+import { jsonText } from "../../src/output/json.js";
 import { dayNumber } from "../../src/voucher/dates.js";
 import { Dec } from "../../src/voucher/decimal.js";
 import { validateEnvelope } from "../../src/voucher/validate.js";
-import { baseVoucher, TODAY } from "../helpers.js";
+import { baseVoucher, ROOT, TODAY } from "../helpers.js";
 
 afterEach(() => useLang("en"));
 
@@ -40,6 +47,13 @@ describe("a message", () => {
     await useLang("es");
     expect(say(m)).toBe("el total (1.234.567,5) no es la suma de los demás importes (1.234.567,49)");
     expect(say(msg("VAT {rate} %", { rate: rateFigure("10.5") }))).toBe("IVA 10,5 %");
+  });
+
+  it("fills only the parameters it was given: a name an object inherits is left as it is", () => {
+    // A journal line edited by hand could say this; our own templates never name a missing one.
+    expect(render(storedText({ template: "a {constructor} {toString} {b}", params: { b: 1 } }), "en")).toBe(
+      "a {constructor} {toString} 1",
+    );
   });
 
   it("chooses its plural by the count, grouped as the reader groups thousands", async () => {
@@ -73,6 +87,66 @@ describe("a message", () => {
     const said = sayingAll(value, english);
     expect(said).toEqual({ errors: ["row 1"], code: "x", at: when, n: 3 });
     expect(said.at).toBe(when);
+  });
+});
+
+describe("the tests' own comparison (test/setup-words.ts)", () => {
+  it("takes a message facturar made for its words, and an object parsed from output for an object", () => {
+    expect(msg("not at the service")).toEqual("not at the service");
+    expect([msg("not at the service")]).toEqual(["not at the service"]);
+    // What a CLI printing a message unsaid would put on stdout: a script reading it gets no words.
+    const printed = JSON.parse(JSON.stringify({ errors: [msg("not at the service")] }));
+    expect(printed).not.toEqual({ errors: ["not at the service"] });
+    expect(printed.errors).not.toContain("not at the service");
+  });
+});
+
+describe("messages kept on disk by a run", () => {
+  it("are said again once read back: a spilled voucher's warnings come out as words under --json", async () => {
+    // No voucher kept in memory: the first one's warnings go to the spill file.
+    const notes = new EnvelopeStore<Problem[]>(0);
+    const warning: Problem = {
+      code: "total.missing",
+      field: null,
+      place: msg("row {row}", { row: 4 }),
+      message: msg("not at the service"),
+    };
+    const slot = await notes.add([warning]);
+    await notes.seal();
+    const result = blankResult("invalid", {
+      source: "a.csv",
+      reference: "R-1",
+      tipo: null,
+      punto_venta: null,
+      total: null,
+    });
+    await withNotes({ notes } as unknown as ReadPlan, result, { notes: slot } as unknown as Planned);
+    await notes.close();
+    await useLang("es");
+    // Compared as text: the words a script reads, not objects that merely say them.
+    expect(jsonText(result.warning_details)).toBe(
+      '[{"code":"total.missing","field":null,"place":"fila 4","message":"no está en el servicio"}]',
+    );
+  });
+});
+
+describe("amounts in the core's messages", () => {
+  it("are figures, said in the reader's notation like the other amounts of the same sentence", async () => {
+    const file = (name: string) => JSON.parse(readFileSync(join(ROOT, "samples", "invalid", name), "utf8"));
+    const said = (name: string, code: string) =>
+      coreFindings(file(name))
+        .filter((f) => f.code === code)
+        .map((f) => say(f.message));
+    await useLang("es");
+    expect(said("discount-exceeds.json", "discount.exceeds")).toEqual([
+      "la bonificacion 10.000.000,00 supera la suma de los ítems que descuenta (110.300,00)",
+    ]);
+    expect(said("payments-sum.json", "payments.sum")).toEqual([
+      "pagos.total 310.000,00 difiere de la suma de formas_pago 300.000,00",
+    ]);
+    expect(said("payments-exceed.json", "payments.exceed")).toEqual([
+      "los pagos (500.000,00) superan el total del comprobante (461.222,24)",
+    ]);
   });
 });
 

@@ -1019,12 +1019,16 @@ export class Issuer {
             saveDocument(this.service, outDir, name, url, async () => (await freshLinks())[kind]),
           );
         } catch (error) {
-          if (error instanceof NoDocument) return null;
+          if (error instanceof NoDocument) {
+            // A voucher without a ticket is common; one without a PDF is missing it, and says why.
+            if (kind === "pdf") failed.pdf = msg("PDF not saved: the service gives no link to it yet");
+            return null;
+          }
           missing = true;
           failed[kind] =
             kind === "pdf"
-              ? msg("PDF not saved: {message}", { message: (error as Error).message })
-              : msg("ticket not saved: {message}", { message: (error as Error).message });
+              ? msg("PDF not saved: {message}", { message: textOf(error) })
+              : msg("ticket not saved: {message}", { message: textOf(error) });
           return null;
         }
       };

@@ -93,6 +93,8 @@ export const ES: Readonly<Record<string, string>> = {
   "PDF not saved: the answer gave no usable voucher number":
     "PDF no guardado: la respuesta no trajo un número de comprobante utilizable",
   "PDF not saved: {message}": "PDF no guardado: {message}",
+  "PDF not saved: the service gives no link to it yet":
+    "PDF no guardado: el servicio todavía no da un enlace para bajarlo",
   "ticket not saved: {message}": "ticket no guardado: {message}",
   "already issued (journal): not sent again; --allow-duplicate issues another on purpose":
     "ya emitido (diario): no se envía de nuevo; --allow-duplicate emite otro a propósito",

@@ -1217,6 +1217,21 @@ describe("documents", () => {
     expect(await entryOf(w, "D-2")).toMatchObject({ documents_missing: true, out_dir: dir, pdf: null });
   });
 
+  it("a PDF that cannot be saved is told in the reader's words, the link's failure too (#27)", async () => {
+    w = await world();
+    documents(w, (url) => (url.includes("/pdf/") ? status(500) : ok(PDF)));
+    const r = await rig(w, { savePdf: true, outDir: outDir() });
+    await useLang("es");
+    try {
+      // The rig gives results as read, in the language of the moment.
+      const result = await r.issuer.issue(voucher("D-ES"));
+      expect(result.warnings).toEqual(["PDF no guardado: el enlace respondió HTTP 500"]);
+    } finally {
+      await useLang("en");
+      await r.close();
+    }
+  });
+
   it("a ticket that cannot be saved is told as the ticket's", async () => {
     w = await world();
     documents(w, (url) => (url.includes("/ticket/") ? status(500) : ok(PDF)));
@@ -2251,7 +2266,7 @@ describe("documents the answer does not link", () => {
     expect(w.calls.get("facturacion/regenerar_pdf")).toBeUndefined();
   });
 
-  it("no links, and no fresh ones to be had: journaled missing, without a warning", async () => {
+  it("no links, and no fresh ones to be had: journaled missing, and told why", async () => {
     w = await world();
     const real = script(w, {
       issue: async (mode: "instant", body: Record<string, unknown>): Promise<IssueAnswer> => {
@@ -2266,7 +2281,8 @@ describe("documents the answer does not link", () => {
     await r.close();
     expect(asked).toEqual([]);
     expect(result).toMatchObject({ pdf: null, ticket: null, documents_missing: true });
-    expect(result.warnings).toBeUndefined();
+    // Without a reason, a later run's "its documents are still missing:" said nothing after its colon.
+    expect(result.warnings).toEqual(["PDF not saved: the service gives no link to it yet"]);
   });
 
   it("found at the service without links: both documents fetched through fresh ones", async () => {

@@ -22,7 +22,7 @@ import { dayNumber } from "../voucher/dates.js";
 import { Dec } from "../voucher/decimal.js";
 import type { HeldState } from "../voucher/held.js";
 import { cuitProblem, describeCuitProblem } from "../voucher/ids.js";
-import { date as dateSchema } from "../voucher/schema.js";
+import { date as dateSchema, issueWords } from "../voucher/schema.js";
 import { badFlag, decimalMark, decimalWords, either, missingFlag } from "./define.js";
 
 export { dayNumber, z };
@@ -99,8 +99,14 @@ export function seconds() {
 export function date() {
   return flag(t("a date dd/mm/yyyy"), (text) => {
     const parsed = dateSchema().safeParse(text);
-    return parsed.success ? parsed.data : refuse();
+    return parsed.success ? parsed.data : refuse(notADay(text, parsed.error));
   });
+}
+
+/** Why a date written dd/mm/yyyy is refused (`31/02/2026 is not a date in the calendar`); nothing for one written otherwise. */
+function notADay(text: string, error: z.ZodError): string | undefined {
+  const issue = error.issues[0];
+  return issue && LOOKS_LIKE_DATE.test(text) ? say(issueWords(issue)) : undefined;
 }
 
 /** What a voucher type flag takes. */
@@ -174,7 +180,7 @@ export function dateOrNumber() {
   return flag(t("a date dd/mm/yyyy, or a voucher number"), (text): DateOrNumber => {
     if (!LOOKS_LIKE_DATE.test(text)) return { number: voucherNumberOf(text) };
     const parsed = dateSchema().safeParse(text);
-    return parsed.success ? { date: parsed.data } : refuse(undefined, t("a date dd/mm/yyyy"));
+    return parsed.success ? { date: parsed.data } : refuse(notADay(text, parsed.error), t("a date dd/mm/yyyy"));
   });
 }
 

@@ -113,6 +113,18 @@ describe("a bad flag: exit 2 and one message in one shape, in every command", ()
     expect(decimal.stderr).toMatch(/^facturar: --decimal acepta coma, punto, comma o point, no "x"\n/);
   });
 
+  it("a date written right that is no day of the calendar says so, not that it is written wrong", async () => {
+    const u = freshUser("facturar-bad-flag-");
+    const env = { ...u.env, CI: "true" };
+    const r = await runHere(["query", "--date", "31/02/2026"], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'facturar: --date takes a date dd/mm/yyyy, not "31/02/2026"\nhint: 31/02/2026 is not a date in the calendar\n',
+    );
+    const es = await runHere(["--lang", "es", "query", "--date", "31/02/2026"], env);
+    expect(es.stderr).toMatch(/\nsugerencia: 31\/02\/2026 no es una fecha del calendario\n$/);
+  });
+
   it("a flag that must be there says so, naming it", async () => {
     const u = freshUser("facturar-bad-flag-");
     const env = { ...u.env, CI: "true" };

@@ -1,7 +1,16 @@
 /** Shared test helpers: a valid base voucher to mutate, and a runner for the built CLI. */
 
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -84,6 +93,20 @@ export interface RunResult {
 
 /** Tests read English messages whatever the machine's locale; Spanish ones ask for it. */
 export const ENGLISH = { LANG: "C.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
+export const SPANISH = { LANG: "es_AR.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
+
+/** A fresh user whose sandbox journal exists (one voucher issued), and a way to add lines to it. */
+export async function userWithJournal(prefix: string) {
+  const u = freshUser(prefix);
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    runCli(args, { cwd: u.cwd, env: { ...u.env, ...env } });
+  const first = await run(["--json", "issue", "--no-pdf", join(ROOT, "samples", "factura-b-dni.json")]);
+  if (first.code !== 0) throw new Error(`the first voucher was not issued (exit ${first.code}): ${first.stderr}`);
+  const [journal] = journalFiles(u.env.XDG_STATE_HOME);
+  /** Lines as the file holds them: a hand-edited one as typed, an entry as JSON.stringify writes it. */
+  const append = (...lines: string[]) => appendFileSync(journal as string, lines.map((l) => `${l}\n`).join(""));
+  return { ...u, run, append };
+}
 
 /** Spawns the built CLI the way a user's shell would; `child` is there to signal or kill it. */
 export function startCli(

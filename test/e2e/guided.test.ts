@@ -4,12 +4,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dayNumber, formatDay } from "../../src/voucher/dates.js";
 import { decodeQr } from "../../src/voucher/qr.js";
-import { freshUser, inTerminal, journalText, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
+import { freshUser, inTerminal, journalText, ndjson, ROOT, runCli, SPANISH, TODAY } from "../helpers.js";
 
 const ENTER = "\r";
 const DOWN = "\u001b[B";
 const erase = (n: number) => "\u007f".repeat(n);
-const SPANISH = { LANG: "es_AR.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
 
 /** A day `days` from the tests' today (the CLIs run on FACTURAR_TODAY), dd/mm/yyyy. */
 function argentinaDay(days = 0): string {

@@ -4,24 +4,8 @@
  * its digits, 5 000 levels of nesting, a message that would say terabytes). Every entry is still
  * listed, each such error quoted as the file holds it, in both languages and under --json.
  */
-import { appendFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freshUser, journalFiles, ndjson, ROOT, runCli } from "../helpers.js";
-
-const SPANISH = { LANG: "es_AR.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
-
-/** A fresh user whose sandbox journal exists (one voucher issued), and a way to add lines to it. */
-async function userWithJournal(prefix: string) {
-  const u = freshUser(prefix);
-  const run = (args: string[], env: Record<string, string> = {}) =>
-    runCli(args, { cwd: u.cwd, env: { ...u.env, ...env } });
-  const first = await run(["--json", "issue", "--no-pdf", join(ROOT, "samples", "factura-b-dni.json")]);
-  expect(first.code, first.stderr).toBe(0);
-  const [journal] = journalFiles(u.env.XDG_STATE_HOME);
-  const append = (...lines: string[]) => appendFileSync(journal as string, lines.map((l) => `${l}\n`).join(""));
-  return { ...u, run, append };
-}
+import { ndjson, SPANISH, userWithJournal } from "../helpers.js";
 
 describe("a journal edited by hand", () => {
   it("quotes a hand-edited or malformed message in the journal, and still lists every entry", async () => {

@@ -5,10 +5,9 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { freshUser, inTerminal, journalText, ndjson, ROOT, runCli, TODAY } from "../helpers.js";
+import { freshUser, inTerminal, journalText, ndjson, ROOT, runCli, SPANISH, TODAY } from "../helpers.js";
 
 const ENTER = "\r";
-const SPANISH = { LANG: "es_AR.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
 
 describe("in Spanish", () => {
   it("takes a new user from init to a FACTURA B to a consumer, PDF saved, every prompt in Spanish", async () => {

@@ -3,28 +3,12 @@
  * LANG=es_AR.UTF-8 and LANG=C when the words come from an environment variable, from the journal
  * written under another language, or from a journal line someone edited by hand.
  */
-import { appendFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { currentBoot } from "../../src/durable/lock.js";
-import { freshUser, inTerminal, journalFiles, ndjson, ROOT, runCli, userConfig } from "../helpers.js";
+import { freshUser, inTerminal, ndjson, runCli, SPANISH, userConfig, userWithJournal } from "../helpers.js";
 
-const SPANISH = { LANG: "es_AR.UTF-8", LC_ALL: "", LC_MESSAGES: "" };
 const ENTER = "\r";
 const DOWN = "\u001b[B";
-
-/** A fresh user whose sandbox journal exists (one voucher issued), and a way to add lines to it. */
-async function userWithJournal(prefix: string) {
-  const u = freshUser(prefix);
-  const run = (args: string[], env: Record<string, string> = {}) =>
-    runCli(args, { cwd: u.cwd, env: { ...u.env, ...env } });
-  const first = await run(["--json", "issue", "--no-pdf", join(ROOT, "samples", "factura-b-dni.json")]);
-  expect(first.code, first.stderr).toBe(0);
-  const [journal] = journalFiles(u.env.XDG_STATE_HOME);
-  const append = (...entries: unknown[]) =>
-    appendFileSync(journal as string, entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
-  return { ...u, run, append };
-}
 
 describe("the core's words where the reader reads them", () => {
   it("says a bad FACTURAR_SANDBOX_FAULTS in Spanish under a Spanish locale", async () => {
@@ -47,16 +31,18 @@ describe("the core's words where the reader reads them", () => {
   it("keeps what journal --reconcile found as data: written under Spanish, read in English", async () => {
     const u = await userWithJournal("facturar-words-reconcile-");
     // Sent long ago in this boot, and never stored: the service has nothing under it.
-    u.append({
-      ref: "LOST-1",
-      state: "unknown",
-      mode: "instant",
-      tipo: "FACTURA B",
-      punto_venta: 679,
-      sent_mono: 0,
-      boot: currentBoot(),
-      at: "2026-11-20T10:00:00.000Z",
-    });
+    u.append(
+      JSON.stringify({
+        ref: "LOST-1",
+        state: "unknown",
+        mode: "instant",
+        tipo: "FACTURA B",
+        punto_venta: 679,
+        sent_mono: 0,
+        boot: currentBoot(),
+        at: "2026-11-20T10:00:00.000Z",
+      }),
+    );
     const reconciled = await u.run(["journal", "--reconcile"], SPANISH);
     expect(reconciled.code, reconciled.stderr).toBe(0);
     expect(reconciled.stdout).toMatch(/retenido\s+LOST-1/);

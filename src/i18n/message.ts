@@ -168,18 +168,16 @@ export function joined(parts: readonly Param[], separator: string): Message {
 }
 
 /**
- * `value` with every message in it said by `say` (English with `english`): what a JSON renderer
- * writes, and what a test compares. Plain objects and arrays are walked; anything else is kept.
+ * `value` with every message in it replaced by what `say` makes of it (its words with `english`
+ * or a renderer's `say`; itself again, checked, with `storedText`): what a JSON renderer writes,
+ * what a test compares, what a file of ours gives back. Plain objects and arrays are walked;
+ * anything else is kept.
  */
-export function sayingAll<T>(value: T, say: (text: Text) => string): T {
+export function sayingAll<T>(value: T, say: (message: Message) => Text): T {
   const walk = (v: unknown): unknown => {
     if (isMessage(v)) return say(v);
     if (Array.isArray(v)) return v.map(walk);
-    if (typeof v === "object" && v !== null) {
-      const proto = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) return v;
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    }
+    if (plainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
   return walk(value) as T;
@@ -257,13 +255,7 @@ export function storedTexts(value: unknown): Text[] {
  * message in it is ours again (storedText), everything else as it was.
  */
 export function revived<T>(value: T): T {
-  const walk = (v: unknown): unknown => {
-    if (isMessage(v)) return storedText(v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (plainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  return walk(value) as T;
+  return sayingAll(value, storedText);
 }
 
 /** A value of the same kind as `input`, for zod's locale to name the kind (the value itself is not kept). */
